@@ -1,0 +1,52 @@
+/*
+ * libreplay common definitions: version, error codes, symbol visibility.
+ * Included by every public header; self-contained.
+ */
+#ifndef LIBREPLAY_COMMON_H
+#define LIBREPLAY_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32)
+#define RPL_API
+#elif defined(__GNUC__)
+#define RPL_API __attribute__((visibility("default")))
+#else
+#define RPL_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RPL_VERSION_MAJOR 0
+#define RPL_VERSION_MINOR 1
+#define RPL_VERSION_PATCH 0
+
+/* Stable error codes: their values never change meaning. */
+enum rpl_error {
+	RPL_OK = 0,
+	RPL_EINVAL = -1,       /* an argument is out of range or malformed */
+	RPL_ENOMEM = -2,       /* an allocation failed */
+	RPL_EIO = -3,          /* reading or writing a file failed */
+	RPL_ECORRUPT = -4,     /* input data is damaged or not of this format */
+	RPL_EILLEGAL = -5,     /* a decision breaks a rule (see rpl_rule_code) */
+	RPL_ENOTFOUND = -6,    /* no such profile, parameter, seat or meld */
+	RPL_EUNSUPPORTED = -7, /* a newer format or a feature this build lacks */
+	RPL_ESTATE = -8,       /* the call is not valid in the object's state */
+	RPL_EPARSE = -9,       /* a text could not be parsed */
+	RPL_ELIMIT = -10       /* a size or count exceeds a documented limit */
+};
+
+/* A short, static, English description of an error code. Never NULL. */
+RPL_API const char *rpl_strerror(int err);
+
+/* The library's version as "MAJOR.MINOR.PATCH". Static storage. */
+RPL_API const char *rpl_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,20 @@
+/*
+ * libreplay: record, replay and verify matches of Buraco.
+ *
+ * The umbrella header. Every public function that can fail returns 0
+ * (RPL_OK) or a negative, stable error code from enum rpl_error; handles
+ * carry a one-line detail message for their last failure (see each module's
+ * *_errmsg()). The library never prints, never exits and keeps no global
+ * mutable state: different handles may be used from different threads at
+ * once.
+ */
+#ifndef LIBREPLAY_LIBREPLAY_H
+#define LIBREPLAY_LIBREPLAY_H
+
+#include "libreplay/common.h"
+#include "libreplay/card.h"
+#include "libreplay/rules.h"
+#include "libreplay/meld.h"
+#include "libreplay/game.h"
+
+#endif

@@ -1,0 +1,834 @@
+/*
+ * The game state machine: deals, turns, the pile, mortos, going out,
+ * scoring and the match. RULES.md sections 1 and 4 to 8.
+ *
+ * Every decision is validated before anything changes, so a refusal leaves
+ * the state as it was, and nothing here allocates.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game_impl.h"
+
+static int refuse(struct rpl_game *g, int rule, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int refuse(struct rpl_game *g, int rule, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	g->rule = rule;
+	k = snprintf(g->msg, sizeof(g->msg), "%s: ", g->rules.profile_name);
+	if (k < 0 || (size_t)k >= sizeof(g->msg))
+		k = 0;
+	va_start(ap, fmt);
+	vsnprintf(g->msg + k, sizeof(g->msg) - (size_t)k, fmt, ap);
+	va_end(ap);
+	return RPL_EILLEGAL;
+}
+
+int rpl_game_new(rpl_game **out, const rpl_rules *r, int nplayers, int first_dealer)
+{
+	struct rpl_game *g;
+
+	if (!out)
+		return RPL_EINVAL;
+	*out = NULL;
+	if (!r || (nplayers != 2 && nplayers != 4) || first_dealer < 0 || first_dealer >= nplayers)
+		return RPL_EINVAL;
+	if ((nplayers == 2 && !RV(r, ALLOW_2_PLAYERS)) || (nplayers == 4 && !RV(r, ALLOW_4_PLAYERS)))
+		return RPL_EINVAL;
+	g = calloc(1, sizeof(*g));
+	if (!g)
+		return RPL_ENOMEM;
+	g->rules = *r;
+	g->rules.errmsg[0] = '\0';
+	g->n = (uint8_t)nplayers;
+	g->first_dealer = (uint8_t)first_dealer;
+	g->phase = RPL_PHASE_NO_DEAL;
+	g->out_seat = -1;
+	g->winner = -1;
+	g->stats.out_seat = -1;
+	*out = g;
+	return RPL_OK;
+}
+
+void rpl_game_free(rpl_game *g)
+{
+	free(g);
+}
+
+void rpl_game_copy(rpl_game *dst, const rpl_game *src)
+{
+	if (dst && src && dst != src)
+		memcpy(dst, src, sizeof(*dst));
+}
+
+rpl_game *rpl_game_clone(const rpl_game *src)
+{
+	rpl_game *g;
+
+	if (!src)
+		return NULL;
+	g = malloc(sizeof(*g));
+	if (g)
+		memcpy(g, src, sizeof(*g));
+	return g;
+}
+
+const rpl_rules *rpl_game_rules(const rpl_game *g)
+{
+	return g ? &g->rules : NULL;
+}
+
+int rpl_game_rule(const rpl_game *g)
+{
+	return g ? g->rule : RPL_RULE_NONE;
+}
+
+const char *rpl_game_errmsg(const rpl_game *g)
+{
+	return g ? g->msg : "";
+}
+
+/* The side that took a morto: 1 if side s has one. */
+static int has_morto(const struct rpl_game *g, int s)
+{
+	return g->morto_state[0] == s || g->morto_state[1] == s;
+}
+
+/* The next morto a side may take, or -1. */
+static int next_morto(const struct rpl_game *g)
+{
+	for (int i = 0; i < 2; i++)
+		if (g->morto_state[i] == -1)
+			return i;
+	return -1;
+}
+
+static void start_turn(struct rpl_game *g)
+{
+	g->drew = 0;
+	g->can_reject = 0;
+	g->duty = DUTY_NONE;
+	g->duty_done = 0;
+	g->duty_top = NO_FACE;
+	g->return_face = NO_FACE;
+	memset(g->taken, 0, sizeof(g->taken));
+	g->laid_value = 0;
+	g->opened_before = g->nmelds[SIDE(g->seat)] > 0;
+	g->unplayed[g->seat] = 0;
+	g->turn_no++;
+	g->stats.turns++;
+	g->phase = RPL_PHASE_DRAW;
+}
+
+int rpl_game_deal(rpl_game *g, const rpl_layout *lay)
+{
+	uint8_t count[RPL_NFACES] = { 0 };
+	int nstock;
+
+	if (!g || !lay)
+		return RPL_EINVAL;
+	if (g->phase == RPL_PHASE_MATCH_OVER)
+		return refuse(g, RPL_RULE_MATCH_OVER, "the match is over: side %d won", g->winner);
+	if (g->phase != RPL_PHASE_NO_DEAL && g->phase != RPL_PHASE_DEAL_OVER)
+		return refuse(g, RPL_RULE_DEAL_NOT_OVER, "deal %d is not over: a new deal cannot start", g->deal_no);
+	nstock = RPL_STOCK_SIZE(g->n);
+	for (int s = 0; s < g->n; s++)
+		for (int i = 0; i < RPL_HAND_SIZE; i++)
+			if (lay->hand[s][i] < RPL_NFACES)
+				count[lay->hand[s][i]]++;
+			else
+				return refuse(g, RPL_RULE_LAYOUT, "the layout holds a value that is not a card");
+	for (int m = 0; m < 2; m++)
+		for (int i = 0; i < RPL_MORTO_SIZE; i++)
+			if (lay->morto[m][i] < RPL_NFACES)
+				count[lay->morto[m][i]]++;
+			else
+				return refuse(g, RPL_RULE_LAYOUT, "the layout holds a value that is not a card");
+	for (int i = 0; i < nstock; i++)
+		if (lay->stock[i] < RPL_NFACES)
+			count[lay->stock[i]]++;
+		else
+			return refuse(g, RPL_RULE_LAYOUT, "the layout holds a value that is not a card");
+	for (rpl_card c = 0; c < RPL_NFACES; c++)
+		if (count[c] != rpl_card_copies(c))
+			return refuse(g, RPL_RULE_LAYOUT, "the layout holds %d %s; a deal has %d", count[c], rpl_card_name(c),
+			              rpl_card_copies(c));
+
+	g->dealer = g->deal_no == 0 ? g->first_dealer : (uint8_t)((g->dealer + 1) % g->n);
+	g->deal_no++;
+	memset(g->hand, 0, sizeof(g->hand));
+	memset(g->hand_n, 0, sizeof(g->hand_n));
+	for (int s = 0; s < g->n; s++) {
+		for (int i = 0; i < RPL_HAND_SIZE; i++)
+			g->hand[s][lay->hand[s][i]]++;
+		g->hand_n[s] = RPL_HAND_SIZE;
+	}
+	memcpy(g->src, lay->stock, (size_t)nstock);
+	g->src_pos = 0;
+	g->src_len = (uint8_t)nstock;
+	memcpy(g->morto, lay->morto, sizeof(g->morto));
+	g->morto_state[0] = g->morto_state[1] = -1;
+	g->pile_n = 0;
+	g->nmelds[0] = g->nmelds[1] = 0;
+	g->final_turn = 0;
+	g->deal_end = RPL_END_NONE;
+	g->out_seat = -1;
+	memset(g->unplayed, 0, sizeof(g->unplayed));
+	memset(g->score, 0, sizeof(g->score));
+	memset(&g->stats, 0, sizeof(g->stats));
+	g->stats.out_seat = -1;
+	g->turn_no = 0;
+	for (int s = 0; s < 2; s++)
+		g->vulnerable[s] = RV(&g->rules, VULNERABLE_AT) > 0 && g->total[s] >= RV(&g->rules, VULNERABLE_AT);
+	g->seat = (uint8_t)((g->dealer + 1) % g->n);
+	g->rule = RPL_RULE_NONE;
+	g->msg[0] = '\0';
+	start_turn(g);
+	return RPL_OK;
+}
+
+/* Draw the next card of the draw source; when it runs out, a morto becomes the stock. */
+static rpl_card draw_card(struct rpl_game *g)
+{
+	rpl_card c = g->src[g->src_pos++];
+
+	if (g->src_pos == g->src_len) {
+		int m = next_morto(g);
+		if (m >= 0) {
+			memcpy(g->src, g->morto[m], RPL_MORTO_SIZE);
+			g->src_pos = 0;
+			g->src_len = RPL_MORTO_SIZE;
+			g->morto_state[m] = 2;
+			g->stats.morto_to_stock++;
+		} else {
+			g->final_turn = 1;
+		}
+	}
+	return c;
+}
+
+/* The score of side s as the table stands (final once the deal is over). */
+static void compute_score(const struct rpl_game *g, int s, rpl_score *sc)
+{
+	const struct rpl_rules *r = &g->rules;
+	int any_taken = g->morto_state[0] == 0 || g->morto_state[0] == 1 || g->morto_state[1] == 0 ||
+	                g->morto_state[1] == 1;
+
+	memset(sc, 0, sizeof(*sc));
+	for (int i = 0; i < g->nmelds[s]; i++) {
+		const struct meld *m = &g->melds[s][i];
+		int cat = rpl__meld_category(m);
+		sc->melded += rpl__meld_points(r, m);
+		if (cat != RPL_CANASTRA_NONE) {
+			sc->canastras[cat]++;
+			sc->bonus += rpl__meld_bonus(r, cat);
+		}
+	}
+	if (g->deal_end == RPL_END_OUT && g->out_seat >= 0 && SIDE(g->out_seat) == s)
+		sc->going_out = RV(r, BONUS_GOING_OUT);
+	for (int seat = 0; seat < g->n; seat++) {
+		if (SIDE(seat) != s)
+			continue;
+		/* ABERTO: a morto picked up by discarding and never played before the opponents went out */
+		if (g->unplayed[seat] && RV(r, UNPLAYED_MORTO_COST) > 0 && g->deal_end == RPL_END_OUT &&
+		    SIDE(g->out_seat) != s) {
+			sc->hand -= RV(r, UNPLAYED_MORTO_COST);
+			continue;
+		}
+		for (rpl_card c = 0; c < RPL_NFACES; c++)
+			sc->hand -= g->hand[seat][c] * rpl__card_value(r, c);
+	}
+	if (!has_morto(g, s) && (RV(r, PENALTY_IF_NONE_TAKEN) || any_taken))
+		sc->morto = -RV(r, PENALTY_NO_MORTO);
+	sc->total = sc->melded + sc->bonus + sc->going_out + sc->hand + sc->morto;
+}
+
+static void end_deal(struct rpl_game *g, int how, int out_seat)
+{
+	int32_t target = RV(&g->rules, TARGET);
+
+	g->deal_end = (uint8_t)how;
+	g->out_seat = (int8_t)out_seat;
+	g->stats.end = how;
+	g->stats.out_seat = out_seat;
+	for (int s = 0; s < 2; s++) {
+		compute_score(g, s, &g->score[s]);
+		g->total[s] += g->score[s].total;
+	}
+	g->phase = RPL_PHASE_DEAL_OVER;
+	if (g->total[0] != g->total[1] &&
+	    (target == 0 || g->total[0] >= target || g->total[1] >= target)) {
+		g->winner = g->total[0] > g->total[1] ? 0 : 1;
+		g->phase = RPL_PHASE_MATCH_OVER;
+	}
+}
+
+/* The turn passes clockwise, or the deal ends if no stock and no morto are left. */
+static void pass_turn(struct rpl_game *g)
+{
+	if (g->final_turn) {
+		end_deal(g, RPL_END_STOCK, -1);
+		return;
+	}
+	g->seat = (uint8_t)((g->seat + 1) % g->n);
+	start_turn(g);
+}
+
+/*
+ * The conditions of the end of a turn that the seeds tie to the whole turn:
+ * the pile-use duty and a vulnerable side's opening minimum. done/value are
+ * the state after the decision that ends the turn.
+ */
+static int end_of_turn_check(struct rpl_game *g, int duty_done, int32_t laid_value, int melds_after)
+{
+	const struct rpl_rules *r = &g->rules;
+	int side = SIDE(g->seat);
+
+	if (g->duty == DUTY_ANY && !duty_done)
+		return refuse(g, RPL_RULE_PILE_NOT_USED,
+		              "no card taken from the pile was laid down this turn: the pile may not be taken just to "
+		              "keep cards");
+	if (g->duty == DUTY_TOP && !duty_done)
+		return refuse(g, RPL_RULE_PILE_TOP_NOT_LAID, "the pile's top card %s must be laid down this turn",
+		              rpl_card_name(g->duty_top));
+	if (g->vulnerable[side] && !g->opened_before && melds_after > 0 &&
+	    laid_value < RV(r, VULNERABLE_MIN_OPEN))
+		return refuse(g, RPL_RULE_OPEN_MINIMUM,
+		              "side %d is vulnerable: its first melds must total at least %d card points in one turn, "
+		              "not %d",
+		              side, RV(r, VULNERABLE_MIN_OPEN), (int)laid_value);
+	return 0;
+}
+
+/* May seat's side go out now, its melds being ms[0..nm)? by_meld: the last card is melded. */
+static int out_check(struct rpl_game *g, const struct meld *ms, int nm, int by_meld)
+{
+	const struct rpl_rules *r = &g->rules;
+	int side = SIDE(g->seat), need = RV(r, OUT_CANASTRA), found = 0;
+
+	if (RV(r, OUT_NEEDS_MORTO) && !has_morto(g, side) &&
+	    !(RV(r, OUT_IF_MORTOS_STOCK) && g->morto_state[0] == 2 && g->morto_state[1] == 2))
+		return refuse(g, RPL_RULE_OUT_NO_MORTO,
+		              "seat %d's side has not taken a morto and none is left for it: it may not go out, so the "
+		              "player keeps a card",
+		              g->seat);
+	for (int i = 0; i < nm && !found; i++)
+		if (rpl__meld_len(&ms[i]) >= 7 && (need != RPL_OUT_CANASTRA_CLEAN || ms[i].nw == 0))
+			found = 1;
+	if (need == RPL_OUT_CANASTRA_ANY && !found)
+		return refuse(g, RPL_RULE_OUT_NO_CANASTRA,
+		              "going out needs a canastra on the side's table: the player keeps a card");
+	if (need == RPL_OUT_CANASTRA_CLEAN && !found)
+		return refuse(g, RPL_RULE_OUT_NO_CLEAN,
+		              "going out needs a clean canastra on the side's table: the player keeps a card");
+	if (by_meld && RV(r, OUT_LAST_CARD) == RPL_OUT_LAST_DISCARD)
+		return refuse(g, RPL_RULE_OUT_MELDED, "the last card must be discarded, not melded, to go out");
+	return 0;
+}
+
+/*
+ * A lay that leaves a single card when emptying the hand would not be
+ * allowed (no morto to take, no right to go out) leaves the player with no
+ * legal end of turn: RULES.md 6, "the player keeps a card". The last card
+ * may still end the turn by a discard that goes out, or, where the last card
+ * may be melded, by an addition that goes out.
+ */
+static int keep_check(struct rpl_game *g, const cardset laid, const struct meld m, int idx)
+{
+	const struct rpl_rules *r = &g->rules;
+	int side = SIDE(g->seat), nm = g->nmelds[side], err;
+	struct meld after[RPL_MAX_MELDS];
+	rpl_card last = NO_FACE;
+	char reason[200];
+	size_t plen = strlen(g->rules.profile_name) + 2;
+
+	memcpy(after, g->melds[side], sizeof(struct meld) * (size_t)nm);
+	after[idx] = m;
+	if (idx == nm)
+		nm++;
+	for (rpl_card c = 0; c < RPL_NFACES; c++)
+		if (g->hand[g->seat][c] > laid[c])
+			last = c;
+	err = out_check(g, after, nm, 0);
+	if (!err)
+		return 0;
+	snprintf(reason, sizeof(reason), "%s", g->msg + plen);
+	if (RV(r, OUT_LAST_CARD) == RPL_OUT_LAST_ANY && last != NO_FACE) {
+		cardset one;
+		memset(one, 0, sizeof(one));
+		one[last] = 1;
+		for (int i = 0; i < nm; i++) {
+			struct meld m2, saved = after[i];
+			if (rpl__meld_add(r, &after[i], one, 1, RPL_END_DEFAULT, &m2, NULL, 0) != 0)
+				continue;
+			after[i] = m2;
+			if (out_check(g, after, nm, 1) == 0)
+				return 0;
+			after[i] = saved;
+		}
+	}
+	return refuse(g, g->rule, "this leaves one card, %s, which could not end the turn: %s",
+	              rpl_card_name(last), reason);
+}
+
+/* Read an action's cards into counts; refuse cards not held. */
+static int action_cards(struct rpl_game *g, const rpl_action *a, cardset cnt)
+{
+	memset(cnt, 0, sizeof(cardset));
+	if (a->ncards < 1 || a->ncards > 14)
+		return refuse(g, RPL_RULE_BAD_ACTION, "a meld decision names 1 to 14 cards, not %d", a->ncards);
+	for (int i = 0; i < a->ncards; i++) {
+		if (a->cards[i] >= RPL_NFACES)
+			return refuse(g, RPL_RULE_BAD_ACTION, "the decision names a value that is not a card");
+		cnt[a->cards[i]]++;
+	}
+	for (rpl_card c = 0; c < RPL_NFACES; c++)
+		if (cnt[c] > g->hand[g->seat][c])
+			return refuse(g, RPL_RULE_NOT_IN_HAND, "%s is not in seat %d's hand", rpl_card_name(c), g->seat);
+	return 0;
+}
+
+static int do_lay(struct rpl_game *g, const rpl_action *a)
+{
+	const struct rpl_rules *r = &g->rules;
+	int side = SIDE(g->seat), idx, err, done = g->duty_done;
+	struct meld m, after[RPL_MAX_MELDS];
+	cardset cnt;
+	int32_t value = 0;
+	char why[160];
+
+	if (a->end > RPL_END_HIGH)
+		return refuse(g, RPL_RULE_BAD_ACTION, "unknown wild end %d", a->end);
+	if (a->kind == RPL_ACT_ADD) {
+		if (a->side > 1)
+			return refuse(g, RPL_RULE_BAD_ACTION, "there is no side %d", a->side);
+		if (a->meld >= g->nmelds[a->side])
+			return refuse(g, RPL_RULE_MELD_NO_SUCH, "side %d has no meld %d", a->side, a->meld);
+		if (a->side != side)
+			return refuse(g, RPL_RULE_MELD_OPPONENT,
+			              "cards may be added only to the melds of one's own side, not to side %d's", a->side);
+	} else if (g->nmelds[side] >= RPL_MAX_MELDS) {
+		return refuse(g, RPL_RULE_BAD_ACTION, "side %d has the most melds a deal can hold", side);
+	}
+	err = action_cards(g, a, cnt);
+	if (err)
+		return err;
+	if (a->kind == RPL_ACT_MELD) {
+		err = rpl__meld_arrange(r, cnt, a->ncards, a->end, &m, why, sizeof(why));
+		idx = g->nmelds[side];
+	} else {
+		idx = a->meld;
+		err = rpl__meld_add(r, &g->melds[side][idx], cnt, a->ncards, a->end, &m, why, sizeof(why));
+	}
+	if (err)
+		return refuse(g, err, "%s", why);
+
+	for (rpl_card c = 0; c < RPL_NFACES; c++) {
+		if (!cnt[c])
+			continue;
+		value += cnt[c] * rpl__card_value(r, c);
+		if ((g->duty == DUTY_ANY && g->taken[c]) || (g->duty == DUTY_TOP && c == g->duty_top))
+			done = 1;
+	}
+
+	if (g->hand_n[g->seat] == a->ncards) {
+		/* the hand empties: a morto, or the final going out */
+		if (!(has_morto(g, side) || next_morto(g) < 0)) {
+			g->phase = RPL_PHASE_MORTO;
+			g->morto_after = AFTER_DIRECT;
+		} else {
+			int nm = g->nmelds[side];
+			memcpy(after, g->melds[side], sizeof(struct meld) * (size_t)nm);
+			after[idx] = m;
+			if (idx == nm)
+				nm++;
+			err = out_check(g, after, nm, 1);
+			if (!err)
+				err = end_of_turn_check(g, done, g->laid_value + value, nm);
+			if (err)
+				return err;
+		}
+	}
+
+	if (g->hand_n[g->seat] == a->ncards + 1 && (has_morto(g, side) || next_morto(g) < 0)) {
+		/* one card left: the turn must still be able to end, by discarding or melding it */
+		err = keep_check(g, cnt, m, idx);
+		if (err)
+			return err;
+	}
+
+	/* commit */
+	for (rpl_card c = 0; c < RPL_NFACES; c++)
+		g->hand[g->seat][c] = (uint8_t)(g->hand[g->seat][c] - cnt[c]);
+	g->hand_n[g->seat] = (uint8_t)(g->hand_n[g->seat] - a->ncards);
+	g->melds[side][idx] = m;
+	if (idx == g->nmelds[side])
+		g->nmelds[side]++;
+	g->laid_value += value;
+	g->duty_done = (uint8_t)done;
+	g->can_reject = 0;
+	if (g->hand_n[g->seat] == 0 && g->phase != RPL_PHASE_MORTO) {
+		if (g->vulnerable[side] && !g->opened_before)
+			g->stats.vulnerable_open++;
+		end_deal(g, RPL_END_OUT, g->seat);
+	}
+	return 0;
+}
+
+static int do_discard(struct rpl_game *g, const rpl_action *a)
+{
+	int side = SIDE(g->seat), err, empties;
+	rpl_card c = a->cards[0];
+
+	if (a->ncards != 1 || c >= RPL_NFACES)
+		return refuse(g, RPL_RULE_BAD_ACTION, "a discard names exactly one card");
+	if (!g->hand[g->seat][c])
+		return refuse(g, RPL_RULE_NOT_IN_HAND, "%s is not in seat %d's hand", rpl_card_name(c), g->seat);
+	if (g->return_face == c)
+		return refuse(g, RPL_RULE_PILE_RETURN,
+		              "%s was the only card of the pile taken this turn: it may not be discarded back", rpl_card_name(c));
+	err = end_of_turn_check(g, g->duty_done, g->laid_value, g->nmelds[side]);
+	if (err)
+		return err;
+	empties = g->hand_n[g->seat] == 1;
+	if (empties && (has_morto(g, side) || next_morto(g) < 0)) {
+		err = out_check(g, g->melds[side], g->nmelds[side], 0);
+		if (err)
+			return err;
+	}
+
+	/* commit */
+	g->hand[g->seat][c]--;
+	g->hand_n[g->seat]--;
+	g->pile[g->pile_n++] = c;
+	if (RV(&g->rules, PILE_FREEZES) && RPL_IS_WILDCAPABLE(c))
+		g->stats.pile_frozen++;
+	g->can_reject = 0;
+	if (g->vulnerable[side] && !g->opened_before && g->nmelds[side] > 0)
+		g->stats.vulnerable_open++;
+	if (empties) {
+		if (!(has_morto(g, side) || next_morto(g) < 0)) {
+			g->phase = RPL_PHASE_MORTO;
+			g->morto_after = AFTER_INDIRECT;
+		} else {
+			end_deal(g, RPL_END_OUT, g->seat);
+		}
+		return 0;
+	}
+	pass_turn(g);
+	return 0;
+}
+
+static int do_take(struct rpl_game *g)
+{
+	const struct rpl_rules *r = &g->rules;
+	int side = SIDE(g->seat), rule = RV(r, PILE_RULE);
+	rpl_card top;
+
+	if (g->pile_n == 0)
+		return refuse(g, RPL_RULE_PILE_EMPTY, "the pile is empty: draw from the stock");
+	top = g->pile[g->pile_n - 1];
+	if (RV(r, PILE_FREEZES) && RPL_IS_WILDCAPABLE(top))
+		return refuse(g, RPL_RULE_PILE_FROZEN, "the pile is frozen: its top card %s is a wild", rpl_card_name(top));
+	if (rule == RPL_PILE_TOP_LAID) {
+		cardset h;
+		memcpy(h, g->hand[g->seat], sizeof(h));
+		h[top]++;
+		if (!rpl__can_lay(g, side, h, top))
+			return refuse(g, RPL_RULE_PILE_UNUSABLE,
+			              "the pile's top card %s cannot be laid with the hand's cards or on the side's melds",
+			              rpl_card_name(top));
+	} else if (rule == RPL_PILE_USE_ANY) {
+		cardset h, seen;
+		int ok = 0;
+		memcpy(h, g->hand[g->seat], sizeof(h));
+		memset(seen, 0, sizeof(seen));
+		for (int i = 0; i < g->pile_n; i++)
+			h[g->pile[i]]++;
+		for (int i = 0; i < g->pile_n && !ok; i++) {
+			rpl_card c = g->pile[i];
+			if (seen[c])
+				continue;
+			seen[c] = 1;
+			ok = rpl__can_lay(g, side, h, c);
+		}
+		if (!ok)
+			return refuse(g, RPL_RULE_PILE_UNUSABLE,
+			              "no card of the pile can be laid down this turn: the pile may not be taken just to keep "
+			              "cards");
+	}
+
+	/* commit */
+	g->duty = rule == RPL_PILE_USE_ANY ? DUTY_ANY : rule == RPL_PILE_TOP_LAID ? DUTY_TOP : DUTY_NONE;
+	g->duty_top = top;
+	g->return_face = (RV(r, ONE_CARD_PILE_NO_RETURN) && g->pile_n == 1) ? top : NO_FACE;
+	for (int i = 0; i < g->pile_n; i++) {
+		g->hand[g->seat][g->pile[i]]++;
+		g->taken[g->pile[i]]++;
+	}
+	g->hand_n[g->seat] = (uint8_t)(g->hand_n[g->seat] + g->pile_n);
+	g->pile_n = 0;
+	g->drew = 1;
+	g->phase = RPL_PHASE_PLAY;
+	g->stats.pile_taken++;
+	return 0;
+}
+
+int rpl__apply(struct rpl_game *g, const rpl_action *a)
+{
+	int err = 0;
+
+	switch (g->phase) {
+	case RPL_PHASE_NO_DEAL:
+		return refuse(g, RPL_RULE_NO_DEAL, "no deal is in progress");
+	case RPL_PHASE_DEAL_OVER:
+		return refuse(g, RPL_RULE_NO_DEAL, "deal %d is over: the next deal must start first", g->deal_no);
+	case RPL_PHASE_MATCH_OVER:
+		return refuse(g, RPL_RULE_MATCH_OVER, "the match is over: side %d won", g->winner);
+	case RPL_PHASE_MORTO:
+		if (a->kind != RPL_ACT_MORTO)
+			return refuse(g, RPL_RULE_MORTO_DUE, "seat %d's hand is empty: the morto must be picked up first",
+			              g->seat);
+		break;
+	default:
+		break;
+	}
+
+	switch (a->kind) {
+	case RPL_ACT_MORTO: {
+		int m = next_morto(g), side = SIDE(g->seat);
+		if (g->phase != RPL_PHASE_MORTO)
+			return refuse(g, RPL_RULE_MORTO_NOT_DUE, "a morto is picked up only when the hand has just emptied");
+		if (a->morto != m)
+			return refuse(g, RPL_RULE_MORTO_WRONG, "the next morto is morto %d, not %d", m, a->morto);
+		for (int i = 0; i < RPL_MORTO_SIZE; i++)
+			g->hand[g->seat][g->morto[m][i]]++;
+		g->hand_n[g->seat] = RPL_MORTO_SIZE;
+		g->morto_state[m] = (int8_t)side;
+		if (g->morto_after == AFTER_DIRECT) {
+			g->stats.morto_direct++;
+			g->phase = RPL_PHASE_PLAY;
+		} else {
+			g->stats.morto_indirect++;
+			g->unplayed[g->seat] = 1;
+			pass_turn(g);
+		}
+		break;
+	}
+	case RPL_ACT_DRAW:
+		if (g->phase != RPL_PHASE_DRAW)
+			return refuse(g, RPL_RULE_ALREADY_DREW, "seat %d already drew this turn", g->seat);
+		if (g->src_pos >= g->src_len)
+			return refuse(g, RPL_RULE_STOCK_EMPTY, "the stock is empty");
+		{
+			rpl_card c = draw_card(g);
+			g->hand[g->seat][c]++;
+			g->hand_n[g->seat]++;
+			g->last_drawn = c;
+		}
+		g->drew = 1;
+		g->can_reject = RV(&g->rules, FIRST_TURN_REJECT) && g->turn_no == 1;
+		g->phase = RPL_PHASE_PLAY;
+		break;
+	case RPL_ACT_TAKE:
+		if (g->phase != RPL_PHASE_DRAW)
+			return refuse(g, RPL_RULE_ALREADY_DREW, "seat %d already drew this turn", g->seat);
+		err = do_take(g);
+		break;
+	case RPL_ACT_REJECT:
+		if (g->phase == RPL_PHASE_DRAW || !g->can_reject)
+			return refuse(g, RPL_RULE_REJECT,
+			              "only the first player's first card, just drawn, may be rejected for the next one");
+		if (g->src_pos >= g->src_len)
+			return refuse(g, RPL_RULE_STOCK_EMPTY, "the stock is empty");
+		g->hand[g->seat][g->last_drawn]--;
+		g->pile[g->pile_n++] = g->last_drawn;
+		{
+			rpl_card c = draw_card(g);
+			g->hand[g->seat][c]++;
+			g->last_drawn = c;
+		}
+		g->can_reject = 0;
+		g->stats.rejects++;
+		break;
+	case RPL_ACT_MELD:
+	case RPL_ACT_ADD:
+	case RPL_ACT_DISCARD:
+		if (g->phase == RPL_PHASE_DRAW)
+			return refuse(g, RPL_RULE_MUST_DRAW, "seat %d must draw from the stock or take the pile first", g->seat);
+		err = a->kind == RPL_ACT_DISCARD ? do_discard(g, a) : do_lay(g, a);
+		break;
+	default:
+		return refuse(g, RPL_RULE_BAD_ACTION, "unknown decision kind %d", a->kind);
+	}
+	if (err)
+		return err;
+	g->stats.actions++;
+	g->rule = RPL_RULE_NONE;
+	g->msg[0] = '\0';
+	return 0;
+}
+
+int rpl_game_apply(rpl_game *g, const rpl_action *a)
+{
+	if (!g || !a)
+		return RPL_EINVAL;
+	return rpl__apply(g, a);
+}
+
+int rpl_game_check(const rpl_game *g, const rpl_action *a, int *rule)
+{
+	struct rpl_game tmp;
+	int err;
+
+	if (!g || !a)
+		return RPL_EINVAL;
+	memcpy(&tmp, g, sizeof(tmp));
+	err = rpl__apply(&tmp, a);
+	if (rule)
+		*rule = tmp.rule;
+	return err;
+}
+
+int rpl_game_players(const rpl_game *g) { return g ? g->n : 0; }
+int rpl_game_phase(const rpl_game *g) { return g ? g->phase : RPL_PHASE_NO_DEAL; }
+int rpl_game_seat(const rpl_game *g) { return g ? g->seat : -1; }
+int rpl_game_dealer(const rpl_game *g) { return g ? g->dealer : -1; }
+int rpl_game_deal_number(const rpl_game *g) { return g ? g->deal_no : 0; }
+int rpl_game_turn_number(const rpl_game *g) { return g ? (int)g->turn_no : 0; }
+int rpl_game_stock_count(const rpl_game *g) { return g ? g->src_len - g->src_pos : 0; }
+
+int rpl_game_hand(const rpl_game *g, int seat, rpl_card *out, size_t cap)
+{
+	size_t k = 0;
+
+	if (!g || seat < 0 || seat >= g->n)
+		return -1;
+	for (rpl_card c = 0; c < RPL_NFACES; c++)
+		for (int i = 0; i < g->hand[seat][c]; i++, k++)
+			if (out && k < cap)
+				out[k] = c;
+	return (int)k;
+}
+
+int rpl_game_hand_count(const rpl_game *g, int seat, rpl_card c)
+{
+	if (!g || seat < 0 || seat >= g->n || c >= RPL_NFACES)
+		return 0;
+	return g->hand[seat][c];
+}
+
+int rpl_game_pile(const rpl_game *g, rpl_card *out, size_t cap)
+{
+	if (!g)
+		return -1;
+	for (size_t i = 0; out && i < g->pile_n && i < cap; i++)
+		out[i] = g->pile[i];
+	return g->pile_n;
+}
+
+int rpl_game_morto_state(const rpl_game *g, int i)
+{
+	if (!g || i < 0 || i > 1)
+		return -1;
+	return g->morto_state[i];
+}
+
+int rpl_game_meld_count(const rpl_game *g, int side)
+{
+	if (!g || side < 0 || side > 1)
+		return 0;
+	return g->nmelds[side];
+}
+
+int rpl_game_meld(const rpl_game *g, int side, int index, rpl_meld_info *out)
+{
+	if (!g || !out || side < 0 || side > 1)
+		return RPL_EINVAL;
+	if (index < 0 || index >= g->nmelds[side])
+		return RPL_ENOTFOUND;
+	rpl__meld_info(&g->rules, &g->melds[side][index], out);
+	return RPL_OK;
+}
+
+int rpl_game_vulnerable(const rpl_game *g, int side)
+{
+	if (!g || side < 0 || side > 1)
+		return 0;
+	return g->vulnerable[side];
+}
+
+int rpl_game_deal_score(const rpl_game *g, int side, rpl_score *out)
+{
+	if (!g || !out || side < 0 || side > 1)
+		return RPL_EINVAL;
+	if (g->phase == RPL_PHASE_DEAL_OVER || g->phase == RPL_PHASE_MATCH_OVER)
+		*out = g->score[side];
+	else
+		compute_score(g, side, out);
+	return RPL_OK;
+}
+
+int32_t rpl_game_total(const rpl_game *g, int side)
+{
+	if (!g || side < 0 || side > 1)
+		return 0;
+	return g->total[side];
+}
+
+int rpl_game_winner(const rpl_game *g)
+{
+	return g && g->phase == RPL_PHASE_MATCH_OVER ? g->winner : -1;
+}
+
+void rpl_game_deal_stats(const rpl_game *g, rpl_deal_stats *out)
+{
+	if (g && out)
+		*out = g->stats;
+}
+
+size_t rpl_action_format(const rpl_action *a, char *buf, size_t size)
+{
+	char tmp[128];
+	size_t n = 0;
+	static const char *const end_word[3] = { "", " <", " >" };
+
+	if (!a) {
+		tmp[0] = '\0';
+	} else {
+		switch (a->kind) {
+		case RPL_ACT_DRAW: n = (size_t)snprintf(tmp, sizeof(tmp), "draw"); break;
+		case RPL_ACT_TAKE: n = (size_t)snprintf(tmp, sizeof(tmp), "take"); break;
+		case RPL_ACT_REJECT: n = (size_t)snprintf(tmp, sizeof(tmp), "reject"); break;
+		case RPL_ACT_MORTO: n = (size_t)snprintf(tmp, sizeof(tmp), "morto %d", a->morto); break;
+		case RPL_ACT_DISCARD:
+			n = (size_t)snprintf(tmp, sizeof(tmp), "discard %s", rpl_card_name(a->cards[0]));
+			break;
+		case RPL_ACT_MELD:
+		case RPL_ACT_ADD:
+			if (a->kind == RPL_ACT_MELD)
+				n = (size_t)snprintf(tmp, sizeof(tmp), "meld");
+			else
+				n = (size_t)snprintf(tmp, sizeof(tmp), "add %d.%d", a->side, a->meld);
+			for (int i = 0; i < a->ncards && i < 14 && n < sizeof(tmp); i++)
+				n += (size_t)snprintf(tmp + n, sizeof(tmp) - n, " %s", rpl_card_name(a->cards[i]));
+			if (a->end <= RPL_END_HIGH && n < sizeof(tmp))
+				n += (size_t)snprintf(tmp + n, sizeof(tmp) - n, "%s", end_word[a->end]);
+			break;
+		default: n = (size_t)snprintf(tmp, sizeof(tmp), "?%d", a->kind); break;
+		}
+	}
+	if (n >= sizeof(tmp))
+		n = sizeof(tmp) - 1;
+	if (buf && size) {
+		size_t k = n < size - 1 ? n : size - 1;
+		memcpy(buf, tmp, k);
+		buf[k] = '\0';
+	}
+	return n;
+}

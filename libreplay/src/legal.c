@@ -1,0 +1,465 @@
+/*
+ * What a player may do: the pile-take feasibility checks (can a card be laid
+ * this turn?) and the legal-move generator. Candidates are built from the
+ * hand by the shape of runs, then every one is confirmed by the engine
+ * itself on a scratch copy, so the generator can never list a move that
+ * rpl_game_apply refuses.
+ */
+#include <string.h>
+
+#include "game_impl.h"
+
+/* Faces that can act as wilds, in id order. */
+static const rpl_card wild_faces[5] = { 1, 14, 27, 40, RPL_JOKER };
+
+/* The natural position(s) of card c in its suit: 1..13, aces also 14. */
+static int natural_pos(rpl_card c)
+{
+	return RPL_CARD_RANK(c);
+}
+
+/*
+ * Build the candidate of a window [lo,hi] of suit s from hand h: every
+ * position gets its natural card except position q (0: none), which gets
+ * wild card w. Returns the number of cards, or -1 when h lacks a card.
+ */
+static int window_cards(const cardset h, int s, int lo, int hi, int q, rpl_card w, cardset out)
+{
+	int n = 0;
+
+	memset(out, 0, sizeof(cardset));
+	for (int p = lo; p <= hi; p++) {
+		rpl_card c = p == q ? w : rpl_meld_natural(s, p);
+		out[c]++;
+		if (out[c] > h[c])
+			return -1;
+		n++;
+	}
+	return n;
+}
+
+static int contains(const cardset set, rpl_card x)
+{
+	return set[x] > 0;
+}
+
+/* Can a new meld holding x be made from h? Windows of 3 to 5 positions suffice (one or two wilds). */
+static int new_meld_with(const struct rpl_rules *r, const cardset h, rpl_card x)
+{
+	cardset cand;
+	struct meld m;
+
+	for (int s = 0; s < 4; s++) {
+		if (!RPL_IS_WILDCAPABLE(x) && RPL_CARD_SUIT(x) != s)
+			continue;
+		for (int lo = 1; lo <= 12; lo++) {
+			for (int hi = lo + 2; hi <= 14 && hi - lo < 5; hi++) {
+				/* no wild, or one wild at any position q */
+				for (int q = lo - 1; q <= hi; q++) {
+					int nw = q >= lo ? 5 : 1;
+					for (int wi = 0; wi < nw; wi++) {
+						rpl_card w = q >= lo ? wild_faces[wi] : 0;
+						int n = window_cards(h, s, lo, hi, q >= lo ? q : 0, w, cand);
+						if (n < 0 || !contains(cand, x))
+							continue;
+						if (rpl__meld_arrange(r, cand, n, RPL_END_DEFAULT, &m, NULL, 0) == 0)
+							return 1;
+					}
+				}
+			}
+		}
+	}
+	return 0;
+}
+
+/* Can x, with hand cards filling the way to it, be added to meld m? */
+static int add_with(const struct rpl_rules *r, const struct meld *m, const cardset h, rpl_card x)
+{
+	cardset cand;
+	struct meld out;
+	int lo = m->lo, hi = m->hi, s = m->suit, from, to;
+
+	/* x alone */
+	memset(cand, 0, sizeof(cand));
+	cand[x] = 1;
+	for (int e = RPL_END_DEFAULT; e <= RPL_END_HIGH; e++)
+		if (rpl__meld_add(r, m, cand, 1, e, &out, NULL, 0) == 0)
+			return 1;
+	if (RPL_IS_WILDCAPABLE(x) && !(RPL_IS_TWO(x) && RPL_CARD_SUIT(x) == s))
+		return 0;
+	if (!RPL_IS_WILDCAPABLE(x) && RPL_CARD_SUIT(x) != s)
+		return 0;
+	/* x further out: the naturals in between from the hand, a wild for one missing */
+	for (int pass = 0; pass < 2; pass++) {
+		int p = natural_pos(x);
+		if (pass == 1) {
+			if (RPL_CARD_RANK(x) != 1)
+				break;
+			p = 14;
+		}
+		if (p >= lo && p <= hi)
+			continue;
+		from = p < lo ? p + 1 : hi + 1;
+		to = p < lo ? lo - 1 : p - 1;
+		for (int wi = -1; wi < 5; wi++) {
+			int missing = 0, n = 1;
+			memset(cand, 0, sizeof(cand));
+			cand[x] = 1;
+			for (int q = from; q <= to; q++) {
+				rpl_card c = rpl_meld_natural(s, q);
+				if (cand[c] < h[c]) {
+					cand[c]++;
+					n++;
+				} else {
+					missing++;
+				}
+			}
+			if (wi >= 0) {
+				rpl_card w = wild_faces[wi];
+				if (missing != 1 || cand[w] >= h[w])
+					continue;
+				cand[w]++;
+				n++;
+			} else if (missing) {
+				continue;
+			}
+			if (n > 14)
+				continue;
+			for (int e = RPL_END_DEFAULT; e <= RPL_END_HIGH; e++)
+				if (rpl__meld_add(r, m, cand, n, e, &out, NULL, 0) == 0)
+					return 1;
+		}
+	}
+	return 0;
+}
+
+int rpl__can_lay(const struct rpl_game *g, int side, const cardset h, rpl_card x)
+{
+	if (new_meld_with(&g->rules, h, x))
+		return 1;
+	for (int i = 0; i < g->nmelds[side]; i++)
+		if (add_with(&g->rules, &g->melds[side][i], h, x))
+			return 1;
+	return 0;
+}
+
+/* ---- the generator ---- */
+
+#define SEEN_MAX 4096
+
+struct gen {
+	const struct rpl_game *g;
+	struct rpl_game scratch;
+	rpl_action *out;
+	size_t cap, n;
+	uint64_t seen[SEEN_MAX];
+	size_t nseen;
+};
+
+static uint64_t action_key(const rpl_action *a)
+{
+	uint64_t h = 1469598103934665603ull;
+	const uint8_t *p = (const uint8_t *)a;
+	for (size_t i = 0; i < sizeof(*a); i++) {
+		h ^= p[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+static int try_emit(struct gen *ge, const rpl_action *a)
+{
+	uint64_t key = action_key(a);
+
+	for (size_t i = 0; i < ge->nseen; i++)
+		if (ge->seen[i] == key)
+			return 0;
+	memcpy(&ge->scratch, ge->g, sizeof(ge->scratch));
+	if (rpl__apply(&ge->scratch, a) != 0)
+		return 0;
+	if (ge->nseen < SEEN_MAX)
+		ge->seen[ge->nseen++] = key;
+	if (ge->out && ge->n < ge->cap)
+		ge->out[ge->n] = *a;
+	ge->n++;
+	return 1;
+}
+
+/* Emit a meld or add with the default end, and the other end when it differs. */
+static void emit_lay(struct gen *ge, int kind, int side, int meld, const cardset cand)
+{
+	const struct rpl_game *g = ge->g;
+	rpl_action a;
+	struct meld md, ml, mh;
+	int n = 0, rd, rl, rh;
+
+	memset(&a, 0, sizeof(a));
+	a.kind = (uint8_t)kind;
+	a.side = (uint8_t)side;
+	a.meld = (uint8_t)meld;
+	for (rpl_card c = 0; c < RPL_NFACES; c++)
+		for (int k = 0; k < cand[c]; k++) {
+			if (n == 14)
+				return;
+			a.cards[n++] = c;
+		}
+	if (n == 0)
+		return;
+	a.ncards = (uint8_t)n;
+	if (kind == RPL_ACT_MELD) {
+		rd = rpl__meld_arrange(&g->rules, cand, n, RPL_END_DEFAULT, &md, NULL, 0);
+		rl = rpl__meld_arrange(&g->rules, cand, n, RPL_END_LOW, &ml, NULL, 0);
+		rh = rpl__meld_arrange(&g->rules, cand, n, RPL_END_HIGH, &mh, NULL, 0);
+	} else {
+		const struct meld *m = &g->melds[side][meld];
+		rd = rpl__meld_add(&g->rules, m, cand, n, RPL_END_DEFAULT, &md, NULL, 0);
+		rl = rpl__meld_add(&g->rules, m, cand, n, RPL_END_LOW, &ml, NULL, 0);
+		rh = rpl__meld_add(&g->rules, m, cand, n, RPL_END_HIGH, &mh, NULL, 0);
+	}
+	if (rd == 0) {
+		a.end = RPL_END_DEFAULT;
+		try_emit(ge, &a);
+	}
+	if (RV(&g->rules, WILD_MOBILITY) == RPL_WILD_FLOATING)
+		return;
+	if (rl == 0 && (rd != 0 || memcmp(&ml, &md, sizeof(ml)) != 0)) {
+		a.end = RPL_END_LOW;
+		try_emit(ge, &a);
+	}
+	if (rh == 0 && (rd != 0 || memcmp(&mh, &md, sizeof(mh)) != 0)) {
+		a.end = RPL_END_HIGH;
+		try_emit(ge, &a);
+	}
+}
+
+/* Wild faces the hand holds beyond what cand already uses. */
+static int spare(const cardset h, const cardset cand, rpl_card w)
+{
+	return h[w] > cand[w];
+}
+
+/*
+ * New melds: every window of a suit whose positions the hand covers, with
+ * no wild, or with wilds at up to max_wilds positions.
+ */
+static void gen_new_melds(struct gen *ge, const cardset h)
+{
+	int maxw = RV(&ge->g->rules, MAX_WILDS);
+	cardset cand;
+
+	for (int s = 0; s < 4; s++) {
+		for (int lo = 1; lo <= 12; lo++) {
+			for (int hi = lo + 2; hi <= 14; hi++) {
+				int missing = 0, q1 = 0, q2 = 0;
+				cardset use;
+				memset(use, 0, sizeof(use));
+				for (int p = lo; p <= hi; p++) {
+					rpl_card c = rpl_meld_natural(s, p);
+					if (use[c] < h[c]) {
+						use[c]++;
+					} else {
+						missing++;
+						if (!q1)
+							q1 = p;
+						else
+							q2 = p;
+					}
+				}
+				if (missing > maxw)
+					continue;
+				/* wild positions: the missing ones, plus free choices up to max_wilds */
+				for (int a = lo - 1; a <= hi; a++) {
+					for (int b = a; b <= hi; b++) {
+						int qs[2], nq = 0, len = hi - lo + 1;
+						if (a >= lo)
+							qs[nq++] = a;
+						if (b > a && b >= lo)
+							qs[nq++] = b;
+						if (nq > maxw || len - nq <= nq)
+							continue;
+						/* every missing position must be a wild position */
+						if (q1 && !((nq > 0 && qs[0] == q1) || (nq > 1 && qs[1] == q1)))
+							continue;
+						if (q2 && !((nq > 0 && qs[0] == q2) || (nq > 1 && qs[1] == q2)))
+							continue;
+						if (a < lo && b > a)
+							continue; /* (lo-1, b) is covered by (b, b) */
+						for (int w1 = 0; w1 < (nq > 0 ? 5 : 1); w1++) {
+							for (int w2 = (nq > 1 ? w1 : 0); w2 < (nq > 1 ? 5 : 1); w2++) {
+								int ok = 1;
+								memset(cand, 0, sizeof(cand));
+								for (int p = lo; p <= hi && ok; p++) {
+									rpl_card c;
+									if (nq > 0 && p == qs[0])
+										c = wild_faces[w1];
+									else if (nq > 1 && p == qs[1])
+										c = wild_faces[w2];
+									else
+										c = rpl_meld_natural(s, p);
+									if (!spare(h, cand, c))
+										ok = 0;
+									else
+										cand[c]++;
+								}
+								if (ok)
+									emit_lay(ge, RPL_ACT_MELD, 0, 0, cand);
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+/*
+ * Additions to meld i of side: extend its natural span [bl,bh] to any
+ * [lo,hi]; each uncovered position gets its natural from the hand or a wild.
+ */
+static void gen_adds(struct gen *ge, const cardset h, int side, int i)
+{
+	const struct rpl_game *g = ge->g;
+	const struct meld *m = &g->melds[side][i];
+	int maxw = RV(&g->rules, MAX_WILDS), s = m->suit;
+	int floating = RV(&g->rules, WILD_MOBILITY) == RPL_WILD_FLOATING;
+	unsigned nat = 0, wmask = 0;
+	int bl = 15, bh = 0;
+	cardset cand;
+
+	for (int p = m->lo; p <= m->hi; p++)
+		nat |= 1u << p;
+	for (int k = 0; k < m->nw; k++) {
+		nat &= ~(1u << m->wpos[k]);
+		wmask |= 1u << m->wpos[k];
+	}
+	for (int p = 1; p <= 14; p++)
+		if (nat & (1u << p)) {
+			if (p < bl)
+				bl = p;
+			bh = p;
+		}
+	for (int lo = bl; lo >= 1; lo--) {
+		for (int hi = bh; hi <= 14; hi++) {
+			int P[14], np = 0;
+			if (hi - lo + 1 > 14)
+				continue;
+			for (int p = lo; p <= hi; p++)
+				if (!(nat & (1u << p)))
+					P[np++] = p;
+			/* Q: up to max_wilds wild-filled positions among P (-1: none) */
+			for (int a = -1; a < np; a++) {
+				for (int b = a; b < np; b++) {
+					int qa = a >= 0 ? P[a] : 0, qb = (b > a) ? P[b] : 0;
+					int nq = (qa ? 1 : 0) + (qb ? 1 : 0), reuse = 0, need, ok = 1;
+					if (a < 0 && b >= 0)
+						continue;
+					if (nq > maxw)
+						continue;
+					memset(cand, 0, sizeof(cand));
+					for (int k = 0; k < np && ok; k++) {
+						int p = P[k];
+						rpl_card c;
+						if (p == qa || p == qb) {
+							if (!floating && (wmask & (1u << p)))
+								reuse++;
+							continue;
+						}
+						/* a fixed wild's position left without its natural keeps the wild */
+						if (!floating && (wmask & (1u << p)) && !h[rpl_meld_natural(s, p)]) {
+							ok = 0;
+							break;
+						}
+						c = rpl_meld_natural(s, p);
+						if (!spare(h, cand, c))
+							ok = 0;
+						else
+							cand[c]++;
+					}
+					if (!ok)
+						continue;
+					need = floating ? (nq > m->nw ? nq - m->nw : 0) : nq - reuse;
+					for (int w1 = 0; w1 < (need > 0 ? 5 : 1); w1++) {
+						for (int w2 = (need > 1 ? w1 : 0); w2 < (need > 1 ? 5 : 1); w2++) {
+							cardset c2;
+							memcpy(c2, cand, sizeof(c2));
+							if (need > 0) {
+								if (!spare(h, c2, wild_faces[w1]))
+									continue;
+								c2[wild_faces[w1]]++;
+							}
+							if (need > 1) {
+								if (!spare(h, c2, wild_faces[w2]))
+									continue;
+								c2[wild_faces[w2]]++;
+							}
+							emit_lay(ge, RPL_ACT_ADD, side, i, c2);
+						}
+					}
+				}
+			}
+		}
+	}
+	/* a lone wild at an end (or the own-suit 2 going to its place) */
+	for (int w = 0; w < 5; w++) {
+		if (!h[wild_faces[w]])
+			continue;
+		memset(cand, 0, sizeof(cand));
+		cand[wild_faces[w]] = 1;
+		emit_lay(ge, RPL_ACT_ADD, side, i, cand);
+	}
+}
+
+size_t rpl_game_legal(const rpl_game *g, rpl_action *out, size_t cap)
+{
+	struct gen *ge, stack_gen;
+	rpl_action a;
+	int side;
+
+	if (!g)
+		return 0;
+	ge = &stack_gen;
+	ge->g = g;
+	ge->out = out;
+	ge->cap = out ? cap : 0;
+	ge->n = 0;
+	ge->nseen = 0;
+	memset(&a, 0, sizeof(a));
+	side = SIDE(g->seat);
+
+	switch (g->phase) {
+	case RPL_PHASE_MORTO:
+		for (int m = 0; m < 2; m++) {
+			a.kind = RPL_ACT_MORTO;
+			a.morto = (uint8_t)m;
+			try_emit(ge, &a);
+		}
+		break;
+	case RPL_PHASE_DRAW:
+		a.kind = RPL_ACT_DRAW;
+		try_emit(ge, &a);
+		a.kind = RPL_ACT_TAKE;
+		try_emit(ge, &a);
+		break;
+	case RPL_PHASE_PLAY: {
+		const uint8_t *h = g->hand[g->seat];
+		a.kind = RPL_ACT_REJECT;
+		try_emit(ge, &a);
+		gen_new_melds(ge, h);
+		for (int i = 0; i < g->nmelds[side]; i++)
+			gen_adds(ge, h, side, i);
+		memset(&a, 0, sizeof(a));
+		a.kind = RPL_ACT_DISCARD;
+		a.ncards = 1;
+		for (rpl_card c = 0; c < RPL_NFACES; c++) {
+			if (!h[c])
+				continue;
+			a.cards[0] = c;
+			try_emit(ge, &a);
+		}
+		break;
+	}
+	default:
+		break;
+	}
+	return ge->n;
+}
