@@ -176,7 +176,7 @@ int rpl_game_deal(rpl_game *g, const rpl_layout *lay)
 	g->pile_n = 0;
 	g->nmelds[0] = g->nmelds[1] = 0;
 	g->final_turn = 0;
-	g->deal_end = RPL_END_NONE;
+	g->deal_end = RPL_DEAL_ONGOING;
 	g->out_seat = -1;
 	memset(g->unplayed, 0, sizeof(g->unplayed));
 	memset(g->score, 0, sizeof(g->score));
@@ -229,13 +229,13 @@ static void compute_score(const struct rpl_game *g, int s, rpl_score *sc)
 			sc->bonus += rpl__meld_bonus(r, cat);
 		}
 	}
-	if (g->deal_end == RPL_END_OUT && g->out_seat >= 0 && SIDE(g->out_seat) == s)
+	if (g->deal_end == RPL_DEAL_OUT && g->out_seat >= 0 && SIDE(g->out_seat) == s)
 		sc->going_out = RV(r, BONUS_GOING_OUT);
 	for (int seat = 0; seat < g->n; seat++) {
 		if (SIDE(seat) != s)
 			continue;
 		/* ABERTO: a morto picked up by discarding and never played before the opponents went out */
-		if (g->unplayed[seat] && RV(r, UNPLAYED_MORTO_COST) > 0 && g->deal_end == RPL_END_OUT &&
+		if (g->unplayed[seat] && RV(r, UNPLAYED_MORTO_COST) > 0 && g->deal_end == RPL_DEAL_OUT &&
 		    SIDE(g->out_seat) != s) {
 			sc->hand -= RV(r, UNPLAYED_MORTO_COST);
 			continue;
@@ -272,7 +272,7 @@ static void end_deal(struct rpl_game *g, int how, int out_seat)
 static void pass_turn(struct rpl_game *g)
 {
 	if (g->final_turn) {
-		end_deal(g, RPL_END_STOCK, -1);
+		end_deal(g, RPL_DEAL_STOCK, -1);
 		return;
 	}
 	g->seat = (uint8_t)((g->seat + 1) % g->n);
@@ -475,7 +475,7 @@ static int do_lay(struct rpl_game *g, const rpl_action *a)
 	if (g->hand_n[g->seat] == 0 && g->phase != RPL_PHASE_MORTO) {
 		if (g->vulnerable[side] && !g->opened_before)
 			g->stats.vulnerable_open++;
-		end_deal(g, RPL_END_OUT, g->seat);
+		end_deal(g, RPL_DEAL_OUT, g->seat);
 	}
 	return 0;
 }
@@ -516,7 +516,7 @@ static int do_discard(struct rpl_game *g, const rpl_action *a)
 			g->phase = RPL_PHASE_MORTO;
 			g->morto_after = AFTER_INDIRECT;
 		} else {
-			end_deal(g, RPL_END_OUT, g->seat);
+			end_deal(g, RPL_DEAL_OUT, g->seat);
 		}
 		return 0;
 	}

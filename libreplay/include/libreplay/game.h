@@ -81,7 +81,7 @@ enum rpl_phase {
 };
 
 /* How a deal ended. */
-enum rpl_deal_end { RPL_END_NONE = 0, RPL_END_OUT = 1, RPL_END_STOCK = 2 };
+enum rpl_deal_end { RPL_DEAL_ONGOING = 0, RPL_DEAL_OUT = 1, RPL_DEAL_STOCK = 2 };
 
 /* A side's score for one deal, with its breakdown. */
 typedef struct rpl_score {

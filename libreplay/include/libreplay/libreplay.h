@@ -16,5 +16,6 @@
 #include "libreplay/rules.h"
 #include "libreplay/meld.h"
 #include "libreplay/game.h"
+#include "libreplay/log.h"
 
 #endif

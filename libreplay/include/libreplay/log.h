@@ -1,0 +1,191 @@
+/*
+ * Match logs (.brp): the recorder that writes them, the streaming reader
+ * that reads them back, and verification (replaying a log through the
+ * rules engine). The byte layout is specified in docs/format.md.
+ *
+ * Ownership: every handle is made by an rpl_..._open() function, owned by the
+ * caller and released by its *_free (which accepts NULL). Strings returned
+ * by a handle live as long as the handle. Errors: functions return 0 or a
+ * negative enum rpl_error; *_errmsg() gives the last failure's one-line
+ * detail.
+ */
+#ifndef LIBREPLAY_LOG_H
+#define LIBREPLAY_LOG_H
+
+#include "libreplay/common.h"
+#include "libreplay/card.h"
+#include "libreplay/rules.h"
+#include "libreplay/game.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Limits a reader enforces before allocating (docs/format.md, "Limits"). */
+#define RPL_MAX_NAME 256        /* bytes of a player name */
+#define RPL_MAX_META 64         /* metadata entries */
+#define RPL_MAX_META_TEXT 1024  /* bytes of a metadata key or value */
+#define RPL_MAX_SECTION (1u << 20) /* bytes of a section payload */
+#define RPL_MAX_DEALS 10000     /* deals in one match */
+
+/* What a match log's header says. Plain data; strings are borrowed. */
+typedef struct rpl_match_info {
+	const rpl_rules *rules;     /* the rules played, every parameter */
+	int nplayers;               /* 2 or 4 */
+	const char *players[4];     /* names by seat; NULL or "" for unnamed */
+	int first_dealer;           /* seat */
+	int64_t start_time;         /* seconds since 1970-01-01 UTC; 0 unknown */
+	size_t nmeta;               /* free-form metadata: platform, table id... */
+	const char *const *meta_keys;
+	const char *const *meta_values;
+} rpl_match_info;
+
+/* ---- recorder ---- */
+
+typedef struct rpl_recorder rpl_recorder;
+
+/* Flags for rpl_recorder_open(). */
+#define RPL_RECORD_UNCHECKED 1u /* do not run the rules engine: record any decision the cards allow */
+#define RPL_RECORD_SYNC 2u      /* flush with fsync (survives power loss), not only write */
+
+/*
+ * Start recording a match into path (created or truncated). Until
+ * rpl_recorder_close() the file is in its growing form: each flush appends
+ * what was decided since the last one, so a killed process loses nothing
+ * flushed (see rpl_recorder_flush). By default every decision is checked by
+ * the rules engine and a refused one is not recorded.
+ * RPL_EINVAL (bad info), RPL_EIO, RPL_ENOMEM.
+ */
+RPL_API int rpl_recorder_open(rpl_recorder **out, const char *path, const rpl_match_info *info, unsigned flags);
+
+/* Start the next deal from its layout. RPL_EILLEGAL (see rpl_recorder_rule). */
+RPL_API int rpl_recorder_deal(rpl_recorder *rec, const rpl_layout *layout);
+
+/*
+ * Record one decision of the seat to move. Checked mode: RPL_EILLEGAL when
+ * the engine refuses it (nothing recorded; rpl_recorder_rule and
+ * rpl_recorder_errmsg say why). Both modes: RPL_EINVAL when the cards are not
+ * where the decision says (a card not in the hand, a meld that does not exist).
+ */
+RPL_API int rpl_recorder_action(rpl_recorder *rec, const rpl_action *a);
+
+/* The scores the platform claims for deal (1-based), or for the match (deal 0). */
+RPL_API int rpl_recorder_claim(rpl_recorder *rec, int deal, const int32_t score[2]);
+
+/* Write what was recorded since the last flush to the file (and fsync with RPL_RECORD_SYNC). */
+RPL_API int rpl_recorder_flush(rpl_recorder *rec);
+
+/*
+ * Finish: rewrite the log in its compact form (through a temporary file
+ * renamed over path) and close it. The recorder must still be freed.
+ */
+RPL_API int rpl_recorder_close(rpl_recorder *rec);
+
+/* Mark the log as salvaged by brp recover: its end section says so. */
+RPL_API void rpl_recorder_mark_recovered(rpl_recorder *rec);
+
+/* Free the recorder; without close, the file stays in its growing form (as after a crash). */
+RPL_API void rpl_recorder_free(rpl_recorder *rec);
+
+/* The game as recorded so far (checked mode), or NULL. Owned by the recorder. */
+RPL_API const rpl_game *rpl_recorder_game(const rpl_recorder *rec);
+/* The seat to move by the card bookkeeping (both modes). */
+RPL_API int rpl_recorder_seat(const rpl_recorder *rec);
+RPL_API int rpl_recorder_rule(const rpl_recorder *rec);
+RPL_API const char *rpl_recorder_errmsg(const rpl_recorder *rec);
+
+/* ---- reader ---- */
+
+typedef struct rpl_reader rpl_reader;
+
+/* What rpl_reader_next() returns. */
+enum rpl_event_kind {
+	RPL_EV_DEAL = 1,   /* a deal starts: layout, deal */
+	RPL_EV_ACTION = 2, /* a decision: action, seat, turn */
+	RPL_EV_CLAIM = 3,  /* claimed scores: deal (0 = match), score */
+	RPL_EV_END = 4     /* the recording was closed (E section) */
+};
+
+typedef struct rpl_event {
+	int kind;           /* enum rpl_event_kind */
+	int deal;           /* 1-based deal number (claims: 0 for the match) */
+	int turn;           /* ACTION: turn number within the deal, 1-based */
+	int seat;           /* ACTION: the seat that decided */
+	rpl_action action;  /* ACTION */
+	rpl_layout layout;  /* DEAL */
+	int32_t score[2];   /* CLAIM */
+	int recovered;      /* END: 1 if written by brp recover */
+	uint64_t offset;    /* byte offset of the section the event comes from */
+} rpl_event;
+
+/*
+ * Open a log file, or a buffer of len bytes (copied), and read its header.
+ * On RPL_ECORRUPT, RPL_EUNSUPPORTED, RPL_EIO or RPL_ELIMIT, *out is still
+ * set so that rpl_reader_errmsg/rpl_reader_offset can say why: free it.
+ */
+RPL_API int rpl_reader_open(rpl_reader **out, const char *path);
+RPL_API int rpl_reader_open_memory(rpl_reader **out, const void *data, size_t len);
+RPL_API void rpl_reader_free(rpl_reader *rd);
+
+/*
+ * The next event: returns 1 with *ev filled, 0 at the end of the log, or a
+ * negative error (RPL_ECORRUPT with the byte offset in rpl_reader_offset,
+ * RPL_EUNSUPPORTED for a newer required section, RPL_EIO).
+ */
+RPL_API int rpl_reader_next(rpl_reader *rd, rpl_event *ev);
+
+/* The header. rpl_match_info strings and rules live as long as rd. */
+RPL_API const rpl_match_info *rpl_reader_info(const rpl_reader *rd);
+RPL_API int rpl_reader_format_version(const rpl_reader *rd);
+/* Byte offset of the last failure (or of the section being read). */
+RPL_API uint64_t rpl_reader_offset(const rpl_reader *rd);
+RPL_API const char *rpl_reader_errmsg(const rpl_reader *rd);
+/* Bytes of the file read so far, and the number of sections. */
+RPL_API uint64_t rpl_reader_bytes(const rpl_reader *rd);
+
+/* ---- verification ---- */
+
+enum rpl_verdict_kind {
+	RPL_VERDICT_OK = 0,
+	RPL_VERDICT_ILLEGAL = 1,
+	RPL_VERDICT_MISMATCH = 2,
+	RPL_VERDICT_INCOMPLETE = 3,
+	RPL_VERDICT_MALFORMED = 4
+};
+
+typedef struct rpl_verdict {
+	int kind;              /* enum rpl_verdict_kind */
+	char message[320];     /* one line: the rule message, the mismatch, the damage */
+	/* where: the deal, turn (1-based) and seat of an illegal decision or where the log stops */
+	int deal, turn, seat;
+	rpl_action action;     /* ILLEGAL: the decision refused */
+	int rule;              /* ILLEGAL: enum rpl_rule */
+	int side;              /* MISMATCH: the side whose claim differs */
+	int claim_deal;        /* MISMATCH: the deal claimed (0 = the match total) */
+	int32_t claimed, computed;
+	rpl_score breakdown;   /* MISMATCH: the recomputed breakdown (deal claims) */
+	uint64_t offset;       /* MALFORMED: byte offset of the damage */
+	/* what was replayed */
+	int deals, actions;
+	int32_t total[2];
+	int winner;            /* -1 unless the match is over */
+	int recovered;
+} rpl_verdict;
+
+/* The verdict's name: "ok", "illegal", "mismatch", "incomplete", "malformed". */
+RPL_API const char *rpl_verdict_name(int kind);
+
+/*
+ * Replay a log through the engine and judge it. rules: NULL to use the
+ * rules the log carries, or rules to impose. Returns 0 with *out filled
+ * whatever the verdict (a malformed file is a verdict, not an error), or
+ * RPL_EINVAL / RPL_ENOMEM.
+ */
+RPL_API int rpl_verify_file(const char *path, const rpl_rules *rules, rpl_verdict *out);
+RPL_API int rpl_verify_reader(rpl_reader *rd, const rpl_rules *rules, rpl_verdict *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

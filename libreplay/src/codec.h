@@ -1,0 +1,96 @@
+/*
+ * Private: the .brp payload codec. A binary range coder (LZMA style: 11-bit
+ * adaptive probabilities) and the models that code a deal's layout and its
+ * decisions relative to the card bookkeeping, which is all the decoder
+ * knows: who holds which cards. Nothing here consults the rules engine, so
+ * a change to a rule never changes how a log decodes (docs/format.md).
+ */
+#ifndef RPL_CODEC_H
+#define RPL_CODEC_H
+
+#include "libreplay/game.h"
+#include "meld_impl.h"
+
+/* A growable byte buffer. */
+struct buf {
+	uint8_t *p;
+	size_t n, cap;
+	int oom;
+};
+void rpl__buf_put(struct buf *b, const void *data, size_t n);
+void rpl__buf_byte(struct buf *b, uint8_t v);
+void rpl__buf_varint(struct buf *b, uint64_t v);
+void rpl__buf_free(struct buf *b);
+
+struct rc_enc {
+	struct buf *out;
+	uint64_t low;
+	uint32_t range;
+	uint8_t cache;
+	uint64_t pending;
+	int skip;
+};
+
+struct rc_dec {
+	const uint8_t *p;
+	size_t n, pos;
+	uint32_t range, code;
+	int overrun; /* read past the end of the payload */
+};
+
+void rpl__rc_enc_init(struct rc_enc *e, struct buf *out);
+void rpl__rc_enc_finish(struct rc_enc *e);
+void rpl__rc_dec_init(struct rc_dec *d, const uint8_t *p, size_t n);
+
+/* The card bookkeeping of a deal: the only state decoding may depend on. */
+struct track {
+	uint8_t n;         /* players */
+	uint8_t seat;      /* seat of the open turn, or of the next one */
+	int8_t last;       /* seat of the last decision, -1 at deal start */
+	uint8_t open;      /* a turn is open (no discard yet) */
+	uint8_t drew;      /* the open turn drew or took the pile */
+	uint8_t last_kind; /* kind of the last decision, 0 at deal start */
+	int16_t last_drawn; /* face drawn by the last draw or reject, -1 */
+	int32_t turn;      /* turns opened */
+	cardset hand[RPL_MAX_SEATS];
+	uint8_t hand_n[RPL_MAX_SEATS];
+	rpl_card src[RPL_DECK_SIZE];
+	uint8_t src_pos, src_len;
+	rpl_card morto[2][RPL_MORTO_SIZE];
+	uint8_t morto_used[2]; /* 0 untouched, 1 picked up, 2 became stock */
+	rpl_card pile[RPL_DECK_SIZE];
+	uint8_t pile_n;
+	uint8_t nmelds[2];
+};
+
+/* Start a deal: dealer's left moves first. */
+void rpl__track_deal(struct track *t, int nplayers, int dealer, const rpl_layout *lay);
+/* The seat a decision of this kind belongs to. */
+int rpl__track_actor(const struct track *t, int kind);
+/*
+ * Apply a decision's card movements. Returns 0, or -1 with why filled when
+ * the cards are not where the decision says (that is not a rule: the log
+ * cannot even express it).
+ */
+int rpl__track_apply(struct track *t, const rpl_action *a, char *why, size_t whylen);
+
+/* Adaptive contexts of a deal's decision stream; reset at each deal. */
+struct model {
+	uint16_t kind[16][8];
+	uint16_t drawn[4];
+	uint16_t count[2][16];
+	uint16_t step1[2], step0[2];
+	uint16_t end[2][4];
+	uint16_t own[2];
+	uint16_t morto[2];
+};
+void rpl__model_init(struct model *m);
+
+void rpl__enc_layout(struct rc_enc *e, int nplayers, const rpl_layout *lay);
+int rpl__dec_layout(struct rc_dec *d, int nplayers, rpl_layout *lay);
+
+/* Code one decision; the tracker must not have applied it yet. */
+int rpl__enc_action(struct rc_enc *e, struct model *m, const struct track *t, const rpl_action *a);
+int rpl__dec_action(struct rc_dec *d, struct model *m, const struct track *t, rpl_action *a);
+
+#endif

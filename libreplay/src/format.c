@@ -1,0 +1,388 @@
+/* .brp framing: sections with CRC-32, varints, and the match header. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "format.h"
+
+void rpl__buf_zigzag(struct buf *b, int64_t v)
+{
+	rpl__buf_varint(b, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+}
+
+void rpl__buf_string(struct buf *b, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+	rpl__buf_varint(b, n);
+	rpl__buf_put(b, s, n);
+}
+
+static uint32_t section_crc(uint8_t type, const uint8_t *lenbytes, size_t nlen, const uint8_t *payload, size_t len)
+{
+	uLong crc = crc32(0L, Z_NULL, 0);
+	crc = crc32(crc, &type, 1);
+	crc = crc32(crc, lenbytes, (uInt)nlen);
+	if (len)
+		crc = crc32(crc, payload, (uInt)len);
+	return (uint32_t)crc;
+}
+
+void rpl__section_put(struct buf *out, uint8_t type, const uint8_t *payload, size_t len)
+{
+	struct buf lb = { 0 };
+	uint8_t crc[4];
+	uint32_t c;
+
+	rpl__buf_varint(&lb, len);
+	if (lb.oom) {
+		out->oom = 1;
+		return;
+	}
+	c = section_crc(type, lb.p, lb.n, payload, len);
+	crc[0] = (uint8_t)c;
+	crc[1] = (uint8_t)(c >> 8);
+	crc[2] = (uint8_t)(c >> 16);
+	crc[3] = (uint8_t)(c >> 24);
+	rpl__buf_byte(out, type);
+	rpl__buf_put(out, lb.p, lb.n);
+	rpl__buf_put(out, payload, len);
+	rpl__buf_put(out, crc, 4);
+	rpl__buf_free(&lb);
+}
+
+int rpl__section_get(const uint8_t *data, size_t n, size_t *pos, struct section *s, char *why, size_t whylen)
+{
+	size_t p = *pos, lstart;
+	uint64_t len = 0;
+	uint32_t want, got;
+	int shift = 0;
+
+	if (p == n)
+		return 0;
+	s->offset = p;
+	s->type = data[p++];
+	if (!((s->type >= 'A' && s->type <= 'Z') || (s->type >= 'a' && s->type <= 'z'))) {
+		snprintf(why, whylen, "byte %zu: 0x%02x is not a section type", (size_t)s->offset, s->type);
+		return -1;
+	}
+	lstart = p;
+	for (;;) {
+		if (p == n) {
+			snprintf(why, whylen, "byte %zu: section '%c' is cut short in its length", (size_t)s->offset, s->type);
+			return -1;
+		}
+		if (shift > 28) {
+			snprintf(why, whylen, "byte %zu: section '%c' has a malformed length", (size_t)s->offset, s->type);
+			return -1;
+		}
+		len |= (uint64_t)(data[p] & 0x7F) << shift;
+		shift += 7;
+		if (!(data[p++] & 0x80))
+			break;
+	}
+	if (len > RPL_MAX_SECTION) {
+		snprintf(why, whylen, "byte %zu: section '%c' claims %llu bytes, more than the %u a reader accepts",
+		         (size_t)s->offset, s->type, (unsigned long long)len, RPL_MAX_SECTION);
+		return -1;
+	}
+	if (n - p < len + 4) {
+		snprintf(why, whylen, "byte %zu: section '%c' of %llu bytes is cut short (the file ends at byte %zu)",
+		         (size_t)s->offset, s->type, (unsigned long long)len, n);
+		return -1;
+	}
+	s->payload = data + p;
+	s->len = (size_t)len;
+	p += len;
+	want = (uint32_t)data[p] | (uint32_t)data[p + 1] << 8 | (uint32_t)data[p + 2] << 16 | (uint32_t)data[p + 3] << 24;
+	got = section_crc(s->type, data + lstart, s->payload - (data + lstart), s->payload, s->len);
+	if (want != got) {
+		snprintf(why, whylen, "byte %zu: section '%c' is damaged (checksum mismatch)", (size_t)s->offset, s->type);
+		return -1;
+	}
+	p += 4;
+	s->end = p;
+	*pos = p;
+	return 1;
+}
+
+uint64_t rpl__cur_varint(struct cursor *c)
+{
+	uint64_t v = 0;
+	int shift = 0;
+	for (;;) {
+		if (c->pos >= c->n || shift > 63) {
+			c->bad = 1;
+			return 0;
+		}
+		v |= (uint64_t)(c->p[c->pos] & 0x7F) << shift;
+		shift += 7;
+		if (!(c->p[c->pos++] & 0x80))
+			return v;
+	}
+}
+
+int64_t rpl__cur_zigzag(struct cursor *c)
+{
+	uint64_t v = rpl__cur_varint(c);
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+char *rpl__cur_string(struct cursor *c, size_t max)
+{
+	uint64_t len = rpl__cur_varint(c);
+	char *s;
+
+	if (c->bad || len > max || len > c->n - c->pos) {
+		c->bad = 1;
+		return NULL;
+	}
+	s = malloc((size_t)len + 1);
+	if (!s) {
+		c->bad = 2;
+		return NULL;
+	}
+	memcpy(s, c->p + c->pos, (size_t)len);
+	s[len] = '\0';
+	c->pos += (size_t)len;
+	if (memchr(s, '\0', (size_t)len)) {
+		free(s);
+		c->bad = 1;
+		return NULL;
+	}
+	return s;
+}
+
+#define HEADER_RAW 0
+#define HEADER_DEFLATE 1
+#define HEADER_MAX_RAW (1u << 18)
+
+int rpl__header_put(struct buf *out, const rpl_match_info *info, char *why, size_t whylen)
+{
+	struct buf raw = { 0 };
+	int err = RPL_OK;
+
+	if (!info || !info->rules || (info->nplayers != 2 && info->nplayers != 4) || info->first_dealer < 0 ||
+	    info->first_dealer >= info->nplayers || info->nmeta > RPL_MAX_META ||
+	    (info->nmeta && (!info->meta_keys || !info->meta_values))) {
+		snprintf(why, whylen, "the match header is incomplete or out of range");
+		return RPL_EINVAL;
+	}
+	rpl__buf_varint(&raw, BRP_VERSION);
+	rpl__buf_string(&raw, rpl_rules_profile(info->rules));
+	rpl__buf_varint(&raw, RPL_P_COUNT);
+	for (int id = 1; id <= RPL_P_COUNT; id++) {
+		int v = 0;
+		rpl_rules_get_id(info->rules, id, &v);
+		rpl__buf_varint(&raw, (uint64_t)id);
+		rpl__buf_zigzag(&raw, v);
+	}
+	rpl__buf_byte(&raw, (uint8_t)info->nplayers);
+	for (int s = 0; s < info->nplayers; s++) {
+		const char *name = info->players[s] ? info->players[s] : "";
+		if (strlen(name) > RPL_MAX_NAME) {
+			snprintf(why, whylen, "seat %d's name is longer than %d bytes", s, RPL_MAX_NAME);
+			err = RPL_EINVAL;
+			goto cleanup;
+		}
+		rpl__buf_string(&raw, name);
+	}
+	rpl__buf_byte(&raw, (uint8_t)info->first_dealer);
+	rpl__buf_zigzag(&raw, info->start_time);
+	rpl__buf_varint(&raw, info->nmeta);
+	for (size_t i = 0; i < info->nmeta; i++) {
+		const char *k = info->meta_keys[i] ? info->meta_keys[i] : "";
+		const char *v = info->meta_values[i] ? info->meta_values[i] : "";
+		if (strlen(k) > RPL_MAX_META_TEXT || strlen(v) > RPL_MAX_META_TEXT) {
+			snprintf(why, whylen, "metadata entry %zu is longer than %d bytes", i, RPL_MAX_META_TEXT);
+			err = RPL_EINVAL;
+			goto cleanup;
+		}
+		rpl__buf_string(&raw, k);
+		rpl__buf_string(&raw, v);
+	}
+	if (raw.oom) {
+		err = RPL_ENOMEM;
+		goto cleanup;
+	}
+	{
+		/* deflate the header when it pays: long metadata does, a bare header does not */
+		uLongf zlen = compressBound((uLong)raw.n);
+		uint8_t *z = malloc(zlen);
+		struct buf body = { 0 };
+		if (z && compress2(z, &zlen, raw.p, (uLong)raw.n, 9) == Z_OK) {
+			rpl__buf_byte(&body, HEADER_DEFLATE);
+			rpl__buf_varint(&body, raw.n);
+			rpl__buf_put(&body, z, zlen);
+		}
+		if (!body.n || body.n >= raw.n + 1) {
+			body.n = 0;
+			rpl__buf_byte(&body, HEADER_RAW);
+			rpl__buf_put(&body, raw.p, raw.n);
+		}
+		free(z);
+		if (body.oom)
+			err = RPL_ENOMEM;
+		else
+			rpl__section_put(out, 'H', body.p, body.n);
+		rpl__buf_free(&body);
+	}
+cleanup:
+	rpl__buf_free(&raw);
+	return err;
+}
+
+void rpl__header_free(struct header *h)
+{
+	for (int s = 0; s < RPL_MAX_SEATS; s++)
+		free(h->names[s]);
+	for (size_t i = 0; h->keys && i < h->info.nmeta; i++)
+		free(h->keys[i]);
+	for (size_t i = 0; h->values && i < h->info.nmeta; i++)
+		free(h->values[i]);
+	free(h->keys);
+	free(h->values);
+	memset(h, 0, sizeof(*h));
+}
+
+int rpl__header_get(struct header *h, const uint8_t *p, size_t n, int *version, char *why, size_t whylen)
+{
+	struct cursor c = { 0 };
+	uint8_t *raw = NULL;
+	char *profile = NULL;
+	int err = RPL_ECORRUPT;
+	uint64_t nparams, nmeta;
+
+	memset(h, 0, sizeof(*h));
+	if (n < 1) {
+		snprintf(why, whylen, "the header is empty");
+		goto cleanup;
+	}
+	if (p[0] == HEADER_DEFLATE) {
+		struct cursor lc = { p + 1, n - 1, 0, 0 };
+		uint64_t rawlen = rpl__cur_varint(&lc);
+		uLongf got;
+		if (lc.bad || rawlen == 0 || rawlen > HEADER_MAX_RAW) {
+			snprintf(why, whylen, "the compressed header declares a size out of bounds");
+			goto cleanup;
+		}
+		raw = malloc((size_t)rawlen);
+		if (!raw) {
+			err = RPL_ENOMEM;
+			goto cleanup;
+		}
+		got = (uLongf)rawlen;
+		if (uncompress(raw, &got, p + 1 + lc.pos, (uLong)(n - 1 - lc.pos)) != Z_OK || got != rawlen) {
+			snprintf(why, whylen, "the compressed header does not inflate to its declared size");
+			goto cleanup;
+		}
+		c.p = raw;
+		c.n = (size_t)rawlen;
+	} else if (p[0] == HEADER_RAW) {
+		c.p = p + 1;
+		c.n = n - 1;
+	} else {
+		snprintf(why, whylen, "unknown header encoding %d", p[0]);
+		err = RPL_EUNSUPPORTED;
+		goto cleanup;
+	}
+	*version = (int)rpl__cur_varint(&c);
+	if (c.bad)
+		goto bad;
+	if (*version != BRP_VERSION) {
+		snprintf(why, whylen, "format version %d; this reader knows version %d", *version, BRP_VERSION);
+		err = RPL_EUNSUPPORTED;
+		goto cleanup;
+	}
+	profile = rpl__cur_string(&c, 32);
+	if (!profile)
+		goto bad;
+	if (rpl__rules_init(&h->rules, profile) < 0) {
+		snprintf(why, whylen, "unknown rule profile '%s'", profile);
+		err = RPL_EUNSUPPORTED;
+		goto cleanup;
+	}
+	nparams = rpl__cur_varint(&c);
+	if (c.bad || nparams > 1000)
+		goto bad;
+	for (uint64_t i = 0; i < nparams; i++) {
+		uint64_t id = rpl__cur_varint(&c);
+		int64_t v = rpl__cur_zigzag(&c);
+		if (c.bad)
+			goto bad;
+		if (id < 1 || id > RPL_P_COUNT) {
+			snprintf(why, whylen, "rule parameter %llu is unknown to this reader", (unsigned long long)id);
+			err = RPL_EUNSUPPORTED;
+			goto cleanup;
+		}
+		if (v < INT32_MIN || v > INT32_MAX || rpl_rules_set_id(&h->rules, (int)id, (int)v) < 0) {
+			snprintf(why, whylen, "rule parameter %s has an out-of-range value %lld",
+			         rpl_rules_param_by_id((int)id)->name, (long long)v);
+			goto cleanup;
+		}
+	}
+	if (c.pos >= c.n)
+		goto bad;
+	h->info.nplayers = c.p[c.pos++];
+	if (h->info.nplayers != 2 && h->info.nplayers != 4) {
+		snprintf(why, whylen, "a match has 2 or 4 players, not %d", h->info.nplayers);
+		goto cleanup;
+	}
+	for (int s = 0; s < h->info.nplayers; s++) {
+		h->names[s] = rpl__cur_string(&c, RPL_MAX_NAME);
+		if (!h->names[s])
+			goto bad;
+		h->info.players[s] = h->names[s];
+	}
+	if (c.pos >= c.n)
+		goto bad;
+	h->info.first_dealer = c.p[c.pos++];
+	if (h->info.first_dealer >= h->info.nplayers) {
+		snprintf(why, whylen, "the first dealer %d is not a seat", h->info.first_dealer);
+		goto cleanup;
+	}
+	h->info.start_time = rpl__cur_zigzag(&c);
+	nmeta = rpl__cur_varint(&c);
+	if (c.bad)
+		goto bad;
+	if (nmeta > RPL_MAX_META) {
+		snprintf(why, whylen, "%llu metadata entries; a reader accepts at most %d", (unsigned long long)nmeta,
+		         RPL_MAX_META);
+		goto cleanup;
+	}
+	if (nmeta) {
+		h->keys = calloc((size_t)nmeta, sizeof(char *));
+		h->values = calloc((size_t)nmeta, sizeof(char *));
+		if (!h->keys || !h->values) {
+			err = RPL_ENOMEM;
+			goto cleanup;
+		}
+	}
+	h->info.nmeta = (size_t)nmeta;
+	for (uint64_t i = 0; i < nmeta; i++) {
+		h->keys[i] = rpl__cur_string(&c, RPL_MAX_META_TEXT);
+		h->values[i] = rpl__cur_string(&c, RPL_MAX_META_TEXT);
+		if (!h->keys[i] || !h->values[i])
+			goto bad;
+	}
+	if (c.pos != c.n)
+		goto bad;
+	h->info.meta_keys = (const char *const *)h->keys;
+	h->info.meta_values = (const char *const *)h->values;
+	h->info.rules = &h->rules;
+	err = RPL_OK;
+	goto cleanup;
+bad:
+	if (c.bad == 2) {
+		err = RPL_ENOMEM;
+	} else {
+		snprintf(why, whylen, "the header is malformed at its byte %zu", c.pos);
+		err = RPL_ECORRUPT;
+	}
+cleanup:
+	free(raw);
+	free(profile);
+	if (err)
+		rpl__header_free(h);
+	return err;
+}

@@ -1,0 +1,59 @@
+/* Private: .brp framing (magic, sections, checksums) and the header. docs/format.md. */
+#ifndef RPL_FORMAT_H
+#define RPL_FORMAT_H
+
+#include "libreplay/log.h"
+#include "codec.h"
+#include "rules_impl.h"
+
+#define BRP_MAGIC "\x89" "BRP\r\n\x1a\n"
+#define BRP_MAGIC_LEN 8
+#define BRP_VERSION 1
+#define BRP_MAX_FILE (64u << 20)
+
+struct section {
+	uint8_t type;
+	const uint8_t *payload;
+	size_t len;
+	uint64_t offset; /* of the type byte */
+	size_t end;      /* offset just past the checksum */
+};
+
+/* Append a section with its checksum. */
+void rpl__section_put(struct buf *out, uint8_t type, const uint8_t *payload, size_t len);
+
+/*
+ * Read the section at *pos. Returns 1 with *s filled and *pos advanced, 0 at
+ * the end of the data, or -1 with why (and *pos unchanged).
+ */
+int rpl__section_get(const uint8_t *data, size_t n, size_t *pos, struct section *s, char *why, size_t whylen);
+
+/* A bounded cursor over a payload. */
+struct cursor {
+	const uint8_t *p;
+	size_t n, pos;
+	int bad;
+};
+uint64_t rpl__cur_varint(struct cursor *c);
+int64_t rpl__cur_zigzag(struct cursor *c);
+/* A length-prefixed string of at most max bytes copied into a new NUL-terminated allocation. */
+char *rpl__cur_string(struct cursor *c, size_t max);
+
+void rpl__buf_zigzag(struct buf *b, int64_t v);
+void rpl__buf_string(struct buf *b, const char *s);
+
+/* The header's payload from match info. Returns 0 or RPL_EINVAL with why. */
+int rpl__header_put(struct buf *out, const rpl_match_info *info, char *why, size_t whylen);
+
+/* A decoded header, owning its strings. */
+struct header {
+	struct rpl_rules rules;
+	rpl_match_info info;
+	char *names[RPL_MAX_SEATS];
+	char **keys, **values;
+};
+/* Decode a header payload. 0, or RPL_ECORRUPT / RPL_EUNSUPPORTED / RPL_ENOMEM with why. */
+int rpl__header_get(struct header *h, const uint8_t *p, size_t n, int *version, char *why, size_t whylen);
+void rpl__header_free(struct header *h);
+
+#endif

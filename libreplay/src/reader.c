@@ -1,0 +1,308 @@
+/* The streaming reader of .brp logs. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "format.h"
+
+struct rpl_reader {
+	uint8_t *data;
+	size_t n, pos;
+	int version;
+	struct header hdr;
+	/* the deal being decoded */
+	int deal, dealer;
+	struct track t;
+	struct model m;
+	struct rc_dec dec;
+	struct section sec;
+	uint32_t left;   /* decisions left in the current section */
+	int ended;       /* an E section was read */
+	int failed;      /* the error to repeat */
+	uint64_t err_offset;
+	char errmsg[256];
+};
+
+static int fail(struct rpl_reader *rd, int err, uint64_t offset, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int fail(struct rpl_reader *rd, int err, uint64_t offset, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(rd->errmsg, sizeof(rd->errmsg), fmt, ap);
+	va_end(ap);
+	rd->err_offset = offset;
+	rd->failed = err;
+	return err;
+}
+
+/* Reads the magic and the header section. */
+static int start(struct rpl_reader *rd)
+{
+	struct section s;
+	char why[200];
+	int err;
+
+	if (rd->n < BRP_MAGIC_LEN || memcmp(rd->data, BRP_MAGIC, BRP_MAGIC_LEN) != 0)
+		return fail(rd, RPL_ECORRUPT, 0, "byte 0: not a .brp match log (bad magic)");
+	rd->pos = BRP_MAGIC_LEN;
+	err = rpl__section_get(rd->data, rd->n, &rd->pos, &s, why, sizeof(why));
+	if (err == 0)
+		return fail(rd, RPL_ECORRUPT, rd->pos, "byte %zu: the log ends before its header", rd->pos);
+	if (err < 0)
+		return fail(rd, RPL_ECORRUPT, s.offset, "%s", why);
+	if (s.type != 'H')
+		return fail(rd, RPL_ECORRUPT, s.offset, "byte %zu: the first section is '%c', not the header 'H'",
+		            (size_t)s.offset, s.type);
+	err = rpl__header_get(&rd->hdr, s.payload, s.len, &rd->version, why, sizeof(why));
+	if (err)
+		return fail(rd, err, s.offset, "byte %zu: header: %s", (size_t)s.offset, why);
+	return 0;
+}
+
+int rpl_reader_open_memory(rpl_reader **out, const void *data, size_t len)
+{
+	struct rpl_reader *rd;
+	int err;
+
+	if (!out || (!data && len))
+		return RPL_EINVAL;
+	*out = NULL;
+	if (len > BRP_MAX_FILE)
+		return RPL_ELIMIT;
+	rd = calloc(1, sizeof(*rd));
+	if (!rd)
+		return RPL_ENOMEM;
+	rd->data = malloc(len ? len : 1);
+	if (!rd->data) {
+		free(rd);
+		return RPL_ENOMEM;
+	}
+	if (len)
+		memcpy(rd->data, data, len);
+	rd->n = len;
+	*out = rd;
+	err = start(rd);
+	return err;
+}
+
+int rpl_reader_open(rpl_reader **out, const char *path)
+{
+	struct rpl_reader *rd = NULL;
+	FILE *f = NULL;
+	struct stat st;
+	int err = RPL_OK;
+
+	if (!out || !path)
+		return RPL_EINVAL;
+	*out = NULL;
+	rd = calloc(1, sizeof(*rd));
+	if (!rd)
+		return RPL_ENOMEM;
+	*out = rd;
+	f = fopen(path, "rb");
+	if (!f) {
+		err = fail(rd, RPL_EIO, 0, "cannot open: %s", strerror(errno));
+		goto cleanup;
+	}
+	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {
+		err = fail(rd, RPL_EIO, 0, "not a regular file");
+		goto cleanup;
+	}
+	if ((uint64_t)st.st_size > BRP_MAX_FILE) {
+		err = fail(rd, RPL_ELIMIT, 0, "%lld bytes: larger than the %u bytes a reader accepts",
+		           (long long)st.st_size, BRP_MAX_FILE);
+		goto cleanup;
+	}
+	rd->data = malloc(st.st_size ? (size_t)st.st_size : 1);
+	if (!rd->data) {
+		err = RPL_ENOMEM;
+		goto cleanup;
+	}
+	rd->n = fread(rd->data, 1, (size_t)st.st_size, f);
+	if (ferror(f)) {
+		err = fail(rd, RPL_EIO, 0, "read error: %s", strerror(errno));
+		goto cleanup;
+	}
+	err = start(rd);
+cleanup:
+	if (f)
+		fclose(f);
+	return err;
+}
+
+void rpl_reader_free(rpl_reader *rd)
+{
+	if (!rd)
+		return;
+	rpl__header_free(&rd->hdr);
+	free(rd->data);
+	free(rd);
+}
+
+const rpl_match_info *rpl_reader_info(const rpl_reader *rd)
+{
+	return rd && rd->hdr.info.rules ? &rd->hdr.info : NULL;
+}
+
+int rpl_reader_format_version(const rpl_reader *rd)
+{
+	return rd ? rd->version : 0;
+}
+
+uint64_t rpl_reader_offset(const rpl_reader *rd)
+{
+	return rd ? rd->err_offset : 0;
+}
+
+const char *rpl_reader_errmsg(const rpl_reader *rd)
+{
+	return rd ? rd->errmsg : "";
+}
+
+uint64_t rpl_reader_bytes(const rpl_reader *rd)
+{
+	return rd ? rd->n : 0;
+}
+
+/* Open the coded stream of a D or A section after its two varints. */
+static int open_stream(struct rpl_reader *rd, struct cursor *c)
+{
+	uint64_t count = rpl__cur_varint(c);
+
+	if (c->bad || count > RPL_MAX_SECTION)
+		return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: section '%c' has a malformed decision count",
+		            (size_t)rd->sec.offset, rd->sec.type);
+	rd->left = (uint32_t)count;
+	rpl__rc_dec_init(&rd->dec, c->p + c->pos, c->n - c->pos);
+	return 0;
+}
+
+/* The coded stream of a section must end exactly where its payload does. */
+static int close_stream(struct rpl_reader *rd)
+{
+	if (rd->dec.overrun || rd->dec.pos != rd->dec.n)
+		return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: section '%c' does not decode to its length",
+		            (size_t)rd->sec.offset, rd->sec.type);
+	return 0;
+}
+
+int rpl_reader_next(rpl_reader *rd, rpl_event *ev)
+{
+	char why[200];
+
+	if (!rd || !ev)
+		return RPL_EINVAL;
+	if (rd->failed)
+		return rd->failed;
+	memset(ev, 0, sizeof(*ev));
+	for (;;) {
+		struct cursor c = { 0 };
+		int got;
+
+		if (rd->left > 0) {
+			rpl_action a;
+			int seat;
+			if (rpl__dec_action(&rd->dec, &rd->m, &rd->t, &a) < 0)
+				return fail(rd, RPL_ECORRUPT, rd->sec.offset,
+				            "byte %zu: deal %d: a decision does not decode (turn %d)", (size_t)rd->sec.offset,
+				            rd->deal, rd->t.turn);
+			seat = rpl__track_actor(&rd->t, a.kind);
+			if (rpl__track_apply(&rd->t, &a, why, sizeof(why)) < 0)
+				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %d turn %d: %s",
+				            (size_t)rd->sec.offset, rd->deal, rd->t.turn, why);
+			rd->left--;
+			if (rd->left == 0 && close_stream(rd) < 0)
+				return rd->failed;
+			ev->kind = RPL_EV_ACTION;
+			ev->deal = rd->deal;
+			ev->turn = rd->t.turn;
+			ev->seat = seat;
+			ev->action = a;
+			ev->offset = rd->sec.offset;
+			return 1;
+		}
+		got = rpl__section_get(rd->data, rd->n, &rd->pos, &rd->sec, why, sizeof(why));
+		if (got == 0)
+			return 0;
+		if (got < 0)
+			return fail(rd, RPL_ECORRUPT, rd->pos, "%s", why);
+		if (rd->ended)
+			return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: section '%c' after the end section",
+			            (size_t)rd->sec.offset, rd->sec.type);
+		c.p = rd->sec.payload;
+		c.n = rd->sec.len;
+		ev->offset = rd->sec.offset;
+		switch (rd->sec.type) {
+		case 'D': {
+			uint64_t deal = rpl__cur_varint(&c);
+			int n = rd->hdr.info.nplayers;
+			if (c.bad || deal != (uint64_t)rd->deal + 1 || deal > RPL_MAX_DEALS)
+				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal section numbered %llu after deal %d",
+				            (size_t)rd->sec.offset, (unsigned long long)deal, rd->deal);
+			if (open_stream(rd, &c) < 0)
+				return rd->failed;
+			if (rpl__dec_layout(&rd->dec, n, &ev->layout) < 0)
+				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %llu: the card layout does not decode",
+				            (size_t)rd->sec.offset, (unsigned long long)deal);
+			rd->deal = (int)deal;
+			rd->dealer = rd->deal == 1 ? rd->hdr.info.first_dealer : (rd->dealer + 1) % n;
+			rpl__track_deal(&rd->t, n, rd->dealer, &ev->layout);
+			rpl__model_init(&rd->m);
+			if (rd->left == 0 && close_stream(rd) < 0)
+				return rd->failed;
+			ev->kind = RPL_EV_DEAL;
+			ev->deal = rd->deal;
+			return 1;
+		}
+		case 'A': {
+			uint64_t deal = rpl__cur_varint(&c);
+			if (c.bad || rd->deal == 0 || deal != (uint64_t)rd->deal)
+				return fail(rd, RPL_ECORRUPT, rd->sec.offset,
+				            "byte %zu: a decision section for deal %llu while deal %d is being read",
+				            (size_t)rd->sec.offset, (unsigned long long)deal, rd->deal);
+			if (open_stream(rd, &c) < 0)
+				return rd->failed;
+			if (rd->left == 0 && close_stream(rd) < 0)
+				return rd->failed;
+			continue;
+		}
+		case 'C': {
+			uint64_t deal = rpl__cur_varint(&c);
+			int64_t s0 = rpl__cur_zigzag(&c), s1 = rpl__cur_zigzag(&c);
+			if (c.bad || c.pos != c.n || deal > RPL_MAX_DEALS || s0 < INT32_MIN || s0 > INT32_MAX ||
+			    s1 < INT32_MIN || s1 > INT32_MAX)
+				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: malformed claim section",
+				            (size_t)rd->sec.offset);
+			ev->kind = RPL_EV_CLAIM;
+			ev->deal = (int)deal;
+			ev->score[0] = (int32_t)s0;
+			ev->score[1] = (int32_t)s1;
+			return 1;
+		}
+		case 'E': {
+			uint64_t flags = rpl__cur_varint(&c);
+			if (c.bad || c.pos != c.n || flags > 1)
+				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: malformed end section",
+				            (size_t)rd->sec.offset);
+			rd->ended = 1;
+			ev->kind = RPL_EV_END;
+			ev->recovered = (int)(flags & 1);
+			return 1;
+		}
+		case 'H':
+			return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: a second header section",
+			            (size_t)rd->sec.offset);
+		default:
+			if (rd->sec.type >= 'A' && rd->sec.type <= 'Z')
+				return fail(rd, RPL_EUNSUPPORTED, rd->sec.offset,
+				            "byte %zu: required section '%c' is unknown to this reader (a newer format?)",
+				            (size_t)rd->sec.offset, rd->sec.type);
+			continue; /* an optional section this reader does not know: skipped */
+		}
+	}
+}

@@ -1,0 +1,536 @@
+/*
+ * The recorder. While recording, the file grows by whole sections: each
+ * flush appends the decisions since the last one as a section of their own
+ * with its checksum, so a killed process loses nothing it flushed. Closing
+ * rewrites the match in its compact form (one section a deal) through a
+ * temporary file renamed over the log.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "format.h"
+#include "game_impl.h"
+
+/* What was recorded, kept to write the compact form on close. */
+struct item {
+	uint8_t type; /* 'D', 'a' (action), 'C' */
+	uint16_t deal;
+	rpl_action a;
+	int32_t score[2];
+};
+
+struct rpl_recorder {
+	int fd;
+	char *path;
+	unsigned flags;
+	struct rpl_rules rules;
+	rpl_match_info info;
+	char *names[RPL_MAX_SEATS];
+	char **keys, **values;
+	struct rpl_game *game;   /* checked mode */
+	struct buf header;       /* the H section, framed */
+	/* bookkeeping and coding of the current deal */
+	int deal, dealer;
+	struct track t;
+	struct model m;
+	struct buf enc_out;
+	struct rc_enc enc;
+	int sec_open, sec_deal;  /* a section is being coded; it is a D */
+	uint32_t sec_count;
+	struct buf out;          /* whole sections not yet written */
+	/* history */
+	struct item *items;
+	size_t nitems, capitems;
+	rpl_layout *layouts;
+	size_t nlayouts, caplayouts;
+	int recovered, closed, failed;
+	int rule;
+	char errmsg[256];
+};
+
+static int rfail(struct rpl_recorder *rec, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int rfail(struct rpl_recorder *rec, int err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(rec->errmsg, sizeof(rec->errmsg), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+static char *dupstr(const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+	char *d = malloc(n + 1);
+	if (d) {
+		if (n)
+			memcpy(d, s, n);
+		d[n] = '\0';
+	}
+	return d;
+}
+
+static int push_item(struct rpl_recorder *rec, const struct item *it)
+{
+	if (rec->nitems == rec->capitems) {
+		size_t cap = rec->capitems ? rec->capitems * 2 : 256;
+		struct item *p = realloc(rec->items, cap * sizeof(*p));
+		if (!p)
+			return RPL_ENOMEM;
+		rec->items = p;
+		rec->capitems = cap;
+	}
+	rec->items[rec->nitems++] = *it;
+	return 0;
+}
+
+static int write_all(int fd, const uint8_t *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int rpl_recorder_open(rpl_recorder **out, const char *path, const rpl_match_info *info, unsigned flags)
+{
+	struct rpl_recorder *rec;
+	char why[200];
+	int err;
+
+	if (!out)
+		return RPL_EINVAL;
+	*out = NULL;
+	if (!path || !info || !info->rules)
+		return RPL_EINVAL;
+	rec = calloc(1, sizeof(*rec));
+	if (!rec)
+		return RPL_ENOMEM;
+	*out = rec;
+	rec->fd = -1;
+	rec->flags = flags;
+	rec->rules = *info->rules;
+	rec->info = *info;
+	rec->info.rules = &rec->rules;
+	for (int s = 0; s < RPL_MAX_SEATS; s++) {
+		rec->names[s] = dupstr(s < info->nplayers ? info->players[s] : NULL);
+		if (!rec->names[s])
+			return RPL_ENOMEM;
+		rec->info.players[s] = rec->names[s];
+	}
+	if (info->nmeta) {
+		if (info->nmeta > RPL_MAX_META || !info->meta_keys || !info->meta_values)
+			return rfail(rec, RPL_EINVAL, "at most %d metadata entries", RPL_MAX_META);
+		rec->keys = calloc(info->nmeta, sizeof(char *));
+		rec->values = calloc(info->nmeta, sizeof(char *));
+		if (!rec->keys || !rec->values)
+			return RPL_ENOMEM;
+		for (size_t i = 0; i < info->nmeta; i++) {
+			rec->keys[i] = dupstr(info->meta_keys[i]);
+			rec->values[i] = dupstr(info->meta_values[i]);
+			if (!rec->keys[i] || !rec->values[i])
+				return RPL_ENOMEM;
+		}
+		rec->info.meta_keys = (const char *const *)rec->keys;
+		rec->info.meta_values = (const char *const *)rec->values;
+	}
+	err = rpl__header_put(&rec->header, &rec->info, why, sizeof(why));
+	if (err)
+		return rfail(rec, err, "%s", why);
+	if (rec->header.oom)
+		return RPL_ENOMEM;
+	if (!(flags & RPL_RECORD_UNCHECKED)) {
+		err = rpl_game_new(&rec->game, &rec->rules, info->nplayers, info->first_dealer);
+		if (err)
+			return rfail(rec, err, "the rules do not allow a match of %d players", info->nplayers);
+	}
+	rec->path = dupstr(path);
+	if (!rec->path)
+		return RPL_ENOMEM;
+	rec->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (rec->fd < 0)
+		return rfail(rec, RPL_EIO, "%s: %s", path, strerror(errno));
+	rpl__buf_put(&rec->out, BRP_MAGIC, BRP_MAGIC_LEN);
+	rpl__buf_put(&rec->out, rec->header.p, rec->header.n);
+	return rpl_recorder_flush(rec);
+}
+
+/* Close the section being coded, if any, into rec->out. */
+static void close_section(struct rpl_recorder *rec)
+{
+	struct buf pay = { 0 };
+
+	if (!rec->sec_open)
+		return;
+	rpl__rc_enc_finish(&rec->enc);
+	rpl__buf_varint(&pay, (uint64_t)rec->deal);
+	rpl__buf_varint(&pay, rec->sec_count);
+	rpl__buf_put(&pay, rec->enc_out.p, rec->enc_out.n);
+	if (pay.oom || rec->enc_out.oom)
+		rec->out.oom = 1;
+	else
+		rpl__section_put(&rec->out, rec->sec_deal ? 'D' : 'A', pay.p, pay.n);
+	rpl__buf_free(&pay);
+	rec->enc_out.n = 0;
+	rec->sec_open = 0;
+	rec->sec_count = 0;
+}
+
+static void open_section(struct rpl_recorder *rec, int is_deal)
+{
+	rec->enc_out.n = 0;
+	rpl__rc_enc_init(&rec->enc, &rec->enc_out);
+	rec->sec_open = 1;
+	rec->sec_deal = is_deal;
+	rec->sec_count = 0;
+}
+
+int rpl_recorder_deal(rpl_recorder *rec, const rpl_layout *layout)
+{
+	struct item it = { 0 };
+	int err;
+
+	if (!rec || !layout)
+		return RPL_EINVAL;
+	if (rec->closed || rec->failed)
+		return rfail(rec, RPL_ESTATE, "the recorder is closed");
+	if (rec->game) {
+		err = rpl_game_deal(rec->game, layout);
+		if (err) {
+			rec->rule = rpl_game_rule(rec->game);
+			return rfail(rec, err, "%s", rpl_game_errmsg(rec->game));
+		}
+	} else {
+		uint8_t count[RPL_NFACES] = { 0 };
+		int n = rec->info.nplayers;
+		for (int s = 0; s < n; s++)
+			for (int i = 0; i < RPL_HAND_SIZE; i++)
+				if (layout->hand[s][i] < RPL_NFACES)
+					count[layout->hand[s][i]]++;
+		for (int m = 0; m < 2; m++)
+			for (int i = 0; i < RPL_MORTO_SIZE; i++)
+				if (layout->morto[m][i] < RPL_NFACES)
+					count[layout->morto[m][i]]++;
+		for (int i = 0; i < RPL_STOCK_SIZE(n); i++)
+			if (layout->stock[i] < RPL_NFACES)
+				count[layout->stock[i]]++;
+		for (rpl_card c = 0; c < RPL_NFACES; c++)
+			if (count[c] != rpl_card_copies(c)) {
+				rec->rule = RPL_RULE_LAYOUT;
+				return rfail(rec, RPL_EINVAL, "the layout holds %d %s; a deal has %d", count[c],
+				             rpl_card_name(c), rpl_card_copies(c));
+			}
+	}
+	if (rec->deal >= RPL_MAX_DEALS)
+		return rfail(rec, RPL_ELIMIT, "a match log holds at most %d deals", RPL_MAX_DEALS);
+	if (rec->nlayouts == rec->caplayouts) {
+		size_t cap = rec->caplayouts ? rec->caplayouts * 2 : 16;
+		rpl_layout *p = realloc(rec->layouts, cap * sizeof(*p));
+		if (!p)
+			return RPL_ENOMEM;
+		rec->layouts = p;
+		rec->caplayouts = cap;
+	}
+	it.type = 'D';
+	it.deal = (uint16_t)(rec->deal + 1);
+	if (push_item(rec, &it) < 0)
+		return RPL_ENOMEM;
+	rec->layouts[rec->nlayouts++] = *layout;
+	close_section(rec);
+	rec->deal++;
+	rec->dealer = rec->deal == 1 ? rec->info.first_dealer : (rec->dealer + 1) % rec->info.nplayers;
+	rpl__track_deal(&rec->t, rec->info.nplayers, rec->dealer, layout);
+	rpl__model_init(&rec->m);
+	open_section(rec, 1);
+	rpl__enc_layout(&rec->enc, rec->info.nplayers, layout);
+	return 0;
+}
+
+int rpl_recorder_action(rpl_recorder *rec, const rpl_action *a)
+{
+	struct track next;
+	struct item it = { 0 };
+	char why[160];
+	int err;
+
+	if (!rec || !a)
+		return RPL_EINVAL;
+	if (rec->closed || rec->failed)
+		return rfail(rec, RPL_ESTATE, "the recorder is closed");
+	rec->rule = RPL_RULE_NONE;
+	if (rec->deal == 0)
+		return rfail(rec, RPL_ESTATE, "no deal has started");
+	memcpy(&next, &rec->t, sizeof(next));
+	if (rpl__track_apply(&next, a, why, sizeof(why)) < 0)
+		return rfail(rec, RPL_EINVAL, "%s", why);
+	if (rec->game) {
+		err = rpl_game_apply(rec->game, a);
+		if (err) {
+			rec->rule = rpl_game_rule(rec->game);
+			return rfail(rec, err, "%s", rpl_game_errmsg(rec->game));
+		}
+	}
+	it.type = 'a';
+	it.deal = (uint16_t)rec->deal;
+	it.a = *a;
+	if (push_item(rec, &it) < 0)
+		return RPL_ENOMEM;
+	if (!rec->sec_open)
+		open_section(rec, 0);
+	if (rpl__enc_action(&rec->enc, &rec->m, &rec->t, a) < 0)
+		return rfail(rec, RPL_EINVAL, "the decision cannot be coded");
+	rec->sec_count++;
+	memcpy(&rec->t, &next, sizeof(next));
+	return 0;
+}
+
+int rpl_recorder_claim(rpl_recorder *rec, int deal, const int32_t score[2])
+{
+	struct item it = { 0 };
+	struct buf pay = { 0 };
+
+	if (!rec || !score || deal < 0 || deal > RPL_MAX_DEALS)
+		return RPL_EINVAL;
+	if (rec->closed || rec->failed)
+		return rfail(rec, RPL_ESTATE, "the recorder is closed");
+	it.type = 'C';
+	it.deal = (uint16_t)deal;
+	it.score[0] = score[0];
+	it.score[1] = score[1];
+	if (push_item(rec, &it) < 0)
+		return RPL_ENOMEM;
+	close_section(rec);
+	rpl__buf_varint(&pay, (uint64_t)deal);
+	rpl__buf_zigzag(&pay, score[0]);
+	rpl__buf_zigzag(&pay, score[1]);
+	if (pay.oom)
+		rec->out.oom = 1;
+	else
+		rpl__section_put(&rec->out, 'C', pay.p, pay.n);
+	rpl__buf_free(&pay);
+	return 0;
+}
+
+int rpl_recorder_flush(rpl_recorder *rec)
+{
+	if (!rec)
+		return RPL_EINVAL;
+	if (rec->closed)
+		return rfail(rec, RPL_ESTATE, "the recorder is closed");
+	close_section(rec);
+	if (rec->out.oom)
+		return RPL_ENOMEM;
+	if (rec->out.n && write_all(rec->fd, rec->out.p, rec->out.n) < 0) {
+		rec->failed = 1;
+		return rfail(rec, RPL_EIO, "%s: %s", rec->path, strerror(errno));
+	}
+	rec->out.n = 0;
+	if ((rec->flags & RPL_RECORD_SYNC) && fsync(rec->fd) < 0) {
+		rec->failed = 1;
+		return rfail(rec, RPL_EIO, "%s: fsync: %s", rec->path, strerror(errno));
+	}
+	return 0;
+}
+
+/* The compact form of everything recorded. */
+static int build_compact(struct rpl_recorder *rec, struct buf *out)
+{
+	struct track t;
+	struct model m;
+	struct buf enc_out = { 0 };
+	struct rc_enc enc;
+	size_t li = 0;
+	int deal = 0, dealer = 0, open = 0, is_deal = 0;
+	uint32_t count = 0;
+	char why[160];
+
+	rpl__buf_put(out, BRP_MAGIC, BRP_MAGIC_LEN);
+	rpl__buf_put(out, rec->header.p, rec->header.n);
+#define CLOSE_STREAM()                                                                   \
+	do {                                                                             \
+		if (open) {                                                              \
+			struct buf pay = { 0 };                                          \
+			rpl__rc_enc_finish(&enc);                                        \
+			rpl__buf_varint(&pay, (uint64_t)deal);                           \
+			rpl__buf_varint(&pay, count);                                    \
+			rpl__buf_put(&pay, enc_out.p, enc_out.n);                        \
+			rpl__section_put(out, is_deal ? 'D' : 'A', pay.p, pay.n);        \
+			if (pay.oom)                                                     \
+				out->oom = 1;                                            \
+			rpl__buf_free(&pay);                                             \
+			open = 0;                                                        \
+		}                                                                        \
+	} while (0)
+	for (size_t i = 0; i < rec->nitems; i++) {
+		const struct item *it = &rec->items[i];
+		if (it->type == 'D') {
+			CLOSE_STREAM();
+			deal++;
+			dealer = deal == 1 ? rec->info.first_dealer : (dealer + 1) % rec->info.nplayers;
+			rpl__track_deal(&t, rec->info.nplayers, dealer, &rec->layouts[li]);
+			rpl__model_init(&m);
+			enc_out.n = 0;
+			rpl__rc_enc_init(&enc, &enc_out);
+			rpl__enc_layout(&enc, rec->info.nplayers, &rec->layouts[li]);
+			li++;
+			open = 1;
+			is_deal = 1;
+			count = 0;
+		} else if (it->type == 'a') {
+			if (!open) {
+				enc_out.n = 0;
+				rpl__rc_enc_init(&enc, &enc_out);
+				open = 1;
+				is_deal = 0;
+				count = 0;
+			}
+			if (rpl__enc_action(&enc, &m, &t, &it->a) < 0 || rpl__track_apply(&t, &it->a, why, sizeof(why)) < 0) {
+				rpl__buf_free(&enc_out);
+				return RPL_EINVAL;
+			}
+			count++;
+		} else {
+			struct buf cpay = { 0 };
+			CLOSE_STREAM();
+			rpl__buf_varint(&cpay, it->deal);
+			rpl__buf_zigzag(&cpay, it->score[0]);
+			rpl__buf_zigzag(&cpay, it->score[1]);
+			rpl__section_put(out, 'C', cpay.p, cpay.n);
+			if (cpay.oom)
+				out->oom = 1;
+			rpl__buf_free(&cpay);
+		}
+	}
+	CLOSE_STREAM();
+#undef CLOSE_STREAM
+	{
+		uint8_t flags = rec->recovered ? 1 : 0;
+		rpl__section_put(out, 'E', &flags, 1);
+	}
+	if (enc_out.oom)
+		out->oom = 1;
+	rpl__buf_free(&enc_out);
+	return out->oom ? RPL_ENOMEM : 0;
+}
+
+int rpl_recorder_close(rpl_recorder *rec)
+{
+	struct buf out = { 0 };
+	char *tmp = NULL;
+	int fd = -1, err;
+
+	if (!rec)
+		return RPL_EINVAL;
+	if (rec->closed)
+		return rfail(rec, RPL_ESTATE, "the recorder is already closed");
+	err = rpl_recorder_flush(rec);
+	if (err)
+		goto cleanup;
+	err = build_compact(rec, &out);
+	if (err) {
+		rfail(rec, err, "the match could not be written in its compact form");
+		goto cleanup;
+	}
+	tmp = malloc(strlen(rec->path) + 8);
+	if (!tmp) {
+		err = RPL_ENOMEM;
+		goto cleanup;
+	}
+	sprintf(tmp, "%s.tmp~", rec->path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || write_all(fd, out.p, out.n) < 0 || fsync(fd) < 0) {
+		err = rfail(rec, RPL_EIO, "%s: %s", tmp, strerror(errno));
+		if (fd >= 0)
+			unlink(tmp);
+		goto cleanup;
+	}
+	if (close(fd) < 0) {
+		fd = -1;
+		err = rfail(rec, RPL_EIO, "%s: %s", tmp, strerror(errno));
+		unlink(tmp);
+		goto cleanup;
+	}
+	fd = -1;
+	if (rename(tmp, rec->path) < 0) {
+		err = rfail(rec, RPL_EIO, "%s: %s", rec->path, strerror(errno));
+		unlink(tmp);
+		goto cleanup;
+	}
+	close(rec->fd);
+	rec->fd = -1;
+	rec->closed = 1;
+	err = 0;
+cleanup:
+	if (fd >= 0)
+		close(fd);
+	free(tmp);
+	rpl__buf_free(&out);
+	return err;
+}
+
+void rpl_recorder_free(rpl_recorder *rec)
+{
+	if (!rec)
+		return;
+	if (rec->fd >= 0) {
+		/* not closed: what was flushed stays in the file, as after a crash */
+		close(rec->fd);
+	}
+	for (int s = 0; s < RPL_MAX_SEATS; s++)
+		free(rec->names[s]);
+	for (size_t i = 0; rec->keys && i < rec->info.nmeta; i++)
+		free(rec->keys[i]);
+	for (size_t i = 0; rec->values && i < rec->info.nmeta; i++)
+		free(rec->values[i]);
+	free(rec->keys);
+	free(rec->values);
+	rpl_game_free(rec->game);
+	rpl__buf_free(&rec->header);
+	rpl__buf_free(&rec->enc_out);
+	rpl__buf_free(&rec->out);
+	free(rec->items);
+	free(rec->layouts);
+	free(rec->path);
+	free(rec);
+}
+
+void rpl_recorder_mark_recovered(rpl_recorder *rec)
+{
+	if (rec)
+		rec->recovered = 1;
+}
+
+const rpl_game *rpl_recorder_game(const rpl_recorder *rec)
+{
+	return rec ? rec->game : NULL;
+}
+
+int rpl_recorder_seat(const rpl_recorder *rec)
+{
+	if (!rec || rec->deal == 0)
+		return -1;
+	return rpl__track_actor(&rec->t, RPL_ACT_DRAW);
+}
+
+int rpl_recorder_rule(const rpl_recorder *rec)
+{
+	return rec ? rec->rule : RPL_RULE_NONE;
+}
+
+const char *rpl_recorder_errmsg(const rpl_recorder *rec)
+{
+	return rec ? rec->errmsg : "";
+}

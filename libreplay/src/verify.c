@@ -1,0 +1,237 @@
+/* Verification: a log replayed through the rules engine, judged. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "game_impl.h"
+
+const char *rpl_verdict_name(int kind)
+{
+	switch (kind) {
+	case RPL_VERDICT_OK: return "ok";
+	case RPL_VERDICT_ILLEGAL: return "illegal";
+	case RPL_VERDICT_MISMATCH: return "mismatch";
+	case RPL_VERDICT_INCOMPLETE: return "incomplete";
+	case RPL_VERDICT_MALFORMED: return "malformed";
+	default: return "unknown";
+	}
+}
+
+struct claim {
+	int deal;
+	int32_t score[2];
+};
+
+int rpl_verify_reader(rpl_reader *rd, const rpl_rules *rules, rpl_verdict *out)
+{
+	const rpl_match_info *info;
+	rpl_game *g = NULL;
+	rpl_event ev;
+	struct claim *claims = NULL;
+	size_t nclaims = 0, capclaims = 0;
+	rpl_score(*scores)[2] = NULL;
+	size_t capscores = 0;
+	int err = RPL_OK, got, last_turn = 0;
+
+	if (!rd || !out)
+		return RPL_EINVAL;
+	memset(out, 0, sizeof(*out));
+	out->winner = -1;
+	info = rpl_reader_info(rd);
+	if (!info) {
+		out->kind = RPL_VERDICT_MALFORMED;
+		out->offset = rpl_reader_offset(rd);
+		snprintf(out->message, sizeof(out->message), "%s", rpl_reader_errmsg(rd));
+		return RPL_OK;
+	}
+	err = rpl_game_new(&g, rules ? rules : info->rules, info->nplayers, info->first_dealer);
+	if (err == RPL_ENOMEM)
+		goto cleanup;
+	if (err) {
+		out->kind = RPL_VERDICT_ILLEGAL;
+		out->rule = RPL_RULE_BAD_ACTION;
+		snprintf(out->message, sizeof(out->message), "the rules do not allow a match of %d players",
+		         info->nplayers);
+		err = RPL_OK;
+		goto cleanup;
+	}
+	for (;;) {
+		got = rpl_reader_next(rd, &ev);
+		if (got == 0)
+			break;
+		if (got < 0) {
+			if (got == RPL_ENOMEM) {
+				err = got;
+				goto cleanup;
+			}
+			out->kind = RPL_VERDICT_MALFORMED;
+			out->offset = rpl_reader_offset(rd);
+			snprintf(out->message, sizeof(out->message), "%s", rpl_reader_errmsg(rd));
+			goto cleanup;
+		}
+		switch (ev.kind) {
+		case RPL_EV_DEAL:
+			if (rpl_game_deal(g, &ev.layout) != 0) {
+				out->kind = RPL_VERDICT_ILLEGAL;
+				out->deal = ev.deal;
+				out->rule = rpl_game_rule(g);
+				snprintf(out->message, sizeof(out->message), "%s", rpl_game_errmsg(g));
+				goto cleanup;
+			}
+			out->deals = ev.deal;
+			last_turn = 0;
+			break;
+		case RPL_EV_ACTION: {
+			int was_over;
+			if (rpl_game_apply(g, &ev.action) != 0) {
+				out->kind = RPL_VERDICT_ILLEGAL;
+				out->deal = ev.deal;
+				out->turn = ev.turn;
+				out->seat = ev.seat;
+				out->action = ev.action;
+				out->rule = rpl_game_rule(g);
+				snprintf(out->message, sizeof(out->message), "%s", rpl_game_errmsg(g));
+				goto cleanup;
+			}
+			out->actions++;
+			last_turn = ev.turn;
+			was_over = rpl_game_phase(g) >= RPL_PHASE_DEAL_OVER;
+			if (was_over) {
+				int d = rpl_game_deal_number(g);
+				if ((size_t)d > capscores) {
+					size_t cap = capscores ? capscores * 2 : 16;
+					void *p;
+					while (cap < (size_t)d)
+						cap *= 2;
+					p = realloc(scores, cap * sizeof(*scores));
+					if (!p) {
+						err = RPL_ENOMEM;
+						goto cleanup;
+					}
+					scores = p;
+					capscores = cap;
+				}
+				rpl_game_deal_score(g, 0, &scores[d - 1][0]);
+				rpl_game_deal_score(g, 1, &scores[d - 1][1]);
+			}
+			break;
+		}
+		case RPL_EV_CLAIM:
+			if (nclaims == capclaims) {
+				size_t cap = capclaims ? capclaims * 2 : 16;
+				struct claim *p = realloc(claims, cap * sizeof(*p));
+				if (!p) {
+					err = RPL_ENOMEM;
+					goto cleanup;
+				}
+				claims = p;
+				capclaims = cap;
+			}
+			claims[nclaims].deal = ev.deal;
+			claims[nclaims].score[0] = ev.score[0];
+			claims[nclaims].score[1] = ev.score[1];
+			nclaims++;
+			break;
+		case RPL_EV_END:
+			out->recovered = ev.recovered;
+			break;
+		default:
+			break;
+		}
+	}
+	out->total[0] = rpl_game_total(g, 0);
+	out->total[1] = rpl_game_total(g, 1);
+	out->winner = rpl_game_winner(g);
+	/* claimed scores against the recomputed ones: the first difference is the verdict */
+	for (size_t i = 0; i < nclaims; i++) {
+		const struct claim *c = &claims[i];
+		int ended = rpl_game_deal_number(g) - (rpl_game_phase(g) < RPL_PHASE_DEAL_OVER ? 1 : 0);
+		for (int s = 0; s < 2; s++) {
+			int32_t computed;
+			if (c->deal == 0) {
+				if (rpl_game_phase(g) != RPL_PHASE_MATCH_OVER)
+					break;
+				computed = out->total[s];
+			} else if (c->deal > ended) {
+				out->kind = RPL_VERDICT_MISMATCH;
+				out->claim_deal = c->deal;
+				out->side = s;
+				out->claimed = c->score[s];
+				snprintf(out->message, sizeof(out->message), "a score is claimed for deal %d, which never ended",
+				         c->deal);
+				goto cleanup;
+			} else {
+				computed = scores[c->deal - 1][s].total;
+			}
+			if (computed != c->score[s]) {
+				out->kind = RPL_VERDICT_MISMATCH;
+				out->claim_deal = c->deal;
+				out->side = s;
+				out->claimed = c->score[s];
+				out->computed = computed;
+				if (c->deal > 0) {
+					out->breakdown = scores[c->deal - 1][s];
+					snprintf(out->message, sizeof(out->message),
+					         "deal %d, side %d: claimed %d, recomputed %d (melded %d, bonus %d, going out %d, "
+					         "hand %d, morto %d)",
+					         c->deal, s, (int)c->score[s], (int)computed, (int)out->breakdown.melded,
+					         (int)out->breakdown.bonus, (int)out->breakdown.going_out, (int)out->breakdown.hand,
+					         (int)out->breakdown.morto);
+				} else {
+					snprintf(out->message, sizeof(out->message), "match total, side %d: claimed %d, recomputed %d",
+					         s, (int)c->score[s], (int)computed);
+				}
+				goto cleanup;
+			}
+		}
+	}
+	if (rpl_game_phase(g) != RPL_PHASE_MATCH_OVER) {
+		out->kind = RPL_VERDICT_INCOMPLETE;
+		out->deal = rpl_game_deal_number(g);
+		out->turn = last_turn;
+		if (rpl_game_phase(g) == RPL_PHASE_NO_DEAL)
+			snprintf(out->message, sizeof(out->message), "the log stops before the first deal");
+		else if (rpl_game_phase(g) == RPL_PHASE_DEAL_OVER)
+			snprintf(out->message, sizeof(out->message), "the log stops after deal %d; the match is not over (%d to %d)",
+			         out->deal, (int)out->total[0], (int)out->total[1]);
+		else
+			snprintf(out->message, sizeof(out->message), "the log stops in deal %d after turn %d", out->deal,
+			         last_turn);
+		goto cleanup;
+	}
+	out->kind = RPL_VERDICT_OK;
+	snprintf(out->message, sizeof(out->message), "%d deals, %d decisions; side %d won %d to %d", out->deals,
+	         out->actions, out->winner, (int)out->total[out->winner], (int)out->total[!out->winner]);
+cleanup:
+	rpl_game_free(g);
+	free(claims);
+	free(scores);
+	return err;
+}
+
+int rpl_verify_file(const char *path, const rpl_rules *rules, rpl_verdict *out)
+{
+	rpl_reader *rd = NULL;
+	int err;
+
+	if (!path || !out)
+		return RPL_EINVAL;
+	err = rpl_reader_open(&rd, path);
+	if (err == RPL_EINVAL || err == RPL_ENOMEM) {
+		rpl_reader_free(rd);
+		return err;
+	}
+	if (err) {
+		memset(out, 0, sizeof(*out));
+		out->winner = -1;
+		out->kind = RPL_VERDICT_MALFORMED;
+		out->offset = rpl_reader_offset(rd);
+		snprintf(out->message, sizeof(out->message), "%s", rpl_reader_errmsg(rd));
+		rpl_reader_free(rd);
+		return RPL_OK;
+	}
+	err = rpl_verify_reader(rd, rules, out);
+	rpl_reader_free(rd);
+	return err;
+}
