@@ -1,0 +1,71 @@
+/*
+ * brp: the Buraco replay toolkit's command-line tool. This file only
+ * dispatches: each subcommand lives in its own cmd_NAME.c and is one row of
+ * the table below.
+ */
+#include "brp.h"
+
+#include <string.h>
+
+static const struct brp_cmd commands[] = {
+	{ "rules", cmd_rules, "print a rule profile and every parameter" },
+	{ "meld", cmd_meld, "check whether cards form one new meld" },
+};
+
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fputs("Usage: brp [--help] [--version] COMMAND [ARG]...\n"
+	      "Record, replay and verify matches of Buraco.\n"
+	      "\n"
+	      "Commands:\n", f);
+	for (i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fputs("\n"
+	      "Run 'brp COMMAND --help' for the options of a command.\n"
+	      "Exit status: 0 success, 1 a negative answer (such as an invalid meld),\n"
+	      "2 a usage error or bad input.\n", f);
+}
+
+/* Fail when stdout could not be written, so that `brp ... > full-disk` is not a success. */
+static int finish(const char *cmd, int rc)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		brp_error(cmd, "cannot write the output");
+		return BRP_EXIT_USAGE;
+	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	const char *name;
+	size_t i;
+
+	if (argc < 2) {
+		brp_error(NULL, "no command given (see brp --help)");
+		return BRP_EXIT_USAGE;
+	}
+	name = argv[1];
+	if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
+		usage(stdout);
+		return finish(NULL, BRP_EXIT_OK);
+	}
+	if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0) {
+		printf("brp %s\n", rpl_version());
+		return finish(NULL, BRP_EXIT_OK);
+	}
+	if (name[0] == '-') {
+		brp_error(NULL, "unknown option '%s' (see brp --help)", name);
+		return BRP_EXIT_USAGE;
+	}
+	for (i = 0; i < NCOMMANDS; i++) {
+		if (strcmp(name, commands[i].name) == 0)
+			return finish(name, commands[i].run(argc - 1, argv + 1));
+	}
+	brp_error(NULL, "unknown command '%s' (see brp --help)", name);
+	return BRP_EXIT_USAGE;
+}

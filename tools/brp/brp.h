@@ -1,0 +1,58 @@
+/*
+ * brp: helpers shared by the subcommands.
+ *
+ * Every subcommand is a function cmd_NAME(argc, argv) with argv[0] the
+ * subcommand's name; it returns one of the exit codes below. Diagnostics are
+ * one line on stderr, "brp NAME: message"; results go to stdout.
+ */
+#ifndef BRP_H
+#define BRP_H
+
+#include <stdio.h>
+
+#include <libreplay/libreplay.h>
+
+/* Exit codes, shared by every subcommand. */
+enum brp_exit {
+	BRP_EXIT_OK = 0,    /* success; for a check: the answer is yes */
+	BRP_EXIT_NO = 1,    /* the check ran and the answer is no (an invalid meld) */
+	BRP_EXIT_USAGE = 2  /* a usage error, bad input, or a failure */
+};
+
+struct brp_cmd {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary; /* one line, shown by brp --help */
+};
+
+/* The subcommands: one file each. */
+int cmd_rules(int argc, char **argv);
+int cmd_meld(int argc, char **argv);
+
+/* Print "brp CMD: message" and a newline to stderr (cmd may be NULL). */
+void brp_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+/*
+ * Report the option getopt_long() just refused ('?' or ':' from an
+ * optstring starting with ':'), as one line, and return BRP_EXIT_USAGE.
+ */
+int brp_bad_option(const char *cmd, int c, char **argv);
+
+/*
+ * A rule set for profile (NULL: "stbl") with the overrides in sets[0..nsets)
+ * applied, each "NAME=VALUE". On failure prints one line and returns -1;
+ * *out is then NULL.
+ */
+int brp_rules_make(const char *cmd, const char *profile, char *const *sets, int nsets,
+                   rpl_rules **out);
+
+/* Write s to f as a JSON string literal, quotes included. */
+void brp_json_string(FILE *f, const char *s);
+
+#define BRP_DEFAULT_PROFILE "stbl"
+
+#endif

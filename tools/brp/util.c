@@ -1,0 +1,135 @@
+/* brp: helpers shared by the subcommands (see brp.h). */
+#include "brp.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <string.h>
+
+void brp_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("brp", stderr);
+	if (cmd)
+		fprintf(stderr, " %s", cmd);
+	fputs(": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int brp_bad_option(const char *cmd, int c, char **argv)
+{
+	const char *opt = argv[optind - 1];
+
+	if (c == ':') {
+		brp_error(cmd, "option '%s' needs a value (see brp %s --help)", opt, cmd);
+	} else if (optopt) {
+		/* a short option, perhaps inside a cluster such as -xq */
+		brp_error(cmd, "unknown option '-%c' (see brp %s --help)", optopt, cmd);
+	} else {
+		brp_error(cmd, "unknown option '%s' (see brp %s --help)", opt, cmd);
+	}
+	return BRP_EXIT_USAGE;
+}
+
+/* "kzv, stbl or aberto", from the library's list. */
+static void profile_list(char *buf, size_t size)
+{
+	const char *const *p = rpl_rules_profiles();
+	size_t n = 0, i, len = 0;
+
+	buf[0] = '\0';
+	while (p[n])
+		n++;
+	for (i = 0; i < n; i++) {
+		const char *sep = i == 0 ? "" : i + 1 == n ? " or " : ", ";
+		int w = snprintf(buf + len, size - len, "%s%s", sep, p[i]);
+		if (w < 0 || (size_t)w >= size - len)
+			return; /* truncated: still a usable hint */
+		len += (size_t)w;
+	}
+}
+
+int brp_rules_make(const char *cmd, const char *profile, char *const *sets, int nsets,
+                   rpl_rules **out)
+{
+	rpl_rules *r = NULL;
+	int err, i;
+
+	*out = NULL;
+	if (!profile)
+		profile = BRP_DEFAULT_PROFILE;
+	err = rpl_rules_new(&r, profile);
+	if (err == RPL_ENOTFOUND) {
+		char list[128];
+		profile_list(list, sizeof list);
+		brp_error(cmd, "unknown profile '%s' (known: %s)", profile, list);
+		return -1;
+	}
+	if (err < 0) {
+		brp_error(cmd, "cannot make the rules: %s", rpl_strerror(err));
+		return -1;
+	}
+	for (i = 0; i < nsets; i++) {
+		const char *eq = strchr(sets[i], '=');
+		char name[64];
+		size_t len;
+
+		if (!eq || eq == sets[i]) {
+			brp_error(cmd, "--set wants NAME=VALUE, not '%s'", sets[i]);
+			goto fail;
+		}
+		len = (size_t)(eq - sets[i]);
+		if (len >= sizeof name) {
+			brp_error(cmd, "unknown parameter '%.*s'", (int)len, sets[i]);
+			goto fail;
+		}
+		memcpy(name, sets[i], len);
+		name[len] = '\0';
+		err = rpl_rules_set(r, name, eq + 1);
+		if (err == RPL_ENOTFOUND) {
+			brp_error(cmd, "unknown parameter '%s'", name);
+			goto fail;
+		}
+		if (err < 0) {
+			const char *detail = rpl_rules_errmsg(r);
+			if (detail && *detail) /* the detail names the parameter */
+				brp_error(cmd, "--set: %s", detail);
+			else
+				brp_error(cmd, "--set %s: %s", sets[i], rpl_strerror(err));
+			goto fail;
+		}
+	}
+	*out = r;
+	return 0;
+fail:
+	rpl_rules_free(r);
+	return -1;
+}
+
+void brp_json_string(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	fputc('"', f);
+	for (; *p; p++) {
+		switch (*p) {
+		case '"': fputs("\\\"", f); break;
+		case '\\': fputs("\\\\", f); break;
+		case '\b': fputs("\\b", f); break;
+		case '\f': fputs("\\f", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\r': fputs("\\r", f); break;
+		case '\t': fputs("\\t", f); break;
+		default:
+			/* bytes >= 0x80 pass through: the library's text is UTF-8 */
+			if (*p < 0x20 || *p == 0x7f)
+				fprintf(f, "\\u%04x", (unsigned)*p);
+			else
+				fputc(*p, f);
+		}
+	}
+	fputc('"', f);
+}
