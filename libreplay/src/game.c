@@ -524,10 +524,39 @@ static int do_discard(struct rpl_game *g, const rpl_action *a)
 	return 0;
 }
 
+/* Take the whole pile into the hand (no checks). */
+static void take_commit(struct rpl_game *g)
+{
+	const struct rpl_rules *r = &g->rules;
+	int rule = RV(r, PILE_RULE);
+	rpl_card top = g->pile[g->pile_n - 1];
+
+	g->duty = rule == RPL_PILE_USE_ANY ? DUTY_ANY : rule == RPL_PILE_TOP_LAID ? DUTY_TOP : DUTY_NONE;
+	g->duty_top = top;
+	/* "that same card": a copy of its face held before the take may still be discarded */
+	g->return_face = (RV(r, ONE_CARD_PILE_NO_RETURN) && g->pile_n == 1 && !g->hand[g->seat][top]) ? top : NO_FACE;
+	for (int i = 0; i < g->pile_n; i++) {
+		g->hand[g->seat][g->pile[i]]++;
+		g->taken[g->pile[i]]++;
+	}
+	g->hand_n[g->seat] = (uint8_t)(g->hand_n[g->seat] + g->pile_n);
+	g->pile_n = 0;
+	g->drew = 1;
+	g->phase = RPL_PHASE_PLAY;
+	g->stats.pile_taken++;
+}
+
+/*
+ * The pile may be taken only if the card that must be laid can be laid this
+ * turn: checked first by the meld rules (cheap), then confirmed by the
+ * engine on the state after the take, so that a take never leads to a turn
+ * that cannot end (laying the card must leave a card to discard, etc.).
+ */
 static int do_take(struct rpl_game *g)
 {
 	const struct rpl_rules *r = &g->rules;
 	int side = SIDE(g->seat), rule = RV(r, PILE_RULE);
+	struct rpl_game post;
 	rpl_card top;
 
 	if (g->pile_n == 0)
@@ -539,9 +568,12 @@ static int do_take(struct rpl_game *g)
 		cardset h;
 		memcpy(h, g->hand[g->seat], sizeof(h));
 		h[top]++;
-		if (!rpl__can_lay(g, side, h, top))
+		memcpy(&post, g, sizeof(post));
+		take_commit(&post);
+		if (!rpl__can_lay(g, side, h, top, NULL) || !rpl__can_lay(g, side, h, top, &post))
 			return refuse(g, RPL_RULE_PILE_UNUSABLE,
-			              "the pile's top card %s cannot be laid with the hand's cards or on the side's melds",
+			              "the pile's top card %s cannot be laid this turn with the hand's cards or on the "
+			              "side's melds",
 			              rpl_card_name(top));
 	} else if (rule == RPL_PILE_USE_ANY) {
 		cardset h, seen;
@@ -550,32 +582,21 @@ static int do_take(struct rpl_game *g)
 		memset(seen, 0, sizeof(seen));
 		for (int i = 0; i < g->pile_n; i++)
 			h[g->pile[i]]++;
+		memcpy(&post, g, sizeof(post));
+		take_commit(&post);
 		for (int i = 0; i < g->pile_n && !ok; i++) {
 			rpl_card c = g->pile[i];
 			if (seen[c])
 				continue;
 			seen[c] = 1;
-			ok = rpl__can_lay(g, side, h, c);
+			ok = rpl__can_lay(g, side, h, c, NULL) && rpl__can_lay(g, side, h, c, &post);
 		}
 		if (!ok)
 			return refuse(g, RPL_RULE_PILE_UNUSABLE,
 			              "no card of the pile can be laid down this turn: the pile may not be taken just to keep "
 			              "cards");
 	}
-
-	/* commit */
-	g->duty = rule == RPL_PILE_USE_ANY ? DUTY_ANY : rule == RPL_PILE_TOP_LAID ? DUTY_TOP : DUTY_NONE;
-	g->duty_top = top;
-	g->return_face = (RV(r, ONE_CARD_PILE_NO_RETURN) && g->pile_n == 1) ? top : NO_FACE;
-	for (int i = 0; i < g->pile_n; i++) {
-		g->hand[g->seat][g->pile[i]]++;
-		g->taken[g->pile[i]]++;
-	}
-	g->hand_n[g->seat] = (uint8_t)(g->hand_n[g->seat] + g->pile_n);
-	g->pile_n = 0;
-	g->drew = 1;
-	g->phase = RPL_PHASE_PLAY;
-	g->stats.pile_taken++;
+	take_commit(g);
 	return 0;
 }
 

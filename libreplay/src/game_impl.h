@@ -66,7 +66,11 @@ struct rpl_game {
 
 /* Internal checks shared with the legal-move generator. */
 int rpl__apply(struct rpl_game *g, const rpl_action *a);
-/* Whether seat's side may lay card x this turn given hand h (pile-take checks). */
-int rpl__can_lay(const struct rpl_game *g, int side, const cardset h, rpl_card x);
+/*
+ * Whether seat's side may lay card x this turn with the cards of h: by the
+ * meld rules alone (post NULL), or accepted by the engine in the state post
+ * (the turn after taking the pile).
+ */
+int rpl__can_lay(const struct rpl_game *g, int side, const cardset h, rpl_card x, const struct rpl_game *post);
 
 #endif

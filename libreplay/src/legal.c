@@ -43,11 +43,52 @@ static int contains(const cardset set, rpl_card x)
 	return set[x] > 0;
 }
 
+/*
+ * Trying a candidate lay: its cards must form a meld (or extend one), and,
+ * when a post-take state is given, the engine must accept the lay there
+ * (which covers every other rule, such as keeping a card to discard).
+ */
+struct laytry {
+	const struct rpl_rules *r;
+	const struct rpl_game *post; /* NULL: the meld rules only */
+	struct rpl_game *scratch;
+};
+
+static int try_lay(struct laytry *t, int kind, int side, int idx, const struct meld *m, const cardset cand, int n)
+{
+	rpl_action a;
+	struct meld out;
+	int k = 0;
+
+	for (int e = RPL_END_DEFAULT; e <= RPL_END_HIGH; e++) {
+		int code = kind == RPL_ACT_MELD ? rpl__meld_arrange(t->r, cand, n, e, &out, NULL, 0)
+		                                : rpl__meld_add(t->r, m, cand, n, e, &out, NULL, 0);
+		if (code)
+			continue;
+		if (!t->post)
+			return 1;
+		if (k == 0) {
+			memset(&a, 0, sizeof(a));
+			a.kind = (uint8_t)kind;
+			a.side = (uint8_t)side;
+			a.meld = (uint8_t)idx;
+			for (rpl_card c = 0; c < RPL_NFACES && k < 14; c++)
+				for (int i = 0; i < cand[c] && k < 14; i++)
+					a.cards[k++] = c;
+			a.ncards = (uint8_t)k;
+		}
+		a.end = (uint8_t)e;
+		memcpy(t->scratch, t->post, sizeof(*t->scratch));
+		if (rpl__apply(t->scratch, &a) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* Can a new meld holding x be made from h? Windows of 3 to 5 positions suffice (one or two wilds). */
-static int new_meld_with(const struct rpl_rules *r, const cardset h, rpl_card x)
+static int new_meld_with(struct laytry *t, const cardset h, rpl_card x)
 {
 	cardset cand;
-	struct meld m;
 
 	for (int s = 0; s < 4; s++) {
 		if (!RPL_IS_WILDCAPABLE(x) && RPL_CARD_SUIT(x) != s)
@@ -62,7 +103,7 @@ static int new_meld_with(const struct rpl_rules *r, const cardset h, rpl_card x)
 						int n = window_cards(h, s, lo, hi, q >= lo ? q : 0, w, cand);
 						if (n < 0 || !contains(cand, x))
 							continue;
-						if (rpl__meld_arrange(r, cand, n, RPL_END_DEFAULT, &m, NULL, 0) == 0)
+						if (try_lay(t, RPL_ACT_MELD, 0, 0, NULL, cand, n))
 							return 1;
 					}
 				}
@@ -72,19 +113,17 @@ static int new_meld_with(const struct rpl_rules *r, const cardset h, rpl_card x)
 	return 0;
 }
 
-/* Can x, with hand cards filling the way to it, be added to meld m? */
-static int add_with(const struct rpl_rules *r, const struct meld *m, const cardset h, rpl_card x)
+/* Can x, with hand cards filling the way to it, be added to meld idx of side? */
+static int add_with(struct laytry *t, const struct meld *m, int side, int idx, const cardset h, rpl_card x)
 {
 	cardset cand;
-	struct meld out;
 	int lo = m->lo, hi = m->hi, s = m->suit, from, to;
 
 	/* x alone */
 	memset(cand, 0, sizeof(cand));
 	cand[x] = 1;
-	for (int e = RPL_END_DEFAULT; e <= RPL_END_HIGH; e++)
-		if (rpl__meld_add(r, m, cand, 1, e, &out, NULL, 0) == 0)
-			return 1;
+	if (try_lay(t, RPL_ACT_ADD, side, idx, m, cand, 1))
+		return 1;
 	if (RPL_IS_WILDCAPABLE(x) && !(RPL_IS_TWO(x) && RPL_CARD_SUIT(x) == s))
 		return 0;
 	if (!RPL_IS_WILDCAPABLE(x) && RPL_CARD_SUIT(x) != s)
@@ -125,20 +164,22 @@ static int add_with(const struct rpl_rules *r, const struct meld *m, const cards
 			}
 			if (n > 14)
 				continue;
-			for (int e = RPL_END_DEFAULT; e <= RPL_END_HIGH; e++)
-				if (rpl__meld_add(r, m, cand, n, e, &out, NULL, 0) == 0)
-					return 1;
+			if (try_lay(t, RPL_ACT_ADD, side, idx, m, cand, n))
+				return 1;
 		}
 	}
 	return 0;
 }
 
-int rpl__can_lay(const struct rpl_game *g, int side, const cardset h, rpl_card x)
+int rpl__can_lay(const struct rpl_game *g, int side, const cardset h, rpl_card x, const struct rpl_game *post)
 {
-	if (new_meld_with(&g->rules, h, x))
+	struct rpl_game scratch;
+	struct laytry t = { &g->rules, post, &scratch };
+
+	if (new_meld_with(&t, h, x))
 		return 1;
 	for (int i = 0; i < g->nmelds[side]; i++)
-		if (add_with(&g->rules, &g->melds[side][i], h, x))
+		if (add_with(&t, &g->melds[side][i], side, i, h, x))
 			return 1;
 	return 0;
 }
@@ -239,15 +280,20 @@ static int spare(const cardset h, const cardset cand, rpl_card w)
 }
 
 /*
- * New melds: every window of a suit whose positions the hand covers, with
- * no wild, or with wilds at up to max_wilds positions.
+ * Every window of positions of a suit that the cards of h cover, with no
+ * wild or with wilds at up to max_wilds positions. New melds (req NULL):
+ * each window is a MELD. A floating meld (req: its cards, h: hand + meld):
+ * each window holding all of req is an ADD of the rest, since such a meld
+ * may be arranged anew.
  */
-static void gen_new_melds(struct gen *ge, const cardset h)
+static void gen_windows(struct gen *ge, const cardset h, int only_suit, const cardset req, int side, int idx)
 {
 	int maxw = RV(&ge->g->rules, MAX_WILDS);
 	cardset cand;
 
 	for (int s = 0; s < 4; s++) {
+		if (only_suit >= 0 && s != only_suit)
+			continue;
 		for (int lo = 1; lo <= 12; lo++) {
 			for (int hi = lo + 2; hi <= 14; hi++) {
 				int missing = 0, q1 = 0, q2 = 0;
@@ -301,8 +347,21 @@ static void gen_new_melds(struct gen *ge, const cardset h)
 									else
 										cand[c]++;
 								}
-								if (ok)
+								if (!ok)
+									continue;
+								if (!req) {
 									emit_lay(ge, RPL_ACT_MELD, 0, 0, cand);
+								} else {
+									int any = 0;
+									for (rpl_card c = 0; c < RPL_NFACES && ok; c++) {
+										if (cand[c] < req[c])
+											ok = 0;
+										else
+											any |= (cand[c] -= req[c]) > 0;
+									}
+									if (ok && any)
+										emit_lay(ge, RPL_ACT_ADD, side, idx, cand);
+								}
 							}
 						}
 					}
@@ -316,22 +375,15 @@ static void gen_new_melds(struct gen *ge, const cardset h)
  * Additions to meld i of side: extend its natural span [bl,bh] to any
  * [lo,hi]; each uncovered position gets its natural from the hand or a wild.
  */
-static void gen_adds(struct gen *ge, const cardset h, int side, int i)
+static void gen_adds_from(struct gen *ge, const cardset h, int side, int i, unsigned nat, unsigned wmask, int nw)
 {
 	const struct rpl_game *g = ge->g;
 	const struct meld *m = &g->melds[side][i];
 	int maxw = RV(&g->rules, MAX_WILDS), s = m->suit;
 	int floating = RV(&g->rules, WILD_MOBILITY) == RPL_WILD_FLOATING;
-	unsigned nat = 0, wmask = 0;
 	int bl = 15, bh = 0;
 	cardset cand;
 
-	for (int p = m->lo; p <= m->hi; p++)
-		nat |= 1u << p;
-	for (int k = 0; k < m->nw; k++) {
-		nat &= ~(1u << m->wpos[k]);
-		wmask |= 1u << m->wpos[k];
-	}
 	for (int p = 1; p <= 14; p++)
 		if (nat & (1u << p)) {
 			if (p < bl)
@@ -377,7 +429,7 @@ static void gen_adds(struct gen *ge, const cardset h, int side, int i)
 					}
 					if (!ok)
 						continue;
-					need = floating ? (nq > m->nw ? nq - m->nw : 0) : nq - reuse;
+					need = floating ? (nq > nw ? nq - nw : 0) : nq - reuse;
 					for (int w1 = 0; w1 < (need > 0 ? 5 : 1); w1++) {
 						for (int w2 = (need > 1 ? w1 : 0); w2 < (need > 1 ? 5 : 1); w2++) {
 							cardset c2;
@@ -398,6 +450,30 @@ static void gen_adds(struct gen *ge, const cardset h, int side, int i)
 				}
 			}
 		}
+	}
+}
+
+static void gen_adds(struct gen *ge, const cardset h, int side, int i)
+{
+	const struct meld *m = &ge->g->melds[side][i];
+	unsigned nat = 0, wmask = 0;
+	cardset cand;
+
+	for (int p = m->lo; p <= m->hi; p++)
+		nat |= 1u << p;
+	for (int k = 0; k < m->nw; k++) {
+		nat &= ~(1u << m->wpos[k]);
+		wmask |= 1u << m->wpos[k];
+	}
+	gen_adds_from(ge, h, side, i, nat, wmask, m->nw);
+	if (RV(&ge->g->rules, WILD_MOBILITY) == RPL_WILD_FLOATING) {
+		/* a floating meld is its cards: any window holding them all (aces and 2s may move) */
+		cardset req, all;
+		memset(req, 0, sizeof(req));
+		rpl__meld_cards(m, req);
+		for (rpl_card c = 0; c < RPL_NFACES; c++)
+			all[c] = (uint8_t)(h[c] + req[c]);
+		gen_windows(ge, all, m->suit, req, side, i);
 	}
 	/* a lone wild at an end (or the own-suit 2 going to its place) */
 	for (int w = 0; w < 5; w++) {
@@ -444,7 +520,7 @@ size_t rpl_game_legal(const rpl_game *g, rpl_action *out, size_t cap)
 		const uint8_t *h = g->hand[g->seat];
 		a.kind = RPL_ACT_REJECT;
 		try_emit(ge, &a);
-		gen_new_melds(ge, h);
+		gen_windows(ge, h, -1, NULL, 0, 0);
 		for (int i = 0; i < g->nmelds[side]; i++)
 			gen_adds(ge, h, side, i);
 		memset(&a, 0, sizeof(a));

@@ -196,6 +196,8 @@ static const char *found(const struct scan *sc, char *buf, size_t size)
 
 	if (sc->i >= sc->n || sc->s[sc->i] == ';')
 		snprintf(buf, size, "the end of the line");
+	else if (sc->s[sc->i] == ' ' || sc->s[sc->i] == '\t')
+		snprintf(buf, size, "a space");
 	else
 		snprintf(buf, size, "'%s'", quote_token(sc, q, sizeof q));
 	return buf;
@@ -329,11 +331,6 @@ static int parse_block_line(struct scan *sc, const char *kw, int kwcol, rpl_nota
 				return fail(p, RPL_EPARSE, kwcol, "a morto line outside a deal block (a deal starts with 'deal N')");
 			return fail(p, RPL_EPARSE, kwcol, "expected %s, not 'morto %d:'", want, v);
 		}
-		if (v == 0 && p->nplayers && p->block_hands != p->nplayers)
-			return fail(p, RPL_EPARSE, kwcol, "expected 'hand %d:': the match has %d players", p->block_hands,
-			            p->nplayers);
-		if (v == 0 && p->block_hands != 2 && p->block_hands != 4)
-			return fail(p, RPL_EPARSE, kwcol, "a deal has 2 or 4 hands, not %d", p->block_hands);
 		if (expect_char(sc, ':', "':'") < 0 || parse_cards(sc, it, RPL_MORTO_SIZE, "a morto") < 0)
 			return RPL_EPARSE;
 		it->kind = RPL_NOTATION_MORTO;
@@ -463,6 +460,7 @@ static int parse_turn(struct scan *sc, rpl_notation_item *it)
 	if (v < 0)
 		return v;
 	it->number = 0;
+	skip_ws(sc);
 	if (sc->i < sc->n && sc->s[sc->i] == '.') {
 		if (v == 0)
 			return fail(p, RPL_EPARSE, first_col, "turns are numbered from 1");
@@ -476,6 +474,7 @@ static int parse_turn(struct scan *sc, rpl_notation_item *it)
 	if (v >= RPL_MAX_SEATS || (p->nplayers && v >= p->nplayers))
 		return fail(p, RPL_EPARSE, col(sc) - 1, "there is no seat %d", v);
 	it->seat = v;
+	it->seat_column = col(sc) - 1;
 	if (expect_char(sc, ':', "':' after the seat") < 0)
 		return RPL_EPARSE;
 	it->nactions = 0;
@@ -855,10 +854,14 @@ static int record_turn(rpl_notation_parser *p, rpl_recorder *rec, const rpl_nota
 		int seat = a->kind == RPL_ACT_MORTO && p->last_seat >= 0 ? p->last_seat : rpl_recorder_seat(rec);
 		int turn = turn_of(p, a->kind);
 
+		if (seat < 0) {
+			err = fail(p, RPL_ESTATE, it->column[i], "no deal is in progress");
+			goto done;
+		}
 		if (seat != it->seat) {
 			rpl_action_format(a, text, sizeof text);
 			if (i == 0)
-				err = fail(p, RPL_EPARSE, it->column[i], "seat %d is to move, not seat %d", seat, it->seat);
+				err = fail(p, RPL_EPARSE, it->seat_column, "seat %d is to move, not seat %d", seat, it->seat);
 			else
 				err = fail(p, RPL_EPARSE, it->column[i],
 				           "'%s' belongs to seat %d's turn: a line holds one turn of one seat", text, seat);
@@ -866,11 +869,6 @@ static int record_turn(rpl_notation_parser *p, rpl_recorder *rec, const rpl_nota
 		}
 		if (i == 0 && it->number && it->number != turn) {
 			err = fail(p, RPL_EPARSE, 1, "this is turn %d of the deal, not %d", turn, it->number);
-			goto done;
-		}
-		if (i > 0 && turn != turn_of(p, it->actions[0].kind) && a->kind != RPL_ACT_MORTO) {
-			/* unreachable with 2 or 4 seats: a new turn is another seat's */
-			err = fail(p, RPL_EPARSE, it->column[i], "a line holds one turn");
 			goto done;
 		}
 		err = rpl_recorder_action(rec, a);
@@ -1059,15 +1057,16 @@ static void civil_from_days(int64_t z, int64_t *y, int *m, int *d)
 	*y = yoe + era * 400 + (*m <= 2);
 }
 
-/* Seconds since the epoch as "YYYY-MM-DDTHH:MM:SSZ"; -1 outside the years 0000..9999. */
-static int format_time(int64_t t, char *buf, size_t size)
+int rpl_notation_time_format(int64_t t, char *buf, size_t size)
 {
 	int64_t days, secs, y;
 	int m, d;
 
+	if (!buf || size < 21)
+		return RPL_EINVAL;
 	/* bound before arithmetic so nothing overflows */
 	if (t < -62167219200 || t > 253402300799)
-		return -1;
+		return RPL_ELIMIT;
 	days = t >= 0 ? t / 86400 : -((-t + 86399) / 86400);
 	secs = t - days * 86400;
 	civil_from_days(days, &y, &m, &d);
@@ -1076,18 +1075,17 @@ static int format_time(int64_t t, char *buf, size_t size)
 	return 0;
 }
 
-/* "YYYY-MM-DDTHH:MM:SSZ" to seconds since the epoch; -1 when it is not that exactly. */
-static int parse_time(const char *s, int64_t *out)
+int rpl_notation_time_parse(const char *s, int64_t *out)
 {
 	static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
 	static const int mdays[12] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
 	int v[6], y, m, d, leap;
 
-	if (strlen(s) != sizeof shape - 1)
-		return -1;
+	if (!s || !out || strlen(s) != sizeof shape - 1)
+		return RPL_EPARSE;
 	for (size_t i = 0; shape[i]; i++)
-		if (shape[i] == 'd' ? !is_digit(s[i]) : s[i] != shape[i])
-			return -1;
+		if (shape[i] == 'd' ? !is_digit(s[i]) : (s[i] | 0x20) != (shape[i] | 0x20))
+			return RPL_EPARSE;
 	for (int k = 0, i = 0; k < 6; k++) {
 		int w = k == 0 ? 4 : 2;
 		v[k] = 0;
@@ -1101,7 +1099,7 @@ static int parse_time(const char *s, int64_t *out)
 	leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
 	if (m < 1 || m > 12 || d < 1 || d > mdays[m - 1] || (m == 2 && d == 29 && !leap) || v[3] > 23 || v[4] > 59 ||
 	    v[5] > 59)
-		return -1;
+		return RPL_EPARSE;
 	*out = days_from_civil(y, m, d) * 86400 + v[3] * 3600 + v[4] * 60 + v[5];
 	return 0;
 }
@@ -1136,7 +1134,7 @@ static void write_header(struct out *o, const rpl_match_info *info)
 	}
 	printf_(o, "[FirstDealer \"%d\"]\n", info->first_dealer);
 	if (info->start_time != 0) {
-		format_time(info->start_time, val, sizeof val); /* checked by the caller */
+		rpl_notation_time_format(info->start_time, val, sizeof val); /* checked by the caller */
 		printf_(o, "[Start \"%s\"]\n", val);
 	}
 	for (size_t i = 0; i < info->nmeta; i++) {
@@ -1179,7 +1177,7 @@ int rpl_notation_write(rpl_reader *rd, int (*write)(void *ud, const char *s, siz
 	if (!info || !info->rules)
 		return RPL_EINVAL;
 	nplayers = info->nplayers;
-	if (info->start_time != 0 && format_time(info->start_time, tbuf, sizeof tbuf) < 0) {
+	if (info->start_time != 0 && rpl_notation_time_format(info->start_time, tbuf, sizeof tbuf) < 0) {
 		seterr(err, errlen, "the start time %lld is outside the years 0000 to 9999", (long long)info->start_time);
 		return RPL_ELIMIT;
 	}
@@ -1387,7 +1385,7 @@ static int header_add(rpl_notation_parser *p, struct header *h, const rpl_notati
 	if (strcmp(t, "Start") == 0) {
 		if (h->start_line)
 			return fail(p, RPL_EPARSE, c0, "[Start] is given twice");
-		if (parse_time(v0, &h->start) < 0)
+		if (rpl_notation_time_parse(v0, &h->start) < 0)
 			return fail(p, RPL_EPARSE, c0, "[Start] is a UTC time such as \"2026-11-30T01:58:23Z\", not \"%s\"", v0);
 		if (h->start == 0)
 			return fail(p, RPL_EPARSE, c0, "[Start] at 0 means unknown: leave the tag out");
@@ -1522,15 +1520,17 @@ int rpl_notation_import(const char *text, size_t len, const char *out_path, char
 			if (rc < 0)
 				goto cleanup;
 			rc = rpl_recorder_open(&rec, out_path, &info, RPL_RECORD_UNCHECKED);
-			created = 1;
 			if (rc < 0) {
 				fail(p, rc, 0, "cannot record into %s: %s", out_path,
 				     rec ? rpl_recorder_errmsg(rec) : rpl_strerror(rc));
 				goto cleanup;
 			}
+			created = 1;
 		}
 		if (it->kind == RPL_NOTATION_END) {
 			ended = 1;
+			if (it->recovered)
+				rpl_recorder_mark_recovered(rec);
 			continue;
 		}
 		rc = rpl_notation_record(p, rec, it, NULL);
@@ -1547,11 +1547,11 @@ int rpl_notation_import(const char *text, size_t len, const char *out_path, char
 		if (rc < 0)
 			goto cleanup;
 		rc = rpl_recorder_open(&rec, out_path, &info, RPL_RECORD_UNCHECKED);
-		created = 1;
 		if (rc < 0) {
 			fail(p, rc, 0, "cannot record into %s: %s", out_path, rec ? rpl_recorder_errmsg(rec) : rpl_strerror(rc));
 			goto cleanup;
 		}
+		created = 1;
 	}
 	rc = ended ? rpl_recorder_close(rec) : rpl_recorder_flush(rec);
 	if (rc < 0) {

@@ -97,6 +97,203 @@ static void import_ok_at(const char *text, const char *path, const char *file, i
 }
 #define import_ok(text, path) import_ok_at((text), (path), __FILE__, __LINE__)
 
+/* ---- the parser, line by line --------------------------------------------- */
+
+/* A one-line description of a parsed item, to compare with the table. */
+static const char *describe(const rpl_notation_item *it)
+{
+	static char buf[2048];
+	char act[128];
+	size_t k = 0;
+
+#define ADD(...) (k += (size_t)snprintf(buf + k, sizeof buf - k, __VA_ARGS__))
+	buf[0] = '\0';
+	switch (it->kind) {
+	case RPL_NOTATION_BLANK: ADD("blank"); break;
+	case RPL_NOTATION_TAG:
+		ADD("tag %s", it->tag);
+		for (int i = 0; i < it->nvalues; i++)
+			ADD(" [%s]@%d", it->value[i], it->value_column[i]);
+		break;
+	case RPL_NOTATION_DEAL: ADD("deal %d", it->number); break;
+	case RPL_NOTATION_HAND:
+	case RPL_NOTATION_MORTO:
+	case RPL_NOTATION_STOCK:
+		ADD("%s %d:", it->kind == RPL_NOTATION_HAND ? "hand" : it->kind == RPL_NOTATION_MORTO ? "morto" : "stock",
+		    it->number);
+		for (size_t i = 0; i < it->ncards; i++)
+			ADD(" %s", rpl_card_name(it->cards[i]));
+		break;
+	case RPL_NOTATION_TURN:
+		ADD("turn %d seat %d:", it->number, it->seat);
+		for (size_t i = 0; i < it->nactions; i++) {
+			rpl_action_format(&it->actions[i], act, sizeof act);
+			ADD("%s %s@%d", i ? " |" : "", act, it->column[i]);
+		}
+		break;
+	case RPL_NOTATION_CLAIM: ADD("claim %d: %d %d", it->number, (int)it->score[0], (int)it->score[1]); break;
+	case RPL_NOTATION_END: ADD(it->recovered ? "end recovered" : "end"); break;
+	default: ADD("kind %d", it->kind); break;
+	}
+#undef ADD
+	return buf;
+}
+
+#define H11 "Ac Ac 2c 2c 3c 3c 4c 4c 5c 5c 6c"
+#define S42 H11 " " H11 " " H11 " 7c 7c 8c 8c 9c 9c 10c 10c 10c"
+#define S64 S42 " " H11 " " H11
+#define BLOCK4 "deal 1\nhand 0: " H11 "\nhand 1: " H11 "\nhand 2: " H11 "\nhand 3: " H11 \
+	"\nmorto 0: " H11 "\nmorto 1: " H11 "\nstock: " S42 "\n"
+#define BLOCK2 "deal 1\nhand 0: " H11 "\nhand 1: " H11 "\nmorto 0: " H11 "\nmorto 1: " H11 "\nstock: " S64 "\n"
+
+static const struct parse_case {
+	const char *text; /* lines; every line but the last must parse */
+	int rc;           /* of the last line */
+	const char *expect; /* describe() of the last line, or the error message */
+} parse_cases[] = {
+	/* what each kind of line holds */
+	{ "", 0, "blank" },
+	{ "   \t ; a comment [Notation \"1\"]", 0, "blank" },
+	{ "[Notation \"1\"]", 0, "tag Notation [1]@11" },
+	{ "[notation \"1\"]\n  [ rule  \"target\"   \"1500\" ] ; overridden", 0, "tag Rule [target]@11 [1500]@22" },
+	{ "[Notation \"1\"]\n[Seat \"0\" \"a \\\"b\\\" \\\\ \\xc3\\xa9 \xc3\xa9\"]", 0,
+	  "tag Seat [0]@7 [a \"b\" \\ \xc3\xa9 \xc3\xa9]@11" },
+	{ "deal 1", 0, "deal 1" },
+	{ "DEAL 12\r", 0, "deal 12" },
+	{ "deal 1\nhand 0: " H11, 0, "hand 0: Ac Ac 2c 2c 3c 3c 4c 4c 5c 5c 6c" },
+	{ "deal 1\nhand 0: " H11 "\nhand 1: " H11 "\nmorto 0: 10h Th T\xe2\x99\xa5 jk JK qS 2d 2d 2d 2d 2d", 0,
+	  "morto 0: 10h 10h 10h JK JK Qs 2d 2d 2d 2d 2d" },
+	{ BLOCK4 "1. 0: draw, discard 7h", 0, "turn 1 seat 0: draw@7 | discard 7h@13" },
+	{ BLOCK2 "64. 1: draw, discard 7h", 0, "turn 64 seat 1: draw@8 | discard 7h@14" },
+	{ BLOCK4 "12. 3: TAKE, Meld 5H 6h 7\xe2\x99\xa5 >,add 1.0 8h <, discard Td ; why", 0,
+	  "turn 12 seat 3: take@8 | meld 5h 6h 7h >@14 | add 1.0 8h <@30 | discard 10d@44" },
+	{ BLOCK4 "3:draw,meld 3s 4s 5s,morto 0,reject,discard 2c", 0,
+	  "turn 0 seat 3: draw@3 | meld 3s 4s 5s@8 | morto 0@22 | reject@30 | discard 2c@37" },
+	{ BLOCK4 "7 . 2 : draw", 0, "turn 7 seat 2: draw@9" },
+	{ BLOCK4 "claim 1: 245 -30", 0, "claim 1: 245 -30" },
+	{ "claim match: 3120 2410", 0, "claim 0: 3120 2410" },
+	{ "end", 0, "end" },
+	{ BLOCK4 "End  Recovered ; salvaged", 0, "end recovered" },
+	{ BLOCK4 "end\n\n; only blank lines after end", 0, "blank" },
+
+	/* the header */
+	{ "[Notation \"2\"]", RPL_EUNSUPPORTED, "line 1, column 11: notation version \"2\": this library reads version 1" },
+	{ "[Profile \"stbl\"]", RPL_EPARSE, "line 1, column 2: the first tag must be [Notation \"1\"]" },
+	{ "[Notation \"1\"]\n[Foo \"x\"]", RPL_EPARSE, "line 2, column 2: unknown tag 'foo'" },
+	{ "[Notation \"1\"]\n[Notation \"1\"]", RPL_EPARSE, "line 2, column 2: [Notation] is given twice" },
+	{ "[Notation \"1\"]\n[Rule \"target\"]", RPL_EPARSE, "line 2, column 15: expected a quoted value, not ']'" },
+	{ "[Notation \"1\"]\n[Players \"4\" \"2\"]", RPL_EPARSE, "line 2, column 14: [Players] takes 1 value" },
+	{ "[Notation \"1\"]\n[Players \"3\"]", RPL_EPARSE, "line 2, column 10: [Players] is \"2\" or \"4\", not \"3\"" },
+	{ "[Notation \"1\"]\n[Meta \"k\" \"v]", RPL_EPARSE, "line 2, column 14: the value has no closing '\"'" },
+	{ "[Notation \"1\"]\n[Meta \"k\" \"a\\tb\"]", RPL_EPARSE,
+	  "line 2, column 13: unknown escape: '\\\"', '\\\\' and '\\xHH' are known" },
+	{ "[Notation \"1\"]\n[Meta \"k\" \"\\x00\"]", RPL_EPARSE, "line 2, column 12: '\\x' takes two hex digits, 01 to ff" },
+	{ "[Notation \"1\"]\n[Meta \"k\" \"v\"] x", RPL_EPARSE, "line 2, column 16: expected the end of the line after ']', not 'x'" },
+	{ "[Notation \"1\"]\n[Meta \"k\" \"a\tb\"]", RPL_EPARSE,
+	  "line 2, column 13: a control character in a value: write it as '\\x09'" },
+	{ BLOCK4 "[Notation \"1\"]", RPL_EPARSE, "line 9, column 1: a tag after the header: tags come before the first deal" },
+
+	/* deal blocks */
+	{ "deal 0", RPL_EPARSE, "line 1, column 6: deals are numbered from 1" },
+	{ "deal1", RPL_EPARSE, "line 1, column 1: expected a tag, a deal, a turn, a claim or 'end', not 'deal1'" },
+	{ "deal 1 2", RPL_EPARSE, "line 1, column 8: expected the end of the line, not '2'" },
+	{ "deal 1\nhand 1: " H11, RPL_EPARSE, "line 2, column 1: expected 'hand 0:', not 'hand 1:'" },
+	{ "deal 1\nhand 0 " H11, RPL_EPARSE, "line 2, column 8: expected ':', not 'Ac'" },
+	{ "deal 1\nhand 0: Ac 2c", RPL_EPARSE, "line 2, column 14: a hand holds 11 cards, not 2" },
+	{ "deal 1\nhand 0: " H11 " 7c", RPL_EPARSE, "line 2, column 42: a hand holds 11 cards, not more" },
+	{ "deal 1\nhand 0: Ac 2c 1c", RPL_EPARSE, "line 2, column 15: not a card: '1c'" },
+	{ "deal 1\nhand 0: " H11 "\nmorto 0: " H11, RPL_EPARSE, "line 3, column 1: expected 'hand 1:', not 'morto 0:'" },
+	{ "[Notation \"1\"]\n[Players \"4\"]\ndeal 1\nhand 0: " H11 "\nhand 1: " H11 "\nmorto 0: " H11, RPL_EPARSE,
+	  "line 6, column 1: expected 'hand 2:', not 'morto 0:'" },
+	{ "deal 1\nhand 0: " H11 "\nhand 1: " H11 "\nhand 2: " H11 "\nmorto 0: " H11, RPL_EPARSE,
+	  "line 5, column 1: expected 'hand 3:', not 'morto 0:'" },
+	{ "deal 1\nhand 0: " H11 "\nhand 1: " H11 "\nmorto 1: " H11, RPL_EPARSE,
+	  "line 4, column 1: expected 'hand 2:' or 'morto 0:', not 'morto 1:'" },
+	{ "deal 1\nhand 0: " H11 "\nhand 1: " H11 "\nmorto 0: " H11 "\nmorto 1: " H11 "\nstock: " S42, RPL_EPARSE,
+	  "line 6, column 136: the stock holds 64 cards, not 42" },
+	{ "deal 1\nhand 0: " H11 "\n1. 0: draw", RPL_EPARSE, "line 3, column 1: expected 'hand 1:': the deal block is not complete" },
+	{ "deal 1\nhand 0: " H11 "\nend", RPL_EPARSE, "line 3, column 1: expected 'hand 1:': the deal block is not complete" },
+	{ "deal 1\ndeal 2", RPL_EPARSE, "line 2, column 1: expected 'hand 0:': the deal block is not complete" },
+	{ "stock: " S42, RPL_EPARSE, "line 1, column 1: a stock line outside a deal block (a deal starts with 'deal N')" },
+	{ "morto 2: " H11, RPL_EPARSE, "line 1, column 1: there are mortos 0 and 1, not 2" },
+
+	/* turn lines */
+	{ "1. 0: draw", RPL_EPARSE, "line 1, column 1: a turn before the first deal" },
+	{ BLOCK4 "1. 0: drwa", RPL_EPARSE, "line 9, column 7: unknown decision 'drwa'" },
+	{ BLOCK4 "1. 0: draw2", RPL_EPARSE, "line 9, column 7: unknown decision 'draw2'" },
+	{ BLOCK4 "1. 0: draw discard 7h", RPL_EPARSE, "line 9, column 12: expected ',' or the end of the line, not 'discard'" },
+	{ BLOCK4 "1. 0: draw,, discard 7h", RPL_EPARSE, "line 9, column 12: expected a decision, not ','" },
+	{ BLOCK4 "1. 0: draw,", RPL_EPARSE, "line 9, column 12: expected a decision, not the end of the line" },
+	{ BLOCK4 "1. 0:", RPL_EPARSE, "line 9, column 6: expected a decision, not the end of the line" },
+	{ BLOCK4 "1. 0: meld 5h 6h 7x", RPL_EPARSE, "line 9, column 18: not a card: '7x'" },
+	{ BLOCK4 "1. 0: meld, discard 2c", RPL_EPARSE, "line 9, column 11: expected a card, not ','" },
+	{ BLOCK4 "1. 0: meld 5h 6h 7h >>", RPL_EPARSE, "line 9, column 22: expected ',' or the end of the line, not '>'" },
+	{ BLOCK4 "1. 0: meld 5h 6h < 7h", RPL_EPARSE, "line 9, column 20: expected ',' or the end of the line, not '7h'" },
+	{ BLOCK4 "1. 0: meld Ah 2h 3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh Ah JK", RPL_EPARSE,
+	  "line 9, column 55: a meld holds at most 14 cards" },
+	{ BLOCK4 "1. 0: add 2.0 5h", RPL_EPARSE, "line 9, column 11: there are sides 0 and 1, not 2" },
+	{ BLOCK4 "1. 0: add 1 5h", RPL_EPARSE, "line 9, column 12: expected '.' and the meld's index, not a space" },
+	{ BLOCK4 "1. 0: add 1.x 5h", RPL_EPARSE, "line 9, column 13: expected a meld index, not 'x'" },
+	{ BLOCK4 "1. 0: add 1.36 5h", RPL_EPARSE, "line 9, column 14: a side has at most 36 melds" },
+	{ BLOCK4 "1. 0: discard", RPL_EPARSE, "line 9, column 14: not a card: the end of the line" },
+	{ BLOCK4 "1. 0: discard 7h 8h", RPL_EPARSE, "line 9, column 18: expected ',' or the end of the line, not '8h'" },
+	{ BLOCK4 "1. 0: morto 2", RPL_EPARSE, "line 9, column 13: there are mortos 0 and 1, not 2" },
+	{ BLOCK4 "1. 5: draw", RPL_EPARSE, "line 9, column 4: there is no seat 5" },
+	{ "[Notation \"1\"]\n[Players \"2\"]\n" BLOCK2 "1. 2: draw", RPL_EPARSE, "line 9, column 4: there is no seat 2" },
+	{ BLOCK4 "0. 1: draw", RPL_EPARSE, "line 9, column 1: turns are numbered from 1" },
+	{ BLOCK4 "1. 0 draw", RPL_EPARSE, "line 9, column 6: expected ':' after the seat, not 'draw'" },
+	{ BLOCK4 "1234567890. 0: draw", RPL_EPARSE, "line 9, column 1: expected a turn number or a seat, not '1234567890.'" },
+
+	/* claims, end, anything else */
+	{ "claim x: 1 2", RPL_EPARSE, "line 1, column 7: expected a deal number or 'match', not 'x'" },
+	{ "claim 1 1 2", RPL_EPARSE, "line 1, column 9: expected ':', not '1'" },
+	{ "claim 1: 1", RPL_EPARSE, "line 1, column 11: expected side 1's score, not the end of the line" },
+	{ "claim 1: 1 - 2", RPL_EPARSE, "line 1, column 13: expected side 1's score, not a space" },
+	{ "end now", RPL_EPARSE, "line 1, column 5: expected 'recovered' or the end of the line, not 'now'" },
+	{ "end\nend", RPL_EPARSE, "line 2, column 1: nothing may follow 'end'" },
+	{ "draw", RPL_EPARSE, "line 1, column 1: unknown line keyword 'draw'" },
+	{ "# x", RPL_EPARSE, "line 1, column 1: expected a tag, a deal, a turn, a claim or 'end', not '#'" },
+	{ "deal\x01 1", RPL_EPARSE, "line 1, column 5: a control character (0x01)" },
+	{ "\xe2\x99\xa5\xe2\x99\xa5 x", RPL_EPARSE,
+	  "line 1, column 1: expected a tag, a deal, a turn, a claim or 'end', not '\xe2\x99\xa5\xe2\x99\xa5'" },
+};
+
+static void test_parse_table(void **state)
+{
+	rpl_notation_item *it = malloc(sizeof *it);
+	int failed = 0;
+
+	(void)state;
+	assert_non_null(it);
+	for (size_t i = 0; i < sizeof parse_cases / sizeof parse_cases[0]; i++) {
+		const struct parse_case *c = &parse_cases[i];
+		rpl_notation_parser *p = NULL;
+		const char *s = c->text;
+		int rc = 0;
+
+		assert_int_equal(rpl_notation_parser_new(&p), 0);
+		for (;;) {
+			const char *nl = strchr(s, '\n');
+			size_t n = nl ? (size_t)(nl - s) : strlen(s);
+			rc = rpl_notation_parser_line(p, s, n, it);
+			if (!nl)
+				break;
+			if (rc != 0)
+				tl_fail("case %zu: an earlier line fails: %s", i, rpl_notation_parser_errmsg(p));
+			s = nl + 1;
+		}
+		if (rc != c->rc || strcmp(rc ? rpl_notation_parser_errmsg(p) : describe(it), c->expect) != 0) {
+			print_error("case %zu: rc %d, expected %d\n expected: %s\n      got: %s\n", i, rc, c->rc, c->expect,
+			            rc ? rpl_notation_parser_errmsg(p) : describe(it));
+			failed++;
+		}
+		rpl_notation_parser_free(p);
+	}
+	free(it);
+	if (failed)
+		tl_fail("%d of %zu cases failed", failed, sizeof parse_cases / sizeof parse_cases[0]);
+}
+
 /* ---- random legal matches ---------------------------------------------- */
 
 static uint64_t rng_next(uint64_t *s)
@@ -159,7 +356,7 @@ static int play_random(const char *path, const char *profile, int nplayers, uint
 	if (nplayers == 4)
 		info.players[3] = "Caio \\ Dora";
 	info.first_dealer = nplayers - 1;
-	info.start_time = 1795917503; /* 2026-11-30T01:58:23Z */
+	info.start_time = 1796003903; /* 2026-11-30T01:58:23Z */
 	info.nmeta = 2;
 	info.meta_keys = keys;
 	info.meta_values = values;
@@ -229,6 +426,136 @@ static int play_random(const char *path, const char *profile, int nplayers, uint
 	return actions;
 }
 
+/* ---- import: the header, the checks against the recorder ------------------ */
+
+/* "hand 0: ...\n...stock: ...\n" for a layout. */
+static const char *layout_text(const rpl_layout *lay, int nplayers)
+{
+	static char buf[2048];
+	size_t k = 0;
+
+#define ADD(...) (k += (size_t)snprintf(buf + k, sizeof buf - k, __VA_ARGS__))
+	for (int s = 0; s < nplayers; s++) {
+		ADD("hand %d:", s);
+		for (int i = 0; i < RPL_HAND_SIZE; i++)
+			ADD(" %s", rpl_card_name(lay->hand[s][i]));
+		ADD("\n");
+	}
+	for (int m = 0; m < 2; m++) {
+		ADD("morto %d:", m);
+		for (int i = 0; i < RPL_MORTO_SIZE; i++)
+			ADD(" %s", rpl_card_name(lay->morto[m][i]));
+		ADD("\n");
+	}
+	ADD("stock:");
+	for (int i = 0; i < RPL_STOCK_SIZE(nplayers); i++)
+		ADD(" %s", rpl_card_name(lay->stock[i]));
+	ADD("\n");
+#undef ADD
+	return buf;
+}
+
+#define HDR "[Notation \"1\"]\n[Profile \"stbl\"]\n[Players \"2\"]\n[FirstDealer \"1\"]\n"
+
+static void test_import_errors(void **state)
+{
+	static const struct {
+		const char *text; /* DEAL stands for "deal 1" and a valid 2-player layout (6 lines) */
+		const char *expect;
+	} cases[] = {
+		{ "", "line 1: the text does not begin with [Notation \"1\"]" },
+		{ "deal 1", "line 1: the text does not begin with [Notation \"1\"]" },
+		{ "[Notation \"1\"]\n[Profile \"stbl\"]\n[Players \"2\"]\nDEAL", "line 4: the header has no [FirstDealer] tag" },
+		{ "[Notation \"1\"]\n[Players \"2\"]\n[FirstDealer \"1\"]", "line 4: the header has no [Profile] tag" },
+		{ "[Notation \"1\"]\n[Profile \"xyz\"]\n[Players \"2\"]\n[FirstDealer \"1\"]\nDEAL",
+		  "line 2, column 10: unknown profile \"xyz\"" },
+		{ HDR "[Rule \"nope\" \"1\"]\nDEAL", "line 5, column 7: unknown rule parameter \"nope\"" },
+		{ HDR "[Rule \"target\" \"1\"]\n[Rule \"TARGET\" \"2\"]", "line 6, column 7: [Rule \"TARGET\"] is given twice" },
+		{ HDR "[Seat \"2\" \"Caio\"]\nDEAL", "line 5, column 7: there is no seat 2 with 2 players" },
+		{ HDR "[Seat \"1\" \"A\"]\n[Seat \"1\" \"B\"]", "line 6, column 7: seat 1 is named twice" },
+		{ "[Notation \"1\"]\n[Profile \"stbl\"]\n[Players \"2\"]\n[FirstDealer \"2\"]\nDEAL",
+		  "line 4, column 15: there is no seat 2 with 2 players" },
+		{ HDR "[Start \"2026-02-29T00:00:00Z\"]",
+		  "line 5, column 8: [Start] is a UTC time such as \"2026-11-30T01:58:23Z\", not \"2026-02-29T00:00:00Z\"" },
+		{ HDR "[Start \"1970-01-01T00:00:00Z\"]", "line 5, column 8: [Start] at 0 means unknown: leave the tag out" },
+		{ HDR "deal 2", "line 5, column 1: the next deal is deal 1, not 2" },
+		{ HDR "DEAL\n1. 0: draw", "line 11, column 4: seat 1 is to move, not seat 0" },
+		{ HDR "DEAL\n2. 1: draw", "line 11, column 1: this is turn 1 of the deal, not 2" },
+		{ HDR "DEAL\n1: discard JK, draw", "line 11, column 13: JK is not in the hand of seat 1" },
+		{ HDR "DEAL\nclaim 1: 1 2\n[Meta \"a\" \"b\"]",
+		  "line 12, column 1: a tag after the header: tags come before the first deal" },
+	};
+	rpl_layout lay;
+	uint64_t seed = 42;
+	char deal[2100], text[4096], err[400];
+	const char *path = tmp_path("err.brp");
+
+	(void)state;
+	shuffled_layout(&lay, 2, &seed);
+	/* seat 1 must not hold a joker for the "discard JK" case */
+	for (int i = 0; i < RPL_HAND_SIZE; i++)
+		if (lay.hand[1][i] == RPL_JOKER)
+			tl_fail("seed 42 gives seat 1 a joker: pick another seed");
+	snprintf(deal, sizeof deal, "deal 1\n%s", layout_text(&lay, 2));
+	deal[strlen(deal) - 1] = '\0';
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *d = strstr(cases[i].text, "DEAL");
+		int rc;
+
+		if (d)
+			snprintf(text, sizeof text, "%.*s%s%s", (int)(d - cases[i].text), cases[i].text, deal, d + 4);
+		else
+			snprintf(text, sizeof text, "%s", cases[i].text);
+		remove(path);
+		rc = rpl_notation_import(text, strlen(text), path, err, sizeof err);
+		if (rc >= 0 || strcmp(err, cases[i].expect) != 0)
+			tl_fail("case %zu: rc %d\n expected: %s\n      got: %s", i, rc, cases[i].expect, err);
+		/* nothing half-written is left behind */
+		if (access(path, F_OK) == 0)
+			tl_fail("case %zu: %s was left behind", i, path);
+	}
+}
+
+/* A match recorded through the notation: claims, "end recovered", times, odd names. */
+static void test_import_details(void **state)
+{
+	static const char *const starts[] = { "0001-01-01T00:00:00Z", "1969-12-31T23:59:59Z", "2000-02-29T12:00:00Z",
+		                              "9999-12-31T23:59:59Z" };
+	rpl_layout lay;
+	uint64_t seed = 42;
+	char text[4096], expect[4096];
+	const char *path = tmp_path("details.brp");
+
+	(void)state;
+	shuffled_layout(&lay, 2, &seed);
+	for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++) {
+		char *out;
+		snprintf(expect, sizeof expect,
+		         HDR "[Seat \"1\" \"\\\"Z\\\" \\\\ \\x01 \\xc3\\xa9\"]\n[Start \"%s\"]\n"
+		             "[Meta \"empty\" \"\"]\n\ndeal 1\n%sclaim 1: -30 245\nclaim match: 0 0\nend recovered\n",
+		         starts[i], layout_text(&lay, 2));
+		/* the same text in another spelling: canonical once written */
+		snprintf(text, sizeof text,
+		         "[notation \"1\"]\n[profile \"stbl\"]\n[PLAYERS \"2\"]\n[firstdealer \"1\"]\n"
+		         "[Seat \"1\" \"\\\"Z\\\" \\\\ \\x01 \xc3\xa9\"]\n[Start \"%s\"] ; when\n"
+		         "[Meta \"empty\" \"\"]\ndeal 1\n%s\n  claim 1 : -30 245\nCLAIM MATCH:0 0\n\nend recovered\n\n",
+		         starts[i], layout_text(&lay, 2));
+		/* the sorted hands are canonical; the test layout is not sorted */
+		import_ok(text, path);
+		out = dump(path);
+		{
+			/* compare everything but the hands, which the log keeps sorted */
+			const char *a = strstr(out, "morto 0:"), *b = strstr(expect, "morto 0:");
+			assert_non_null(a);
+			assert_non_null(b);
+			assert_string_equal(a, b);
+			assert_memory_equal(out, expect, (size_t)(strstr(expect, "hand 0:") - expect));
+		}
+		free(out);
+	}
+	remove(path);
+}
+
 /* log -> text -> log is byte-identical; text -> log -> text is identical. */
 static void round_trip(const char *profile, int nplayers, uint64_t seed, int max_deals, int max_actions, int close)
 {
@@ -272,6 +599,9 @@ static void test_round_trip_random(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_table),
+		cmocka_unit_test(test_import_errors),
+		cmocka_unit_test(test_import_details),
 		cmocka_unit_test(test_round_trip_random),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

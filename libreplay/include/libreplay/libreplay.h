@@ -17,5 +17,7 @@
 #include "libreplay/meld.h"
 #include "libreplay/game.h"
 #include "libreplay/log.h"
+#include "libreplay/sim.h"
+#include "libreplay/notation.h"
 
 #endif

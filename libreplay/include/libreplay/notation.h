@@ -70,6 +70,7 @@ typedef struct rpl_notation_item {
 	 * CLAIM: the deal (0: the match); TURN: the turn number, 0 when not written */
 	int number;
 	int seat;               /* TURN: the seat that decides */
+	int seat_column;        /* TURN: where the seat is written */
 	int recovered;          /* END: "end recovered" */
 	int32_t score[2];       /* CLAIM: side 0, side 1 */
 	size_t ncards;          /* HAND, MORTO, STOCK: the cards in the order written */
@@ -163,6 +164,16 @@ RPL_API int rpl_notation_write(rpl_reader *rd, int (*write)(void *ud, const char
  * Errors: RPL_EPARSE, RPL_EUNSUPPORTED, RPL_ELIMIT, and the recorder's.
  */
 RPL_API int rpl_notation_import(const char *text, size_t len, const char *out_path, char *err, size_t errlen);
+
+/*
+ * The notation's time stamps ([Start]): "YYYY-MM-DDTHH:MM:SSZ", UTC, years
+ * 0000 to 9999, as seconds since 1970-01-01T00:00:00Z (no leap seconds).
+ * rpl_notation_time_parse: 0, or RPL_EPARSE for any other text.
+ * rpl_notation_time_format: writes 21 bytes with the NUL (size >= 21);
+ * 0, RPL_EINVAL for a small buffer, RPL_ELIMIT outside those years.
+ */
+RPL_API int rpl_notation_time_parse(const char *text, int64_t *out);
+RPL_API int rpl_notation_time_format(int64_t t, char *buf, size_t size);
 
 #ifdef __cplusplus
 }

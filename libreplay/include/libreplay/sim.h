@@ -1,0 +1,53 @@
+/*
+ * Simulation: deterministic deals and bots that play legal matches.
+ *
+ * Everything here is a pure function of its seed: the same seed gives the
+ * same deal and the same decisions on every machine, so a corpus can be made
+ * again byte for byte.
+ */
+#ifndef LIBREPLAY_SIM_H
+#define LIBREPLAY_SIM_H
+
+#include "libreplay/common.h"
+#include "libreplay/game.h"
+#include "libreplay/log.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A small deterministic random generator (xoshiro256**). Plain data. */
+typedef struct rpl_rng {
+	uint64_t s[4];
+} rpl_rng;
+
+RPL_API void rpl_rng_seed(rpl_rng *rng, uint64_t seed);
+RPL_API uint64_t rpl_rng_next(rpl_rng *rng);
+/* A uniform integer in [0, n), n > 0. */
+RPL_API uint32_t rpl_rng_below(rpl_rng *rng, uint32_t n);
+
+/* A shuffled 108-card deal for nplayers (2 or 4). */
+RPL_API void rpl_layout_shuffle(rpl_layout *out, int nplayers, rpl_rng *rng);
+
+enum rpl_bot_kind {
+	RPL_BOT_RANDOM = 0, /* any legal decision, chosen at random */
+	RPL_BOT_GREEDY = 1  /* lays what it can, takes a useful pile, discards what helps least */
+};
+
+typedef struct rpl_bot rpl_bot;
+
+/* A bot of kind with its own random stream. RPL_EINVAL, RPL_ENOMEM. */
+RPL_API int rpl_bot_new(rpl_bot **out, int kind, uint64_t seed);
+RPL_API void rpl_bot_free(rpl_bot *b);
+
+/*
+ * The bot's decision for the seat to move in g. Returns 0 with *out set,
+ * RPL_ESTATE when no deal is in progress or no legal decision exists.
+ */
+RPL_API int rpl_bot_choose(rpl_bot *b, const rpl_game *g, rpl_action *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

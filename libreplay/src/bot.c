@@ -1,0 +1,369 @@
+/*
+ * Deterministic deals and bots. The bots choose among the engine's own
+ * legal moves, so whatever they play is legal by construction; they look
+ * one step ahead so that a turn can always end (the pile-use duty and a
+ * vulnerable opening are met before anything else).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "libreplay/sim.h"
+#include "game_impl.h"
+
+#define MAXMOVES 2048
+
+struct rpl_bot {
+	int kind;
+	rpl_rng rng;
+	rpl_action moves[MAXMOVES];
+	struct rpl_game scratch;
+};
+
+static uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+void rpl_rng_seed(rpl_rng *rng, uint64_t seed)
+{
+	/* splitmix64 fills the state */
+	for (int i = 0; i < 4; i++) {
+		uint64_t z = (seed += 0x9E3779B97F4A7C15ull);
+		z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+		z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+		rng->s[i] = z ^ (z >> 31);
+	}
+}
+
+uint64_t rpl_rng_next(rpl_rng *rng)
+{
+	uint64_t *s = rng->s;
+	uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return result;
+}
+
+uint32_t rpl_rng_below(rpl_rng *rng, uint32_t n)
+{
+	/* Lemire's multiply-shift with rejection: unbiased */
+	uint64_t m = (uint64_t)(uint32_t)(rpl_rng_next(rng) >> 32) * n;
+	uint32_t low = (uint32_t)m;
+	if (low < n) {
+		uint32_t t = (uint32_t)(-n) % n;
+		while (low < t) {
+			m = (uint64_t)(uint32_t)(rpl_rng_next(rng) >> 32) * n;
+			low = (uint32_t)m;
+		}
+	}
+	return (uint32_t)(m >> 32);
+}
+
+void rpl_layout_shuffle(rpl_layout *out, int nplayers, rpl_rng *rng)
+{
+	rpl_card deck[RPL_DECK_SIZE];
+	int k = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (rpl_card c = 0; c < RPL_NFACES; c++)
+		for (int i = 0; i < rpl_card_copies(c); i++)
+			deck[k++] = c;
+	for (int i = RPL_DECK_SIZE - 1; i > 0; i--) {
+		int j = (int)rpl_rng_below(rng, (uint32_t)i + 1);
+		rpl_card t = deck[i];
+		deck[i] = deck[j];
+		deck[j] = t;
+	}
+	k = 0;
+	for (int s = 0; s < nplayers; s++)
+		for (int i = 0; i < RPL_HAND_SIZE; i++)
+			out->hand[s][i] = deck[k++];
+	for (int m = 0; m < 2; m++)
+		for (int i = 0; i < RPL_MORTO_SIZE; i++)
+			out->morto[m][i] = deck[k++];
+	for (int i = 0; k < RPL_DECK_SIZE; i++)
+		out->stock[i] = deck[k++];
+}
+
+int rpl_bot_new(rpl_bot **out, int kind, uint64_t seed)
+{
+	rpl_bot *b;
+
+	if (!out || (kind != RPL_BOT_RANDOM && kind != RPL_BOT_GREEDY))
+		return RPL_EINVAL;
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return RPL_ENOMEM;
+	b->kind = kind;
+	rpl_rng_seed(&b->rng, seed);
+	*out = b;
+	return RPL_OK;
+}
+
+void rpl_bot_free(rpl_bot *b)
+{
+	free(b);
+}
+
+static int is_lay(const rpl_action *a)
+{
+	return a->kind == RPL_ACT_MELD || a->kind == RPL_ACT_ADD;
+}
+
+/* After a, can the turn still go on (or is the deal over)? */
+static int not_stuck(rpl_bot *b, const struct rpl_game *g, const rpl_action *a)
+{
+	memcpy(&b->scratch, g, sizeof(b->scratch));
+	if (rpl__apply(&b->scratch, a) != 0)
+		return 0;
+	if (b->scratch.phase >= RPL_PHASE_DEAL_OVER || b->scratch.phase != RPL_PHASE_PLAY)
+		return 1;
+	if (b->scratch.duty && !b->scratch.duty_done)
+		return 1; /* the duty lays are chosen first; there was one when the pile was taken */
+	return rpl_game_legal(&b->scratch, NULL, 0) > 0;
+}
+
+/* Does laying a meet the pile-use duty? */
+static int meets_duty(rpl_bot *b, const struct rpl_game *g, const rpl_action *a)
+{
+	memcpy(&b->scratch, g, sizeof(b->scratch));
+	return rpl__apply(&b->scratch, a) == 0 && b->scratch.duty_done;
+}
+
+/* How much a lay is worth to the greedy bot: cards laid, canastras made. */
+static int lay_worth(const struct rpl_game *g, const rpl_action *a, rpl_bot *b)
+{
+	int side = SIDE(g->seat), before = 0, after = 0;
+	memcpy(&b->scratch, g, sizeof(b->scratch));
+	if (rpl__apply(&b->scratch, a) != 0)
+		return -1;
+	for (int i = 0; i < g->nmelds[side]; i++)
+		before += rpl__meld_bonus(&g->rules, rpl__meld_category(&g->melds[side][i]));
+	for (int i = 0; i < b->scratch.nmelds[side]; i++)
+		after += rpl__meld_bonus(&g->rules, rpl__meld_category(&b->scratch.melds[side][i]));
+	return a->ncards * 10 + (after - before) + (b->scratch.phase >= RPL_PHASE_DEAL_OVER ? 1000 : 0);
+}
+
+/*
+ * A vulnerable side's opening: lay greedily on a copy; open only if the
+ * whole sequence reaches the minimum. Returns 1 with the first lay of such a
+ * plan in *first, else 0.
+ */
+static int plan_opening(const struct rpl_game *g, rpl_action *first)
+{
+	struct rpl_game *copy = malloc(sizeof(*copy));
+	rpl_action *mv = malloc(sizeof(rpl_action) * MAXMOVES);
+	int ok = 0;
+
+	if (!copy || !mv)
+		goto cleanup;
+	memcpy(copy, g, sizeof(*copy));
+	for (int step = 0; step < 40; step++) {
+		size_t m = rpl_game_legal(copy, mv, MAXMOVES);
+		int best = -1;
+		size_t bestn = 0;
+		if (m > MAXMOVES)
+			m = MAXMOVES;
+		for (size_t i = 0; i < m; i++)
+			if (is_lay(&mv[i]) && mv[i].ncards > bestn) {
+				best = (int)i;
+				bestn = mv[i].ncards;
+			}
+		if (best < 0)
+			break;
+		if (step == 0 && first)
+			*first = mv[best];
+		if (rpl__apply(copy, &mv[best]) != 0)
+			break;
+		if (copy->laid_value >= RV(&g->rules, VULNERABLE_MIN_OPEN) || copy->phase != RPL_PHASE_PLAY) {
+			ok = 1;
+			break;
+		}
+	}
+cleanup:
+	free(copy);
+	free(mv);
+	return ok;
+}
+
+static int opening_plan(rpl_bot *b, const struct rpl_game *g, size_t n)
+{
+	rpl_action first;
+
+	if (!plan_opening(g, &first))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!memcmp(&b->moves[i], &first, sizeof(rpl_action)))
+			return (int)i;
+	return -1;
+}
+
+/* The greedy bot's view of how much a card is worth keeping. Lower: discard it first. */
+static int keep_score(const struct rpl_game *g, rpl_card c)
+{
+	const uint8_t *h = g->hand[g->seat];
+	int side = SIDE(g->seat), score = 0;
+
+	if (RPL_IS_WILDCAPABLE(c))
+		return 1000;
+	for (int d = -2; d <= 2; d++) {
+		int r = RPL_CARD_RANK(c) + d;
+		if (d == 0 || r < 1 || r > 13)
+			continue;
+		if (h[RPL_CARD_MAKE(RPL_CARD_SUIT(c), r)])
+			score += (d == 1 || d == -1) ? 40 : 15;
+	}
+	for (int s = 0; s < 2; s++)
+		for (int i = 0; i < g->nmelds[s]; i++) {
+			const struct meld *m = &g->melds[s][i];
+			int p = RPL_CARD_RANK(c);
+			if (m->suit != RPL_CARD_SUIT(c))
+				continue;
+			if (p == m->lo - 1 || p == m->hi + 1 || (p == 1 && m->hi == 13))
+				score += s == side ? 200 : 60; /* do not feed the opponents' runs */
+		}
+	return score - rpl__card_value(&g->rules, c) / 5;
+}
+
+int rpl_bot_choose(rpl_bot *b, const rpl_game *g, rpl_action *out)
+{
+	size_t n, nlay = 0;
+	int side, pick = -1;
+
+	if (!b || !g || !out)
+		return RPL_EINVAL;
+	if (g->phase != RPL_PHASE_DRAW && g->phase != RPL_PHASE_PLAY && g->phase != RPL_PHASE_MORTO)
+		return RPL_ESTATE;
+	n = rpl_game_legal(g, b->moves, MAXMOVES);
+	if (n == 0)
+		return RPL_ESTATE;
+	if (n > MAXMOVES)
+		n = MAXMOVES;
+	side = SIDE(g->seat);
+
+	if (g->phase == RPL_PHASE_MORTO) {
+		pick = 0;
+	} else if (g->phase == RPL_PHASE_DRAW) {
+		int take = -1;
+		pick = 0;
+		for (size_t i = 0; i < n; i++)
+			if (b->moves[i].kind == RPL_ACT_TAKE)
+				take = (int)i;
+			else if (b->moves[i].kind == RPL_ACT_DRAW)
+				pick = (int)i;
+		if (take >= 0) {
+			if (b->kind == RPL_BOT_RANDOM) {
+				if (rpl_rng_below(&b->rng, 3) == 0)
+					pick = take;
+			} else {
+				/* greedy: take a pile one of whose cards can be laid now (it will be: so piles
+				 * shrink and a deal cannot cycle through endless takes) */
+				cardset h;
+				int useful = 0;
+				memcpy(h, g->hand[g->seat], sizeof(h));
+				for (int i = 0; i < g->pile_n; i++)
+					h[g->pile[i]]++;
+				memcpy(&b->scratch, g, sizeof(b->scratch));
+				if (rpl__apply(&b->scratch, &b->moves[take]) == 0) {
+					struct rpl_game *post = malloc(sizeof(*post));
+					if (post) {
+						memcpy(post, &b->scratch, sizeof(*post));
+						for (int i = 0; i < g->pile_n && !useful; i++)
+							useful = rpl__can_lay(g, side, h, g->pile[i], NULL) &&
+							         rpl__can_lay(g, side, h, g->pile[i], post);
+						free(post);
+					}
+				}
+				/* a vulnerable side that has not opened takes only what lets it open */
+				if (useful && g->vulnerable[side] && !g->opened_before) {
+					memcpy(&b->scratch, g, sizeof(b->scratch));
+					useful = rpl__apply(&b->scratch, &b->moves[take]) == 0 && plan_opening(&b->scratch, NULL);
+				}
+				if (useful)
+					pick = take;
+			}
+		}
+	} else {
+		int vuln_closed = g->vulnerable[side] && !g->opened_before &&
+		                  g->laid_value < RV(&g->rules, VULNERABLE_MIN_OPEN);
+		for (size_t i = 0; i < n; i++)
+			nlay += is_lay(&b->moves[i]);
+		/* 1: the pile-use duty comes first */
+		if (g->duty && !g->duty_done) {
+			int best = -1;
+			for (size_t i = 0; i < n; i++) {
+				if (!is_lay(&b->moves[i]) || !meets_duty(b, g, &b->moves[i]))
+					continue;
+				if (best < 0 || (b->kind == RPL_BOT_GREEDY ? b->moves[i].ncards > b->moves[best].ncards
+				                                           : rpl_rng_below(&b->rng, 2) == 0))
+					best = (int)i;
+			}
+			pick = best;
+		}
+		/* 2: a vulnerable side opens only with a plan that reaches the minimum */
+		if (pick < 0 && nlay && vuln_closed) {
+			pick = opening_plan(b, g, n);
+			if (pick < 0)
+				nlay = 0;
+		}
+		if (pick < 0 && b->kind == RPL_BOT_RANDOM) {
+			/* random: a reject, a lay or a discard, each kind alike, then any of that kind */
+			int want = (int)rpl_rng_below(&b->rng, 3);
+			for (int tries = 0; tries < 8 && pick < 0; tries++) {
+				size_t i = rpl_rng_below(&b->rng, (uint32_t)n);
+				const rpl_action *a = &b->moves[i];
+				int kind = a->kind == RPL_ACT_REJECT ? 0 : is_lay(a) ? 1 : 2;
+				if (kind == 1 && !nlay)
+					continue;
+				if (kind != want && tries < 6)
+					continue;
+				if (kind == 1 && !not_stuck(b, g, a))
+					continue;
+				pick = (int)i;
+			}
+		}
+		if (pick < 0 && b->kind == RPL_BOT_GREEDY && nlay) {
+			int best = -1, bestw = 0;
+			for (size_t i = 0; i < n; i++) {
+				int w;
+				if (!is_lay(&b->moves[i]))
+					continue;
+				w = lay_worth(g, &b->moves[i], b);
+				if (w > bestw && not_stuck(b, g, &b->moves[i])) {
+					best = (int)i;
+					bestw = w;
+				}
+			}
+			pick = best;
+		}
+		if (pick < 0) {
+			/* a discard: the greedy one keeps what helps it and starves the opponents */
+			int best = -1, bests = 0;
+			for (size_t i = 0; i < n; i++) {
+				int s;
+				if (b->moves[i].kind != RPL_ACT_DISCARD)
+					continue;
+				s = b->kind == RPL_BOT_GREEDY ? keep_score(g, b->moves[i].cards[0])
+				                              : (int)rpl_rng_below(&b->rng, 1000);
+				/* a discard that goes out ends the deal in the bot's favour */
+				memcpy(&b->scratch, g, sizeof(b->scratch));
+				if (rpl__apply(&b->scratch, &b->moves[i]) == 0 && b->scratch.phase >= RPL_PHASE_DEAL_OVER &&
+				    b->scratch.out_seat == g->seat)
+					s = -100000;
+				if (best < 0 || s < bests) {
+					best = (int)i;
+					bests = s;
+				}
+			}
+			pick = best;
+		}
+		if (pick < 0)
+			pick = (int)rpl_rng_below(&b->rng, (uint32_t)n);
+	}
+	*out = b->moves[pick];
+	return RPL_OK;
+}
