@@ -277,7 +277,7 @@ static int parse_cards(struct scan *sc, rpl_notation_item *it, size_t want, cons
 	return 0;
 }
 
-static int block_name(const rpl_notation_parser *p, char *buf, size_t size)
+static void block_name(const rpl_notation_parser *p, char *buf, size_t size)
 {
 	switch (p->block) {
 	case BLOCK_HAND: snprintf(buf, size, "'hand %d:'", p->block_hands); break;
@@ -291,7 +291,6 @@ static int block_name(const rpl_notation_parser *p, char *buf, size_t size)
 	case BLOCK_STOCK: snprintf(buf, size, "'stock:'"); break;
 	default: buf[0] = '\0'; break;
 	}
-	return 0;
 }
 
 /* A line of the deal block; kw is its keyword, already read. */
@@ -304,9 +303,11 @@ static int parse_block_line(struct scan *sc, const char *kw, int kwcol, rpl_nota
 	block_name(p, want, sizeof want);
 	if (strcmp(kw, "hand") == 0) {
 		if (p->block != BLOCK_HAND &&
-		    !(p->block == BLOCK_MORTO0 && p->nplayers == 0 && p->block_hands < RPL_MAX_SEATS))
-			return fail(p, RPL_EPARSE, kwcol, p->block ? "expected %s, not a hand" :
-			            "%sa hand line outside a deal block (a deal starts with 'deal N')", want);
+		    !(p->block == BLOCK_MORTO0 && p->nplayers == 0 && p->block_hands < RPL_MAX_SEATS)) {
+			if (!p->block)
+				return fail(p, RPL_EPARSE, kwcol, "a hand line outside a deal block (a deal starts with 'deal N')");
+			return fail(p, RPL_EPARSE, kwcol, "expected %s, not a hand", want);
+		}
 		skip_ws(sc);
 		v = number(sc, "a seat");
 		if (v < 0)
@@ -338,9 +339,11 @@ static int parse_block_line(struct scan *sc, const char *kw, int kwcol, rpl_nota
 		return 0;
 	}
 	if (strcmp(kw, "stock") == 0) {
-		if (p->block != BLOCK_STOCK)
-			return fail(p, RPL_EPARSE, kwcol, p->block ? "expected %s, not the stock" :
-			            "%sa stock line outside a deal block (a deal starts with 'deal N')", want);
+		if (p->block != BLOCK_STOCK) {
+			if (!p->block)
+				return fail(p, RPL_EPARSE, kwcol, "a stock line outside a deal block (a deal starts with 'deal N')");
+			return fail(p, RPL_EPARSE, kwcol, "expected %s, not the stock", want);
+		}
 		if (expect_char(sc, ':', "':'") < 0 ||
 		    parse_cards(sc, it, (size_t)RPL_STOCK_SIZE(p->block_hands), "the stock") < 0)
 			return RPL_EPARSE;
@@ -652,7 +655,6 @@ int rpl_notation_parser_line(rpl_notation_parser *p, const char *line, size_t le
 	struct scan sc;
 	char kw[16], f[64];
 	int err, kwcol;
-	int was_block;
 
 	if (!p || (!line && len) || !it)
 		return RPL_EINVAL;
@@ -687,7 +689,6 @@ int rpl_notation_parser_line(rpl_notation_parser *p, const char *line, size_t le
 		return fail(p, RPL_EPARSE, col(&sc), "nothing may follow 'end'");
 	if (sc.s[sc.i] == '[')
 		return parse_tag(&sc, it);
-	was_block = p->block;
 	kwcol = col(&sc);
 	if (is_digit(sc.s[sc.i])) {
 		if (!p->deal_lines)
@@ -721,7 +722,7 @@ int rpl_notation_parser_line(rpl_notation_parser *p, const char *line, size_t le
 		}
 		return 0;
 	}
-	if (was_block) {
+	if (p->block) {
 		char want[64];
 		block_name(p, want, sizeof want);
 		return fail(p, RPL_EPARSE, kwcol, "expected %s: the deal block is not complete", want);

@@ -274,8 +274,12 @@ int rpl_recorder_action(rpl_recorder *rec, const rpl_action *a)
 	if (rec->deal == 0)
 		return rfail(rec, RPL_ESTATE, "no deal has started");
 	memcpy(&next, &rec->t, sizeof(next));
-	if (rpl__track_apply(&next, a, why, sizeof(why)) < 0)
+	if (rpl__track_apply(&next, a, why, sizeof(why)) < 0) {
+		/* checked mode: the engine names the rule (a card not held is one) */
+		if (rec->game && rpl_game_check(rec->game, a, &rec->rule) == RPL_EILLEGAL)
+			return rfail(rec, RPL_EILLEGAL, "%s", rpl_game_errmsg(rec->game));
 		return rfail(rec, RPL_EINVAL, "%s", why);
+	}
 	if (rec->game) {
 		err = rpl_game_apply(rec->game, a);
 		if (err) {
@@ -523,6 +527,14 @@ int rpl_recorder_seat(const rpl_recorder *rec)
 	if (!rec || rec->deal == 0)
 		return -1;
 	return rpl__track_actor(&rec->t, RPL_ACT_DRAW);
+}
+
+int rpl_recorder_turn(const rpl_recorder *rec, int kind)
+{
+	if (!rec || rec->deal == 0)
+		return 0;
+	/* a decision other than a morto pick-up opens a turn when none is open */
+	return rec->t.turn + (kind != RPL_ACT_MORTO && !rec->t.open);
 }
 
 int rpl_recorder_rule(const rpl_recorder *rec)

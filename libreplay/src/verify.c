@@ -218,13 +218,15 @@ int rpl_verify_file(const char *path, const rpl_rules *rules, rpl_verdict *out)
 	if (!path || !out)
 		return RPL_EINVAL;
 	err = rpl_reader_open(&rd, path);
-	if (err == RPL_EINVAL || err == RPL_ENOMEM) {
+	memset(out, 0, sizeof(*out));
+	out->winner = -1;
+	if (err == RPL_EINVAL || err == RPL_ENOMEM || err == RPL_EIO) {
+		/* not a verdict on the log: the file could not be read at all */
+		snprintf(out->message, sizeof(out->message), "%s", rd ? rpl_reader_errmsg(rd) : rpl_strerror(err));
 		rpl_reader_free(rd);
 		return err;
 	}
 	if (err) {
-		memset(out, 0, sizeof(*out));
-		out->winner = -1;
 		out->kind = RPL_VERDICT_MALFORMED;
 		out->offset = rpl_reader_offset(rd);
 		snprintf(out->message, sizeof(out->message), "%s", rpl_reader_errmsg(rd));

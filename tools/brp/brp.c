@@ -10,6 +10,13 @@
 static const struct brp_cmd commands[] = {
 	{ "rules", cmd_rules, "print a rule profile and every parameter" },
 	{ "meld", cmd_meld, "check whether cards form one new meld" },
+	{ "record", cmd_record, "record a match as it is played, from text notation" },
+	{ "dump", cmd_dump, "write a match log as text notation" },
+	{ "import", cmd_import, "write text notation as a match log" },
+	{ "verify", cmd_verify, "replay match logs through the rules and judge them" },
+	{ "show", cmd_show, "print the table at a moment of a logged match" },
+	{ "recover", cmd_recover, "salvage the complete turns of a damaged log" },
+	{ "simulate", cmd_simulate, "let bots play legal matches and record them" },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

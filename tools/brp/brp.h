@@ -28,6 +28,13 @@ struct brp_cmd {
 /* The subcommands: one file each. */
 int cmd_rules(int argc, char **argv);
 int cmd_meld(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_recover(int argc, char **argv);
+int cmd_simulate(int argc, char **argv);
 
 /* Print "brp CMD: message" and a newline to stderr (cmd may be NULL). */
 void brp_error(const char *cmd, const char *fmt, ...)
@@ -49,6 +56,15 @@ int brp_bad_option(const char *cmd, int c, char **argv);
  */
 int brp_rules_make(const char *cmd, const char *profile, char *const *sets, int nsets,
                    rpl_rules **out);
+
+/* The logs a batch command works on: files, directories walked for *.brp in
+ * name order, and "-" for a list of paths on standard input. */
+struct brp_files {
+	char **path;
+	size_t n, cap;
+};
+int brp_files_collect(const char *cmd, int argc, char **argv, struct brp_files *fl);
+void brp_files_free(struct brp_files *fl);
 
 /* Write s to f as a JSON string literal, quotes included. */
 void brp_json_string(FILE *f, const char *s);

@@ -54,7 +54,8 @@ typedef struct rpl_recorder rpl_recorder;
  * what was decided since the last one, so a killed process loses nothing
  * flushed (see rpl_recorder_flush). By default every decision is checked by
  * the rules engine and a refused one is not recorded.
- * RPL_EINVAL (bad info), RPL_EIO, RPL_ENOMEM.
+ * RPL_EINVAL (bad info), RPL_EIO, RPL_ENOMEM. Whenever *out is set on
+ * failure, rpl_recorder_errmsg() says why: free it all the same.
  */
 RPL_API int rpl_recorder_open(rpl_recorder **out, const char *path, const rpl_match_info *info, unsigned flags);
 
@@ -63,9 +64,10 @@ RPL_API int rpl_recorder_deal(rpl_recorder *rec, const rpl_layout *layout);
 
 /*
  * Record one decision of the seat to move. Checked mode: RPL_EILLEGAL when
- * the engine refuses it (nothing recorded; rpl_recorder_rule and
- * rpl_recorder_errmsg say why). Both modes: RPL_EINVAL when the cards are not
- * where the decision says (a card not in the hand, a meld that does not exist).
+ * the engine refuses it, a card not held included (nothing recorded;
+ * rpl_recorder_rule and rpl_recorder_errmsg say why). Unchecked mode:
+ * RPL_EINVAL when the cards are not where the decision says (a card not in
+ * the hand, a meld that does not exist): the log could not express it.
  */
 RPL_API int rpl_recorder_action(rpl_recorder *rec, const rpl_action *a);
 
@@ -89,8 +91,15 @@ RPL_API void rpl_recorder_free(rpl_recorder *rec);
 
 /* The game as recorded so far (checked mode), or NULL. Owned by the recorder. */
 RPL_API const rpl_game *rpl_recorder_game(const rpl_recorder *rec);
-/* The seat to move by the card bookkeeping (both modes). */
+/*
+ * The seat whose decision comes next by the card bookkeeping (both modes):
+ * after a discard, the next seat, even when the discard emptied the hand (a
+ * morto pick-up belongs to the seat that made the last decision). -1 before
+ * the first deal.
+ */
 RPL_API int rpl_recorder_seat(const rpl_recorder *rec);
+/* The turn number (1-based, within the deal) a decision of kind would belong to. */
+RPL_API int rpl_recorder_turn(const rpl_recorder *rec, int kind);
 RPL_API int rpl_recorder_rule(const rpl_recorder *rec);
 RPL_API const char *rpl_recorder_errmsg(const rpl_recorder *rec);
 
@@ -178,11 +187,36 @@ RPL_API const char *rpl_verdict_name(int kind);
 /*
  * Replay a log through the engine and judge it. rules: NULL to use the
  * rules the log carries, or rules to impose. Returns 0 with *out filled
- * whatever the verdict (a malformed file is a verdict, not an error), or
- * RPL_EINVAL / RPL_ENOMEM.
+ * whatever the verdict (a damaged file is a verdict, malformed, not an
+ * error); RPL_EIO when the file cannot be opened or read (out->message says
+ * why), RPL_EINVAL, RPL_ENOMEM.
  */
 RPL_API int rpl_verify_file(const char *path, const rpl_rules *rules, rpl_verdict *out);
 RPL_API int rpl_verify_reader(rpl_reader *rd, const rpl_rules *rules, rpl_verdict *out);
+
+/* ---- salvage ---- */
+
+/* What rpl_recover() kept and cut. */
+typedef struct rpl_recover_report {
+	int deals;              /* deals kept (the last may be unfinished) */
+	int actions;            /* decisions kept */
+	int claims;             /* claims kept */
+	int dropped_actions;    /* decisions of an unfinished last turn that were cut */
+	uint64_t read_bytes;    /* bytes of the input that were whole */
+	uint64_t total_bytes;   /* bytes of the input */
+	int damaged;            /* 1 when reading stopped at damage or a cut, 0 at a clean end */
+	char message[320];      /* one line: what was cut and why */
+} rpl_recover_report;
+
+/*
+ * Salvage every complete turn of a damaged or unfinished log in into a
+ * valid, closed log out (written through a temporary file; its end section
+ * is marked recovered). Reading stops at the first damaged or missing byte;
+ * decisions after the last complete turn are cut. Returns 0 with *rep
+ * filled, RPL_ECORRUPT when not even the header can be read (nothing to
+ * salvage; rep->message says why), RPL_EIO, RPL_ENOMEM.
+ */
+RPL_API int rpl_recover(const char *in, const char *out, rpl_recover_report *rep);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,160 @@
+/*
+ * Salvage: every complete turn of a damaged or unfinished log, rewritten as
+ * a valid log. Reading stops at the first section that is cut short or
+ * fails its checksum; since the recorder flushes whole turns, what precedes
+ * is whole turns, but a turn may still be cut if the platform flushed in
+ * the middle of one: the decisions after the last end of a turn are dropped.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libreplay/log.h"
+
+/* The events kept, compactly: the layout of a deal is kept by index. */
+struct kept {
+	rpl_event *ev;
+	size_t n, cap;
+};
+
+static int keep(struct kept *k, const rpl_event *ev)
+{
+	if (k->n == k->cap) {
+		size_t cap = k->cap ? k->cap * 2 : 256;
+		rpl_event *p = realloc(k->ev, cap * sizeof(*p));
+		if (!p)
+			return RPL_ENOMEM;
+		k->ev = p;
+		k->cap = cap;
+	}
+	k->ev[k->n++] = *ev;
+	return 0;
+}
+
+/*
+ * Where the kept events end: after the last decision that ends a turn (a
+ * discard, with the morto it brings), unless the engine says the last deal
+ * is over (going out by melding ends a turn too).
+ */
+static size_t cut_point(const rpl_match_info *info, const struct kept *k)
+{
+	rpl_game *g = NULL;
+	size_t last_end = 0, i;
+	int legal = 1;
+
+	if (rpl_game_new(&g, info->rules, info->nplayers, info->first_dealer) != 0)
+		legal = 0;
+	for (i = 0; i < k->n; i++) {
+		const rpl_event *ev = &k->ev[i];
+		if (ev->kind == RPL_EV_DEAL) {
+			if (legal && rpl_game_deal(g, &ev->layout) != 0)
+				legal = 0;
+			last_end = i + 1;
+		} else if (ev->kind == RPL_EV_ACTION) {
+			int kind = ev->action.kind;
+			int after_discard = i > 0 && k->ev[i - 1].kind == RPL_EV_ACTION &&
+			                    k->ev[i - 1].action.kind == RPL_ACT_DISCARD;
+			if (legal && rpl_game_apply(g, &ev->action) != 0)
+				legal = 0;
+			/* a turn ends with a discard (and the morto it brings), or with the deal */
+			if (kind == RPL_ACT_DISCARD || (kind == RPL_ACT_MORTO && after_discard) ||
+			    (legal && rpl_game_phase(g) >= RPL_PHASE_DEAL_OVER))
+				last_end = i + 1;
+		} else {
+			last_end = i + 1;
+		}
+	}
+	rpl_game_free(g);
+	return last_end;
+}
+
+int rpl_recover(const char *in, const char *out, rpl_recover_report *rep)
+{
+	rpl_reader *rd = NULL;
+	rpl_recorder *rec = NULL;
+	struct kept k = { 0 };
+	const rpl_match_info *info;
+	rpl_event ev;
+	size_t cut;
+	int err = RPL_OK, got;
+	char why[256] = "";
+
+	if (!in || !out || !rep)
+		return RPL_EINVAL;
+	memset(rep, 0, sizeof(*rep));
+	err = rpl_reader_open(&rd, in);
+	if (err) {
+		snprintf(rep->message, sizeof(rep->message), "nothing to salvage: %s", rd ? rpl_reader_errmsg(rd) : rpl_strerror(err));
+		if (err != RPL_EIO && err != RPL_ENOMEM && err != RPL_EINVAL)
+			err = RPL_ECORRUPT;
+		goto cleanup;
+	}
+	info = rpl_reader_info(rd);
+	rep->total_bytes = rpl_reader_bytes(rd);
+	while ((got = rpl_reader_next(rd, &ev)) == 1) {
+		if (ev.kind == RPL_EV_END)
+			continue; /* the salvaged log gets an end section of its own */
+		err = keep(&k, &ev);
+		if (err)
+			goto cleanup;
+	}
+	if (got == RPL_ENOMEM) {
+		err = got;
+		goto cleanup;
+	}
+	if (got < 0) {
+		rep->damaged = 1;
+		rep->read_bytes = rpl_reader_offset(rd);
+		snprintf(why, sizeof(why), "%s", rpl_reader_errmsg(rd));
+	} else {
+		rep->read_bytes = rep->total_bytes;
+	}
+	cut = cut_point(info, &k);
+	for (size_t i = cut; i < k.n; i++)
+		if (k.ev[i].kind == RPL_EV_ACTION)
+			rep->dropped_actions++;
+
+	err = rpl_recorder_open(&rec, out, info, RPL_RECORD_UNCHECKED);
+	if (err) {
+		snprintf(rep->message, sizeof(rep->message), "%s", rec ? rpl_recorder_errmsg(rec) : rpl_strerror(err));
+		goto cleanup;
+	}
+	for (size_t i = 0; i < cut; i++) {
+		const rpl_event *e = &k.ev[i];
+		if (e->kind == RPL_EV_DEAL) {
+			err = rpl_recorder_deal(rec, &e->layout);
+			rep->deals++;
+		} else if (e->kind == RPL_EV_ACTION) {
+			err = rpl_recorder_action(rec, &e->action);
+			rep->actions++;
+		} else if (e->kind == RPL_EV_CLAIM) {
+			err = rpl_recorder_claim(rec, e->deal, e->score);
+			rep->claims++;
+		}
+		if (err) {
+			snprintf(rep->message, sizeof(rep->message), "%s", rpl_recorder_errmsg(rec));
+			goto cleanup;
+		}
+	}
+	rpl_recorder_mark_recovered(rec);
+	err = rpl_recorder_close(rec);
+	if (err) {
+		snprintf(rep->message, sizeof(rep->message), "%s", rpl_recorder_errmsg(rec));
+		goto cleanup;
+	}
+	if (rep->damaged)
+		snprintf(rep->message, sizeof(rep->message),
+		         "kept %d deals, %d decisions; cut at byte %llu of %llu (%s)%s%d decisions of an unfinished turn "
+		         "dropped",
+		         rep->deals, rep->actions, (unsigned long long)rep->read_bytes, (unsigned long long)rep->total_bytes,
+		         why, "; ", rep->dropped_actions);
+	else
+		snprintf(rep->message, sizeof(rep->message),
+		         "kept %d deals, %d decisions; the log was whole; %d decisions of an unfinished turn dropped",
+		         rep->deals, rep->actions, rep->dropped_actions);
+cleanup:
+	rpl_recorder_free(rec);
+	rpl_reader_free(rd);
+	free(k.ev);
+	return err;
+}

@@ -1,0 +1,314 @@
+/* brp simulate: bots play legal matches, recorded as logs. */
+#include "brp.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char *const name = "simulate";
+
+/* A deal that runs this long is a bot bug, not a game. */
+#define MAX_DECISIONS_PER_DEAL 20000
+
+static void usage(FILE *f)
+{
+	fputs("Usage: brp simulate -o DIR [OPTION]...\n"
+	      "Let bots play legal matches and record each one, with the scores claimed,\n"
+	      "as DIR/match-NNNNNN.brp. The same options give the same bytes, whatever -j.\n"
+	      "\n"
+	      "  -r, --rules PROFILE   kzv, stbl or aberto (default stbl)\n"
+	      "  -s, --set NAME=VALUE  override a rule parameter (repeatable)\n"
+	      "  -p, --players N       2 or 4 (default 4)\n"
+	      "  -n, --matches N       how many matches (default 1)\n"
+	      "      --seed S          the seed of the whole corpus (default 1)\n"
+	      "  -b, --bot KIND        greedy, random or mixed (default greedy; mixed:\n"
+	      "                        greedy and random bots at random seats)\n"
+	      "  -t, --target T        the match target (default: the profile's; 0: one deal)\n"
+	      "  -j, --jobs N          threads (default 1)\n"
+	      "  -o, --output DIR      where the logs go (created if missing)\n"
+	      "  -q, --quiet           no summary line\n"
+	      "  -h, --help            print this help and exit\n"
+	      "\n"
+	      "Exit status: 0 all matches written, 2 a usage or write error.\n",
+	      f);
+}
+
+enum { BOT_GREEDY, BOT_RANDOM, BOT_MIXED };
+
+struct job {
+	const rpl_rules *rules;
+	int players, bot;
+	uint64_t seed;
+	long matches;
+	const char *dir;
+	atomic_long next;
+	atomic_long deals, decisions;
+	atomic_int failed;
+	pthread_mutex_t lock;
+	char errmsg[512];
+};
+
+static uint64_t mix(uint64_t x)
+{
+	x += 0x9E3779B97F4A7C15ull;
+	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+	x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+	return x ^ (x >> 31);
+}
+
+/* Keep the first failure's message: "a: b". */
+static void job_fail(struct job *j, const char *a, const char *b)
+{
+	pthread_mutex_lock(&j->lock);
+	if (!atomic_load(&j->failed))
+		snprintf(j->errmsg, sizeof(j->errmsg), "%s%s%s", a, b[0] ? ": " : "", b);
+	atomic_store(&j->failed, 1);
+	pthread_mutex_unlock(&j->lock);
+}
+
+/* One match: a pure function of (seed, index). */
+static int play_match(struct job *j, long index)
+{
+	uint64_t seed = mix(j->seed ^ mix((uint64_t)index));
+	char path[4096], meta_seed[32], meta_index[32];
+	const char *names[4] = { NULL, NULL, NULL, NULL };
+	const char *keys[3] = { "platform", "corpus_seed", "match" };
+	const char *values[3] = { "brp simulate", meta_seed, meta_index };
+	char namebuf[4][16];
+	rpl_bot *bots[4] = { NULL, NULL, NULL, NULL };
+	rpl_recorder *rec = NULL;
+	rpl_game *g = NULL;
+	rpl_match_info info;
+	rpl_rng rng;
+	int err = -1;
+	long deals = 0, decisions = 0;
+
+	rpl_rng_seed(&rng, seed);
+	snprintf(path, sizeof(path), "%s/match-%06ld.brp", j->dir, index + 1);
+	snprintf(meta_seed, sizeof(meta_seed), "%llu", (unsigned long long)j->seed);
+	snprintf(meta_index, sizeof(meta_index), "%ld", index + 1);
+	for (int s = 0; s < j->players; s++) {
+		int kind = j->bot == BOT_GREEDY   ? RPL_BOT_GREEDY
+		           : j->bot == BOT_RANDOM ? RPL_BOT_RANDOM
+		                                  : (int)rpl_rng_below(&rng, 2);
+		snprintf(namebuf[s], sizeof(namebuf[s]), "%s-%d", kind == RPL_BOT_GREEDY ? "greedy" : "random", s);
+		names[s] = namebuf[s];
+		if (rpl_bot_new(&bots[s], kind, mix(seed + (uint64_t)s + 1)) != 0)
+			goto cleanup;
+	}
+	memset(&info, 0, sizeof(info));
+	info.rules = j->rules;
+	info.nplayers = j->players;
+	for (int s = 0; s < j->players; s++)
+		info.players[s] = names[s];
+	info.first_dealer = (int)rpl_rng_below(&rng, (uint32_t)j->players);
+	info.start_time = 1767225600 + (int64_t)index * 3600; /* 2026-01-01, an hour a match: deterministic */
+	info.nmeta = 3;
+	info.meta_keys = keys;
+	info.meta_values = values;
+	if (rpl_game_new(&g, j->rules, j->players, info.first_dealer) != 0) {
+		job_fail(j, "the rules do not allow this number of players", "");
+		goto cleanup;
+	}
+	if (rpl_recorder_open(&rec, path, &info, 0) != 0) {
+		job_fail(j, path, rec ? rpl_recorder_errmsg(rec) : "out of memory");
+		goto cleanup;
+	}
+	while (rpl_game_phase(g) != RPL_PHASE_MATCH_OVER) {
+		rpl_layout lay;
+		int steps = 0;
+		rpl_score sc[2];
+		int32_t claim[2];
+		rpl_layout_shuffle(&lay, j->players, &rng);
+		if (rpl_game_deal(g, &lay) != 0 || rpl_recorder_deal(rec, &lay) != 0) {
+			job_fail(j, path, rpl_recorder_errmsg(rec));
+			goto cleanup;
+		}
+		deals++;
+		while (rpl_game_phase(g) < RPL_PHASE_DEAL_OVER) {
+			rpl_action a;
+			if (++steps > MAX_DECISIONS_PER_DEAL || rpl_bot_choose(bots[rpl_game_seat(g)], g, &a) != 0) {
+				job_fail(j, path, "a bot found no way to go on (a bug: please report it)");
+				goto cleanup;
+			}
+			if (rpl_game_apply(g, &a) != 0 || rpl_recorder_action(rec, &a) != 0) {
+				job_fail(j, path, rpl_recorder_errmsg(rec));
+				goto cleanup;
+			}
+			decisions++;
+			if (a.kind == RPL_ACT_DISCARD && rpl_recorder_flush(rec) != 0) {
+				job_fail(j, path, rpl_recorder_errmsg(rec));
+				goto cleanup;
+			}
+		}
+		rpl_game_deal_score(g, 0, &sc[0]);
+		rpl_game_deal_score(g, 1, &sc[1]);
+		claim[0] = sc[0].total;
+		claim[1] = sc[1].total;
+		rpl_recorder_claim(rec, rpl_game_deal_number(g), claim);
+	}
+	{
+		int32_t total[2] = { rpl_game_total(g, 0), rpl_game_total(g, 1) };
+		rpl_recorder_claim(rec, 0, total);
+	}
+	if (rpl_recorder_close(rec) != 0) {
+		job_fail(j, path, rpl_recorder_errmsg(rec));
+		goto cleanup;
+	}
+	atomic_fetch_add(&j->deals, deals);
+	atomic_fetch_add(&j->decisions, decisions);
+	err = 0;
+cleanup:
+	rpl_recorder_free(rec);
+	rpl_game_free(g);
+	for (int s = 0; s < 4; s++)
+		rpl_bot_free(bots[s]);
+	return err;
+}
+
+static void *worker(void *arg)
+{
+	struct job *j = arg;
+	long i;
+
+	while (!atomic_load(&j->failed) && (i = atomic_fetch_add(&j->next, 1)) < j->matches)
+		if (play_match(j, i) != 0)
+			break;
+	return NULL;
+}
+
+int cmd_simulate(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "rules", required_argument, NULL, 'r' },
+		{ "set", required_argument, NULL, 's' },
+		{ "players", required_argument, NULL, 'p' },
+		{ "matches", required_argument, NULL, 'n' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "bot", required_argument, NULL, 'b' },
+		{ "target", required_argument, NULL, 't' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *profile = NULL, *target = NULL;
+	char **sets = NULL, *end, tset[64];
+	int nsets = 0, c, jobs = 1, quiet = 0, status = BRP_EXIT_USAGE;
+	struct job j;
+	pthread_t *th = NULL;
+	rpl_rules *rules = NULL;
+
+	memset(&j, 0, sizeof(j));
+	j.players = 4;
+	j.matches = 1;
+	j.seed = 1;
+	j.bot = BOT_GREEDY;
+	pthread_mutex_init(&j.lock, NULL);
+	sets = calloc((size_t)argc + 1, sizeof(char *));
+	if (!sets)
+		goto cleanup;
+	while ((c = getopt_long(argc, argv, ":r:s:p:n:b:t:j:o:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r': profile = optarg; break;
+		case 's': sets[nsets++] = optarg; break;
+		case 'p':
+			j.players = (int)strtol(optarg, &end, 10);
+			if (*end || (j.players != 2 && j.players != 4)) {
+				brp_error(name, "--players is 2 or 4, not '%s'", optarg);
+				goto cleanup;
+			}
+			break;
+		case 'n':
+			j.matches = strtol(optarg, &end, 10);
+			if (*end || j.matches < 1 || j.matches > 999999) {
+				brp_error(name, "--matches takes 1 to 999999, not '%s'", optarg);
+				goto cleanup;
+			}
+			break;
+		case 'S':
+			errno = 0;
+			j.seed = strtoull(optarg, &end, 10);
+			if (*end || errno || optarg[0] == '-') {
+				brp_error(name, "--seed takes a number, not '%s'", optarg);
+				goto cleanup;
+			}
+			break;
+		case 'b':
+			if (strcmp(optarg, "greedy") == 0)
+				j.bot = BOT_GREEDY;
+			else if (strcmp(optarg, "random") == 0)
+				j.bot = BOT_RANDOM;
+			else if (strcmp(optarg, "mixed") == 0)
+				j.bot = BOT_MIXED;
+			else {
+				brp_error(name, "--bot is greedy, random or mixed, not '%s'", optarg);
+				goto cleanup;
+			}
+			break;
+		case 't': target = optarg; break;
+		case 'j':
+			jobs = (int)strtol(optarg, &end, 10);
+			if (*end || jobs < 1 || jobs > 256) {
+				brp_error(name, "--jobs takes 1 to 256, not '%s'", optarg);
+				goto cleanup;
+			}
+			break;
+		case 'o': j.dir = optarg; break;
+		case 'q': quiet = 1; break;
+		case 'h':
+			usage(stdout);
+			status = BRP_EXIT_OK;
+			goto cleanup;
+		default:
+			status = brp_bad_option(name, c, argv);
+			goto cleanup;
+		}
+	}
+	if (optind != argc || !j.dir) {
+		brp_error(name, "needs -o DIR and no other argument (try 'brp simulate --help')");
+		goto cleanup;
+	}
+	if (target) {
+		snprintf(tset, sizeof(tset), "target=%s", target);
+		sets[nsets++] = tset;
+	}
+	if (brp_rules_make(name, profile, sets, nsets, &rules) < 0)
+		goto cleanup;
+	j.rules = rules;
+	if (mkdir(j.dir, 0755) < 0 && errno != EEXIST) {
+		brp_error(name, "%s: %s", j.dir, strerror(errno));
+		goto cleanup;
+	}
+	th = calloc((size_t)jobs, sizeof(*th));
+	if (!th)
+		goto cleanup;
+	for (int i = 0; i < jobs; i++)
+		if (pthread_create(&th[i], NULL, worker, &j) != 0) {
+			brp_error(name, "cannot start a thread");
+			jobs = i;
+			atomic_store(&j.failed, 1);
+			break;
+		}
+	for (int i = 0; i < jobs; i++)
+		pthread_join(th[i], NULL);
+	if (atomic_load(&j.failed)) {
+		brp_error(name, "%s", j.errmsg);
+		goto cleanup;
+	}
+	if (!quiet)
+		printf("%ld matches, %ld deals, %ld decisions written to %s\n", j.matches, (long)atomic_load(&j.deals),
+		       (long)atomic_load(&j.decisions), j.dir);
+	status = BRP_EXIT_OK;
+cleanup:
+	free(th);
+	free(sets);
+	rpl_rules_free(rules);
+	pthread_mutex_destroy(&j.lock);
+	return status;
+}

@@ -1,0 +1,181 @@
+/* brp verify: replay each log through the rules engine and give its verdict. */
+#include "brp.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const name = "verify";
+
+static void usage(FILE *f)
+{
+	fputs("Usage: brp verify [OPTION]... FILE|DIR|-...\n"
+	      "Replay each match log through the rules engine and give one verdict a match:\n"
+	      "  ok          every decision legal, the claimed scores (if any) right\n"
+	      "  illegal     the first illegal decision: deal, turn, seat, decision, rule\n"
+	      "  mismatch    all legal, but a claimed score differs from the recomputed one\n"
+	      "  incomplete  all legal, but the log stops before the match ended\n"
+	      "  malformed   the file cannot be read: byte offset and reason\n"
+	      "Directories are searched for *.brp files; - reads a list of paths from\n"
+	      "standard input, one a line. Output follows the order of the arguments.\n"
+	      "\n"
+	      "      --rules-from-log  judge by the rules the log carries (the default)\n"
+	      "  -r, --rules PROFILE   judge by this profile instead (kzv, stbl, aberto)\n"
+	      "  -s, --set NAME=VALUE  with --rules: override a parameter (repeatable)\n"
+	      "      --json            one JSON object a match, one a line\n"
+	      "  -q, --quiet           print only the matches that are not ok\n"
+	      "  -h, --help            print this help and exit\n"
+	      "\n"
+	      "Exit status: 0 all ok; 1 some illegal, mismatch or incomplete; 2 some\n"
+	      "malformed, or a usage error.\n",
+	      f);
+}
+
+static void print_text(const char *path, const rpl_verdict *v)
+{
+	char act[160];
+
+	printf("%s: %s: ", path, rpl_verdict_name(v->kind));
+	switch (v->kind) {
+	case RPL_VERDICT_ILLEGAL:
+		if (v->turn > 0) {
+			rpl_action_format(&v->action, act, sizeof(act));
+			printf("deal %d, turn %d, seat %d: %s: %s: %s\n", v->deal, v->turn, v->seat, act,
+			       rpl_rule_name(v->rule), v->message);
+		} else {
+			printf("deal %d: %s: %s\n", v->deal, rpl_rule_name(v->rule), v->message);
+		}
+		break;
+	case RPL_VERDICT_MALFORMED:
+		printf("%s\n", v->message);
+		break;
+	default:
+		printf("%s%s\n", v->message, v->recovered ? " (recovered log)" : "");
+		break;
+	}
+}
+
+static void print_score(const rpl_score *s)
+{
+	printf("{\"melded\":%d,\"bonus\":%d,\"canastras\":{\"dirty\":%d,\"clean\":%d,\"clean13\":%d,\"clean14\":%d,"
+	       "\"dirty14\":%d},\"going_out\":%d,\"hand\":%d,\"morto\":%d,\"total\":%d}",
+	       (int)s->melded, (int)s->bonus, (int)s->canastras[RPL_CANASTRA_DIRTY], (int)s->canastras[RPL_CANASTRA_CLEAN],
+	       (int)s->canastras[RPL_CANASTRA_CLEAN13], (int)s->canastras[RPL_CANASTRA_CLEAN14],
+	       (int)s->canastras[RPL_CANASTRA_DIRTY14], (int)s->going_out, (int)s->hand, (int)s->morto, (int)s->total);
+}
+
+static void print_json(const char *path, const rpl_verdict *v)
+{
+	char act[160];
+
+	fputs("{\"file\":", stdout);
+	brp_json_string(stdout, path);
+	printf(",\"verdict\":\"%s\"", rpl_verdict_name(v->kind));
+	switch (v->kind) {
+	case RPL_VERDICT_ILLEGAL:
+		rpl_action_format(&v->action, act, sizeof(act));
+		printf(",\"deal\":%d,\"turn\":%d,\"seat\":%d,\"decision\":", v->deal, v->turn, v->seat);
+		brp_json_string(stdout, v->turn > 0 ? act : "");
+		fputs(",\"rule\":", stdout);
+		brp_json_string(stdout, rpl_rule_name(v->rule));
+		break;
+	case RPL_VERDICT_MISMATCH:
+		printf(",\"deal\":%d,\"side\":%d,\"claimed\":%d,\"computed\":%d", v->claim_deal, v->side, (int)v->claimed,
+		       (int)v->computed);
+		if (v->claim_deal > 0) {
+			fputs(",\"breakdown\":", stdout);
+			print_score(&v->breakdown);
+		}
+		break;
+	case RPL_VERDICT_INCOMPLETE:
+		printf(",\"deal\":%d,\"turn\":%d", v->deal, v->turn);
+		break;
+	case RPL_VERDICT_MALFORMED:
+		printf(",\"offset\":%llu", (unsigned long long)v->offset);
+		break;
+	default:
+		break;
+	}
+	if (v->kind != RPL_VERDICT_MALFORMED)
+		printf(",\"deals\":%d,\"decisions\":%d,\"total\":[%d,%d],\"winner\":%d,\"recovered\":%s", v->deals, v->actions,
+		       (int)v->total[0], (int)v->total[1], v->winner, v->recovered ? "true" : "false");
+	fputs(",\"message\":", stdout);
+	brp_json_string(stdout, v->message);
+	fputs("}\n", stdout);
+}
+
+int cmd_verify(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "rules-from-log", no_argument, NULL, 'L' },
+		{ "rules", required_argument, NULL, 'r' },
+		{ "set", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *profile = NULL;
+	char **sets = NULL;
+	int nsets = 0, json = 0, quiet = 0, c, worst = BRP_EXIT_OK, status = BRP_EXIT_USAGE;
+	rpl_rules *rules = NULL;
+	struct brp_files fl = { 0 };
+
+	sets = calloc((size_t)argc, sizeof(char *));
+	if (!sets) {
+		brp_error(name, "out of memory");
+		return BRP_EXIT_USAGE;
+	}
+	while ((c = getopt_long(argc, argv, ":r:s:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'L': profile = NULL; break;
+		case 'r': profile = optarg; break;
+		case 's': sets[nsets++] = optarg; break;
+		case 'J': json = 1; break;
+		case 'q': quiet = 1; break;
+		case 'h':
+			usage(stdout);
+			status = BRP_EXIT_OK;
+			goto cleanup;
+		default:
+			status = brp_bad_option(name, c, argv);
+			goto cleanup;
+		}
+	}
+	if (optind >= argc) {
+		brp_error(name, "no log to verify (try 'brp verify --help')");
+		goto cleanup;
+	}
+	if (nsets && !profile) {
+		brp_error(name, "--set needs --rules: the log's own rules are used as recorded");
+		goto cleanup;
+	}
+	if (profile && brp_rules_make(name, profile, sets, nsets, &rules) < 0)
+		goto cleanup;
+	if (brp_files_collect(name, argc - optind, argv + optind, &fl) < 0)
+		goto cleanup;
+	for (size_t i = 0; i < fl.n; i++) {
+		rpl_verdict v;
+		int err = rpl_verify_file(fl.path[i], rules, &v), rc;
+		if (err) {
+			brp_error(name, "%s: %s", fl.path[i], v.message[0] ? v.message : rpl_strerror(err));
+			worst = BRP_EXIT_USAGE;
+			continue;
+		}
+		rc = v.kind == RPL_VERDICT_OK ? BRP_EXIT_OK : v.kind == RPL_VERDICT_MALFORMED ? BRP_EXIT_USAGE : BRP_EXIT_NO;
+		if (rc > worst)
+			worst = rc;
+		if (quiet && rc == BRP_EXIT_OK)
+			continue;
+		if (json)
+			print_json(fl.path[i], &v);
+		else
+			print_text(fl.path[i], &v);
+	}
+	status = worst;
+cleanup:
+	brp_files_free(&fl);
+	rpl_rules_free(rules);
+	free(sets);
+	return status;
+}
