@@ -211,14 +211,25 @@ static void split_cards(const cardset cnt, int s, struct split *sp)
 	sp->others = sp->nother;
 }
 
-/* Check that every card that is not a 2 or a joker is of suit s. */
+/* Check that every card that is not a 2 or a joker is of suit s (the suit of the first such card). */
 static int check_suit(const cardset cnt, int s, struct fail *f)
 {
+	rpl_card first = RPL_NFACES;
+
 	for (rpl_card c = 0; c < 52; c++) {
-		if (!cnt[c] || RPL_CARD_RANK(c) == 2 || RPL_CARD_SUIT(c) == s)
+		if (!cnt[c] || RPL_CARD_RANK(c) == 2)
 			continue;
-		fail_at(f, 1, RPL_RULE_MELD_SUIT, "%s is not of %s: a meld is a run of one suit", rpl_card_name(c),
-		        suit_word[s]);
+		if (RPL_CARD_SUIT(c) == s) {
+			if (first == RPL_NFACES)
+				first = c;
+			continue;
+		}
+		if (first == RPL_NFACES)
+			fail_at(f, 1, RPL_RULE_MELD_SUIT, "%s is not of %s, the meld's suit: a meld is a run of one suit",
+			        rpl_card_name(c), suit_word[s]);
+		else
+			fail_at(f, 1, RPL_RULE_MELD_SUIT, "%s and %s are of different suits: a meld is a run of one suit",
+			        rpl_card_name(first), rpl_card_name(c));
 		return -1;
 	}
 	return 0;
