@@ -16,7 +16,7 @@ struct rpl_bot {
 	int kind;
 	rpl_rng rng;
 	rpl_action moves[MAXMOVES];
-	struct rpl_game scratch;
+	struct rpl_game scratch, scratch2;
 };
 
 static uint64_t rotl(uint64_t x, int k)
@@ -124,6 +124,19 @@ static int not_stuck(rpl_bot *b, const struct rpl_game *g, const rpl_action *a)
 		return 1;
 	if (b->scratch.duty && !b->scratch.duty_done)
 		return 1; /* the duty lays are chosen first; there was one when the pile was taken */
+	/* a discard that is accepted is the usual way on; the full list only when none is */
+	for (rpl_card c = 0; c < RPL_NFACES; c++) {
+		rpl_action d;
+		if (!b->scratch.hand[b->scratch.seat][c])
+			continue;
+		memset(&d, 0, sizeof(d));
+		d.kind = RPL_ACT_DISCARD;
+		d.ncards = 1;
+		d.cards[0] = c;
+		memcpy(&b->scratch2, &b->scratch, sizeof(b->scratch2));
+		if (rpl__apply(&b->scratch2, &d) == 0)
+			return 1;
+	}
 	return rpl_game_legal(&b->scratch, NULL, 0) > 0;
 }
 

@@ -29,7 +29,7 @@ static int window_cards(const cardset h, int s, int lo, int hi, int q, rpl_card 
 
 	memset(out, 0, sizeof(cardset));
 	for (int p = lo; p <= hi; p++) {
-		rpl_card c = p == q ? w : rpl_meld_natural(s, p);
+		rpl_card c = p == q ? w : natural_card(s, p);
 		out[c]++;
 		if (out[c] > h[c])
 			return -1;
@@ -100,7 +100,10 @@ static int new_meld_with(struct laytry *t, const cardset h, rpl_card x)
 					int nw = q >= lo ? 5 : 1;
 					for (int wi = 0; wi < nw; wi++) {
 						rpl_card w = q >= lo ? wild_faces[wi] : 0;
-						int n = window_cards(h, s, lo, hi, q >= lo ? q : 0, w, cand);
+						int n;
+						if (q >= lo && !h[w])
+							continue;
+						n = window_cards(h, s, lo, hi, q >= lo ? q : 0, w, cand);
 						if (n < 0 || !contains(cand, x))
 							continue;
 						if (try_lay(t, RPL_ACT_MELD, 0, 0, NULL, cand, n))
@@ -145,7 +148,7 @@ static int add_with(struct laytry *t, const struct meld *m, int side, int idx, c
 			memset(cand, 0, sizeof(cand));
 			cand[x] = 1;
 			for (int q = from; q <= to; q++) {
-				rpl_card c = rpl_meld_natural(s, q);
+				rpl_card c = natural_card(s, q);
 				if (cand[c] < h[c]) {
 					cand[c]++;
 					n++;
@@ -186,14 +189,14 @@ int rpl__can_lay(const struct rpl_game *g, int side, const cardset h, rpl_card x
 
 /* ---- the generator ---- */
 
-#define SEEN_MAX 4096
+#define SEEN_SLOTS 8192 /* open addressing; a power of two */
 
 struct gen {
 	const struct rpl_game *g;
 	struct rpl_game scratch;
 	rpl_action *out;
 	size_t cap, n;
-	uint64_t seen[SEEN_MAX];
+	uint64_t seen[SEEN_SLOTS]; /* action keys; 0 = empty */
 	size_t nseen;
 };
 
@@ -210,16 +213,21 @@ static uint64_t action_key(const rpl_action *a)
 
 static int try_emit(struct gen *ge, const rpl_action *a)
 {
-	uint64_t key = action_key(a);
+	uint64_t key = action_key(a) | 1; /* never 0, the empty slot */
+	size_t slot = (size_t)(key >> 3) & (SEEN_SLOTS - 1);
 
-	for (size_t i = 0; i < ge->nseen; i++)
-		if (ge->seen[i] == key)
+	while (ge->seen[slot]) {
+		if (ge->seen[slot] == key)
 			return 0;
+		slot = (slot + 1) & (SEEN_SLOTS - 1);
+	}
 	memcpy(&ge->scratch, ge->g, sizeof(ge->scratch));
 	if (rpl__apply(&ge->scratch, a) != 0)
 		return 0;
-	if (ge->nseen < SEEN_MAX)
-		ge->seen[ge->nseen++] = key;
+	if (ge->nseen < SEEN_SLOTS / 2) {
+		ge->seen[slot] = key;
+		ge->nseen++;
+	}
 	if (ge->out && ge->n < ge->cap)
 		ge->out[ge->n] = *a;
 	ge->n++;
@@ -286,7 +294,8 @@ static int spare(const cardset h, const cardset cand, rpl_card w)
  * each window holding all of req is an ADD of the rest, since such a meld
  * may be arranged anew.
  */
-static void gen_windows(struct gen *ge, const cardset h, int only_suit, const cardset req, int side, int idx)
+static void gen_windows(struct gen *ge, const cardset h, int only_suit, const cardset req, int side, int idx,
+                        int must_lo, int must_hi)
 {
 	int maxw = RV(&ge->g->rules, MAX_WILDS);
 	cardset cand;
@@ -294,58 +303,64 @@ static void gen_windows(struct gen *ge, const cardset h, int only_suit, const ca
 	for (int s = 0; s < 4; s++) {
 		if (only_suit >= 0 && s != only_suit)
 			continue;
-		for (int lo = 1; lo <= 12; lo++) {
-			for (int hi = lo + 2; hi <= 14; hi++) {
-				int missing = 0, q1 = 0, q2 = 0;
-				cardset use;
-				memset(use, 0, sizeof(use));
-				for (int p = lo; p <= hi; p++) {
-					rpl_card c = rpl_meld_natural(s, p);
-					if (use[c] < h[c]) {
-						use[c]++;
-					} else {
-						missing++;
-						if (!q1)
-							q1 = p;
-						else
-							q2 = p;
-					}
+		for (int lo = 1; lo <= 12 && lo <= must_lo; lo++) {
+			cardset use;
+			int missing = 0, miss[MAX_WILDS + 1] = { 0 };
+			memset(use, 0, sizeof(use));
+			for (int hi = lo; hi <= 14; hi++) {
+				rpl_card c = natural_card(s, hi);
+				int len = hi - lo + 1;
+				if (use[c] < h[c]) {
+					use[c]++;
+				} else {
+					/* the hand lacks hi's natural: longer windows lack it too */
+					if (missing == maxw)
+						break;
+					miss[missing++] = hi;
 				}
-				if (missing > maxw)
+				if (len < 3 || hi < must_hi)
 					continue;
-				/* wild positions: the missing ones, plus free choices up to max_wilds */
-				for (int a = lo - 1; a <= hi; a++) {
-					for (int b = a; b <= hi; b++) {
-						int qs[2], nq = 0, len = hi - lo + 1;
-						if (a >= lo)
-							qs[nq++] = a;
-						if (b > a && b >= lo)
-							qs[nq++] = b;
-						if (nq > maxw || len - nq <= nq)
+				/*
+				 * Wild positions: the missing ones, plus, while wilds are left,
+				 * any present position (a player may use a wild for a card held).
+				 * q1/q2 = 0: no extra wild.
+				 */
+				for (int q1 = 0; q1 <= hi; q1 = q1 ? q1 + 1 : lo) {
+					if (q1 && (missing + 1 > maxw || (missing > 0 && q1 == miss[0]) ||
+					           (missing > 1 && q1 == miss[1])))
+						continue;
+					for (int q2 = 0; q2 <= hi; q2 = q2 ? q2 + 1 : (q1 ? q1 + 1 : hi + 1)) {
+						int qs[MAX_WILDS], nq = 0;
+						if (q2 && (missing + 2 > maxw || q2 == miss[0] || (missing > 1 && q2 == miss[1])))
 							continue;
-						/* every missing position must be a wild position */
-						if (q1 && !((nq > 0 && qs[0] == q1) || (nq > 1 && qs[1] == q1)))
+						for (int k = 0; k < missing; k++)
+							qs[nq++] = miss[k];
+						if (q1)
+							qs[nq++] = q1;
+						if (q2)
+							qs[nq++] = q2;
+						if (len - nq <= nq)
 							continue;
-						if (q2 && !((nq > 0 && qs[0] == q2) || (nq > 1 && qs[1] == q2)))
-							continue;
-						if (a < lo && b > a)
-							continue; /* (lo-1, b) is covered by (b, b) */
 						for (int w1 = 0; w1 < (nq > 0 ? 5 : 1); w1++) {
+							if (nq > 0 && !h[wild_faces[w1]])
+								continue;
 							for (int w2 = (nq > 1 ? w1 : 0); w2 < (nq > 1 ? 5 : 1); w2++) {
 								int ok = 1;
+								if (nq > 1 && !h[wild_faces[w2]])
+									continue;
 								memset(cand, 0, sizeof(cand));
 								for (int p = lo; p <= hi && ok; p++) {
-									rpl_card c;
+									rpl_card cc;
 									if (nq > 0 && p == qs[0])
-										c = wild_faces[w1];
+										cc = wild_faces[w1];
 									else if (nq > 1 && p == qs[1])
-										c = wild_faces[w2];
+										cc = wild_faces[w2];
 									else
-										c = rpl_meld_natural(s, p);
-									if (!spare(h, cand, c))
+										cc = natural_card(s, p);
+									if (!spare(h, cand, cc))
 										ok = 0;
 									else
-										cand[c]++;
+										cand[cc]++;
 								}
 								if (!ok)
 									continue;
@@ -353,11 +368,11 @@ static void gen_windows(struct gen *ge, const cardset h, int only_suit, const ca
 									emit_lay(ge, RPL_ACT_MELD, 0, 0, cand);
 								} else {
 									int any = 0;
-									for (rpl_card c = 0; c < RPL_NFACES && ok; c++) {
-										if (cand[c] < req[c])
+									for (rpl_card c2 = 0; c2 < RPL_NFACES && ok; c2++) {
+										if (cand[c2] < req[c2])
 											ok = 0;
 										else
-											any |= (cand[c] -= req[c]) > 0;
+											any |= (cand[c2] -= req[c2]) > 0;
 									}
 									if (ok && any)
 										emit_lay(ge, RPL_ACT_ADD, side, idx, cand);
@@ -390,11 +405,26 @@ static void gen_adds_from(struct gen *ge, const cardset h, int side, int i, unsi
 				bl = p;
 			bh = p;
 		}
-	for (int lo = bl; lo >= 1; lo--) {
-		for (int hi = bh; hi <= 14; hi++) {
+	/*
+	 * Positions of [lo,hi] that hold no natural of the meld and whose
+	 * natural the hand lacks need a wild: more than max_wilds of them and
+	 * every wider window fails too, so the loops stop there.
+	 */
+	int lack_in = 0;
+	for (int p = bl; p <= bh; p++)
+		if (!(nat & (1u << p)) && !h[natural_card(s, p)])
+			lack_in++;
+	for (int lo = bl, lack_lo = 0; lo >= 1; lo--) {
+		if (lo < bl && !h[natural_card(s, lo)])
+			lack_lo++;
+		if (lack_in + lack_lo > maxw)
+			break;
+		for (int hi = bh, lack_hi = 0; hi <= 14; hi++) {
 			int P[14], np = 0;
-			if (hi - lo + 1 > 14)
-				continue;
+			if (hi > bh && !h[natural_card(s, hi)])
+				lack_hi++;
+			if (lack_in + lack_lo + lack_hi > maxw || hi - lo + 1 > 14)
+				break;
 			for (int p = lo; p <= hi; p++)
 				if (!(nat & (1u << p)))
 					P[np++] = p;
@@ -417,11 +447,11 @@ static void gen_adds_from(struct gen *ge, const cardset h, int side, int i, unsi
 							continue;
 						}
 						/* a fixed wild's position left without its natural keeps the wild */
-						if (!floating && (wmask & (1u << p)) && !h[rpl_meld_natural(s, p)]) {
+						if (!floating && (wmask & (1u << p)) && !h[natural_card(s, p)]) {
 							ok = 0;
 							break;
 						}
-						c = rpl_meld_natural(s, p);
+						c = natural_card(s, p);
 						if (!spare(h, cand, c))
 							ok = 0;
 						else
@@ -465,15 +495,24 @@ static void gen_adds(struct gen *ge, const cardset h, int side, int i)
 		nat &= ~(1u << m->wpos[k]);
 		wmask |= 1u << m->wpos[k];
 	}
-	gen_adds_from(ge, h, side, i, nat, wmask, m->nw);
-	if (RV(&ge->g->rules, WILD_MOBILITY) == RPL_WILD_FLOATING) {
+	if (RV(&ge->g->rules, WILD_MOBILITY) == RPL_WILD_FIXED) {
+		gen_adds_from(ge, h, side, i, nat, wmask, m->nw);
+	} else {
 		/* a floating meld is its cards: any window holding them all (aces and 2s may move) */
 		cardset req, all;
+		int must_lo = 14, must_hi = 0;
 		memset(req, 0, sizeof(req));
 		rpl__meld_cards(m, req);
 		for (rpl_card c = 0; c < RPL_NFACES; c++)
 			all[c] = (uint8_t)(h[c] + req[c]);
-		gen_windows(ge, all, m->suit, req, side, i);
+		/* its naturals 3..K cannot move: every window holds them */
+		for (int p = 3; p <= 13; p++)
+			if (nat & (1u << p)) {
+				if (p < must_lo)
+					must_lo = p;
+				must_hi = p;
+			}
+		gen_windows(ge, all, m->suit, req, side, i, must_lo, must_hi);
 	}
 	/* a lone wild at an end (or the own-suit 2 going to its place) */
 	for (int w = 0; w < 5; w++) {
@@ -499,6 +538,7 @@ size_t rpl_game_legal(const rpl_game *g, rpl_action *out, size_t cap)
 	ge->cap = out ? cap : 0;
 	ge->n = 0;
 	ge->nseen = 0;
+	memset(ge->seen, 0, sizeof(ge->seen));
 	memset(&a, 0, sizeof(a));
 	side = SIDE(g->seat);
 
@@ -520,7 +560,7 @@ size_t rpl_game_legal(const rpl_game *g, rpl_action *out, size_t cap)
 		const uint8_t *h = g->hand[g->seat];
 		a.kind = RPL_ACT_REJECT;
 		try_emit(ge, &a);
-		gen_windows(ge, h, -1, NULL, 0, 0);
+		gen_windows(ge, h, -1, NULL, 0, 0, 14, 0);
 		for (int i = 0; i < g->nmelds[side]; i++)
 			gen_adds(ge, h, side, i);
 		memset(&a, 0, sizeof(a));

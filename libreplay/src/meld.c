@@ -11,7 +11,7 @@
 
 rpl_card rpl_meld_natural(int suit, int pos)
 {
-	return (rpl_card)(suit * 13 + (pos == 14 ? 0 : pos - 1));
+	return natural_card(suit, pos);
 }
 
 int rpl__card_value(const struct rpl_rules *r, rpl_card c)
@@ -70,7 +70,7 @@ void rpl__meld_cards(const struct meld *m, cardset cnt)
 		if (w < m->nw && m->wpos[w] == p)
 			cnt[m->wcard[w++]]++;
 		else
-			cnt[rpl_meld_natural(m->suit, p)]++;
+			cnt[natural_card(m->suit, p)]++;
 	}
 }
 
@@ -81,7 +81,7 @@ int rpl__meld_points(const struct rpl_rules *r, const struct meld *m)
 		if (w < m->nw && m->wpos[w] == p)
 			sum += rpl__card_value(r, m->wcard[w++]);
 		else
-			sum += rpl__card_value(r, rpl_meld_natural(m->suit, p));
+			sum += rpl__card_value(r, natural_card(m->suit, p));
 	}
 	return sum;
 }
@@ -143,7 +143,7 @@ void rpl__meld_info(const struct rpl_rules *r, const struct meld *m, rpl_meld_in
 			out->card[i] = m->wcard[w++];
 			out->wild[i] = 1;
 		} else {
-			out->card[i] = rpl_meld_natural(m->suit, p);
+			out->card[i] = natural_card(m->suit, p);
 		}
 	}
 }
@@ -420,7 +420,7 @@ int rpl__meld_arrange(const struct rpl_rules *r, const cardset cnt, int n, int e
 			gaps = (hi - lo + 1) - k;
 			if (gaps > w) {
 				fail_at(&f, 2, RPL_RULE_MELD_GAP, "not a run: %s to %s leaves %d gap%s for %d wild%s",
-				        rpl_card_name(rpl_meld_natural(suit, lo)), rpl_card_name(rpl_meld_natural(suit, hi)),
+				        rpl_card_name(natural_card(suit, lo)), rpl_card_name(natural_card(suit, hi)),
 				        gaps, gaps == 1 ? "" : "s", w, w == 1 ? "" : "s");
 				continue;
 			}

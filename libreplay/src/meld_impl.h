@@ -21,6 +21,12 @@ struct meld {
 /* Card counts by face: the multiset form used for hands and meld input. */
 typedef uint8_t cardset[RPL_NFACES];
 
+/* The natural card of position pos (1..14) of suit s. */
+static inline rpl_card natural_card(int s, int pos)
+{
+	return (rpl_card)(s * 13 + (pos == 14 ? 0 : pos - 1));
+}
+
 /* The value of card c under rules r. */
 int rpl__card_value(const struct rpl_rules *r, rpl_card c);
 
