@@ -17,6 +17,7 @@ static const struct brp_cmd commands[] = {
 	{ "show", cmd_show, "print the table at a moment of a logged match" },
 	{ "recover", cmd_recover, "salvage the complete turns of a damaged log" },
 	{ "simulate", cmd_simulate, "let bots play legal matches and record them" },
+	{ "stats", cmd_stats, "count what happened in a corpus of logs" },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -140,10 +140,6 @@ static int play_match(struct job *j, long index)
 				goto cleanup;
 			}
 			decisions++;
-			if (a.kind == RPL_ACT_DISCARD && rpl_recorder_flush(rec) != 0) {
-				job_fail(j, path, rpl_recorder_errmsg(rec));
-				goto cleanup;
-			}
 		}
 		rpl_game_deal_score(g, 0, &sc[0]);
 		rpl_game_deal_score(g, 1, &sc[1]);

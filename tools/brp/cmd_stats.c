@@ -1,0 +1,251 @@
+/* brp stats: what happened in a corpus of logs, counted. */
+#include "brp.h"
+
+#include <getopt.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const name = "stats";
+
+static void usage(FILE *f)
+{
+	fputs("Usage: brp stats [OPTION]... FILE|DIR|-...\n"
+	      "Replay each log and count: matches, deals, turns, decisions, bytes, bytes and\n"
+	      "bits per decision, and how often each kind of event happened (pile taken,\n"
+	      "frozen pile, morto picked up directly or indirectly, morto turned into stock,\n"
+	      "deals ended by going out or by the stock, each canastra category, openings\n"
+	      "by a vulnerable side, ABERTO rejects). Only logs that verify ok are counted\n"
+	      "in the events; the others are counted by verdict.\n"
+	      "\n"
+	      "      --json       one JSON object\n"
+	      "  -j, --jobs N     threads (default 1; the result is the same)\n"
+	      "  -h, --help       print this help and exit\n"
+	      "\n"
+	      "Exit status: 0 counted, 2 a usage error or a log that cannot be read.\n",
+	      f);
+}
+
+struct counts {
+	long matches, deals, turns, actions, bytes;
+	long pile_taken, pile_frozen, rejects, morto_direct, morto_indirect, morto_to_stock;
+	long ended_out, ended_stock, vulnerable_open;
+	long canastras[RPL_CANASTRA_NCAT];
+	long verdicts[5];
+	long unreadable;
+};
+
+static void add_counts(struct counts *to, const struct counts *c)
+{
+	long *a = (long *)to;
+	const long *b = (const long *)c;
+	for (size_t i = 0; i < sizeof(*to) / sizeof(long); i++)
+		a[i] += b[i];
+}
+
+static void deal_done(struct counts *c, const rpl_game *g)
+{
+	rpl_deal_stats st;
+	rpl_game_deal_stats(g, &st);
+	c->deals++;
+	c->turns += st.turns;
+	c->pile_taken += st.pile_taken;
+	c->pile_frozen += st.pile_frozen;
+	c->rejects += st.rejects;
+	c->morto_direct += st.morto_direct;
+	c->morto_indirect += st.morto_indirect;
+	c->morto_to_stock += st.morto_to_stock;
+	c->vulnerable_open += st.vulnerable_open;
+	if (st.end == RPL_DEAL_OUT)
+		c->ended_out++;
+	else if (st.end == RPL_DEAL_STOCK)
+		c->ended_stock++;
+	for (int s = 0; s < 2; s++) {
+		rpl_score sc;
+		rpl_game_deal_score(g, s, &sc);
+		for (int k = 1; k < RPL_CANASTRA_NCAT; k++)
+			c->canastras[k] += sc.canastras[k];
+	}
+}
+
+/* Count one log; verified first, events only for an ok one. */
+static int count_file(const char *path, struct counts *c)
+{
+	rpl_verdict v;
+	rpl_reader *rd = NULL;
+	rpl_game *g = NULL;
+	const rpl_match_info *info;
+	rpl_event ev;
+	struct counts one;
+	int err;
+
+	err = rpl_verify_file(path, NULL, &v);
+	if (err) {
+		brp_error(name, "%s: %s", path, v.message[0] ? v.message : rpl_strerror(err));
+		c->unreadable++;
+		return -1;
+	}
+	c->verdicts[v.kind]++;
+	if (v.kind != RPL_VERDICT_OK)
+		return 0;
+	memset(&one, 0, sizeof(one));
+	if (rpl_reader_open(&rd, path) != 0)
+		goto cleanup;
+	info = rpl_reader_info(rd);
+	if (rpl_game_new(&g, info->rules, info->nplayers, info->first_dealer) != 0)
+		goto cleanup;
+	while (rpl_reader_next(rd, &ev) == 1) {
+		if (ev.kind == RPL_EV_DEAL) {
+			rpl_game_deal(g, &ev.layout);
+		} else if (ev.kind == RPL_EV_ACTION) {
+			rpl_game_apply(g, &ev.action);
+			one.actions++;
+			if (rpl_game_phase(g) >= RPL_PHASE_DEAL_OVER)
+				deal_done(&one, g);
+		}
+	}
+	one.matches = 1;
+	one.bytes = (long)rpl_reader_bytes(rd);
+	add_counts(c, &one);
+cleanup:
+	rpl_game_free(g);
+	rpl_reader_free(rd);
+	return 0;
+}
+
+struct pool {
+	const struct brp_files *fl;
+	atomic_size_t next;
+	struct counts *per_thread;
+};
+
+struct worker_arg {
+	struct pool *p;
+	int id;
+};
+
+static void *worker(void *arg)
+{
+	struct worker_arg *w = arg;
+	size_t i;
+	while ((i = atomic_fetch_add(&w->p->next, 1)) < w->p->fl->n)
+		count_file(w->p->fl->path[i], &w->p->per_thread[w->id]);
+	return NULL;
+}
+
+static void print_text(const struct counts *c)
+{
+	printf("matches            %ld\n", c->matches);
+	printf("deals              %ld\n", c->deals);
+	printf("turns              %ld\n", c->turns);
+	printf("decisions          %ld\n", c->actions);
+	printf("bytes              %ld\n", c->bytes);
+	if (c->actions)
+		printf("bytes/decision     %.3f (%.2f bits)\n", (double)c->bytes / (double)c->actions,
+		       8.0 * (double)c->bytes / (double)c->actions);
+	printf("pile taken         %ld\n", c->pile_taken);
+	printf("pile frozen        %ld\n", c->pile_frozen);
+	printf("first-card rejects %ld\n", c->rejects);
+	printf("morto direct       %ld\n", c->morto_direct);
+	printf("morto indirect     %ld\n", c->morto_indirect);
+	printf("morto to stock     %ld\n", c->morto_to_stock);
+	printf("ended going out    %ld\n", c->ended_out);
+	printf("ended stock        %ld\n", c->ended_stock);
+	for (int k = 1; k < RPL_CANASTRA_NCAT; k++)
+		printf("canastra %-9s %ld\n", rpl_canastra_name(k), c->canastras[k]);
+	printf("vulnerable opening %ld\n", c->vulnerable_open);
+	for (int k = 1; k < 5; k++)
+		if (c->verdicts[k])
+			printf("not counted: %s %ld\n", rpl_verdict_name(k), c->verdicts[k]);
+}
+
+static void print_json(const struct counts *c)
+{
+	printf("{\"matches\":%ld,\"deals\":%ld,\"turns\":%ld,\"actions\":%ld,\"bytes\":%ld,", c->matches, c->deals,
+	       c->turns, c->actions, c->bytes);
+	printf("\"bytes_per_action\":%.4f,", c->actions ? (double)c->bytes / (double)c->actions : 0.0);
+	printf("\"pile_taken\":%ld,\"pile_frozen\":%ld,\"rejects\":%ld,\"morto_direct\":%ld,\"morto_indirect\":%ld,"
+	       "\"morto_to_stock\":%ld,\"ended_out\":%ld,\"ended_stock\":%ld,\"vulnerable_open\":%ld,",
+	       c->pile_taken, c->pile_frozen, c->rejects, c->morto_direct, c->morto_indirect, c->morto_to_stock,
+	       c->ended_out, c->ended_stock, c->vulnerable_open);
+	fputs("\"canastras\":{", stdout);
+	for (int k = 1; k < RPL_CANASTRA_NCAT; k++)
+		printf("%s\"%s\":%ld", k > 1 ? "," : "", rpl_canastra_name(k), c->canastras[k]);
+	fputs("},\"verdicts\":{", stdout);
+	for (int k = 0; k < 5; k++)
+		printf("%s\"%s\":%ld", k ? "," : "", rpl_verdict_name(k), c->verdicts[k]);
+	fputs("}}\n", stdout);
+}
+
+int cmd_stats(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'J' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int json = 0, jobs = 1, c, status = BRP_EXIT_USAGE;
+	struct brp_files fl = { 0 };
+	struct counts total;
+	struct pool pool;
+	pthread_t *th = NULL;
+	struct worker_arg *args = NULL;
+	char *end;
+
+	memset(&total, 0, sizeof(total));
+	memset(&pool, 0, sizeof(pool));
+	while ((c = getopt_long(argc, argv, ":j:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'J': json = 1; break;
+		case 'j':
+			jobs = (int)strtol(optarg, &end, 10);
+			if (*end || jobs < 1 || jobs > 256) {
+				brp_error(name, "--jobs takes 1 to 256, not '%s'", optarg);
+				return BRP_EXIT_USAGE;
+			}
+			break;
+		case 'h': usage(stdout); return BRP_EXIT_OK;
+		default: return brp_bad_option(name, c, argv);
+		}
+	}
+	if (optind >= argc) {
+		brp_error(name, "no log to count (try 'brp stats --help')");
+		return BRP_EXIT_USAGE;
+	}
+	if (brp_files_collect(name, argc - optind, argv + optind, &fl) < 0)
+		goto cleanup;
+	pool.fl = &fl;
+	pool.per_thread = calloc((size_t)jobs, sizeof(struct counts));
+	th = calloc((size_t)jobs, sizeof(*th));
+	args = calloc((size_t)jobs, sizeof(*args));
+	if (!pool.per_thread || !th || !args) {
+		brp_error(name, "out of memory");
+		goto cleanup;
+	}
+	for (int i = 0; i < jobs; i++) {
+		args[i].p = &pool;
+		args[i].id = i;
+		if (pthread_create(&th[i], NULL, worker, &args[i]) != 0) {
+			brp_error(name, "cannot start a thread");
+			jobs = i;
+			break;
+		}
+	}
+	for (int i = 0; i < jobs; i++) {
+		pthread_join(th[i], NULL);
+		add_counts(&total, &pool.per_thread[i]);
+	}
+	if (json)
+		print_json(&total);
+	else
+		print_text(&total);
+	status = total.unreadable ? BRP_EXIT_USAGE : BRP_EXIT_OK;
+cleanup:
+	free(args);
+	free(th);
+	free(pool.per_thread);
+	brp_files_free(&fl);
+	return status;
+}
