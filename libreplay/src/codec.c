@@ -255,22 +255,6 @@ static int dec_weighted(struct rc_dec *d, const uint8_t *w, int nsym, int minv)
 	return a;
 }
 
-static const uint8_t ones[64] = {
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-};
-
-/* A uniform index in [lo, k) (k <= 64). */
-static void enc_uniform(struct rc_enc *e, int lo, int k, int v)
-{
-	enc_weighted(e, ones, k, lo, v);
-}
-
-static int dec_uniform(struct rc_dec *d, int lo, int k)
-{
-	return dec_weighted(d, ones, k, lo);
-}
-
 /* ---- the layout ---- */
 
 static void deck_counts(uint8_t *cnt)
@@ -289,22 +273,82 @@ static void sort_cards(rpl_card *c, int n)
 		}
 }
 
+/*
+ * A hand is a set: for each face in id order, how many copies of it the hand
+ * holds, x, is coded with its exact probability given what is left of the
+ * deck (R cards, c of this face, k still to deal to the hand):
+ * P(x) = C(c,x) C(R-c,k-x) / C(R,k), as a chain of bits "x > j".
+ */
+static uint64_t binom(int n, int k)
+{
+	uint64_t r = 1;
+	if (k < 0 || n < 0 || k > n)
+		return 0;
+	if (k > n - k)
+		k = n - k;
+	for (int i = 1; i <= k; i++)
+		r = r * (uint64_t)(n - k + i) / (uint64_t)i; /* exact: r stays C(n-k+i, i) */
+	return r;
+}
+
+static int code_hand(struct rc_enc *e, struct rc_dec *d, uint8_t *cnt, int *left, uint8_t *hand)
+{
+	int k = RPL_HAND_SIZE;
+
+	for (int f = 0; f < RPL_NFACES && k > 0; f++) {
+		int c = cnt[f], max = c < k ? c : k, x = e ? hand[f] : 0, j;
+		uint64_t w[RPL_HAND_SIZE + 1], tail = 0;
+		for (j = 0; j <= max; j++) {
+			w[j] = binom(c, j) * binom(*left - c, k - j);
+			tail += w[j];
+		}
+		for (j = 0; j < max; j++) {
+			int more;
+			if (w[j] == 0) {
+				more = 1;
+			} else if (w[j] == tail) {
+				more = 0;
+			} else {
+				uint64_t p = (w[j] << 12) / tail;
+				uint32_t p12 = p < 1 ? 1 : (p > 4095 ? 4095 : (uint32_t)p);
+				if (e) {
+					more = x > j;
+					enc_fixed(e, p12, more);
+				} else {
+					more = dec_fixed(d, p12);
+				}
+			}
+			if (!more)
+				break;
+			tail -= w[j];
+		}
+		if (e && j != x)
+			return -1;
+		x = j;
+		if (x > c)
+			return -1;
+		cnt[f] = (uint8_t)(cnt[f] - x);
+		*left -= c;
+		k -= x;
+		if (!e)
+			hand[f] = (uint8_t)x;
+	}
+	return k == 0 ? 0 : -1;
+}
+
 void rpl__enc_layout(struct rc_enc *e, int nplayers, const rpl_layout *lay)
 {
-	uint8_t cnt[RPL_NFACES];
+	uint8_t cnt[RPL_NFACES], h[RPL_NFACES];
+	int left = RPL_DECK_SIZE;
 
 	deck_counts(cnt);
-	/* hands are sets: coded in ascending order, each card no lower than the last */
 	for (int s = 0; s < nplayers; s++) {
-		rpl_card h[RPL_HAND_SIZE];
-		int minv = 0;
-		memcpy(h, lay->hand[s], sizeof(h));
-		sort_cards(h, RPL_HAND_SIZE);
-		for (int i = 0; i < RPL_HAND_SIZE; i++) {
-			enc_weighted(e, cnt, RPL_NFACES, minv, h[i]);
-			cnt[h[i]]--;
-			minv = h[i];
-		}
+		int rest = left;
+		memset(h, 0, sizeof(h));
+		for (int i = 0; i < RPL_HAND_SIZE; i++)
+			h[lay->hand[s][i]]++;
+		code_hand(e, NULL, cnt, &rest, h);
+		left -= RPL_HAND_SIZE;
 	}
 	for (int m = 0; m < 2; m++)
 		for (int i = 0; i < RPL_MORTO_SIZE; i++) {
@@ -319,21 +363,20 @@ void rpl__enc_layout(struct rc_enc *e, int nplayers, const rpl_layout *lay)
 
 int rpl__dec_layout(struct rc_dec *d, int nplayers, rpl_layout *lay)
 {
-	uint8_t cnt[RPL_NFACES];
-	int c;
+	uint8_t cnt[RPL_NFACES], h[RPL_NFACES];
+	int c, left = RPL_DECK_SIZE;
 
 	memset(lay, 0, sizeof(*lay));
 	deck_counts(cnt);
 	for (int s = 0; s < nplayers; s++) {
-		int minv = 0;
-		for (int i = 0; i < RPL_HAND_SIZE; i++) {
-			c = dec_weighted(d, cnt, RPL_NFACES, minv);
-			if (c < 0)
-				return -1;
-			lay->hand[s][i] = (rpl_card)c;
-			cnt[c]--;
-			minv = c;
-		}
+		int rest = left, i = 0;
+		memset(h, 0, sizeof(h));
+		if (code_hand(NULL, d, cnt, &rest, h) < 0)
+			return -1;
+		for (int f = 0; f < RPL_NFACES; f++)
+			for (int x = 0; x < h[f]; x++)
+				lay->hand[s][i++] = (rpl_card)f;
+		left -= RPL_HAND_SIZE;
 	}
 	for (int m = 0; m < 2; m++)
 		for (int i = 0; i < RPL_MORTO_SIZE; i++) {
@@ -442,6 +485,23 @@ static int take_cards(struct track *t, int seat, const rpl_action *a, char *why,
 	return 0;
 }
 
+/* A meld's suit and ranks, for the coder's contexts: from the cards, not from the rules. */
+static void meld_note(struct track *t, int side, int i, const rpl_action *a)
+{
+	for (int k = 0; k < a->ncards; k++) {
+		rpl_card c = a->cards[k];
+		int r;
+		if (RPL_IS_WILDCAPABLE(c))
+			continue;
+		if (t->msuit[side][i] == 4)
+			t->msuit[side][i] = (uint8_t)RPL_CARD_SUIT(c);
+		r = RPL_CARD_RANK(c);
+		t->mranks[side][i] |= (uint16_t)(1u << r);
+		if (r == 1)
+			t->mranks[side][i] |= 1u << 14;
+	}
+}
+
 int rpl__track_apply(struct track *t, const rpl_action *a, char *why, size_t whylen)
 {
 	int seat = rpl__track_actor(t, a->kind);
@@ -491,6 +551,9 @@ int rpl__track_apply(struct track *t, const rpl_action *a, char *why, size_t why
 		}
 		if (take_cards(t, seat, a, why, whylen) < 0)
 			return -1;
+		t->msuit[seat & 1][t->nmelds[seat & 1]] = 4;
+		t->mranks[seat & 1][t->nmelds[seat & 1]] = 0;
+		meld_note(t, seat & 1, t->nmelds[seat & 1], a);
 		t->nmelds[seat & 1]++;
 		break;
 	case RPL_ACT_ADD:
@@ -500,6 +563,7 @@ int rpl__track_apply(struct track *t, const rpl_action *a, char *why, size_t why
 		}
 		if (take_cards(t, seat, a, why, whylen) < 0)
 			return -1;
+		meld_note(t, a->side, a->meld, a);
 		break;
 	case RPL_ACT_DISCARD:
 		if (a->ncards != 1 || a->cards[0] >= RPL_NFACES || !t->hand[seat][a->cards[0]]) {
@@ -533,7 +597,18 @@ int rpl__track_apply(struct track *t, const rpl_action *a, char *why, size_t why
 	return 0;
 }
 
-/* ---- decisions ---- */
+/* ---- decisions ----
+ *
+ * One function codes a decision in both directions, so that the encoder and
+ * the decoder cannot drift apart: with c->e set it writes the fields of *a,
+ * with c->d set it reads them into *a. Every context below is a function of
+ * the card bookkeeping only (docs/format.md, "Features").
+ */
+
+struct coder {
+	struct rc_enc *e;
+	struct rc_dec *d;
+};
 
 void rpl__model_init(struct model *m)
 {
@@ -542,32 +617,156 @@ void rpl__model_init(struct model *m)
 		p[i] = PINIT;
 }
 
-static int kind_ctx(const struct track *t)
+static int c_bit(struct coder *c, uint16_t *p, int bit)
 {
-	int ctx = (!t->open ? 0 : (t->drew ? 2 : 1)) * 4;
-	if (t->last >= 0 && t->hand_n[t->last] == 0)
-		ctx += 2;
-	if (t->turn == 1 && t->last_kind == RPL_ACT_DRAW)
-		ctx += 1;
-	return ctx;
+	if (c->e) {
+		enc_bit(c->e, p, bit);
+		return bit;
+	}
+	return dec_bit(c->d, p);
 }
 
-static void enc_tree(struct rc_enc *e, uint16_t *probs, int bits, int v)
+static int c_tree(struct coder *c, uint16_t *probs, int bits, int v)
 {
 	int node = 1;
-	for (int i = bits - 1; i >= 0; i--) {
-		int b = (v >> i) & 1;
-		enc_bit(e, &probs[node], b);
-		node = node * 2 + b;
+	for (int i = bits - 1; i >= 0; i--)
+		node = node * 2 + c_bit(c, &probs[node], (v >> i) & 1);
+	return node - (1 << bits);
+}
+
+/* A choice among the symbols i < n with w[i] > 0 (uniform among them); -1 when none. */
+static int c_pick(struct coder *c, const uint8_t *w, int n, int v)
+{
+	if (c->e) {
+		enc_weighted(c->e, w, n, 0, v);
+		return v;
+	}
+	return dec_weighted(c->d, w, n, 0);
+}
+
+/*
+ * A choice among n symbols split in two groups (grp[i] = 1 or 0): a bit
+ * says the group (coded only when both are non-empty), then the symbol,
+ * uniform within its group. avail[i] = 0 excludes a symbol.
+ */
+static int c_group(struct coder *c, uint16_t *p, const uint8_t *avail, const uint8_t *grp, int n, int v)
+{
+	uint8_t w[64];
+	int in = 0, out = 0, g;
+
+	for (int i = 0; i < n; i++) {
+		in += avail[i] && grp[i];
+		out += avail[i] && !grp[i];
+	}
+	if (in + out == 0)
+		return -1;
+	if (c->e && (v < 0 || v >= n || !avail[v]))
+		return -1;
+	g = c->e ? grp[v] : 0;
+	if (in && out)
+		g = c_bit(c, p, g);
+	else
+		g = in ? 1 : 0;
+	for (int i = 0; i < n; i++)
+		w[i] = (uint8_t)(avail[i] && (grp[i] ? 1 : 0) == g);
+	return c_pick(c, w, n, v);
+}
+
+/* The ranks present in a hand, per suit: bit r for rank r (an ace also sets bit 14). */
+static void hand_ranks(const uint8_t *h, uint16_t *suitmask)
+{
+	for (int s = 0; s < 4; s++) {
+		uint16_t m = 0;
+		for (int r = 1; r <= 13; r++)
+			if (h[s * 13 + r - 1])
+				m |= (uint16_t)(1u << r);
+		if (m & 2u)
+			m |= 1u << 14;
+		suitmask[s] = m;
 	}
 }
 
-static int dec_tree(struct rc_dec *d, uint16_t *probs, int bits)
+/* Bits of the ranks within dist of card x's rank(s), x itself excluded. */
+static uint16_t near_bits(rpl_card x, int dist)
 {
-	int node = 1;
-	for (int i = 0; i < bits; i++)
-		node = node * 2 + dec_bit(d, &probs[node]);
-	return node - (1 << bits);
+	uint16_t m = 0;
+	int r = RPL_CARD_RANK(x);
+	for (int k = 0; k < 2; k++) {
+		int c = k ? (r == 1 ? 14 : -100) : r;
+		for (int d = -dist; d <= dist; d++)
+			if (d && c + d >= 1 && c + d <= 14)
+				m |= (uint16_t)(1u << (c + d));
+	}
+	return m;
+}
+
+/* A natural card (not a 2 or a joker) with no card of its suit within two ranks in the hand. */
+static int is_isolated(const uint16_t *suitmask, rpl_card x)
+{
+	if (RPL_IS_WILDCAPABLE(x))
+		return 0;
+	return !(suitmask[RPL_CARD_SUIT(x)] & near_bits(x, 2));
+}
+
+/* Does card x touch meld i of side s (same suit, a rank within two)? */
+static int touches(const struct track *t, int s, int i, rpl_card x)
+{
+	if (RPL_IS_WILDCAPABLE(x) || t->msuit[s][i] != RPL_CARD_SUIT(x))
+		return 0;
+	return (t->mranks[s][i] & near_bits(x, 2)) != 0;
+}
+
+static int touches_side(const struct track *t, int s, rpl_card x)
+{
+	for (int i = 0; i < t->nmelds[s]; i++)
+		if (touches(t, s, i, x))
+			return 1;
+	return 0;
+}
+
+/* Some suit holds three cards within four ranks, or two and the hand has a wild. */
+static int near_run(const uint8_t *h, const uint16_t *suitmask)
+{
+	int wilds = h[RPL_JOKER] + h[1] + h[14] + h[27] + h[40];
+	for (int s = 0; s < 4; s++)
+		for (int lo = 1; lo <= 11; lo++) {
+			int k = 0;
+			for (int r = lo; r < lo + 4; r++)
+				k += (suitmask[s] >> r) & 1;
+			if (k >= 3 || (k >= 2 && wilds))
+				return 1;
+		}
+	return 0;
+}
+
+static int kind_ctx(const struct track *t)
+{
+	int st = !t->open ? 0 : (t->drew ? 2 : 1), sub = 0;
+	int seat = t->seat;
+	uint16_t sm[4];
+
+	if (t->last >= 0 && t->hand_n[t->last] == 0)
+		return st * 16 + 15; /* a hand just emptied: a morto pick-up is likely */
+	if (st == 0) {
+		if (t->pile_n) {
+			rpl_card top = t->pile[t->pile_n - 1];
+			hand_ranks(t->hand[seat], sm);
+			sub = 1 + (RPL_IS_WILDCAPABLE(top) || !is_isolated(sm, top) || touches_side(t, seat & 1, top));
+		}
+	} else if (st == 2) {
+		hand_ranks(t->hand[seat], sm);
+		sub = near_run(t->hand[seat], sm);
+		switch (t->last_kind) {
+		case RPL_ACT_TAKE: sub += 2; break;
+		case RPL_ACT_MELD:
+		case RPL_ACT_ADD: sub += 4; break;
+		case RPL_ACT_MORTO: sub += 6; break;
+		default: break;
+		}
+		if (t->turn == 1 && t->last_kind == RPL_ACT_DRAW)
+			sub += 8;
+	}
+	return st * 16 + sub;
 }
 
 /* The distinct faces of a hand, ascending; returns how many. */
@@ -598,166 +797,192 @@ static int drawn_face(const struct track *t, int seat)
 	return t->hand[seat][t->last_drawn] ? t->last_drawn : -1;
 }
 
-int rpl__enc_action(struct rc_enc *e, struct model *m, const struct track *t, const rpl_action *a)
+static int code_discard(struct coder *c, struct model *m, const struct track *t, int seat, rpl_action *a)
 {
-	int seat = rpl__track_actor(t, a->kind), lay = a->kind == RPL_ACT_ADD;
 	const uint8_t *h = t->hand[seat];
 	rpl_card f[RPL_NFACES];
-	int k, prev;
+	uint8_t avail[RPL_NFACES], grp[RPL_NFACES];
+	uint16_t sm[4];
+	int dr = drawn_face(t, seat), k, idx;
 
-	if (a->kind < RPL_ACT_DRAW || a->kind > RPL_ACT_MORTO)
+	if (c->e && (a->ncards != 1 || a->cards[0] >= RPL_NFACES || !h[a->cards[0]]))
 		return -1;
-	enc_tree(e, m->kind[kind_ctx(t)], 3, a->kind - 1);
-	switch (a->kind) {
-	case RPL_ACT_DISCARD: {
-		int dr = drawn_face(t, seat), idx;
-		uint8_t w[RPL_NFACES];
-		if (a->ncards != 1 || a->cards[0] >= RPL_NFACES || !h[a->cards[0]])
-			return -1;
-		if (dr >= 0) {
-			enc_bit(e, &m->drawn[0], a->cards[0] == dr);
-			if (a->cards[0] == dr)
-				break;
-		}
-		k = faces_of(h, f);
-		idx = face_index(f, k, a->cards[0]);
-		for (int i = 0; i < k; i++)
-			w[i] = f[i] != dr;
-		enc_weighted(e, w, k, 0, idx);
-		break;
+	hand_ranks(h, sm);
+	a->ncards = 1;
+	if (dr >= 0 && c_bit(c, &m->drawn[is_isolated(sm, (rpl_card)dr)], c->e ? a->cards[0] != dr : 0) == 0) {
+		a->cards[0] = (rpl_card)dr;
+		return 0;
 	}
-	case RPL_ACT_MELD:
-	case RPL_ACT_ADD: {
-		rpl_card cs[14];
-		uint8_t used[RPL_NFACES];
-		if (a->ncards < 1 || a->ncards > 14 || a->end > RPL_END_HIGH)
+	k = faces_of(h, f);
+	for (int i = 0; i < k; i++) {
+		avail[i] = f[i] != dr;
+		grp[i] = (uint8_t)is_isolated(sm, f[i]);
+	}
+	idx = c_group(c, &m->isolated[0], avail, grp, k, c->e ? face_index(f, k, a->cards[0]) : 0);
+	if (idx < 0)
+		return -1;
+	a->cards[0] = f[idx];
+	return 0;
+}
+
+/* The cards of a meld or an addition: a count, then ascending faces of the hand. */
+static int code_cards(struct coder *c, struct model *m, const struct track *t, int seat, int add, rpl_action *a)
+{
+	const uint8_t *h = t->hand[seat];
+	rpl_card f[RPL_NFACES], cs[14];
+	uint8_t used[RPL_NFACES], avail[RPL_NFACES], grp[RPL_NFACES];
+	uint16_t sm[4];
+	int k, prev = -1, n;
+
+	if (c->e) {
+		if (a->ncards < 1 || a->ncards > 14)
 			return -1;
-		if (lay) {
-			int own = a->side == (seat & 1);
-			if (a->side > 1 || a->meld >= t->nmelds[a->side])
-				return -1;
-			enc_bit(e, &m->own[0], own);
-			enc_uniform(e, 0, t->nmelds[a->side], a->meld);
-		}
-		enc_tree(e, m->count[lay], 4, a->ncards - 1);
 		memcpy(cs, a->cards, a->ncards);
 		sort_cards(cs, a->ncards);
-		k = faces_of(h, f);
-		memset(used, 0, sizeof(used));
-		prev = -1;
-		for (int i = 0; i < a->ncards; i++) {
-			int idx = cs[i] < RPL_NFACES ? face_index(f, k, cs[i]) : -1;
-			if (idx < 0 || ++used[cs[i]] > h[cs[i]])
-				return -1;
-			if (prev < 0) {
-				enc_uniform(e, 0, k, idx);
-			} else {
-				int step = idx - prev;
-				enc_bit(e, &m->step1[lay], step != 1);
-				if (step != 1) {
-					enc_bit(e, &m->step0[lay], step != 0);
-					if (step != 0)
-						enc_uniform(e, prev + 2, k, idx);
-				}
-			}
-			prev = idx;
-		}
-		enc_tree(e, m->end[lay], 2, a->end);
-		break;
 	}
-	case RPL_ACT_MORTO:
-		if (a->morto > 1)
+	n = c_tree(c, m->count[add], 4, c->e ? a->ncards - 1 : 0) + 1;
+	if (n > 14)
+		return -1;
+	a->ncards = (uint8_t)n;
+	k = faces_of(h, f);
+	if (k == 0)
+		return -1;
+	hand_ranks(h, sm);
+	memset(used, 0, sizeof(used));
+	for (int i = 0; i < n; i++) {
+		int idx = -1;
+		if (c->e) {
+			idx = face_index(f, k, cs[i]);
+			if (idx < 0 || idx < prev)
+				return -1;
+		}
+		if (prev < 0) {
+			/* the first card: a wild or not, then a natural near others (meld) or touching a meld (add) */
+			for (int j = 0; j < k; j++) {
+				avail[j] = 1;
+				grp[j] = RPL_IS_WILDCAPABLE(f[j]);
+			}
+			{
+				int wild_in = 0, nat_in = 0, g;
+				for (int j = 0; j < k; j++) {
+					wild_in += grp[j];
+					nat_in += !grp[j];
+				}
+				g = c->e ? grp[idx] : 0;
+				if (wild_in && nat_in)
+					g = c_bit(c, &m->first_wild[add], g);
+				else
+					g = wild_in ? 1 : 0;
+				for (int j = 0; j < k; j++) {
+					avail[j] = grp[j] == g;
+					grp[j] = g ? 0 : (uint8_t)(add ? touches_side(t, seat & 1, f[j]) : !is_isolated(sm, f[j]));
+				}
+				idx = c_group(c, &m->first_near[add], avail, grp, k, idx);
+			}
+		} else {
+			int step = c->e ? idx - prev : 0;
+			if (!c_bit(c, &m->step1[add], step != 1)) {
+				idx = prev + 1;
+			} else if (!c_bit(c, &m->step0[add], step != 0)) {
+				idx = prev;
+			} else {
+				/* further on: a wild (2 or joker) or a natural, then which */
+				int w = 0, nw = 0, g;
+				for (int j = 0; j < k; j++) {
+					avail[j] = j >= prev + 2;
+					grp[j] = RPL_IS_WILDCAPABLE(f[j]);
+					w += avail[j] && grp[j];
+					nw += avail[j] && !grp[j];
+				}
+				g = c->e ? grp[idx] : 0;
+				if (w && nw)
+					g = c_bit(c, &m->stepwild[add], g);
+				else
+					g = w ? 1 : 0;
+				for (int j = 0; j < k; j++)
+					avail[j] = avail[j] && grp[j] == g;
+				if (c->e && (idx >= k || !avail[idx]))
+					return -1;
+				idx = c_pick(c, avail, k, idx);
+			}
+		}
+		if (idx < 0 || idx >= k || ++used[f[idx]] > h[f[idx]])
 			return -1;
-		enc_bit(e, &m->morto[0], a->morto);
-		break;
-	default:
-		break;
+		a->cards[i] = f[idx];
+		prev = idx;
 	}
 	return 0;
 }
 
-int rpl__dec_action(struct rc_dec *d, struct model *m, const struct track *t, rpl_action *a)
+static int code_action(struct coder *c, struct model *m, const struct track *t, rpl_action *a)
 {
-	int seat, lay;
-	const uint8_t *h;
-	rpl_card f[RPL_NFACES];
-	int k, prev, kind;
+	int kind, seat;
 
-	memset(a, 0, sizeof(*a));
-	kind = dec_tree(d, m->kind[kind_ctx(t)], 3) + 1;
+	kind = c_tree(c, m->kind[kind_ctx(t)], 3, c->e ? a->kind - 1 : 0) + 1;
 	if (kind > RPL_ACT_MORTO)
 		return -1;
+	if (c->d)
+		memset(a, 0, sizeof(*a));
 	a->kind = (uint8_t)kind;
 	seat = rpl__track_actor(t, kind);
-	lay = kind == RPL_ACT_ADD;
-	h = t->hand[seat];
 	switch (kind) {
-	case RPL_ACT_DISCARD: {
-		int dr = drawn_face(t, seat), idx;
-		uint8_t w[RPL_NFACES];
-		a->ncards = 1;
-		if (dr >= 0 && dec_bit(d, &m->drawn[0])) {
-			a->cards[0] = (rpl_card)dr;
-			break;
-		}
-		k = faces_of(h, f);
-		for (int i = 0; i < k; i++)
-			w[i] = f[i] != dr;
-		idx = k ? dec_weighted(d, w, k, 0) : -1;
-		if (idx < 0)
-			return -1;
-		a->cards[0] = f[idx];
-		break;
-	}
+	case RPL_ACT_DISCARD:
+		return code_discard(c, m, t, seat, a);
 	case RPL_ACT_MELD:
+		if (code_cards(c, m, t, seat, 0, a) < 0)
+			return -1;
+		break;
 	case RPL_ACT_ADD: {
-		uint8_t used[RPL_NFACES];
-		if (lay) {
-			int own = dec_bit(d, &m->own[0]);
-			int side = own ? (seat & 1) : !(seat & 1);
-			int idx;
-			if (t->nmelds[side] == 0)
-				return -1;
-			idx = dec_uniform(d, 0, t->nmelds[side]);
-			if (idx < 0)
-				return -1;
-			a->side = (uint8_t)side;
-			a->meld = (uint8_t)idx;
+		/* the cards first: then the meld, among those of the cards' suit */
+		int own, side, n, suit = -1;
+		uint8_t avail[RPL_MAX_MELDS], grp[RPL_MAX_MELDS];
+		if (code_cards(c, m, t, seat, 1, a) < 0)
+			return -1;
+		own = c_bit(c, &m->own[0], c->e ? a->side == (seat & 1) : 0);
+		side = own ? (seat & 1) : !(seat & 1);
+		n = t->nmelds[side];
+		if (n == 0 || (c->e && (a->side > 1 || a->side != side || a->meld >= n)))
+			return -1;
+		for (int i = 0; i < a->ncards && suit < 0; i++)
+			if (!RPL_IS_WILDCAPABLE(a->cards[i]))
+				suit = RPL_CARD_SUIT(a->cards[i]);
+		for (int i = 0; i < n; i++) {
+			avail[i] = 1;
+			grp[i] = suit < 0 || t->msuit[side][i] == suit;
 		}
-		a->ncards = (uint8_t)(dec_tree(d, m->count[lay], 4) + 1);
-		if (a->ncards > 14)
+		n = c_group(c, &m->same_suit[0], avail, grp, n, c->e ? a->meld : 0);
+		if (n < 0)
 			return -1;
-		k = faces_of(h, f);
-		if (k == 0)
-			return -1;
-		memset(used, 0, sizeof(used));
-		prev = -1;
-		for (int i = 0; i < a->ncards; i++) {
-			int idx;
-			if (prev < 0) {
-				idx = dec_uniform(d, 0, k);
-			} else if (!dec_bit(d, &m->step1[lay])) {
-				idx = prev + 1;
-			} else if (!dec_bit(d, &m->step0[lay])) {
-				idx = prev;
-			} else {
-				idx = prev + 2 < k ? dec_uniform(d, prev + 2, k) : -1;
-			}
-			if (idx < 0 || idx >= k || ++used[f[idx]] > h[f[idx]])
-				return -1;
-			a->cards[i] = f[idx];
-			prev = idx;
-		}
-		a->end = (uint8_t)dec_tree(d, m->end[lay], 2);
-		if (a->end > RPL_END_HIGH)
-			return -1;
+		a->side = (uint8_t)side;
+		a->meld = (uint8_t)n;
 		break;
 	}
 	case RPL_ACT_MORTO:
-		a->morto = (uint8_t)dec_bit(d, &m->morto[0]);
-		break;
+		if (c->e && a->morto > 1)
+			return -1;
+		a->morto = (uint8_t)c_bit(c, &m->morto[0], c->e ? a->morto : 0);
+		return 0;
 	default:
-		break;
+		return 0;
 	}
+	/* meld and add: where an end wild goes */
+	if (c->e && a->end > RPL_END_HIGH)
+		return -1;
+	a->end = (uint8_t)c_tree(c, m->end[kind == RPL_ACT_ADD], 2, c->e ? a->end : 0);
+	return a->end > RPL_END_HIGH ? -1 : 0;
+}
+
+int rpl__enc_action(struct rc_enc *e, struct model *m, const struct track *t, const rpl_action *a)
+{
+	struct coder c = { e, NULL };
+	rpl_action copy = *a;
+	return code_action(&c, m, t, &copy);
+}
+
+int rpl__dec_action(struct rc_dec *d, struct model *m, const struct track *t, rpl_action *a)
+{
+	struct coder c = { NULL, d };
+	if (code_action(&c, m, t, a) < 0)
+		return -1;
 	return d->overrun ? -1 : 0;
 }

@@ -61,6 +61,8 @@ struct track {
 	rpl_card pile[RPL_DECK_SIZE];
 	uint8_t pile_n;
 	uint8_t nmelds[2];
+	uint8_t msuit[2][RPL_MAX_MELDS];   /* suit of a meld's first card that is not a 2 or a joker; 4: none */
+	uint16_t mranks[2][RPL_MAX_MELDS]; /* ranks of those cards, bit r (an ace sets bits 1 and 14) */
 };
 
 /* Start a deal: dealer's left moves first. */
@@ -75,13 +77,18 @@ int rpl__track_actor(const struct track *t, int kind);
 int rpl__track_apply(struct track *t, const rpl_action *a, char *why, size_t whylen);
 
 /* Adaptive contexts of a deal's decision stream; reset at each deal. */
+#define KIND_CTX 48
 struct model {
-	uint16_t kind[16][8];
-	uint16_t drawn[4];
-	uint16_t count[2][16];
-	uint16_t step1[2], step0[2];
+	uint16_t kind[KIND_CTX][8];
+	uint16_t drawn[2];        /* discard: the card just drawn? (by whether it is isolated) */
+	uint16_t isolated[2];     /* discard: an isolated card? */
+	uint16_t count[2][16];    /* meld, add: number of cards */
+	uint16_t first_wild[2];   /* meld, add: the first card is a 2 or a joker? */
+	uint16_t first_near[2];   /* meld: first card has a neighbour; add: it touches a meld */
+	uint16_t step1[2], step0[2], stepwild[2];
 	uint16_t end[2][4];
 	uint16_t own[2];
+	uint16_t same_suit[2];    /* add: the meld is of the cards' suit? */
 	uint16_t morto[2];
 };
 void rpl__model_init(struct model *m);

@@ -252,7 +252,8 @@ int rpl_reader_next(rpl_reader *rd, rpl_event *ev)
 			rd->deal = (int)deal;
 			rd->dealer = rd->deal == 1 ? rd->hdr.info.first_dealer : (rd->dealer + 1) % n;
 			rpl__track_deal(&rd->t, n, rd->dealer, &ev->layout);
-			rpl__model_init(&rd->m);
+			if (rd->deal == 1)
+				rpl__model_init(&rd->m); /* the model learns over the whole match */
 			if (rd->left == 0 && close_stream(rd) < 0)
 				return rd->failed;
 			ev->kind = RPL_EV_DEAL;

@@ -253,7 +253,8 @@ int rpl_recorder_deal(rpl_recorder *rec, const rpl_layout *layout)
 	rec->deal++;
 	rec->dealer = rec->deal == 1 ? rec->info.first_dealer : (rec->dealer + 1) % rec->info.nplayers;
 	rpl__track_deal(&rec->t, rec->info.nplayers, rec->dealer, layout);
-	rpl__model_init(&rec->m);
+	if (rec->deal == 1)
+		rpl__model_init(&rec->m); /* the model learns over the whole match */
 	open_section(rec, 1);
 	rpl__enc_layout(&rec->enc, rec->info.nplayers, layout);
 	return 0;
@@ -385,7 +386,8 @@ static int build_compact(struct rpl_recorder *rec, struct buf *out)
 			deal++;
 			dealer = deal == 1 ? rec->info.first_dealer : (dealer + 1) % rec->info.nplayers;
 			rpl__track_deal(&t, rec->info.nplayers, dealer, &rec->layouts[li]);
-			rpl__model_init(&m);
+			if (deal == 1)
+				rpl__model_init(&m);
 			enc_out.n = 0;
 			rpl__rc_enc_init(&enc, &enc_out);
 			rpl__enc_layout(&enc, rec->info.nplayers, &rec->layouts[li]);
