@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "codec.h"
+#include "binom.h"
 
 /* ---- byte buffers ---- */
 
@@ -202,27 +203,32 @@ static uint32_t split_p12(uint32_t l, uint32_t r)
 	return p < 1 ? 1 : (p > 4095 ? 4095 : p);
 }
 
-/* ---- weighted choice among up to 64 symbols (faces, indices) ---- */
+/* ---- weighted choice among up to 64 symbols (faces, indices) ----
+ * A binary tree over 64 leaves; at each node the bit is coded with the
+ * probability of the left half, from the weights (prefix sums).
+ */
 
-static uint32_t wsum(const uint8_t *w, int nsym, int lo, int hi)
+static void prefix_sums(const uint8_t *w, int nsym, int minv, uint32_t *ps)
 {
-	uint32_t s = 0;
-	if (hi > nsym)
-		hi = nsym;
-	for (int i = lo; i < hi; i++)
-		s += w[i];
-	return s;
+	int i;
+	for (i = 0; i <= minv && i <= 64; i++)
+		ps[i] = 0;
+	for (i = minv; i < nsym; i++)
+		ps[i + 1] = ps[i] + w[i];
+	for (i = nsym > minv ? nsym : minv; i < 64; i++)
+		ps[i + 1] = ps[i];
 }
 
 /* Code symbol v (w[v] > 0) among symbols minv..nsym-1 weighted by w. */
 static void enc_weighted(struct rc_enc *e, const uint8_t *w, int nsym, int minv, int v)
 {
+	uint32_t ps[65];
 	int a = 0, b = 64;
+
+	prefix_sums(w, nsym, minv, ps);
 	while (b - a > 1) {
-		int mid = (a + b) / 2;
-		uint32_t l = wsum(w, nsym, a > minv ? a : minv, mid);
-		uint32_t r = wsum(w, nsym, mid > minv ? mid : minv, b);
-		int bit = v >= mid;
+		int mid = (a + b) / 2, bit = v >= mid;
+		uint32_t l = ps[mid] - ps[a], r = ps[b] - ps[mid];
 		if (l && r)
 			enc_fixed(e, split_p12(l, r), bit);
 		if (bit)
@@ -235,14 +241,15 @@ static void enc_weighted(struct rc_enc *e, const uint8_t *w, int nsym, int minv,
 /* Returns the symbol, or -1 when no symbol has weight. */
 static int dec_weighted(struct rc_dec *d, const uint8_t *w, int nsym, int minv)
 {
+	uint32_t ps[65];
 	int a = 0, b = 64;
-	if (wsum(w, nsym, minv, nsym) == 0)
+
+	prefix_sums(w, nsym, minv, ps);
+	if (ps[64] == 0)
 		return -1;
 	while (b - a > 1) {
-		int mid = (a + b) / 2;
-		uint32_t l = wsum(w, nsym, a > minv ? a : minv, mid);
-		uint32_t r = wsum(w, nsym, mid > minv ? mid : minv, b);
-		int bit;
+		int mid = (a + b) / 2, bit;
+		uint32_t l = ps[mid] - ps[a], r = ps[b] - ps[mid];
 		if (l && r)
 			bit = dec_fixed(d, split_p12(l, r));
 		else
@@ -281,14 +288,9 @@ static void sort_cards(rpl_card *c, int n)
  */
 static uint64_t binom(int n, int k)
 {
-	uint64_t r = 1;
-	if (k < 0 || n < 0 || k > n)
+	if (k < 0 || n < 0 || k > n || n > 108 || k > 11)
 		return 0;
-	if (k > n - k)
-		k = n - k;
-	for (int i = 1; i <= k; i++)
-		r = r * (uint64_t)(n - k + i) / (uint64_t)i; /* exact: r stays C(n-k+i, i) */
-	return r;
+	return binom_table[n][k];
 }
 
 static int code_hand(struct rc_enc *e, struct rc_dec *d, uint8_t *cnt, int *left, uint8_t *hand)
@@ -398,6 +400,26 @@ int rpl__dec_layout(struct rc_dec *d, int nplayers, rpl_layout *lay)
 
 /* ---- bookkeeping ---- */
 
+static void hand_add(struct track *t, int seat, rpl_card c)
+{
+	t->hand[seat][c]++;
+	t->hand_n[seat]++;
+	if (c != RPL_JOKER) {
+		int r = RPL_CARD_RANK(c);
+		t->ranks[seat][RPL_CARD_SUIT(c)] |= (uint16_t)((1u << r) | (r == 1 ? 1u << 14 : 0));
+	}
+}
+
+static void hand_sub(struct track *t, int seat, rpl_card c)
+{
+	t->hand[seat][c]--;
+	t->hand_n[seat]--;
+	if (c != RPL_JOKER && !t->hand[seat][c]) {
+		int r = RPL_CARD_RANK(c);
+		t->ranks[seat][RPL_CARD_SUIT(c)] &= (uint16_t)~((1u << r) | (r == 1 ? 1u << 14 : 0));
+	}
+}
+
 void rpl__track_deal(struct track *t, int nplayers, int dealer, const rpl_layout *lay)
 {
 	memset(t, 0, sizeof(*t));
@@ -405,11 +427,9 @@ void rpl__track_deal(struct track *t, int nplayers, int dealer, const rpl_layout
 	t->seat = (uint8_t)((dealer + 1) % nplayers);
 	t->last = -1;
 	t->last_drawn = -1;
-	for (int s = 0; s < nplayers; s++) {
+	for (int s = 0; s < nplayers; s++)
 		for (int i = 0; i < RPL_HAND_SIZE; i++)
-			t->hand[s][lay->hand[s][i]]++;
-		t->hand_n[s] = RPL_HAND_SIZE;
-	}
+			hand_add(t, s, lay->hand[s][i]);
 	t->src_len = (uint8_t)RPL_STOCK_SIZE(nplayers);
 	memcpy(t->src, lay->stock, t->src_len);
 	memcpy(t->morto, lay->morto, sizeof(t->morto));
@@ -457,8 +477,7 @@ static int track_draw(struct track *t, int seat)
 		t->morto_used[m] = 2;
 	}
 	c = t->src[t->src_pos++];
-	t->hand[seat][c]++;
-	t->hand_n[seat]++;
+	hand_add(t, seat, c);
 	t->last_drawn = c;
 	return 0;
 }
@@ -479,9 +498,8 @@ static int take_cards(struct track *t, int seat, const rpl_action *a, char *why,
 			return -1;
 		}
 	}
-	for (rpl_card c = 0; c < RPL_NFACES; c++)
-		t->hand[seat][c] = (uint8_t)(t->hand[seat][c] - cnt[c]);
-	t->hand_n[seat] = (uint8_t)(t->hand_n[seat] - a->ncards);
+	for (int i = 0; i < a->ncards; i++)
+		hand_sub(t, seat, a->cards[i]);
 	return 0;
 }
 
@@ -525,8 +543,7 @@ int rpl__track_apply(struct track *t, const rpl_action *a, char *why, size_t why
 		break;
 	case RPL_ACT_TAKE:
 		for (int i = 0; i < t->pile_n; i++)
-			t->hand[seat][t->pile[i]]++;
-		t->hand_n[seat] = (uint8_t)(t->hand_n[seat] + t->pile_n);
+			hand_add(t, seat, t->pile[i]);
 		t->pile_n = 0;
 		t->drew = 1;
 		t->last_drawn = -1;
@@ -536,8 +553,7 @@ int rpl__track_apply(struct track *t, const rpl_action *a, char *why, size_t why
 			set_why(why, whylen, "no card was just drawn to reject", RPL_NFACES, 0);
 			return -1;
 		}
-		t->hand[seat][t->last_drawn]--;
-		t->hand_n[seat]--;
+		hand_sub(t, seat, (rpl_card)t->last_drawn);
 		t->pile[t->pile_n++] = (rpl_card)t->last_drawn;
 		if (track_draw(t, seat) < 0) {
 			set_why(why, whylen, "nothing is left to draw", RPL_NFACES, 0);
@@ -570,8 +586,7 @@ int rpl__track_apply(struct track *t, const rpl_action *a, char *why, size_t why
 			set_why(why, whylen, "a discard names one card of the hand", a->cards[0], seat);
 			return -1;
 		}
-		t->hand[seat][a->cards[0]]--;
-		t->hand_n[seat]--;
+		hand_sub(t, seat, a->cards[0]);
 		t->pile[t->pile_n++] = a->cards[0];
 		t->open = 0;
 		t->drew = 0;
@@ -583,8 +598,7 @@ int rpl__track_apply(struct track *t, const rpl_action *a, char *why, size_t why
 			return -1;
 		}
 		for (int i = 0; i < RPL_MORTO_SIZE; i++)
-			t->hand[seat][t->morto[a->morto][i]]++;
-		t->hand_n[seat] = (uint8_t)(t->hand_n[seat] + RPL_MORTO_SIZE);
+			hand_add(t, seat, t->morto[a->morto][i]);
 		t->morto_used[a->morto] = 1;
 		break;
 	default:
@@ -672,32 +686,14 @@ static int c_group(struct coder *c, uint16_t *p, const uint8_t *avail, const uin
 	return c_pick(c, w, n, v);
 }
 
-/* The ranks present in a hand, per suit: bit r for rank r (an ace also sets bit 14). */
-static void hand_ranks(const uint8_t *h, uint16_t *suitmask)
+/* Bits of the ranks within two of card x's rank(s) (an ace is 1 and 14), x's own excluded. */
+static uint16_t near2(rpl_card x)
 {
-	for (int s = 0; s < 4; s++) {
-		uint16_t m = 0;
-		for (int r = 1; r <= 13; r++)
-			if (h[s * 13 + r - 1])
-				m |= (uint16_t)(1u << r);
-		if (m & 2u)
-			m |= 1u << 14;
-		suitmask[s] = m;
-	}
-}
-
-/* Bits of the ranks within dist of card x's rank(s), x itself excluded. */
-static uint16_t near_bits(rpl_card x, int dist)
-{
-	uint16_t m = 0;
 	int r = RPL_CARD_RANK(x);
-	for (int k = 0; k < 2; k++) {
-		int c = k ? (r == 1 ? 14 : -100) : r;
-		for (int d = -dist; d <= dist; d++)
-			if (d && c + d >= 1 && c + d <= 14)
-				m |= (uint16_t)(1u << (c + d));
-	}
-	return m;
+	uint32_t m = (0x1Bu << r) >> 2; /* bits r-2, r-1, r+1, r+2 */
+	if (r == 1)
+		m |= 0x1Bu << 12; /* 12, 13 and (out of range) 15, 16 */
+	return (uint16_t)(m & 0x7FFEu);
 }
 
 /* A natural card (not a 2 or a joker) with no card of its suit within two ranks in the hand. */
@@ -705,7 +701,7 @@ static int is_isolated(const uint16_t *suitmask, rpl_card x)
 {
 	if (RPL_IS_WILDCAPABLE(x))
 		return 0;
-	return !(suitmask[RPL_CARD_SUIT(x)] & near_bits(x, 2));
+	return !(suitmask[RPL_CARD_SUIT(x)] & near2(x));
 }
 
 /* Does card x touch meld i of side s (same suit, a rank within two)? */
@@ -713,7 +709,7 @@ static int touches(const struct track *t, int s, int i, rpl_card x)
 {
 	if (RPL_IS_WILDCAPABLE(x) || t->msuit[s][i] != RPL_CARD_SUIT(x))
 		return 0;
-	return (t->mranks[s][i] & near_bits(x, 2)) != 0;
+	return (t->mranks[s][i] & near2(x)) != 0;
 }
 
 static int touches_side(const struct track *t, int s, rpl_card x)
@@ -728,14 +724,14 @@ static int touches_side(const struct track *t, int s, rpl_card x)
 static int near_run(const uint8_t *h, const uint16_t *suitmask)
 {
 	int wilds = h[RPL_JOKER] + h[1] + h[14] + h[27] + h[40];
-	for (int s = 0; s < 4; s++)
-		for (int lo = 1; lo <= 11; lo++) {
-			int k = 0;
-			for (int r = lo; r < lo + 4; r++)
-				k += (suitmask[s] >> r) & 1;
-			if (k >= 3 || (k >= 2 && wilds))
-				return 1;
-		}
+	for (int s = 0; s < 4; s++) {
+		/* windows of four ranks lo..lo+3, lo = 1..11: a, b, c, d are the four bits */
+		uint32_t a = suitmask[s], b = a >> 1, c = a >> 2, d = a >> 3, three, two;
+		three = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d);
+		two = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d);
+		if ((three | (wilds ? two : 0)) & 0xFFEu) /* lo = 1..11 */
+			return 1;
+	}
 	return 0;
 }
 
@@ -743,18 +739,16 @@ static int kind_ctx(const struct track *t)
 {
 	int st = !t->open ? 0 : (t->drew ? 2 : 1), sub = 0;
 	int seat = t->seat;
-	uint16_t sm[4];
+	const uint16_t *sm = t->ranks[seat];
 
 	if (t->last >= 0 && t->hand_n[t->last] == 0)
 		return st * 16 + 15; /* a hand just emptied: a morto pick-up is likely */
 	if (st == 0) {
 		if (t->pile_n) {
 			rpl_card top = t->pile[t->pile_n - 1];
-			hand_ranks(t->hand[seat], sm);
 			sub = 1 + (RPL_IS_WILDCAPABLE(top) || !is_isolated(sm, top) || touches_side(t, seat & 1, top));
 		}
 	} else if (st == 2) {
-		hand_ranks(t->hand[seat], sm);
 		sub = near_run(t->hand[seat], sm);
 		switch (t->last_kind) {
 		case RPL_ACT_TAKE: sub += 2; break;
@@ -802,12 +796,11 @@ static int code_discard(struct coder *c, struct model *m, const struct track *t,
 	const uint8_t *h = t->hand[seat];
 	rpl_card f[RPL_NFACES];
 	uint8_t avail[RPL_NFACES], grp[RPL_NFACES];
-	uint16_t sm[4];
+	const uint16_t *sm = t->ranks[seat];
 	int dr = drawn_face(t, seat), k, idx;
 
 	if (c->e && (a->ncards != 1 || a->cards[0] >= RPL_NFACES || !h[a->cards[0]]))
 		return -1;
-	hand_ranks(h, sm);
 	a->ncards = 1;
 	if (dr >= 0 && c_bit(c, &m->drawn[is_isolated(sm, (rpl_card)dr)], c->e ? a->cards[0] != dr : 0) == 0) {
 		a->cards[0] = (rpl_card)dr;
@@ -831,7 +824,7 @@ static int code_cards(struct coder *c, struct model *m, const struct track *t, i
 	const uint8_t *h = t->hand[seat];
 	rpl_card f[RPL_NFACES], cs[14];
 	uint8_t used[RPL_NFACES], avail[RPL_NFACES], grp[RPL_NFACES];
-	uint16_t sm[4];
+	const uint16_t *sm = t->ranks[seat];
 	int k, prev = -1, n;
 
 	if (c->e) {
@@ -847,7 +840,6 @@ static int code_cards(struct coder *c, struct model *m, const struct track *t, i
 	k = faces_of(h, f);
 	if (k == 0)
 		return -1;
-	hand_ranks(h, sm);
 	memset(used, 0, sizeof(used));
 	for (int i = 0; i < n; i++) {
 		int idx = -1;

@@ -54,6 +54,7 @@ struct track {
 	int32_t turn;      /* turns opened */
 	cardset hand[RPL_MAX_SEATS];
 	uint8_t hand_n[RPL_MAX_SEATS];
+	uint16_t ranks[RPL_MAX_SEATS][4]; /* per suit: bit r when the hand holds rank r (an ace: 1 and 14) */
 	rpl_card src[RPL_DECK_SIZE];
 	uint8_t src_pos, src_len;
 	rpl_card morto[2][RPL_MORTO_SIZE];

@@ -90,11 +90,17 @@ static int new_meld_with(struct laytry *t, const cardset h, rpl_card x)
 {
 	cardset cand;
 
+	int natural = !RPL_IS_WILDCAPABLE(x), p1 = natural ? RPL_CARD_RANK(x) : 0;
+	int p2 = natural && p1 == 1 ? 14 : p1; /* an ace sits at 1 or 14 */
+
 	for (int s = 0; s < 4; s++) {
-		if (!RPL_IS_WILDCAPABLE(x) && RPL_CARD_SUIT(x) != s)
+		if (natural && RPL_CARD_SUIT(x) != s)
 			continue;
 		for (int lo = 1; lo <= 12; lo++) {
 			for (int hi = lo + 2; hi <= 14 && hi - lo < 5; hi++) {
+				/* a natural x must sit inside the window */
+				if (natural && !((p1 >= lo && p1 <= hi) || (p2 >= lo && p2 <= hi)))
+					continue;
 				/* no wild, or one wild at any position q */
 				for (int q = lo - 1; q <= hi; q++) {
 					int nw = q >= lo ? 5 : 1;

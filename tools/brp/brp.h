@@ -66,6 +66,17 @@ struct brp_files {
 };
 int brp_files_collect(const char *cmd, int argc, char **argv, struct brp_files *fl);
 void brp_files_free(struct brp_files *fl);
+/* Append the paths listed in the file list ("-": standard input), one a line. */
+int brp_files_from_list(const char *cmd, const char *list, struct brp_files *fl);
+
+/*
+ * Run job on every file of fl with jobs threads; out receives each result in
+ * the files' order, one at a time (never concurrently). slot_size: the size
+ * of a result. Returns 0, or -1 when out of memory or no thread starts.
+ */
+typedef void (*brp_job_fn)(const char *path, void *result, void *ud);
+typedef void (*brp_out_fn)(const char *path, const void *result, void *ud);
+int brp_pool_run(const struct brp_files *fl, int jobs, size_t slot_size, brp_job_fn job, brp_out_fn out, void *ud);
 
 /* Write s to f as a JSON string literal, quotes included. */
 void brp_json_string(FILE *f, const char *s);

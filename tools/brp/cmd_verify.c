@@ -23,6 +23,8 @@ static void usage(FILE *f)
 	      "  -r, --rules PROFILE   judge by this profile instead (kzv, stbl, aberto)\n"
 	      "  -s, --set NAME=VALUE  with --rules: override a parameter (repeatable)\n"
 	      "      --json            one JSON object a match, one a line\n"
+	      "  -j, --jobs N          threads (default 1; the output is the same, in order)\n"
+	      "      --from-list FILE  also verify the paths listed in FILE, one a line\n"
 	      "  -q, --quiet           print only the matches that are not ok\n"
 	      "  -h, --help            print this help and exit\n"
 	      "\n"
@@ -104,6 +106,46 @@ static void print_json(const char *path, const rpl_verdict *v)
 	fputs("}\n", stdout);
 }
 
+struct vjob {
+	const rpl_rules *rules;
+	int json, quiet, worst;
+};
+
+struct vresult {
+	int err;
+	rpl_verdict v;
+};
+
+static void verify_one(const char *path, void *result, void *ud)
+{
+	struct vjob *j = ud;
+	struct vresult *r = result;
+	r->err = rpl_verify_file(path, j->rules, &r->v);
+}
+
+static void print_one(const char *path, const void *result, void *ud)
+{
+	struct vjob *j = ud;
+	const struct vresult *r = result;
+	const rpl_verdict *v = &r->v;
+	int rc;
+
+	if (r->err) {
+		brp_error(name, "%s: %s", path, v->message[0] ? v->message : rpl_strerror(r->err));
+		j->worst = BRP_EXIT_USAGE;
+		return;
+	}
+	rc = v->kind == RPL_VERDICT_OK ? BRP_EXIT_OK : v->kind == RPL_VERDICT_MALFORMED ? BRP_EXIT_USAGE : BRP_EXIT_NO;
+	if (rc > j->worst)
+		j->worst = rc;
+	if (j->quiet && rc == BRP_EXIT_OK)
+		return;
+	if (j->json)
+		print_json(path, v);
+	else
+		print_text(path, v);
+}
+
 int cmd_verify(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -112,12 +154,17 @@ int cmd_verify(int argc, char **argv)
 		{ "set", required_argument, NULL, 's' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "from-list", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *profile = NULL;
 	char **sets = NULL;
-	int nsets = 0, json = 0, quiet = 0, c, worst = BRP_EXIT_OK, status = BRP_EXIT_USAGE;
+	int nsets = 0, json = 0, quiet = 0, c, jobs = 1, status = BRP_EXIT_USAGE;
+	const char *list = NULL;
+	char *end;
+	struct vjob job;
 	rpl_rules *rules = NULL;
 	struct brp_files fl = { 0 };
 
@@ -126,13 +173,21 @@ int cmd_verify(int argc, char **argv)
 		brp_error(name, "out of memory");
 		return BRP_EXIT_USAGE;
 	}
-	while ((c = getopt_long(argc, argv, ":r:s:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":r:s:qj:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'L': profile = NULL; break;
 		case 'r': profile = optarg; break;
 		case 's': sets[nsets++] = optarg; break;
 		case 'J': json = 1; break;
 		case 'q': quiet = 1; break;
+		case 'j':
+			jobs = (int)strtol(optarg, &end, 10);
+			if (*end || jobs < 1 || jobs > 256) {
+				brp_error(name, "--jobs takes 1 to 256, not '%s'", optarg);
+				goto cleanup;
+			}
+			break;
+		case 'F': list = optarg; break;
 		case 'h':
 			usage(stdout);
 			status = BRP_EXIT_OK;
@@ -142,7 +197,7 @@ int cmd_verify(int argc, char **argv)
 			goto cleanup;
 		}
 	}
-	if (optind >= argc) {
+	if (optind >= argc && !list) {
 		brp_error(name, "no log to verify (try 'brp verify --help')");
 		goto cleanup;
 	}
@@ -154,25 +209,17 @@ int cmd_verify(int argc, char **argv)
 		goto cleanup;
 	if (brp_files_collect(name, argc - optind, argv + optind, &fl) < 0)
 		goto cleanup;
-	for (size_t i = 0; i < fl.n; i++) {
-		rpl_verdict v;
-		int err = rpl_verify_file(fl.path[i], rules, &v), rc;
-		if (err) {
-			brp_error(name, "%s: %s", fl.path[i], v.message[0] ? v.message : rpl_strerror(err));
-			worst = BRP_EXIT_USAGE;
-			continue;
-		}
-		rc = v.kind == RPL_VERDICT_OK ? BRP_EXIT_OK : v.kind == RPL_VERDICT_MALFORMED ? BRP_EXIT_USAGE : BRP_EXIT_NO;
-		if (rc > worst)
-			worst = rc;
-		if (quiet && rc == BRP_EXIT_OK)
-			continue;
-		if (json)
-			print_json(fl.path[i], &v);
-		else
-			print_text(fl.path[i], &v);
+	if (list && brp_files_from_list(name, list, &fl) < 0)
+		goto cleanup;
+	job.rules = rules;
+	job.json = json;
+	job.quiet = quiet;
+	job.worst = BRP_EXIT_OK;
+	if (brp_pool_run(&fl, jobs, sizeof(struct vresult), verify_one, print_one, &job) < 0) {
+		brp_error(name, "out of memory or no thread");
+		goto cleanup;
 	}
-	status = worst;
+	status = job.worst;
 cleanup:
 	brp_files_free(&fl);
 	rpl_rules_free(rules);

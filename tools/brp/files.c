@@ -89,26 +89,50 @@ static int add_arg(const char *cmd, struct brp_files *fl, const char *arg)
 	return push(fl, arg);
 }
 
+/* Paths one a line from f. */
+static int read_list(const char *cmd, struct brp_files *fl, FILE *f)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+
+	while ((len = getline(&line, &cap, f)) > 0) {
+		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		if (len == 0)
+			continue;
+		if (add_arg(cmd, fl, line) < 0) {
+			free(line);
+			return -1;
+		}
+	}
+	free(line);
+	return 0;
+}
+
+int brp_files_from_list(const char *cmd, const char *list, struct brp_files *fl)
+{
+	FILE *f = strcmp(list, "-") == 0 ? stdin : fopen(list, "r");
+	int err;
+
+	if (!f) {
+		brp_error(cmd, "%s: %s", list, strerror(errno));
+		return -1;
+	}
+	err = read_list(cmd, fl, f);
+	if (f != stdin)
+		fclose(f);
+	return err;
+}
+
 int brp_files_collect(const char *cmd, int argc, char **argv, struct brp_files *fl)
 {
 	memset(fl, 0, sizeof(*fl));
 	for (int i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "-") == 0) {
 			/* a list of paths on standard input, one a line */
-			char *line = NULL;
-			size_t cap = 0;
-			ssize_t len;
-			while ((len = getline(&line, &cap, stdin)) > 0) {
-				while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-					line[--len] = '\0';
-				if (len == 0)
-					continue;
-				if (add_arg(cmd, fl, line) < 0) {
-					free(line);
-					return -1;
-				}
-			}
-			free(line);
+			if (read_list(cmd, fl, stdin) < 0)
+				return -1;
 			continue;
 		}
 		if (add_arg(cmd, fl, argv[i]) < 0)
