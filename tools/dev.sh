@@ -3,6 +3,7 @@
 #
 #   tools/dev.sh demo   install what is missing, configure, build, run brp on samples/
 #   tools/dev.sh test   install what is missing, configure, build, run the test suite
+#   tools/dev.sh build  install what is missing, configure, build (tools/bench.sh uses it)
 #
 # Idempotent: run it as often as you like; apt-get runs only when a package is
 # missing, and an existing build directory is reconfigured, not recreated.
@@ -27,7 +28,7 @@ build=${BRP_BUILDDIR:-$root/build}
 case $build in /*) ;; *) build=$root/$build ;; esac
 
 packages=(meson ninja-build pkg-config gcc libsqlite3-dev zlib1g-dev libcsv-dev libcmocka-dev
-	python3 sqlite3 xz-utils)
+	python3 sqlite3 xz-utils bc time)
 
 install_missing() {
 	local missing=() p sudo=
@@ -112,6 +113,10 @@ test)
 	install_missing
 	configure
 	meson test -C "$build" --print-errorlogs
+	;;
+build)
+	install_missing
+	configure
 	;;
 -h | --help | help) usage ;;
 *) usage ;;

@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# The benchmark: one command from a fresh clone.
+#
+#   tools/bench.sh [-n MATCHES_PER_CONFIG] [-j JOBS] [-r ROUNDS]
+#
+# Builds the tree (tools/dev.sh build, in a release build directory), makes a
+# fixed corpus with brp simulate (each profile, 2 and 4 players; 1,700
+# matches each by default: 10,200 in all), and measures, side by side with
+# its baseline in the same run:
+#   1. size: bits a decision and bytes a deal of .brp, against the same
+#      matches as text notation, gzip -9 and xz -9 (each match a file);
+#   2. verification speed: decisions and matches a second, one thread and
+#      -j; decoding against rule checking (in memory);
+#   3. SQLite export speed against the sqlite3 shell's .import of the same
+#      rows; 4. CSV export speed; the recorder's cost a decision with a
+#      flush a turn;
+#   5. peak memory of verify and export on 1,000 matches and on all.
+# Times are medians of ROUNDS runs (default 3). The results go to stdout
+# and to $BRP_BUILDDIR/bench/results.md. The machine is shared and noisy:
+# compare figures of one run, not across runs.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+per=1700
+jobs=$(nproc 2> /dev/null || echo 2)
+rounds=3
+while getopts "n:j:r:" o; do
+	case $o in
+	n) per=$OPTARG ;;
+	j) jobs=$OPTARG ;;
+	r) rounds=$OPTARG ;;
+	*) sed -n '2,20s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+	esac
+done
+
+export BRP_BUILDDIR=${BRP_BUILDDIR:-$root/build-release}
+build=$BRP_BUILDDIR
+bash "$root/tools/dev.sh" build > /dev/null
+meson configure "$build" -Dbuildtype=release -Db_ndebug=true > /dev/null
+meson compile -C "$build" > /dev/null
+brp=$build/tools/brp
+bench=$build/tools/brp-bench
+work=$build/bench
+corpus=$work/corpus
+mkdir -p "$work"
+export LC_ALL=C TZ=UTC
+
+out=$work/results.md
+: > "$out"
+say() { echo "$*" | tee -a "$out"; }
+
+# the median wall time of a command, in seconds
+median() {
+	local times=() t0 t1
+	for _ in $(seq "$rounds"); do
+		t0=$(date +%s.%N)
+		"$@" > /dev/null
+		t1=$(date +%s.%N)
+		times+=("$(echo "$t1 - $t0" | bc -l)")
+	done
+	printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {printf "%.3f", a[int((NR+1)/2)]}'
+}
+
+configs="kzv-2 kzv-4 stbl-2 stbl-4 aberto-2 aberto-4"
+stamp=$corpus/.stamp-$per
+if [ ! -f "$stamp" ]; then
+	rm -rf "$corpus"
+	mkdir -p "$corpus"
+	for c in $configs; do
+		"$brp" simulate -r "${c%-*}" -p "${c#*-}" -n "$per" --seed 2026 -b greedy -j "$jobs" -q -o "$corpus/$c"
+	done
+	touch "$stamp"
+fi
+find "$corpus" -name '*.brp' | sort > "$work/all.list"
+head -n 1000 "$work/all.list" > "$work/1000.list"
+total=$(wc -l < "$work/all.list")
+
+say "# Benchmark results"
+say ""
+say "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(uname -sr)."
+say "Corpus: $total matches (brp simulate --seed 2026 -b greedy, $per per profile and table size)."
+say "Times: median of $rounds runs; -j $jobs threads."
+say ""
+
+say "## 1. Size"
+say ""
+say "| corpus | matches | deals | decisions | .brp bytes | bits/decision (stream) | bits/decision (file) | bytes/deal | text | text gzip -9 | text xz -9 | .brp / xz |"
+say "|---|---|---|---|---|---|---|---|---|---|---|---|"
+for c in $configs; do
+	"$bench" size "$corpus/$c" > "$work/size-$c.txt"
+	get() { awk -v k="$1" '$1 == k {print $2}' "$work/size-$c.txt"; }
+	mkdir -p "$work/text/$c"
+	find "$corpus/$c" -name '*.brp' | xargs -P "$jobs" -I{} sh -c '"$0" dump "$1" > "$2/$(basename "$1" .brp).txt"' "$brp" {} "$work/text/$c"
+	text=$(cat "$work/text/$c"/*.txt | wc -c)
+	gz=$(find "$work/text/$c" -name '*.txt' -print0 | xargs -0 -P "$jobs" -n 50 sh -c 'for f; do gzip -9 -c "$f" | wc -c; done' sh | awk '{s += $1} END {print s}')
+	xz=$(find "$work/text/$c" -name '*.txt' -print0 | xargs -0 -P "$jobs" -n 50 sh -c 'for f; do xz -9 -c "$f" | wc -c; done' sh | awk '{s += $1} END {print s}')
+	say "| $c | $(get matches) | $(get deals) | $(get decisions) | $(get bytes) | $(get bits_per_decision_stream) | $(get bits_per_decision_file) | $(get bytes_per_deal_file) | $text | $gz | $xz | $(echo "scale=3; $(get bytes) / $xz" | bc -l) |"
+done
+say ""
+
+say "## 2. Verification speed"
+say ""
+"$bench" speed "$corpus/stbl-4" "$rounds" > "$work/speed.txt"
+sget() { awk -v k="$1" '$1 == k {print $2}' "$work/speed.txt"; }
+decisions=$(cat "$work"/size-*.txt | awk '$1 == "decisions" {s += $2} END {print s}')
+t1=$(median "$brp" verify -q -j 1 --from-list "$work/all.list")
+tj=$(median "$brp" verify -q -j "$jobs" --from-list "$work/all.list")
+say "| what | seconds | decisions/s | matches/s |"
+say "|---|---|---|---|"
+say "| brp verify, 1 thread, all $total matches (files on disk) | $t1 | $(echo "$decisions / $t1" | bc) | $(echo "$total / $t1" | bc) |"
+say "| brp verify -j $jobs | $tj | $(echo "$decisions / $tj" | bc) | $(echo "$total / $tj" | bc) |"
+say "| in memory, stbl-4: decode only | $(sget decode_seconds) | $(sget decode_decisions_per_second) | |"
+say "| in memory, stbl-4: decode + rules | $(sget verify_seconds) | $(sget verify_decisions_per_second) | $(sget verify_matches_per_second) |"
+say ""
+say "Speed-up of -j $jobs over one thread: $(echo "scale=2; $t1 / $tj" | bc -l)x. Decoding is $(echo "scale=0; 100 * $(sget decode_share) / 1" | bc)% of verification time in memory."
+say ""
+
+if "$brp" export --help > /dev/null 2>&1; then
+	say "## 3. Export"
+	say ""
+	rm -f "$work/export.db" "$work/export.db-wal" "$work/export.db-shm"
+	te=$(median sh -c "rm -f '$work/export.db'*; '$brp' export -q --sqlite '$work/export.db' --from-list '$work/all.list'")
+	rows=$(sqlite3 "$work/export.db" "SELECT (SELECT count(*) FROM matches) + (SELECT count(*) FROM deals) + (SELECT count(*) FROM deal_scores) + (SELECT count(*) FROM melds);")
+	tc=$(median sh -c "rm -rf '$work/csv'; '$brp' export -q --csv '$work/csv' --from-list '$work/all.list'")
+	say "| what | seconds | rows | rows/s |"
+	say "|---|---|---|---|"
+	say "| brp export --sqlite (verifies each log too) | $te | $rows | $(echo "$rows / $te" | bc) |"
+	if [ -x "$root/tools/bench-import.sh" ]; then
+		ti=$(bash "$root/tools/bench-import.sh" "$work/export.db" "$work/import.db" "$rounds")
+		say "| sqlite3 shell .import of the same rows from CSV | $ti | $rows | $(echo "$rows / $ti" | bc) |"
+	fi
+	say "| brp export --csv | $tc | | |"
+	say ""
+fi
+
+say "## 4. The recorder"
+say ""
+mkdir -p "$work/rec"
+head -n 200 "$work/all.list" | while read -r f; do cp "$f" "$work/rec/$(basename "$(dirname "$f")")-$(basename "$f")"; done
+"$bench" record "$work/rec" "$rounds" "$work" > "$work/rec.txt"
+rget() { awk -v k="$1" '$1 == k {print $2}' "$work/rec.txt"; }
+say "Recording 200 matches again ($(rget decisions) decisions, $(rget flushes) flushes: one a turn), checked by the engine:"
+say "$(rget record_ns_per_decision) ns a decision, flush included; closing a match (compact rewrite, fsync, rename): $(rget close_ms_per_match) ms."
+say ""
+
+say "## 5. Peak memory"
+say ""
+say "| command | 1,000 matches | $total matches |"
+say "|---|---|---|"
+m1=$( { /usr/bin/time -f %M "$brp" verify -q --from-list "$work/1000.list" > /dev/null; } 2>&1 | tail -1)
+m2=$( { /usr/bin/time -f %M "$brp" verify -q --from-list "$work/all.list" > /dev/null; } 2>&1 | tail -1)
+say "| brp verify (KiB) | $m1 | $m2 |"
+if "$brp" export --help > /dev/null 2>&1; then
+	rm -f "$work/m.db"*
+	m3=$( { /usr/bin/time -f %M "$brp" export -q --sqlite "$work/m.db" --from-list "$work/1000.list" > /dev/null; } 2>&1 | tail -1)
+	rm -f "$work/m.db"*
+	m4=$( { /usr/bin/time -f %M "$brp" export -q --sqlite "$work/m.db" --from-list "$work/all.list" > /dev/null; } 2>&1 | tail -1)
+	say "| brp export --sqlite (KiB) | $m3 | $m4 |"
+fi
+say ""
+say "Written to $out."
