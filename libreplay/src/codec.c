@@ -546,7 +546,6 @@ int rpl__track_apply(struct track *t, const rpl_action *a, char *why, size_t why
 			hand_add(t, seat, t->pile[i]);
 		t->pile_n = 0;
 		t->drew = 1;
-		t->last_drawn = -1;
 		break;
 	case RPL_ACT_REJECT:
 		if (t->last_drawn < 0 || !t->hand[seat][t->last_drawn]) {
@@ -604,8 +603,9 @@ int rpl__track_apply(struct track *t, const rpl_action *a, char *why, size_t why
 	default:
 		break;
 	}
+	/* the card just drawn is known only until the next decision */
 	if (a->kind != RPL_ACT_DRAW && a->kind != RPL_ACT_REJECT)
-		t->last_drawn = a->kind == RPL_ACT_TAKE ? -1 : t->last_drawn;
+		t->last_drawn = -1;
 	t->last = (int8_t)seat;
 	t->last_kind = a->kind;
 	return 0;

@@ -88,9 +88,9 @@ struct model {
 	uint16_t first_near[2];   /* meld: first card has a neighbour; add: it touches a meld */
 	uint16_t step1[2], step0[2], stepwild[2];
 	uint16_t end[2][4];
-	uint16_t own[2];
-	uint16_t same_suit[2];    /* add: the meld is of the cards' suit? */
-	uint16_t morto[2];
+	uint16_t own[1];
+	uint16_t same_suit[1];    /* add: the meld is of the cards' suit? */
+	uint16_t morto[1];
 };
 void rpl__model_init(struct model *m);
 

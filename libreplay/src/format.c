@@ -78,8 +78,13 @@ int rpl__section_get(const uint8_t *data, size_t n, size_t *pos, struct section 
 		}
 		len |= (uint64_t)(data[p] & 0x7F) << shift;
 		shift += 7;
-		if (!(data[p++] & 0x80))
+		if (!(data[p++] & 0x80)) {
+			if (data[p - 1] == 0 && shift > 7) {
+				snprintf(why, whylen, "byte %zu: section '%c' has an overlong length", (size_t)s->offset, s->type);
+				return -1;
+			}
 			break;
+		}
 	}
 	if (len > RPL_MAX_SECTION) {
 		snprintf(why, whylen, "byte %zu: section '%c' claims %llu bytes, more than the %u a reader accepts",
@@ -106,19 +111,31 @@ int rpl__section_get(const uint8_t *data, size_t n, size_t *pos, struct section 
 	return 1;
 }
 
+/* A varint must be minimal (no final 0x00 byte after the first) and fit 64 bits. */
 uint64_t rpl__cur_varint(struct cursor *c)
 {
 	uint64_t v = 0;
 	int shift = 0;
 	for (;;) {
+		uint8_t b;
 		if (c->pos >= c->n || shift > 63) {
 			c->bad = 1;
 			return 0;
 		}
-		v |= (uint64_t)(c->p[c->pos] & 0x7F) << shift;
+		b = c->p[c->pos++];
+		if (shift == 63 && (b & 0x7E)) {
+			c->bad = 1;
+			return 0;
+		}
+		v |= (uint64_t)(b & 0x7F) << shift;
 		shift += 7;
-		if (!(c->p[c->pos++] & 0x80))
+		if (!(b & 0x80)) {
+			if (b == 0 && shift > 7) {
+				c->bad = 1;
+				return 0;
+			}
 			return v;
+		}
 	}
 }
 
@@ -272,9 +289,14 @@ int rpl__header_get(struct header *h, const uint8_t *p, size_t n, int *version, 
 			goto cleanup;
 		}
 		got = (uLongf)rawlen;
-		if (uncompress(raw, &got, p + 1 + lc.pos, (uLong)(n - 1 - lc.pos)) != Z_OK || got != rawlen) {
-			snprintf(why, whylen, "the compressed header does not inflate to its declared size");
-			goto cleanup;
+		{
+			uLong srclen = (uLong)(n - 1 - lc.pos);
+			if (uncompress2(raw, &got, p + 1 + lc.pos, &srclen) != Z_OK || got != rawlen ||
+			    srclen != (uLong)(n - 1 - lc.pos)) {
+				snprintf(why, whylen,
+				         "the compressed header does not inflate exactly to its declared size and end");
+				goto cleanup;
+			}
 		}
 		c.p = raw;
 		c.n = (size_t)rawlen;
@@ -303,13 +325,29 @@ int rpl__header_get(struct header *h, const uint8_t *p, size_t n, int *version, 
 		goto cleanup;
 	}
 	nparams = rpl__cur_varint(&c);
-	if (c.bad || nparams > 1000)
+	if (c.bad)
 		goto bad;
+	if (nparams > RPL_P_COUNT) {
+		snprintf(why, whylen, "%llu rule parameters; this reader knows %d", (unsigned long long)nparams,
+		         RPL_P_COUNT);
+		err = RPL_EUNSUPPORTED;
+		goto cleanup;
+	}
+	if (nparams < RPL_P_COUNT) {
+		snprintf(why, whylen, "%llu rule parameters: a header carries every one of the %d",
+		         (unsigned long long)nparams, RPL_P_COUNT);
+		goto cleanup;
+	}
 	for (uint64_t i = 0; i < nparams; i++) {
 		uint64_t id = rpl__cur_varint(&c);
 		int64_t v = rpl__cur_zigzag(&c);
 		if (c.bad)
 			goto bad;
+		if (id != i + 1) {
+			snprintf(why, whylen, "rule parameter %llu out of place: ids run 1, 2, 3... each once",
+			         (unsigned long long)id);
+			goto cleanup;
+		}
 		if (id < 1 || id > RPL_P_COUNT) {
 			snprintf(why, whylen, "rule parameter %llu is unknown to this reader", (unsigned long long)id);
 			err = RPL_EUNSUPPORTED;

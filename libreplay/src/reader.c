@@ -72,20 +72,18 @@ int rpl_reader_open_memory(rpl_reader **out, const void *data, size_t len)
 	if (!out || (!data && len))
 		return RPL_EINVAL;
 	*out = NULL;
-	if (len > BRP_MAX_FILE)
-		return RPL_ELIMIT;
 	rd = calloc(1, sizeof(*rd));
 	if (!rd)
 		return RPL_ENOMEM;
+	*out = rd;
+	if (len > BRP_MAX_FILE)
+		return fail(rd, RPL_ELIMIT, 0, "%zu bytes: larger than the %u bytes a reader accepts", len, BRP_MAX_FILE);
 	rd->data = malloc(len ? len : 1);
-	if (!rd->data) {
-		free(rd);
+	if (!rd->data)
 		return RPL_ENOMEM;
-	}
 	if (len)
 		memcpy(rd->data, data, len);
 	rd->n = len;
-	*out = rd;
 	err = start(rd);
 	return err;
 }
