@@ -208,16 +208,17 @@ static uint32_t split_p12(uint32_t l, uint32_t r)
  * probability of the left half, from the weights (prefix sums).
  */
 
+/* ps[i] = the weight of symbols minv..i-1, for i <= nsym (beyond: ps[nsym]). */
 static void prefix_sums(const uint8_t *w, int nsym, int minv, uint32_t *ps)
 {
 	int i;
-	for (i = 0; i <= minv && i <= 64; i++)
+	for (i = 0; i <= minv && i <= nsym; i++)
 		ps[i] = 0;
 	for (i = minv; i < nsym; i++)
 		ps[i + 1] = ps[i] + w[i];
-	for (i = nsym > minv ? nsym : minv; i < 64; i++)
-		ps[i + 1] = ps[i];
 }
+
+#define PS(i) ps[(i) < nsym ? (i) : nsym]
 
 /* Code symbol v (w[v] > 0) among symbols minv..nsym-1 weighted by w. */
 static void enc_weighted(struct rc_enc *e, const uint8_t *w, int nsym, int minv, int v)
@@ -225,10 +226,12 @@ static void enc_weighted(struct rc_enc *e, const uint8_t *w, int nsym, int minv,
 	uint32_t ps[65];
 	int a = 0, b = 64;
 
+	if (minv > nsym)
+		minv = nsym;
 	prefix_sums(w, nsym, minv, ps);
 	while (b - a > 1) {
 		int mid = (a + b) / 2, bit = v >= mid;
-		uint32_t l = ps[mid] - ps[a], r = ps[b] - ps[mid];
+		uint32_t l = PS(mid) - PS(a), r = PS(b) - PS(mid);
 		if (l && r)
 			enc_fixed(e, split_p12(l, r), bit);
 		if (bit)
@@ -244,12 +247,14 @@ static int dec_weighted(struct rc_dec *d, const uint8_t *w, int nsym, int minv)
 	uint32_t ps[65];
 	int a = 0, b = 64;
 
+	if (minv > nsym)
+		minv = nsym;
 	prefix_sums(w, nsym, minv, ps);
-	if (ps[64] == 0)
+	if (PS(64) == 0)
 		return -1;
 	while (b - a > 1) {
 		int mid = (a + b) / 2, bit;
-		uint32_t l = ps[mid] - ps[a], r = ps[b] - ps[mid];
+		uint32_t l = PS(mid) - PS(a), r = PS(b) - PS(mid);
 		if (l && r)
 			bit = dec_fixed(d, split_p12(l, r));
 		else
@@ -261,6 +266,8 @@ static int dec_weighted(struct rc_dec *d, const uint8_t *w, int nsym, int minv)
 	}
 	return a;
 }
+
+#undef PS
 
 /* ---- the layout ---- */
 

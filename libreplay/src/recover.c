@@ -5,9 +5,11 @@
  * is whole turns, but a turn may still be cut if the platform flushed in
  * the middle of one: the decisions after the last end of a turn are dropped.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "libreplay/log.h"
 
@@ -57,8 +59,8 @@ static size_t cut_point(const rpl_match_info *info, const struct kept *k)
 			if (legal && rpl_game_apply(g, &ev->action) != 0)
 				legal = 0;
 			/* a turn ends with a discard (and the morto it brings), or with the deal */
-			if (kind == RPL_ACT_DISCARD || (kind == RPL_ACT_MORTO && after_discard) ||
-			    (legal && rpl_game_phase(g) >= RPL_PHASE_DEAL_OVER))
+			if ((kind == RPL_ACT_DISCARD && !(legal && rpl_game_phase(g) == RPL_PHASE_MORTO)) ||
+			    (kind == RPL_ACT_MORTO && after_discard) || (legal && rpl_game_phase(g) >= RPL_PHASE_DEAL_OVER))
 				last_end = i + 1;
 		} else {
 			last_end = i + 1;
@@ -68,6 +70,23 @@ static size_t cut_point(const rpl_match_info *info, const struct kept *k)
 	return last_end;
 }
 
+/* The recorder's message about tmp, for the report: "TMP: why" -> "cannot write OUT: why". */
+static void io_message(rpl_recover_report *rep, const rpl_recorder *rec, const char *tmp, const char *out, int err)
+{
+	const char *m = rec ? rpl_recorder_errmsg(rec) : "";
+	size_t n = strlen(tmp);
+
+	if (!m || !*m)
+		m = rpl_strerror(err);
+	else if (strncmp(m, tmp, n) == 0 && m[n] == ':' && m[n + 1] == ' ')
+		m += n + 2;
+	snprintf(rep->message, sizeof(rep->message), "cannot write %s: %s", out, m);
+}
+
+/*
+ * The salvaged log is written as OUT.part~ and renamed over out once closed:
+ * a failure or a kill never leaves at out a log that looks whole.
+ */
 int rpl_recover(const char *in, const char *out, rpl_recover_report *rep)
 {
 	rpl_reader *rd = NULL;
@@ -76,12 +95,21 @@ int rpl_recover(const char *in, const char *out, rpl_recover_report *rep)
 	const rpl_match_info *info;
 	rpl_event ev;
 	size_t cut;
-	int err = RPL_OK, got;
-	char why[256] = "";
+	int err = RPL_OK, got, created = 0;
+	char why[256] = "", *tmp = NULL;
+	struct stat st;
 
 	if (!in || !out || !rep)
 		return RPL_EINVAL;
 	memset(rep, 0, sizeof(*rep));
+	if (stat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
+		snprintf(rep->message, sizeof(rep->message), "cannot write %s: not a regular file", out);
+		return RPL_EIO;
+	}
+	tmp = malloc(strlen(out) + sizeof ".part~");
+	if (!tmp)
+		return RPL_ENOMEM;
+	sprintf(tmp, "%s.part~", out);
 	err = rpl_reader_open(&rd, in);
 	if (err) {
 		snprintf(rep->message, sizeof(rep->message), "nothing to salvage: %s", rd ? rpl_reader_errmsg(rd) : rpl_strerror(err));
@@ -114,9 +142,10 @@ int rpl_recover(const char *in, const char *out, rpl_recover_report *rep)
 		if (k.ev[i].kind == RPL_EV_ACTION)
 			rep->dropped_actions++;
 
-	err = rpl_recorder_open(&rec, out, info, RPL_RECORD_UNCHECKED);
+	err = rpl_recorder_open(&rec, tmp, info, RPL_RECORD_UNCHECKED);
+	created = rec != NULL;
 	if (err) {
-		snprintf(rep->message, sizeof(rep->message), "%s", rec ? rpl_recorder_errmsg(rec) : rpl_strerror(err));
+		io_message(rep, rec, tmp, out, err);
 		goto cleanup;
 	}
 	for (size_t i = 0; i < cut; i++) {
@@ -132,16 +161,22 @@ int rpl_recover(const char *in, const char *out, rpl_recover_report *rep)
 			rep->claims++;
 		}
 		if (err) {
-			snprintf(rep->message, sizeof(rep->message), "%s", rpl_recorder_errmsg(rec));
+			io_message(rep, rec, tmp, out, err);
 			goto cleanup;
 		}
 	}
 	rpl_recorder_mark_recovered(rec);
 	err = rpl_recorder_close(rec);
 	if (err) {
-		snprintf(rep->message, sizeof(rep->message), "%s", rpl_recorder_errmsg(rec));
+		io_message(rep, rec, tmp, out, err);
 		goto cleanup;
 	}
+	if (rename(tmp, out) < 0) {
+		err = RPL_EIO;
+		snprintf(rep->message, sizeof(rep->message), "cannot write %s: %s", out, strerror(errno));
+		goto cleanup;
+	}
+	created = 0;
 	if (rep->damaged)
 		snprintf(rep->message, sizeof(rep->message),
 		         "kept %d deals, %d decisions; cut at byte %llu of %llu (%s)%s%d decisions of an unfinished turn "
@@ -154,6 +189,9 @@ int rpl_recover(const char *in, const char *out, rpl_recover_report *rep)
 		         rep->deals, rep->actions, rep->dropped_actions);
 cleanup:
 	rpl_recorder_free(rec);
+	if (created)
+		remove(tmp); /* nothing half-written is left behind */
+	free(tmp);
 	rpl_reader_free(rd);
 	free(k.ev);
 	return err;

@@ -204,6 +204,12 @@ int rpl_verify_reader(rpl_reader *rd, const rpl_rules *rules, rpl_verdict *out)
 	snprintf(out->message, sizeof(out->message), "%d deals, %d decisions; side %d won %d to %d", out->deals,
 	         out->actions, out->winner, (int)out->total[out->winner], (int)out->total[!out->winner]);
 cleanup:
+	if (g && out->kind != RPL_VERDICT_OK) {
+		/* what was replayed before the verdict: the totals of the deals that ended */
+		out->total[0] = rpl_game_total(g, 0);
+		out->total[1] = rpl_game_total(g, 1);
+		out->winner = rpl_game_winner(g);
+	}
 	rpl_game_free(g);
 	free(claims);
 	free(scores);

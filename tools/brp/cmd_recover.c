@@ -3,6 +3,7 @@
 
 #include <getopt.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char *const name = "recover";
 
@@ -43,7 +44,9 @@ int cmd_recover(int argc, char **argv)
 		brp_error(name, "needs one log and -o OUT (try 'brp recover --help')");
 		return BRP_EXIT_USAGE;
 	}
-	if (strcmp(argv[optind], out) == 0) {
+	struct stat si, so;
+	if (strcmp(argv[optind], out) == 0 ||
+	    (stat(argv[optind], &si) == 0 && stat(out, &so) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)) {
 		brp_error(name, "OUT must differ from IN: the damaged log is kept as evidence");
 		return BRP_EXIT_USAGE;
 	}

@@ -118,7 +118,7 @@ int cmd_show(int argc, char **argv)
 	};
 	long deal = -1, turn = -1;
 	char *end;
-	int c, got, status = BRP_EXIT_USAGE, stopped = 0;
+	int c, got = 0, status = BRP_EXIT_USAGE, stopped = 0;
 	rpl_reader *rd = NULL;
 	rpl_game *g = NULL;
 	const rpl_match_info *info;
@@ -153,6 +153,18 @@ int cmd_show(int argc, char **argv)
 		brp_error(name, "%s: %s", argv[optind], rd ? rpl_reader_errmsg(rd) : "out of memory");
 		goto cleanup;
 	}
+	if (turn >= 0 && deal < 0) {
+		/* --turn alone: of the last deal */
+		rpl_reader *pre = NULL;
+		deal = 0;
+		if (rpl_reader_open(&pre, argv[optind]) == 0)
+			while (rpl_reader_next(pre, &ev) == 1)
+				if (ev.kind == RPL_EV_DEAL)
+					deal = ev.deal;
+		rpl_reader_free(pre);
+		if (deal == 0)
+			deal = 1;
+	}
 	info = rpl_reader_info(rd);
 	if (rpl_game_new(&g, info->rules, info->nplayers, info->first_dealer) != 0) {
 		brp_error(name, "%s: the rules do not allow %d players", argv[optind], info->nplayers);
@@ -186,6 +198,10 @@ int cmd_show(int argc, char **argv)
 	}
 	if (deal > 0 && rpl_game_deal_number(g) < deal) {
 		printf("the log stops before deal %ld\n", deal);
+		stopped = 1;
+	} else if (!stopped && got == 0 && turn >= 0 && rpl_game_deal_number(g) == deal &&
+	           rpl_game_phase(g) < RPL_PHASE_DEAL_OVER && rpl_game_turn_number(g) < turn) {
+		printf("the log stops in deal %ld at turn %d, before turn %ld\n", deal, rpl_game_turn_number(g), turn);
 		stopped = 1;
 	}
 	print_table(g, info);

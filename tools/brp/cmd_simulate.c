@@ -60,12 +60,16 @@ static uint64_t mix(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-/* Keep the first failure's message: "a: b". */
+/* Keep the first failure's message: "a: b" (b alone when it already starts with "a: "). */
 static void job_fail(struct job *j, const char *a, const char *b)
 {
+	size_t n = strlen(a);
+
+	if (strncmp(b, a, n) == 0 && b[n] == ':' && b[n + 1] == ' ')
+		a = "";
 	pthread_mutex_lock(&j->lock);
 	if (!atomic_load(&j->failed))
-		snprintf(j->errmsg, sizeof(j->errmsg), "%s%s%s", a, b[0] ? ": " : "", b);
+		snprintf(j->errmsg, sizeof(j->errmsg), "%s%s%s", a, a[0] && b[0] ? ": " : "", b);
 	atomic_store(&j->failed, 1);
 	pthread_mutex_unlock(&j->lock);
 }
@@ -166,6 +170,28 @@ cleanup:
 	return err;
 }
 
+/* mkdir -p */
+static int make_dirs(const char *dir)
+{
+	char path[4096];
+	size_t n = strlen(dir);
+
+	if (n == 0 || n >= sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(path, dir, n + 1);
+	for (size_t i = 1; i <= n; i++) {
+		if (path[i] != '/' && path[i] != '\0')
+			continue;
+		path[i] = '\0';
+		if (mkdir(path, 0755) < 0 && errno != EEXIST)
+			return -1;
+		path[i] = i < n ? '/' : '\0';
+	}
+	return 0;
+}
+
 static void *worker(void *arg)
 {
 	struct job *j = arg;
@@ -247,7 +273,14 @@ int cmd_simulate(int argc, char **argv)
 				goto cleanup;
 			}
 			break;
-		case 't': target = optarg; break;
+		case 't':
+			target = optarg;
+			strtol(optarg, &end, 10);
+			if (*end || optarg[0] == '\0' || optarg[0] == '-') {
+				brp_error(name, "--target takes a number of points from 0 (0: one deal), not '%s'", optarg);
+				goto cleanup;
+			}
+			break;
 		case 'j':
 			jobs = (int)strtol(optarg, &end, 10);
 			if (*end || jobs < 1 || jobs > 256) {
@@ -277,7 +310,7 @@ int cmd_simulate(int argc, char **argv)
 	if (brp_rules_make(name, profile, sets, nsets, &rules) < 0)
 		goto cleanup;
 	j.rules = rules;
-	if (mkdir(j.dir, 0755) < 0 && errno != EEXIST) {
+	if (make_dirs(j.dir) < 0) {
 		brp_error(name, "%s: %s", j.dir, strerror(errno));
 		goto cleanup;
 	}

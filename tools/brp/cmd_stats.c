@@ -216,6 +216,10 @@ int cmd_stats(int argc, char **argv)
 	}
 	if (brp_files_collect(name, argc - optind, argv + optind, &fl) < 0)
 		goto cleanup;
+	if (fl.n == 0) {
+		brp_error(name, "no .brp log found in the arguments");
+		goto cleanup;
+	}
 	pool.fl = &fl;
 	pool.per_thread = calloc((size_t)jobs, sizeof(struct counts));
 	th = calloc((size_t)jobs, sizeof(*th));

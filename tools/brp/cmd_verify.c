@@ -211,6 +211,10 @@ int cmd_verify(int argc, char **argv)
 		goto cleanup;
 	if (list && brp_files_from_list(name, list, &fl) < 0)
 		goto cleanup;
+	if (fl.n == 0) {
+		brp_error(name, "no .brp log found in the arguments");
+		goto cleanup;
+	}
 	job.rules = rules;
 	job.json = json;
 	job.quiet = quiet;
