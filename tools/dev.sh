@@ -72,6 +72,23 @@ demo() {
 	local brp=$build/tools/brp profile cards verdict out rc got bad=0 rows=0
 	[ -x "$brp" ] || die "no $brp after the build"
 	"$brp" --version
+	# the main job: every shipped match log judged; samples/MANIFEST says what each verdict must be
+	echo
+	echo "\$ brp verify samples/"
+	(cd "$root" && "$brp" verify samples/) || true
+	echo
+	echo "\$ brp verify --json samples/disputed/meld-two-wilds.brp"
+	(cd "$root" && "$brp" verify --json samples/disputed/meld-two-wilds.brp) || true
+	echo
+	echo "\$ brp stats samples/"
+	(cd "$root" && "$brp" stats samples/*.brp)
+	while IFS=$'\t' read -r file verdict _; do
+		case $file in '' | '#'*) continue ;; esac
+		got=$(cd "$root" && "$brp" verify --json "$file" 2> /dev/null | sed 's/.*"verdict":"\([a-z]*\)".*/\1/')
+		[ "$got" = "$verdict" ] || die "$file: verdict $got, samples/MANIFEST says $verdict"
+	done < "$root/samples/MANIFEST"
+	echo
+	echo "every sample has the verdict samples/MANIFEST gives it"
 	for profile in kzv stbl aberto; do
 		echo
 		echo "\$ brp rules $profile"

@@ -7,6 +7,10 @@
 #   NAME.out   the expected stdout
 #   NAME.err   the expected stderr (optional: without it, stderr must be empty)
 #   NAME.rc    the expected exit code
+#   NAME.in    standard input (optional: without it, /dev/null); @SRCROOT@
+#              is replaced as in NAME.args
+# $BRP_SRCROOT in stdout and stderr is written @SRCROOT@ before comparing, so
+# that a case may print paths of files in the source tree.
 # Each case runs under LC_ALL=C TZ=UTC, then again under a foreign locale and
 # time zone: the output must not change. Cases run in an empty scratch
 # directory, so they cannot depend on the working directory.
@@ -72,6 +76,11 @@ run_case() {
 	_prefix=$2
 	_loc=$3
 	_tz=$4
+	_in=/dev/null
+	if [ -f "$dir/$1.in" ]; then
+		_in=$tmp/stdin
+		sed "s|@SRCROOT@|${BRP_SRCROOT:-}|g" "$dir/$1.in" > "$_in"
+	fi
 	set --
 	while IFS= read -r _line || [ -n "$_line" ]; do
 		case $_line in
@@ -81,9 +90,16 @@ run_case() {
 	done < "$_args"
 	_rc=0
 	(cd "$tmp/cwd" && LC_ALL=$_loc LANG=$_loc TZ=$_tz exec "$brp" "$@") \
-		> "$_prefix.out" 2> "$_prefix.err" < /dev/null || _rc=$?
+		> "$_prefix.out" 2> "$_prefix.err" < "$_in" || _rc=$?
 	echo "$_rc" > "$_prefix.rc"
+	if [ -n "${BRP_SRCROOT:-}" ]; then
+		for _s in out err; do
+			sed "s|$_root_re|@SRCROOT@|g" "$_prefix.$_s" > "$_prefix.tmp" && mv "$_prefix.tmp" "$_prefix.$_s"
+		done
+	fi
 }
+# BRP_SRCROOT as a sed pattern
+_root_re=$(printf '%s\n' "${BRP_SRCROOT:-}" | sed 's/[][\\.*^$|]/\\&/g')
 
 # same LABEL EXPECTED ACTUAL: compare, print a diff when they differ
 same() {

@@ -82,7 +82,7 @@ static int play_match(struct job *j, long index)
 	const char *names[4] = { NULL, NULL, NULL, NULL };
 	const char *keys[3] = { "platform", "corpus_seed", "match" };
 	const char *values[3] = { "brp simulate", meta_seed, meta_index };
-	char namebuf[4][16];
+	char namebuf[4][32];
 	rpl_bot *bots[4] = { NULL, NULL, NULL, NULL };
 	rpl_recorder *rec = NULL;
 	rpl_game *g = NULL;

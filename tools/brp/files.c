@@ -59,7 +59,12 @@ static int walk(const char *cmd, struct brp_files *fl, const char *dir)
 			err = -1;
 			break;
 		}
-		sprintf(p, "%s/%s", dir, de->d_name);
+		{
+			size_t dl = strlen(dir);
+			while (dl > 1 && dir[dl - 1] == '/')
+				dl--;
+			sprintf(p, "%.*s/%s", (int)dl, dir, de->d_name);
+		}
 		if (stat(p, &st) == 0 && (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && has_ext(p, ".brp"))))
 			err = push(&sub, p);
 		free(p);

@@ -1,0 +1,88 @@
+#!/bin/sh
+# Derive the disputed samples from the legal ones in samples/, as README.md
+# describes: each illegal or wrong match is the canonical text of a legal
+# match with one turn or one claim edited, imported with `brp import` (which
+# records without the rules engine); the damaged logs are legal logs cut
+# short or with one byte changed, at the offsets given below.
+#
+#   make.sh BRP SAMPLES OUTDIR
+#
+# The samples are shipped; this script says how they were made and lets the
+# tests check that they still are what it makes (tests/cli/samples.sh).
+set -eu
+
+[ $# -eq 3 ] || { echo "usage: make.sh BRP SAMPLES OUTDIR" >&2; exit 2; }
+brp=$1
+src=$2
+out=$3
+mkdir -p "$out"
+
+# edit NAME SOURCE OLD NEW: SOURCE.txt up to the turn line OLD (exact), that
+# line replaced by NEW, then 'end'; the rest of the match is dropped (the
+# verdict stops at the first illegal decision anyway).
+edit() {
+	awk -v old="$3" -v new="$4" '
+		$0 == old { print new; print "end"; found = 1; exit }
+		{ print }
+		END { if (!found) { print "make.sh: no line \"" old "\"" > "/dev/stderr"; exit 1 } }
+	' "$src/$2.txt" > "$out/$1.txt"
+	"$brp" import "$out/$1.txt" -o "$out/$1.brp"
+}
+
+# claim NAME SOURCE OLD NEW: the whole match, one claim line replaced.
+claim() {
+	awk -v old="$3" -v new="$4" '
+		$0 == old { print new; found = 1; next }
+		{ print }
+		END { if (!found) { print "make.sh: no line \"" old "\"" > "/dev/stderr"; exit 1 } }
+	' "$src/$2.txt" > "$out/$1.txt"
+	"$brp" import "$out/$1.txt" -o "$out/$1.brp"
+}
+
+# ABERTO allows one wild in a meld: 2h and 2s both stand in (for 5c, 6c).
+edit meld-two-wilds aberto-4p \
+	'2. 1: draw, meld 2c 3c 4c 2h, meld Jh Kh 2s, discard Kh' \
+	'2. 1: draw, meld 2c 3c 4c 2h 2s, discard Kh'
+# ABERTO: side 0 has 1540 after deal 1, so it is vulnerable in deal 2 and
+# its first melds must reach 75 card points in one turn; 2c Jc Qc Kc is 40.
+edit vulnerable-open aberto-4p \
+	'1. 0: draw, meld 2c Jc Qc Kc, meld 2h 10s Qs Ks, discard 10d' \
+	'1. 0: draw, meld 2c Jc Qc Kc, discard 10d'
+# KZV: seat 2 discarded a joker in turn 10, freezing the pile; seat 3 takes it.
+edit pile-frozen kzv-4p \
+	'11. 3: draw, discard Kh' \
+	'11. 3: take, discard Kh'
+# STBL: who takes the pile must lay its top card (7d) in that same turn.
+edit pile-top-not-laid stbl-2p \
+	'8. 0: take, meld 6d 7d 8d 9d, discard 8s' \
+	'8. 0: take, discard 8s'
+# STBL: going out needs a clean canastra; with 9s alone, 0.6 is 9s..As, six
+# cards, and side 0's three canastras are dirty.
+edit out-no-clean-canastra stbl-4p \
+	'57. 2: take, add 0.6 8s 9s, add 0.0 Qd' \
+	'57. 2: take, add 0.6 9s, add 0.0 Qd, discard 8s'
+# A wrong claim for deal 2 (side 1 made 515), and a wrong match total.
+claim claim-deal kzv-4p 'claim 2: 675 515' 'claim 2: 675 615'
+claim claim-match stbl-4p 'claim match: 1220 275' 'claim match: 1220 285'
+
+# A recording that was never closed: stbl-2p up to turn 40, no 'end' (the
+# log stays in its growing form).
+awk '{ print } /^40\. / { exit }' "$src/stbl-2p.txt" > "$out/unfinished.txt"
+"$brp" import "$out/unfinished.txt" -o "$out/unfinished.brp"
+
+# aberto-4p.brp (561 bytes) cut after 450 bytes: the cut falls inside the
+# section of deal 2, bytes 377 to 531.
+head -c 450 "$src/aberto-4p.brp" > "$out/truncated.brp"
+# kzv-4p.brp (511 bytes) with byte 410 (inside deal 2's section, bytes 338
+# to 481) changed by xor 0x01: the section's checksum no longer matches.
+{
+	head -c 410 "$src/kzv-4p.brp"
+	b=$(od -An -tu1 -j410 -N1 "$src/kzv-4p.brp" | tr -d ' ')
+	printf "\\$(printf '%03o' $((b ^ 1)))"
+	tail -c +412 "$src/kzv-4p.brp"
+} > "$out/damaged-byte.brp"
+# What brp recover salvages from truncated.brp: deal 1 and its claim.
+"$brp" recover "$out/truncated.brp" -o "$out/recovered.brp" > /dev/null
+"$brp" dump "$out/recovered.brp" -o "$out/recovered.txt"
+# Not a match log at all.
+printf 'this is not a match log\n' > "$out/not-a-log.brp"

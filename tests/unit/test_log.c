@@ -1,0 +1,1106 @@
+/*
+ * The match log (log.h): the recorder and the reader, through the public API.
+ *
+ *   round trip     a match played by bots, recorded with its names, metadata,
+ *                  rules and claims, reads back event by event: each layout,
+ *                  each decision with its seat and turn, each claim, the end
+ *   growing form   after every flush, before close, the file reads back with
+ *                  everything recorded so far and no end; freeing the recorder
+ *                  unclosed leaves it so; closing rewrites it compact
+ *   recording      the checked recorder refuses an illegal decision and keeps
+ *                  nothing of it; the unchecked one keeps it but refuses a card
+ *                  not held
+ *   refusals       crafted bytes (sections framed by hand, with zlib's crc32):
+ *                  bad magic, no header, a newer version, an unknown required
+ *                  section (RPL_EUNSUPPORTED) and an unknown optional one
+ *                  (skipped), a second header, a gap in deal numbers, bytes after
+ *                  the end, absurd and malformed section lengths, a checksum
+ *                  mismatch: each refused with the byte offset of the section
+ *   verdicts       ok, illegal (rule, deal, turn, seat, decision), mismatch
+ *                  (deal, side, claimed, computed, breakdown), incomplete,
+ *                  malformed, and a file that cannot be read
+ */
+#include "testlib.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+/* ---- files ------------------------------------------------------------ */
+
+static const char *tmp_path(const char *tag)
+{
+	static char buf[4][256];
+	static int k;
+	const char *dir = getenv("TMPDIR");
+	char *p = buf[k++ % 4];
+
+	snprintf(p, 256, "%s/test_log.%ld.%s", dir && *dir ? dir : "/tmp", (long)getpid(), tag);
+	return p;
+}
+
+static unsigned char *read_all(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *buf;
+	long n;
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	assert_true(n >= 0);
+	assert_int_equal(fseek(f, 0, SEEK_SET), 0);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+static void write_all(const char *path, const unsigned char *p, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	if (n)
+		assert_int_equal(fwrite(p, 1, n, f), n);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* ---- bytes: sections framed by hand -------------------------------------- */
+
+struct bytes {
+	unsigned char *p;
+	size_t n;
+};
+
+static void put(struct bytes *b, const void *p, size_t n)
+{
+	b->p = realloc(b->p, b->n + n + 1);
+	assert_non_null(b->p);
+	if (n)
+		memcpy(b->p + b->n, p, n);
+	b->n += n;
+}
+
+static void put_byte(struct bytes *b, unsigned v)
+{
+	unsigned char c = (unsigned char)v;
+	put(b, &c, 1);
+}
+
+static void put_varint(struct bytes *b, uint64_t v)
+{
+	while (v >= 0x80) {
+		put_byte(b, (unsigned)(v & 0x7F) | 0x80);
+		v >>= 7;
+	}
+	put_byte(b, (unsigned)v);
+}
+
+/* A section as docs/format.md frames it: type, length varint, payload, CRC-32 (LE) of all three. */
+static void put_section(struct bytes *b, char type, const void *payload, size_t len)
+{
+	struct bytes head = { NULL, 0 };
+	uLong crc;
+	unsigned char le[4];
+
+	put_byte(&head, (unsigned char)type);
+	put_varint(&head, len);
+	crc = crc32(0L, Z_NULL, 0);
+	crc = crc32(crc, head.p, (uInt)head.n);
+	if (len)
+		crc = crc32(crc, payload, (uInt)len);
+	for (int i = 0; i < 4; i++)
+		le[i] = (unsigned char)(crc >> (8 * i));
+	put(b, head.p, head.n);
+	put(b, payload, len);
+	put(b, le, 4);
+	free(head.p);
+}
+
+/* Where the sections of a log are. */
+struct sec {
+	char type;
+	size_t off;     /* the type byte */
+	size_t payload; /* the payload */
+	size_t len;     /* of the payload */
+	size_t end;     /* just past the checksum */
+};
+
+static size_t sections(const unsigned char *d, size_t n, struct sec *s, size_t cap)
+{
+	size_t p = 8, k = 0;
+
+	assert_memory_equal(d, "\x89" "BRP\r\n\x1a\n", 8);
+	while (p < n) {
+		uint64_t len = 0;
+		int shift = 0;
+		assert_true(k < cap);
+		s[k].type = (char)d[p];
+		s[k].off = p++;
+		for (;;) {
+			assert_true(p < n);
+			len |= (uint64_t)(d[p] & 0x7F) << shift;
+			shift += 7;
+			if (!(d[p++] & 0x80))
+				break;
+		}
+		s[k].payload = p;
+		s[k].len = (size_t)len;
+		p += (size_t)len + 4;
+		s[k].end = p;
+		assert_true(p <= n);
+		k++;
+	}
+	return k;
+}
+
+/* The bytes [from, to) of d appended to b. */
+static void put_range(struct bytes *b, const unsigned char *d, size_t from, size_t to)
+{
+	put(b, d + from, to - from);
+}
+
+/* ---- recording matches --------------------------------------------------- */
+
+#define MAX_EVENTS 4096
+
+/* What a test recorded, to compare with what the reader gives back. */
+struct expect {
+	rpl_event ev[MAX_EVENTS];
+	size_t n;
+};
+
+static void expect_push(struct expect *x, const rpl_event *ev)
+{
+	assert_true(x->n < MAX_EVENTS);
+	x->ev[x->n++] = *ev;
+}
+
+static const char *act_str(const rpl_action *a)
+{
+	static char buf[4][160];
+	static int k;
+	char *p = buf[k++ % 4];
+
+	rpl_action_format(a, p, 160);
+	return p;
+}
+
+static void same_action_at(const rpl_action *want, const rpl_action *got, const char *file, int line)
+{
+	int same = want->kind == got->kind && want->ncards == got->ncards &&
+	           memcmp(want->cards, got->cards, want->ncards) == 0 &&
+	           strcmp(act_str(want), act_str(got)) == 0;
+	if (same && want->kind == RPL_ACT_ADD)
+		same = want->side == got->side && want->meld == got->meld;
+	if (same && want->kind == RPL_ACT_MORTO)
+		same = want->morto == got->morto;
+	if (!same)
+		tl_fail_at(file, line, "decision read back as '%s', recorded as '%s'", act_str(got), act_str(want));
+}
+
+static int by_card(const void *a, const void *b)
+{
+	return (int)*(const rpl_card *)a - (int)*(const rpl_card *)b;
+}
+
+/* Layouts are the same: each hand as a set (a hand is dealt in no order), mortos and stock in order. */
+static void same_layout_at(const rpl_layout *want, const rpl_layout *got, int nplayers, const char *file, int line)
+{
+	for (int s = 0; s < nplayers; s++) {
+		rpl_card a[RPL_HAND_SIZE], b[RPL_HAND_SIZE];
+		memcpy(a, want->hand[s], sizeof(a));
+		memcpy(b, got->hand[s], sizeof(b));
+		qsort(a, RPL_HAND_SIZE, sizeof(rpl_card), by_card);
+		qsort(b, RPL_HAND_SIZE, sizeof(rpl_card), by_card);
+		if (memcmp(a, b, sizeof(a)) != 0)
+			tl_fail_at(file, line, "hand %d read back as %s, dealt %s", s, tl_cards_str(b, RPL_HAND_SIZE),
+			           tl_cards_str(a, RPL_HAND_SIZE));
+	}
+	if (memcmp(want->morto, got->morto, sizeof(want->morto)) != 0)
+		tl_fail_at(file, line, "the mortos differ");
+	if (memcmp(want->stock, got->stock, (size_t)RPL_STOCK_SIZE(nplayers) * sizeof(rpl_card)) != 0)
+		tl_fail_at(file, line, "the stock differs");
+}
+
+/* Compare what rd gives with x, event by event; with_end: an END event last. */
+static void read_back_at(rpl_reader *rd, const struct expect *x, int with_end, const char *file, int line)
+{
+	rpl_event ev;
+	uint64_t last_offset = 0;
+	size_t i = 0;
+	int got;
+
+	while ((got = rpl_reader_next(rd, &ev)) == 1) {
+		if (ev.kind == RPL_EV_END) {
+			if (!with_end)
+				tl_fail_at(file, line, "an end event in a log never closed");
+			if (i != x->n)
+				tl_fail_at(file, line, "the end after %zu events of %zu", i, x->n);
+			if (ev.recovered != 0)
+				tl_fail_at(file, line, "the end says recovered");
+			with_end = 2;
+			continue;
+		}
+		if (i >= x->n)
+			tl_fail_at(file, line, "event %zu (kind %d) beyond the %zu recorded", i, ev.kind, x->n);
+		if (ev.offset < last_offset || ev.offset < 8)
+			tl_fail_at(file, line, "event %zu at byte %llu, after one at %llu", i, (unsigned long long)ev.offset,
+			           (unsigned long long)last_offset);
+		last_offset = ev.offset;
+		const rpl_event *w = &x->ev[i];
+		if (ev.kind != w->kind)
+			tl_fail_at(file, line, "event %zu is of kind %d, recorded %d", i, ev.kind, w->kind);
+		switch (ev.kind) {
+		case RPL_EV_DEAL:
+			if (ev.deal != w->deal)
+				tl_fail_at(file, line, "event %zu: deal %d, recorded %d", i, ev.deal, w->deal);
+			same_layout_at(&w->layout, &ev.layout, rpl_reader_info(rd)->nplayers, file, line);
+			break;
+		case RPL_EV_ACTION:
+			if (ev.deal != w->deal || ev.turn != w->turn || ev.seat != w->seat)
+				tl_fail_at(file, line, "event %zu: deal %d turn %d seat %d, recorded deal %d turn %d seat %d", i,
+				           ev.deal, ev.turn, ev.seat, w->deal, w->turn, w->seat);
+			same_action_at(&w->action, &ev.action, file, line);
+			break;
+		case RPL_EV_CLAIM:
+			if (ev.deal != w->deal || ev.score[0] != w->score[0] || ev.score[1] != w->score[1])
+				tl_fail_at(file, line, "event %zu: claim %d: %d %d, recorded %d: %d %d", i, ev.deal,
+				           (int)ev.score[0], (int)ev.score[1], w->deal, (int)w->score[0], (int)w->score[1]);
+			break;
+		default:
+			tl_fail_at(file, line, "event %zu of unknown kind %d", i, ev.kind);
+		}
+		i++;
+	}
+	if (got != 0)
+		tl_fail_at(file, line, "rpl_reader_next = %d: %s", got, rpl_reader_errmsg(rd));
+	if (i != x->n)
+		tl_fail_at(file, line, "%zu events read, %zu recorded", i, x->n);
+	if (with_end == 1)
+		tl_fail_at(file, line, "no end event");
+	/* the end stays the end */
+	if (rpl_reader_next(rd, &ev) != 0)
+		tl_fail_at(file, line, "a second read past the end gives more");
+}
+#define read_back(rd, x, with_end) read_back_at((rd), (x), (with_end), __FILE__, __LINE__)
+
+/* The match header the tests record. */
+static const char *const meta_keys[] = { "platform", "table", "empty" };
+static const char *const meta_values[] = { "example", "mesa 7 \"a\" \\ ok", "" };
+static const char *const seat_names[] = { "Ana", "", "Jos\xc3\xa9", "Dora" };
+
+static void fill_info(rpl_match_info *info, const rpl_rules *rules, int nplayers)
+{
+	memset(info, 0, sizeof(*info));
+	info->rules = rules;
+	info->nplayers = nplayers;
+	for (int s = 0; s < nplayers; s++)
+		info->players[s] = seat_names[s];
+	info->first_dealer = nplayers == 4 ? 2 : 1;
+	info->start_time = 1767225600;
+	info->nmeta = 3;
+	info->meta_keys = meta_keys;
+	info->meta_values = meta_values;
+}
+
+/*
+ * Bots play (checked mode) until the match is over or max decisions were
+ * made, noting every event in x; flush_each: flush after each decision, and
+ * check after each flush that the file reads back whole (the growing form).
+ */
+static void play(rpl_recorder *rec, const char *path, struct expect *x, uint64_t seed, int max, int flush_each)
+{
+	const rpl_game *g = rpl_recorder_game(rec);
+	int n = rpl_game_players(g), made = 0;
+	rpl_bot *bot = NULL;
+	rpl_rng rng;
+
+	rpl_rng_seed(&rng, seed);
+	assert_int_equal(rpl_bot_new(&bot, RPL_BOT_GREEDY, seed), 0);
+	while (rpl_game_phase(g) != RPL_PHASE_MATCH_OVER && made < max) {
+		rpl_event ev;
+		rpl_score sc[2];
+		memset(&ev, 0, sizeof(ev));
+		ev.kind = RPL_EV_DEAL;
+		rpl_layout_shuffle(&ev.layout, n, &rng);
+		assert_int_equal(rpl_recorder_deal(rec, &ev.layout), 0);
+		ev.deal = rpl_game_deal_number(g);
+		expect_push(x, &ev);
+		while (rpl_game_phase(g) < RPL_PHASE_DEAL_OVER && made < max) {
+			memset(&ev, 0, sizeof(ev));
+			ev.kind = RPL_EV_ACTION;
+			ev.deal = rpl_game_deal_number(g);
+			ev.seat = rpl_game_seat(g);
+			assert_int_equal(rpl_bot_choose(bot, g, &ev.action), 0);
+			ev.turn = rpl_recorder_turn(rec, ev.action.kind);
+			assert_int_equal(rpl_recorder_action(rec, &ev.action), 0);
+			expect_push(x, &ev);
+			made++;
+			if (flush_each) {
+				rpl_reader *rd = NULL;
+				assert_int_equal(rpl_recorder_flush(rec), 0);
+				assert_int_equal(rpl_reader_open(&rd, path), 0);
+				read_back(rd, x, 0);
+				rpl_reader_free(rd);
+			}
+		}
+		if (rpl_game_phase(g) < RPL_PHASE_DEAL_OVER)
+			break;
+		memset(&ev, 0, sizeof(ev));
+		ev.kind = RPL_EV_CLAIM;
+		ev.deal = rpl_game_deal_number(g);
+		rpl_game_deal_score(g, 0, &sc[0]);
+		rpl_game_deal_score(g, 1, &sc[1]);
+		ev.score[0] = sc[0].total;
+		ev.score[1] = sc[1].total;
+		assert_int_equal(rpl_recorder_claim(rec, ev.deal, ev.score), 0);
+		expect_push(x, &ev);
+	}
+	rpl_bot_free(bot);
+}
+
+/* Record a match of bots into path, with the match claim when it is over, and close it; x gets its events. */
+static void record_match(const char *path, const char *profile, const char *overrides, int nplayers, uint64_t seed,
+                         int max, struct expect *x)
+{
+	rpl_rules *rules = tl_rules(profile, overrides);
+	rpl_match_info info;
+	rpl_recorder *rec = NULL;
+
+	x->n = 0;
+	fill_info(&info, rules, nplayers);
+	assert_int_equal(rpl_recorder_open(&rec, path, &info, 0), 0);
+	play(rec, path, x, seed, max, 0);
+	if (rpl_game_phase(rpl_recorder_game(rec)) == RPL_PHASE_MATCH_OVER) {
+		rpl_event ev;
+		memset(&ev, 0, sizeof(ev));
+		ev.kind = RPL_EV_CLAIM;
+		ev.score[0] = rpl_game_total(rpl_recorder_game(rec), 0);
+		ev.score[1] = rpl_game_total(rpl_recorder_game(rec), 1);
+		assert_int_equal(rpl_recorder_claim(rec, 0, ev.score), 0);
+		expect_push(x, &ev);
+	}
+	assert_int_equal(rpl_recorder_close(rec), 0);
+	rpl_recorder_free(rec);
+	rpl_rules_free(rules);
+}
+
+static void check_info(const rpl_reader *rd, const char *profile, int nplayers)
+{
+	const rpl_match_info *in = rpl_reader_info(rd);
+
+	assert_non_null(in);
+	assert_int_equal(rpl_reader_format_version(rd), 1);
+	assert_string_equal(rpl_rules_profile(in->rules), profile);
+	assert_int_equal(in->nplayers, nplayers);
+	for (int s = 0; s < nplayers; s++) {
+		const char *name = in->players[s] ? in->players[s] : "";
+		assert_string_equal(name, seat_names[s]);
+	}
+	assert_int_equal(in->first_dealer, nplayers == 4 ? 2 : 1);
+	assert_int_equal(in->start_time, 1767225600);
+	assert_int_equal(in->nmeta, 3);
+	for (size_t i = 0; i < 3; i++) {
+		assert_string_equal(in->meta_keys[i], meta_keys[i]);
+		assert_string_equal(in->meta_values[i], meta_values[i]);
+	}
+}
+
+/* ---- round trip ---------------------------------------------------------- */
+
+static void test_round_trip(void **state)
+{
+	static struct expect x;
+	const char *path = tmp_path("round.brp");
+	static const struct {
+		const char *profile, *overrides;
+		int nplayers;
+	} cases[] = {
+		{ "kzv", "target=1000 value_joker=30", 4 },
+		{ "stbl", "target=0", 2 },
+		{ "aberto", "target=0", 4 },
+	};
+
+	(void)state;
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		rpl_reader *rd = NULL;
+		const rpl_match_info *in;
+		unsigned char *data;
+		size_t len;
+		int v = 0;
+
+		record_match(path, cases[c].profile, cases[c].overrides, cases[c].nplayers, 100 + c, 1 << 30, &x);
+		assert_int_equal(rpl_reader_open(&rd, path), 0);
+		check_info(rd, cases[c].profile, cases[c].nplayers);
+		in = rpl_reader_info(rd);
+		/* every parameter as recorded, overrides included */
+		{
+			rpl_rules *want = tl_rules(cases[c].profile, cases[c].overrides);
+			for (size_t i = 0; i < rpl_rules_param_count(); i++) {
+				int id = rpl_rules_param_info(i)->id, a = 0, b = 0;
+				assert_int_equal(rpl_rules_get_id(in->rules, id, &a), 0);
+				assert_int_equal(rpl_rules_get_id(want, id, &b), 0);
+				assert_int_equal(a, b);
+			}
+			rpl_rules_free(want);
+		}
+		if (c == 0) {
+			assert_int_equal(rpl_rules_get_id(in->rules, rpl_rules_param_by_name("value_joker")->id, &v), 0);
+			assert_int_equal(v, 30);
+		}
+		read_back(rd, &x, 1);
+		data = read_all(path, &len);
+		assert_int_equal(rpl_reader_bytes(rd), len);
+		rpl_reader_free(rd);
+
+		/* the same bytes from memory */
+		assert_int_equal(rpl_reader_open_memory(&rd, data, len), 0);
+		check_info(rd, cases[c].profile, cases[c].nplayers);
+		read_back(rd, &x, 1);
+		rpl_reader_free(rd);
+		free(data);
+	}
+	unlink(path);
+}
+
+/* Claims of any value, a match claim (deal 0), and a claim before any deal. */
+static void test_claims(void **state)
+{
+	static struct expect x;
+	const char *path = tmp_path("claims.brp");
+	rpl_rules *rules = tl_rules("stbl", NULL);
+	rpl_match_info info;
+	rpl_recorder *rec = NULL;
+	rpl_reader *rd = NULL;
+	static const int32_t scores[][2] = { { 0, 0 }, { -35, 1234 }, { INT32_MIN, INT32_MAX }, { 63, -64 } };
+
+	(void)state;
+	x.n = 0;
+	fill_info(&info, rules, 2);
+	assert_int_equal(rpl_recorder_open(&rec, path, &info, RPL_RECORD_UNCHECKED), 0);
+	for (size_t i = 0; i < sizeof(scores) / sizeof(scores[0]); i++) {
+		rpl_event ev;
+		memset(&ev, 0, sizeof(ev));
+		ev.kind = RPL_EV_CLAIM;
+		ev.deal = (int)i * 3; /* 0: the match */
+		ev.score[0] = scores[i][0];
+		ev.score[1] = scores[i][1];
+		assert_int_equal(rpl_recorder_claim(rec, ev.deal, ev.score), 0);
+		expect_push(&x, &ev);
+	}
+	assert_int_equal(rpl_recorder_claim(rec, -1, scores[0]), RPL_EINVAL);
+	assert_int_equal(rpl_recorder_claim(rec, RPL_MAX_DEALS + 1, scores[0]), RPL_EINVAL);
+	assert_int_equal(rpl_recorder_close(rec), 0);
+	/* closed: nothing more */
+	assert_int_equal(rpl_recorder_claim(rec, 1, scores[0]), RPL_ESTATE);
+	assert_int_equal(rpl_recorder_close(rec), RPL_ESTATE);
+	rpl_recorder_free(rec);
+	assert_int_equal(rpl_reader_open(&rd, path), 0);
+	read_back(rd, &x, 1);
+	rpl_reader_free(rd);
+	rpl_rules_free(rules);
+	unlink(path);
+}
+
+/* ---- the growing form ----------------------------------------------------- */
+
+static void test_growing_form(void **state)
+{
+	static struct expect x;
+	const char *path = tmp_path("growing.brp");
+	rpl_rules *rules = tl_rules("stbl", "target=0");
+	rpl_match_info info;
+	rpl_recorder *rec = NULL;
+	rpl_reader *rd = NULL;
+	unsigned char *growing, *compact;
+	size_t glen, clen;
+
+	(void)state;
+	x.n = 0;
+	fill_info(&info, rules, 4);
+	assert_int_equal(rpl_recorder_open(&rec, path, &info, 0), 0);
+	/* the header alone is readable at once */
+	assert_int_equal(rpl_reader_open(&rd, path), 0);
+	check_info(rd, "stbl", 4);
+	read_back(rd, &x, 0);
+	rpl_reader_free(rd);
+	/* 60 decisions, each flushed and read back (in play) */
+	play(rec, path, &x, 7, 60, 1);
+	/* what is not flushed is not in the file */
+	{
+		rpl_action a;
+		rpl_event ev;
+		rpl_bot *bot = NULL;
+		const rpl_game *g = rpl_recorder_game(rec);
+		assert_int_equal(rpl_bot_new(&bot, RPL_BOT_GREEDY, 1), 0);
+		memset(&ev, 0, sizeof(ev));
+		ev.kind = RPL_EV_ACTION;
+		ev.deal = 1;
+		ev.seat = rpl_game_seat(g);
+		assert_int_equal(rpl_bot_choose(bot, g, &a), 0);
+		ev.turn = rpl_recorder_turn(rec, a.kind);
+		ev.action = a;
+		assert_int_equal(rpl_recorder_action(rec, &a), 0);
+		assert_int_equal(rpl_reader_open(&rd, path), 0);
+		read_back(rd, &x, 0);
+		rpl_reader_free(rd);
+		expect_push(&x, &ev);
+		assert_int_equal(rpl_recorder_flush(rec), 0);
+		rpl_bot_free(bot);
+	}
+	/* freed without close, as after a crash: the file keeps what was flushed */
+	rpl_recorder_free(rec);
+	growing = read_all(path, &glen);
+	assert_int_equal(rpl_reader_open(&rd, path), 0);
+	read_back(rd, &x, 0);
+	rpl_reader_free(rd);
+	{
+		rpl_verdict v;
+		assert_int_equal(rpl_verify_file(path, NULL, &v), 0);
+		assert_int_equal(v.kind, RPL_VERDICT_INCOMPLETE);
+		assert_int_equal(v.actions, 61);
+	}
+
+	/* the same match closed: the same events, an end, the compact form */
+	rec = NULL;
+	x.n = 0;
+	assert_int_equal(rpl_recorder_open(&rec, path, &info, 0), 0);
+	play(rec, path, &x, 7, 61, 0);
+	assert_int_equal(rpl_recorder_close(rec), 0);
+	rpl_recorder_free(rec);
+	compact = read_all(path, &clen);
+	assert_true(clen < glen);
+	assert_int_equal(rpl_reader_open(&rd, path), 0);
+	read_back(rd, &x, 1);
+	rpl_reader_free(rd);
+	free(growing);
+	free(compact);
+	rpl_rules_free(rules);
+	unlink(path);
+}
+
+/* ---- what the recorder takes --------------------------------------------- */
+
+static void test_checked_and_unchecked(void **state)
+{
+	const char *path = tmp_path("modes.brp");
+	rpl_rules *rules = tl_rules("stbl", NULL);
+	rpl_match_info info;
+	rpl_layout lay;
+	rpl_verdict v;
+
+	(void)state;
+	fill_info(&info, rules, 2);
+	/* seat 1 deals the first deal, so seat 0 moves first */
+	tl_layout(&lay, 2, .hand = { "8c 8d 8h 3s 4s 5s 9c 10c Jc Qh Kh", NULL }, .stock = "6s");
+	for (int mode = 0; mode < 2; mode++) {
+		rpl_recorder *rec = NULL;
+		rpl_action set = A_MELD("8c 8d 8h"), run = A_MELD("3s 4s 5s 6s"), ghost = A_MELD("Ac 2c 3c"), draw = A_DRAW;
+		int err;
+
+		assert_int_equal(rpl_recorder_open(&rec, path, &info, mode ? RPL_RECORD_UNCHECKED : 0), 0);
+		assert_int_equal(rpl_recorder_action(rec, &run), RPL_ESTATE); /* no deal yet */
+		assert_int_equal(rpl_recorder_seat(rec), -1);
+		assert_int_equal(rpl_recorder_deal(rec, &lay), 0);
+		assert_int_equal(rpl_recorder_seat(rec), 0);
+		assert_int_equal(rpl_recorder_turn(rec, RPL_ACT_DRAW), 1);
+		assert_int_equal(rpl_recorder_action(rec, &draw), 0);
+		err = rpl_recorder_action(rec, &set);
+		if (mode == 0) {
+			/* checked: refused with the rule, nothing recorded */
+			assert_int_equal(err, RPL_EILLEGAL);
+			assert_int_equal(rpl_recorder_rule(rec), RPL_RULE_MELD_SUIT);
+			assert_true(rpl_recorder_errmsg(rec)[0] != '\0');
+			/* a card not held is an illegal decision too */
+			assert_int_equal(rpl_recorder_action(rec, &ghost), RPL_EILLEGAL);
+			assert_int_equal(rpl_recorder_rule(rec), RPL_RULE_NOT_IN_HAND);
+			assert_int_equal(rpl_recorder_action(rec, &run), 0);
+		} else {
+			/* unchecked: recorded as played; a card not held cannot be expressed */
+			assert_int_equal(err, 0);
+			assert_null(rpl_recorder_game(rec));
+			assert_int_equal(rpl_recorder_action(rec, &ghost), RPL_EINVAL);
+			assert_true(rpl_recorder_errmsg(rec)[0] != '\0');
+		}
+		assert_int_equal(rpl_recorder_close(rec), 0);
+		rpl_recorder_free(rec);
+		assert_int_equal(rpl_verify_file(path, NULL, &v), 0);
+		if (mode == 0) {
+			assert_int_equal(v.kind, RPL_VERDICT_INCOMPLETE);
+			assert_int_equal(v.actions, 2);
+		} else {
+			/* the verdict names the decision, its rule, where it was */
+			assert_int_equal(v.kind, RPL_VERDICT_ILLEGAL);
+			assert_int_equal(v.rule, RPL_RULE_MELD_SUIT);
+			assert_int_equal(v.deal, 1);
+			assert_int_equal(v.turn, 1);
+			assert_int_equal(v.seat, 0);
+			assert_string_equal(act_str(&v.action), "meld 8c 8d 8h");
+			assert_int_equal(v.actions, 1);
+			assert_true(v.message[0] != '\0');
+		}
+	}
+	/* a layout that is not the deck */
+	{
+		rpl_recorder *rec = NULL;
+		rpl_layout bad = lay;
+		bad.stock[0] = bad.stock[1];
+		assert_int_equal(rpl_recorder_open(&rec, path, &info, RPL_RECORD_UNCHECKED), 0);
+		assert_int_equal(rpl_recorder_deal(rec, &bad), RPL_EINVAL);
+		assert_int_equal(rpl_recorder_rule(rec), RPL_RULE_LAYOUT);
+		rpl_recorder_free(rec);
+		assert_int_equal(rpl_recorder_open(&rec, path, &info, 0), 0);
+		assert_int_equal(rpl_recorder_deal(rec, &bad), RPL_EILLEGAL);
+		assert_int_equal(rpl_recorder_rule(rec), RPL_RULE_LAYOUT);
+		rpl_recorder_free(rec);
+	}
+	/* a header out of range */
+	{
+		rpl_recorder *rec = NULL;
+		rpl_match_info bad = info;
+		bad.nplayers = 3;
+		assert_int_equal(rpl_recorder_open(&rec, path, &bad, 0), RPL_EINVAL);
+		rpl_recorder_free(rec);
+		bad = info;
+		bad.first_dealer = 2;
+		rec = NULL;
+		assert_int_equal(rpl_recorder_open(&rec, path, &bad, 0), RPL_EINVAL);
+		rpl_recorder_free(rec);
+	}
+	rpl_rules_free(rules);
+	unlink(path);
+}
+
+/* ---- refusals of crafted bytes -------------------------------------------- */
+
+/* A closed 2-player STBL log of one deal and its sections: H, D, C, C, E. */
+static unsigned char *base_log(size_t *len, struct sec *s, size_t *ns)
+{
+	static struct expect x;
+	const char *path = tmp_path("base.brp");
+	unsigned char *d;
+
+	record_match(path, "stbl", "target=0", 2, 5, 1 << 30, &x);
+	d = read_all(path, len);
+	unlink(path);
+	*ns = sections(d, *len, s, 16);
+	assert_int_equal(*ns, 5);
+	assert_int_equal(s[0].type, 'H');
+	assert_int_equal(s[1].type, 'D');
+	assert_int_equal(s[2].type, 'C');
+	assert_int_equal(s[3].type, 'C');
+	assert_int_equal(s[4].type, 'E');
+	assert_int_equal(s[4].end, *len);
+	return d;
+}
+
+/*
+ * Read the n bytes through: the open result, then events until the end or an
+ * error; returns the first error (0 when none) with its offset and detail,
+ * and the number of events read.
+ */
+static int read_bytes(const unsigned char *d, size_t n, uint64_t *offset, char *msg, size_t msglen, int *events)
+{
+	rpl_reader *rd = NULL;
+	rpl_event ev;
+	int err, got = 0;
+
+	*events = 0;
+	err = rpl_reader_open_memory(&rd, d, n);
+	if (err == 0) {
+		while ((got = rpl_reader_next(rd, &ev)) == 1)
+			(*events)++;
+		err = got;
+		if (err) /* the error repeats */
+			assert_int_equal(rpl_reader_next(rd, &ev), err);
+	}
+	assert_non_null(rd);
+	*offset = rpl_reader_offset(rd);
+	snprintf(msg, msglen, "%s", rpl_reader_errmsg(rd));
+	rpl_reader_free(rd);
+	return err;
+}
+
+/* The bytes are refused with err at offset, the detail holding word (and the offset). */
+static void refused_at(const struct bytes *b, int err, uint64_t offset, const char *word, const char *file, int line)
+{
+	char msg[256], at[32];
+	uint64_t off;
+	int events, got = read_bytes(b->p, b->n, &off, msg, sizeof(msg), &events);
+	rpl_verdict v;
+	rpl_reader *rd = NULL;
+
+	if (got != err || off != offset || !strstr(msg, word))
+		tl_fail_at(file, line, "read: %d at byte %llu (%s); expected %d at byte %llu with '%s'", got,
+		           (unsigned long long)off, msg, err, (unsigned long long)offset, word);
+	snprintf(at, sizeof(at), "byte %llu", (unsigned long long)offset);
+	if (!strstr(msg, at))
+		tl_fail_at(file, line, "the detail '%s' does not say '%s'", msg, at);
+	/* and the verdict is malformed, at the same offset */
+	if (rpl_reader_open_memory(&rd, b->p, b->n) == 0) {
+		assert_int_equal(rpl_verify_reader(rd, NULL, &v), 0);
+		if (v.kind != RPL_VERDICT_MALFORMED || v.offset != offset)
+			tl_fail_at(file, line, "verdict %s at byte %llu", rpl_verdict_name(v.kind),
+			           (unsigned long long)v.offset);
+	}
+	rpl_reader_free(rd);
+}
+#define assert_refused_bytes(b, err, offset, word) refused_at((b), (err), (offset), (word), __FILE__, __LINE__)
+
+static void test_reader_refusals(void **state)
+{
+	struct sec s[16];
+	size_t len, ns;
+	unsigned char *d = base_log(&len, s, &ns);
+	uint64_t off;
+	char msg[256];
+	int events, whole;
+
+	(void)state;
+	assert_int_equal(read_bytes(d, len, &off, msg, sizeof(msg), &whole), 0);
+	assert_true(whole > 10);
+
+	/* the magic */
+	{
+		struct bytes b = { NULL, 0 };
+		put(&b, d, len);
+		b.p[3] = 'X';
+		assert_refused_bytes(&b, RPL_ECORRUPT, 0, "magic");
+		b.n = 0;
+		assert_refused_bytes(&b, RPL_ECORRUPT, 0, "magic");
+		b.n = 5;
+		memcpy(b.p, d, 5);
+		assert_refused_bytes(&b, RPL_ECORRUPT, 0, "magic");
+		free(b.p);
+	}
+	/* the magic alone: no header */
+	{
+		struct bytes b = { NULL, 0 };
+		put(&b, d, 8);
+		assert_refused_bytes(&b, RPL_ECORRUPT, 8, "header");
+		free(b.p);
+	}
+	/* a first section that is not the header */
+	{
+		struct bytes b = { NULL, 0 };
+		put(&b, d, 8);
+		put_range(&b, d, s[2].off, len);
+		assert_refused_bytes(&b, RPL_ECORRUPT, 8, "header");
+		free(b.p);
+	}
+	/* the header cut short */
+	{
+		struct bytes b = { NULL, 0 };
+		put(&b, d, s[0].end - 1);
+		assert_refused_bytes(&b, RPL_ECORRUPT, 8, "cut short");
+		free(b.p);
+	}
+	/* a header of a newer version, or in an unknown encoding: unsupported */
+	{
+		struct bytes b = { NULL, 0 };
+		unsigned char v2[] = { 0x00, 0x02, 0x00 }, enc[] = { 0x07, 0x01 };
+		put(&b, d, 8);
+		put_section(&b, 'H', v2, sizeof(v2));
+		assert_refused_bytes(&b, RPL_EUNSUPPORTED, 8, "version");
+		b.n = 8;
+		put_section(&b, 'H', enc, sizeof(enc));
+		assert_refused_bytes(&b, RPL_EUNSUPPORTED, 8, "encoding");
+		free(b.p);
+	}
+	/* an unknown required section: unsupported, where it is */
+	{
+		struct bytes b = { NULL, 0 };
+		put_range(&b, d, 0, s[1].off);
+		put_section(&b, 'Z', "future", 6);
+		put_range(&b, d, s[1].off, len);
+		assert_refused_bytes(&b, RPL_EUNSUPPORTED, s[1].off, "'Z'");
+		free(b.p);
+	}
+	/* unknown optional sections are skipped, wherever they are before the end */
+	{
+		struct bytes b = { NULL, 0 };
+		put_range(&b, d, 0, s[1].off);
+		put_section(&b, 'z', "an extension", 12);
+		put_range(&b, d, s[1].off, s[4].off);
+		put_section(&b, 'q', "", 0);
+		put_range(&b, d, s[4].off, len);
+		assert_int_equal(read_bytes(b.p, b.n, &off, msg, sizeof(msg), &events), 0);
+		assert_int_equal(events, whole);
+		free(b.p);
+	}
+	/* a second header */
+	{
+		struct bytes b = { NULL, 0 };
+		size_t at;
+		put_range(&b, d, 0, s[2].off);
+		at = b.n;
+		put_range(&b, d, s[0].off, s[0].end);
+		put_range(&b, d, s[2].off, len);
+		assert_refused_bytes(&b, RPL_ECORRUPT, at, "second header");
+		free(b.p);
+	}
+	/* deals numbered with a gap: deal 2 first */
+	{
+		struct bytes b = { NULL, 0 }, pay = { NULL, 0 };
+		assert_int_equal(d[s[1].payload], 1); /* the deal number, a varint */
+		put(&pay, d + s[1].payload, s[1].len);
+		pay.p[0] = 2;
+		put_range(&b, d, 0, s[1].off);
+		put_section(&b, 'D', pay.p, pay.n);
+		put_range(&b, d, s[1].end, len);
+		assert_refused_bytes(&b, RPL_ECORRUPT, s[1].off, "numbered 2");
+		/* the same deal twice */
+		b.n = 0;
+		put_range(&b, d, 0, s[2].off);
+		put_range(&b, d, s[1].off, len);
+		assert_refused_bytes(&b, RPL_ECORRUPT, s[2].off, "numbered 1");
+		free(b.p);
+		free(pay.p);
+	}
+	/* bytes after the end section: a stray byte, a claim, an optional section */
+	{
+		struct bytes b = { NULL, 0 };
+		put(&b, d, len);
+		put_byte(&b, 0);
+		assert_refused_bytes(&b, RPL_ECORRUPT, len, "not a section");
+		b.n = len;
+		put_range(&b, d, s[2].off, s[2].end);
+		assert_refused_bytes(&b, RPL_ECORRUPT, len, "after the end");
+		b.n = len;
+		put_section(&b, 'z', "x", 1);
+		assert_refused_bytes(&b, RPL_ECORRUPT, len, "after the end");
+		free(b.p);
+	}
+	/* absurd section lengths are refused from the length alone */
+	{
+		struct bytes b = { NULL, 0 };
+		size_t at;
+		put_range(&b, d, 0, s[1].off);
+		at = b.n;
+		put_byte(&b, 'D');
+		put_varint(&b, (1u << 28) - 1); /* 256 MB, and the file ends here */
+		assert_refused_bytes(&b, RPL_ECORRUPT, at, "claims 268435455 bytes");
+		b.n = at;
+		put_byte(&b, 'D');
+		put_varint(&b, RPL_MAX_SECTION + 1);
+		put_range(&b, d, s[1].payload, len);
+		assert_refused_bytes(&b, RPL_ECORRUPT, at, "claims");
+		/* at the limit, the length is taken at its word: the file is too short */
+		b.n = at;
+		put_byte(&b, 'D');
+		put_varint(&b, RPL_MAX_SECTION);
+		put_range(&b, d, s[1].payload, len);
+		assert_refused_bytes(&b, RPL_ECORRUPT, at, "cut short");
+		/* a length varint that never ends */
+		b.n = at;
+		put_byte(&b, 'D');
+		for (int i = 0; i < 6; i++)
+			put_byte(&b, 0x80);
+		put_byte(&b, 0x01);
+		put_range(&b, d, s[1].payload, len);
+		assert_refused_bytes(&b, RPL_ECORRUPT, at, "length");
+		/* the file ends inside the length */
+		b.n = at;
+		put_byte(&b, 'D');
+		put_byte(&b, 0x80);
+		assert_refused_bytes(&b, RPL_ECORRUPT, at, "cut short");
+		free(b.p);
+	}
+	/* a checksum mismatch, at the section's offset, wherever the damage is in it */
+	{
+		struct bytes b = { NULL, 0 };
+		size_t where[] = { s[1].off, s[1].off + 1, s[1].payload + s[1].len / 2, s[1].end - 1 };
+		for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
+			b.n = 0;
+			put(&b, d, len);
+			b.p[where[i]] ^= 0x10;
+			if (where[i] == s[1].off) /* the type byte: still a letter, another section */
+				assert_int_equal(b.p[where[i]], 'T');
+			assert_refused_bytes(&b, RPL_ECORRUPT, s[1].off, "");
+		}
+		b.n = 0;
+		put(&b, d, len);
+		b.p[s[1].payload + 3] ^= 0x01;
+		assert_refused_bytes(&b, RPL_ECORRUPT, s[1].off, "checksum");
+		free(b.p);
+	}
+	/* a claim section with bytes left over */
+	{
+		struct bytes b = { NULL, 0 };
+		unsigned char claim[] = { 0x01, 0x02, 0x04, 0x00 };
+		put_range(&b, d, 0, s[2].off);
+		put_section(&b, 'C', claim, sizeof(claim));
+		put_range(&b, d, s[3].off, len);
+		assert_refused_bytes(&b, RPL_ECORRUPT, s[2].off, "claim");
+		free(b.p);
+	}
+	/* files: missing, a directory */
+	{
+		rpl_reader *rd = NULL;
+		assert_int_equal(rpl_reader_open(&rd, tmp_path("no-such.brp")), RPL_EIO);
+		assert_non_null(rd);
+		assert_true(rpl_reader_errmsg(rd)[0] != '\0');
+		rpl_reader_free(rd);
+		rd = NULL;
+		assert_int_equal(rpl_reader_open(&rd, "."), RPL_EIO);
+		rpl_reader_free(rd);
+		rpl_reader_free(NULL);
+	}
+	free(d);
+}
+
+/* ---- verdicts ------------------------------------------------------------- */
+
+static void test_verdicts(void **state)
+{
+	static struct expect x;
+	const char *path = tmp_path("verdict.brp");
+	rpl_rules *rules = tl_rules("stbl", "target=0");
+	rpl_match_info info;
+	rpl_verdict v;
+	struct {
+		int32_t deal[2];
+		int32_t match[2];
+	} right;
+
+	(void)state;
+	fill_info(&info, rules, 2);
+
+	/* ok: a whole match with its claims right */
+	record_match(path, "stbl", "target=0", 2, 21, 1 << 30, &x);
+	assert_int_equal(x.ev[x.n - 2].kind, RPL_EV_CLAIM);
+	assert_int_equal(x.ev[x.n - 2].deal, 1);
+	right.deal[0] = x.ev[x.n - 2].score[0];
+	right.deal[1] = x.ev[x.n - 2].score[1];
+	assert_int_equal(rpl_verify_file(path, NULL, &v), 0);
+	assert_int_equal(v.kind, RPL_VERDICT_OK);
+	assert_string_equal(rpl_verdict_name(v.kind), "ok");
+	assert_int_equal(v.deals, 1);
+	assert_int_equal(v.actions, (int)x.n - 3);
+	assert_int_equal(v.total[0], right.deal[0]);
+	assert_int_equal(v.total[1], right.deal[1]);
+	assert_int_equal(v.winner, right.deal[0] > right.deal[1] ? 0 : 1);
+	right.match[0] = v.total[0];
+	right.match[1] = v.total[1];
+
+	/* mismatch: a deal claim off by 10 for side 1, with the breakdown */
+	for (int which = 0; which < 3; which++) {
+		rpl_recorder *rec = NULL;
+		int32_t deal_claim[2] = { right.deal[0], right.deal[1] }, match_claim[2] = { right.match[0], right.match[1] };
+		assert_int_equal(rpl_recorder_open(&rec, path, &info, RPL_RECORD_UNCHECKED), 0);
+		for (size_t i = 0; i < x.n; i++) {
+			if (x.ev[i].kind == RPL_EV_DEAL)
+				assert_int_equal(rpl_recorder_deal(rec, &x.ev[i].layout), 0);
+			else if (x.ev[i].kind == RPL_EV_ACTION)
+				assert_int_equal(rpl_recorder_action(rec, &x.ev[i].action), 0);
+		}
+		if (which == 0)
+			deal_claim[1] += 10;
+		else if (which == 1)
+			match_claim[0] -= 5;
+		assert_int_equal(rpl_recorder_claim(rec, 1, deal_claim), 0);
+		assert_int_equal(rpl_recorder_claim(rec, 0, match_claim), 0);
+		if (which == 2) /* a claim for a deal that was never played */
+			assert_int_equal(rpl_recorder_claim(rec, 2, deal_claim), 0);
+		assert_int_equal(rpl_recorder_close(rec), 0);
+		rpl_recorder_free(rec);
+		assert_int_equal(rpl_verify_file(path, NULL, &v), 0);
+		assert_int_equal(v.kind, RPL_VERDICT_MISMATCH);
+		assert_string_equal(rpl_verdict_name(v.kind), "mismatch");
+		assert_true(v.message[0] != '\0');
+		if (which == 0) {
+			const rpl_score *b = &v.breakdown;
+			assert_int_equal(v.claim_deal, 1);
+			assert_int_equal(v.side, 1);
+			assert_int_equal(v.claimed, right.deal[1] + 10);
+			assert_int_equal(v.computed, right.deal[1]);
+			assert_int_equal(b->total, right.deal[1]);
+			assert_int_equal(b->melded + b->bonus + b->going_out + b->hand + b->morto, b->total);
+			assert_true(b->hand <= 0 && b->morto <= 0 && b->melded >= 0);
+		} else if (which == 1) {
+			assert_int_equal(v.claim_deal, 0);
+			assert_int_equal(v.side, 0);
+			assert_int_equal(v.claimed, right.match[0] - 5);
+			assert_int_equal(v.computed, right.match[0]);
+		} else {
+			assert_int_equal(v.claim_deal, 2);
+		}
+	}
+
+	/* incomplete: the same match stopped in the middle of the deal */
+	{
+		rpl_recorder *rec = NULL;
+		size_t stop = x.n / 2, last = 0;
+		assert_int_equal(rpl_recorder_open(&rec, path, &info, RPL_RECORD_UNCHECKED), 0);
+		for (size_t i = 0; i < stop; i++) {
+			if (x.ev[i].kind == RPL_EV_DEAL)
+				assert_int_equal(rpl_recorder_deal(rec, &x.ev[i].layout), 0);
+			else if (x.ev[i].kind == RPL_EV_ACTION) {
+				assert_int_equal(rpl_recorder_action(rec, &x.ev[i].action), 0);
+				last = i;
+			}
+		}
+		assert_int_equal(rpl_recorder_close(rec), 0);
+		rpl_recorder_free(rec);
+		assert_int_equal(rpl_verify_file(path, NULL, &v), 0);
+		assert_int_equal(v.kind, RPL_VERDICT_INCOMPLETE);
+		assert_string_equal(rpl_verdict_name(v.kind), "incomplete");
+		assert_int_equal(v.deal, 1);
+		assert_int_equal(v.turn, x.ev[last].turn);
+		assert_int_equal(v.actions, (int)stop - 1);
+		assert_int_equal(v.winner, -1);
+	}
+	/* incomplete: nothing but the header */
+	{
+		rpl_recorder *rec = NULL;
+		assert_int_equal(rpl_recorder_open(&rec, path, &info, 0), 0);
+		assert_int_equal(rpl_recorder_close(rec), 0);
+		rpl_recorder_free(rec);
+		assert_int_equal(rpl_verify_file(path, NULL, &v), 0);
+		assert_int_equal(v.kind, RPL_VERDICT_INCOMPLETE);
+		assert_int_equal(v.deals, 0);
+	}
+	/* judged by other rules: imposed rules win over the log's */
+	{
+		rpl_rules *two_off = tl_rules("stbl", "target=0 allow_2_players=false");
+		record_match(path, "stbl", "target=0", 2, 21, 1 << 30, &x);
+		assert_int_equal(rpl_verify_file(path, two_off, &v), 0);
+		assert_int_equal(v.kind, RPL_VERDICT_ILLEGAL);
+		rpl_rules_free(two_off);
+	}
+	/* malformed: a verdict, not an error; an unreadable file: an error */
+	{
+		unsigned char junk[] = "not a log";
+		write_all(path, junk, sizeof(junk));
+		assert_int_equal(rpl_verify_file(path, NULL, &v), 0);
+		assert_int_equal(v.kind, RPL_VERDICT_MALFORMED);
+		assert_string_equal(rpl_verdict_name(v.kind), "malformed");
+		assert_int_equal(v.offset, 0);
+		assert_true(v.message[0] != '\0');
+		unlink(path);
+		assert_int_equal(rpl_verify_file(path, NULL, &v), RPL_EIO);
+		assert_true(v.message[0] != '\0');
+		assert_int_equal(rpl_verify_file(NULL, NULL, &v), RPL_EINVAL);
+	}
+	assert_string_equal(rpl_verdict_name(RPL_VERDICT_ILLEGAL), "illegal");
+	rpl_rules_free(rules);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_claims),
+		cmocka_unit_test(test_growing_form),
+		cmocka_unit_test(test_checked_and_unchecked),
+		cmocka_unit_test(test_reader_refusals),
+		cmocka_unit_test(test_verdicts),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
