@@ -18,6 +18,7 @@ static const struct brp_cmd commands[] = {
 	{ "recover", cmd_recover, "salvage the complete turns of a damaged log" },
 	{ "simulate", cmd_simulate, "let bots play legal matches and record them" },
 	{ "stats", cmd_stats, "count what happened in a corpus of logs" },
+	{ "export", cmd_export, "export logs to a SQLite database or CSV files" },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

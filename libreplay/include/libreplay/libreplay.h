@@ -19,5 +19,6 @@
 #include "libreplay/log.h"
 #include "libreplay/sim.h"
 #include "libreplay/notation.h"
+#include "libreplay/export.h"
 
 #endif

@@ -1,0 +1,128 @@
+/*
+ * Export: match logs as a SQLite database and as CSV files for analysis.
+ * docs/schema.md describes every table, column and file.
+ *
+ * Two steps, so that the slow one may run on several threads:
+ *
+ * 1. rpl_export_match_load() reads one log, names it by the SHA-256 of its
+ *    bytes, verifies it (as rpl_verify_reader does) and, when it is ok,
+ *    replays it to collect every deal, score breakdown, final meld and (with
+ *    RPL_EXPORT_ACTIONS) decision. It touches no shared state: loads of
+ *    different logs may run at once.
+ * 2. A sink takes loaded matches in the order given: rpl_export_db (SQLite)
+ *    or rpl_export_csv (a directory of CSV files). A sink is used by one
+ *    thread at a time.
+ *
+ * A match that is not ok is exported with its verdict and header but with no
+ * deal, score, meld or decision: nothing the engine could not vouch for.
+ *
+ * Ownership: every handle is made by its _load/_open function, owned by the
+ * caller and released by its _free (which accepts NULL). Errors: functions
+ * return 0 or a negative enum rpl_error; *_errmsg() gives the last failure's
+ * one-line detail. Whenever an _open or _load function fails with *out set,
+ * the handle says why: free it all the same.
+ */
+#ifndef LIBREPLAY_EXPORT_H
+#define LIBREPLAY_EXPORT_H
+
+#include "libreplay/common.h"
+#include "libreplay/log.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- one log, loaded for export ---- */
+
+typedef struct rpl_export_match rpl_export_match;
+
+/* Flags for rpl_export_match_load(). */
+#define RPL_EXPORT_ACTIONS 1u /* keep every decision (the actions table) */
+
+/*
+ * Load the log at path; the path is kept as the match's file name (UTF-8,
+ * invalid bytes replaced by U+FFFD). Returns 0 whatever the verdict (a
+ * damaged log loads as malformed); RPL_EIO when the file cannot be read,
+ * RPL_ENOMEM, RPL_EINVAL.
+ */
+RPL_API int rpl_export_match_load(rpl_export_match **out, const char *path, unsigned flags);
+/* The same from len bytes in memory (copied as needed); name is the file name to store. */
+RPL_API int rpl_export_match_load_memory(rpl_export_match **out, const char *name, const void *data, size_t len,
+                                         unsigned flags);
+RPL_API void rpl_export_match_free(rpl_export_match *m);
+
+/* The identity: the SHA-256 of the log's bytes as 64 lower-case hex digits. */
+RPL_API const char *rpl_export_match_hash(const rpl_export_match *m);
+/* The verdict, as rpl_verify_reader() gives it. */
+RPL_API const rpl_verdict *rpl_export_match_verdict(const rpl_export_match *m);
+RPL_API const char *rpl_export_match_errmsg(const rpl_export_match *m);
+
+/* ---- SQLite ---- */
+
+typedef struct rpl_export_db rpl_export_db;
+
+/* The schema version this build writes (PRAGMA user_version), and the SQL of version v (1..). */
+RPL_API int rpl_export_schema_version(void);
+RPL_API const char *rpl_export_schema_sql(int version);
+
+/*
+ * Open (or create) the database at path and bring its schema to the current
+ * version, applying each schema step the database lacks in one transaction.
+ * The database is put in WAL journal mode so that readers and another
+ * exporter may use it at once. timeout_ms is how long to wait for another
+ * writer's lock, here and in rpl_export_db_begin (< 0: 10 minutes).
+ * RPL_EIO (cannot open or write), RPL_EUNSUPPORTED (the schema is newer than
+ * this build), RPL_ECORRUPT (not an export database, or damaged), RPL_ENOMEM.
+ */
+RPL_API int rpl_export_db_open(rpl_export_db **out, const char *path, int timeout_ms);
+
+/*
+ * A batch is one write transaction (BEGIN IMMEDIATE ... COMMIT): until
+ * commit nothing is visible, and a process killed before it leaves the
+ * database as it was. begin waits for another writer as long as the timeout
+ * allows (RPL_EIO with "the database is busy" after that). RPL_ESTATE when
+ * a batch is (or is not) already open.
+ */
+RPL_API int rpl_export_db_begin(rpl_export_db *db);
+RPL_API int rpl_export_db_commit(rpl_export_db *db);
+/* Undo the open batch, if any; always leaves none open. */
+RPL_API void rpl_export_db_rollback(rpl_export_db *db);
+
+/*
+ * Add a loaded match to the open batch. A match already in the database (by
+ * hash) adds nothing (*added = 0), except its decisions when they were not
+ * stored before and m has them. *added (may be NULL) is 1 for a new match.
+ * RPL_ESTATE without a batch, RPL_EIO on a database error: the batch should
+ * then be rolled back.
+ */
+RPL_API int rpl_export_db_add(rpl_export_db *db, const rpl_export_match *m, int *added);
+
+/* Free the handle; an open batch is rolled back. */
+RPL_API void rpl_export_db_free(rpl_export_db *db);
+RPL_API const char *rpl_export_db_errmsg(const rpl_export_db *db);
+
+/* ---- CSV ---- */
+
+typedef struct rpl_export_csv rpl_export_csv;
+
+/*
+ * Start writing matches.csv, players.csv, meta.csv, deals.csv and
+ * deal_scores.csv into the existing directory dir. Each file is written
+ * under a temporary name in dir and renamed into place by
+ * rpl_export_csv_finish(), so a file of that name is never half-written.
+ * RPL_EIO, RPL_ENOMEM.
+ */
+RPL_API int rpl_export_csv_open(rpl_export_csv **out, const char *dir);
+/* Add a loaded match; a match already added (by hash) adds nothing (*added = 0). RPL_EIO, RPL_ENOMEM. */
+RPL_API int rpl_export_csv_add(rpl_export_csv *w, const rpl_export_match *m, int *added);
+/* Write the per-player totals, close the files and rename them into place. RPL_EIO, RPL_ESTATE. */
+RPL_API int rpl_export_csv_finish(rpl_export_csv *w);
+/* Free the writer; without a successful finish its temporary files are removed. */
+RPL_API void rpl_export_csv_free(rpl_export_csv *w);
+RPL_API const char *rpl_export_csv_errmsg(const rpl_export_csv *w);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,494 @@
+/*
+ * Export, step 1: a log loaded for export. Its identity is the SHA-256 of
+ * its bytes; its verdict comes from rpl_verify_reader(); only an ok log is
+ * replayed a second time to collect what the database and the CSV files
+ * hold per deal (the engine's own scores, stats and melds).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "export_impl.h"
+#include "sha256.h"
+
+const char *const rpl__export_morto_names[4] = { "untouched", "direct", "indirect", "stock" };
+
+const char *rpl__export_kind_name(int kind)
+{
+	static const char *const names[] = { "?", "draw", "take", "reject", "meld", "add", "discard", "morto" };
+	return kind >= 1 && kind <= 7 ? names[kind] : "?";
+}
+
+const char *rpl__export_suit_name(int suit)
+{
+	static const char *const names[] = { "c", "d", "h", "s" };
+	return suit >= 0 && suit <= 3 ? names[suit] : "?";
+}
+
+void rpl__export_iso8601(int64_t t, char buf[RPL__ISO8601_SIZE])
+{
+	/* days to civil date: H. Hinnant's algorithm, exact for any int64 day count we can print */
+	int64_t days = t / 86400, secs = t % 86400, z, era, doe, yoe, y, doy, mp, d, m;
+
+	if (secs < 0) {
+		secs += 86400;
+		days--;
+	}
+	z = days + 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = z - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	y = yoe + era * 400;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	d = doy - (153 * mp + 2) / 5 + 1;
+	m = mp < 10 ? mp + 3 : mp - 9;
+	if (m <= 2)
+		y++;
+	snprintf(buf, RPL__ISO8601_SIZE, "%04lld-%02d-%02dT%02d:%02d:%02dZ", (long long)y, (int)m, (int)d,
+	         (int)(secs / 3600), (int)(secs / 60 % 60), (int)(secs % 60));
+}
+
+void rpl__export_meld_cards(const rpl_meld_info *mi, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < mi->length && i < 14; i++) {
+		int w;
+		if (mi->wild[i])
+			w = snprintf(buf + len, size - len, "%s%s(%s)", i ? " " : "", rpl_card_name(mi->card[i]),
+			             rpl_card_name(rpl_meld_natural(mi->suit, mi->lo + i)));
+		else
+			w = snprintf(buf + len, size - len, "%s%s", i ? " " : "", rpl_card_name(mi->card[i]));
+		if (w < 0 || (size_t)w >= size - len)
+			return;
+		len += (size_t)w;
+	}
+}
+
+/*
+ * A copy of s that is valid UTF-8: each byte that does not begin a well-formed
+ * sequence (RFC 3629: no overlongs, no surrogates, at most U+10FFFF) becomes
+ * U+FFFD, so that SQLite TEXT and the CSV files stay UTF-8 whatever a log holds.
+ */
+static char *utf8_dup(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), o = 0;
+	char *out = malloc(3 * n + 1);
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n;) {
+		unsigned c = p[i];
+		size_t len = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+		int ok = len > 0 && i + len <= n;
+		for (size_t k = 1; ok && k < len; k++)
+			ok = (p[i + k] & 0xc0) == 0x80;
+		if (ok && len > 1) {
+			unsigned long cp = c & (0x7fu >> len);
+			for (size_t k = 1; k < len; k++)
+				cp = cp << 6 | (p[i + k] & 0x3fu);
+			ok = !(len == 2 && cp < 0x80) && !(len == 3 && cp < 0x800) && !(len == 4 && cp < 0x10000) &&
+			     !(cp >= 0xd800 && cp <= 0xdfff) && cp <= 0x10ffff;
+		}
+		if (ok) {
+			memcpy(out + o, p + i, len);
+			o += len;
+			i += len;
+		} else {
+			memcpy(out + o, "\xef\xbf\xbd", 3);
+			o += 3;
+			i++;
+		}
+	}
+	out[o] = '\0';
+	return out;
+}
+
+/* {"target":1500,"pile_freezes":true,"wild_mobility":"floating"}: the parameters that differ from the profile. */
+static char *overrides_json(const rpl_rules *r)
+{
+	size_t n = rpl_rules_param_count(), cap = 2 + n * 96, len = 0;
+	char *out = malloc(cap);
+
+	if (!out)
+		return NULL;
+	out[len++] = '{';
+	for (size_t i = 0; i < n; i++) {
+		const rpl_param_info *pi = rpl_rules_param_info(i);
+		char val[64];
+		int w;
+		if (!pi || !rpl_rules_is_override(r, pi->id) || rpl_rules_get(r, pi->name, val, sizeof(val)) != 0)
+			continue;
+		/* names and values are the library's own identifiers: nothing to escape */
+		w = snprintf(out + len, cap - len, "%s\"%s\":%s%s%s", len > 1 ? "," : "", pi->name,
+		             pi->kind == RPL_PARAM_ENUM ? "\"" : "", val, pi->kind == RPL_PARAM_ENUM ? "\"" : "");
+		if (w < 0 || (size_t)w >= cap - len - 2)
+			break;
+		len += (size_t)w;
+	}
+	out[len++] = '}';
+	out[len] = '\0';
+	return out;
+}
+
+static int fail(rpl_export_match *m, int err, const char *msg)
+{
+	snprintf(m->errmsg, sizeof(m->errmsg), "%s", msg);
+	return err;
+}
+
+static int copy_header(rpl_export_match *m, const rpl_reader *rd)
+{
+	const rpl_match_info *info = rpl_reader_info(rd);
+	int target = 0;
+
+	m->have_header = 1;
+	m->format_version = rpl_reader_format_version(rd);
+	m->profile = utf8_dup(rpl_rules_profile(info->rules));
+	m->overrides = overrides_json(info->rules);
+	if (!m->profile || !m->overrides)
+		return RPL_ENOMEM;
+	m->nplayers = info->nplayers;
+	m->first_dealer = info->first_dealer;
+	rpl_rules_get_id(info->rules, RPL_P_TARGET, &target);
+	m->target = target;
+	m->start_time = info->start_time;
+	for (int s = 0; s < info->nplayers && s < 4; s++) {
+		if (info->players[s] && info->players[s][0]) {
+			m->players[s] = utf8_dup(info->players[s]);
+			if (!m->players[s])
+				return RPL_ENOMEM;
+		}
+	}
+	if (info->nmeta) {
+		m->meta_keys = calloc(info->nmeta, sizeof(char *));
+		m->meta_values = calloc(info->nmeta, sizeof(char *));
+		if (!m->meta_keys || !m->meta_values)
+			return RPL_ENOMEM;
+		m->nmeta = info->nmeta;
+		for (size_t i = 0; i < info->nmeta; i++) {
+			m->meta_keys[i] = utf8_dup(info->meta_keys[i]);
+			m->meta_values[i] = utf8_dup(info->meta_values[i]);
+			if (!m->meta_keys[i] || !m->meta_values[i])
+				return RPL_ENOMEM;
+		}
+	}
+	return RPL_OK;
+}
+
+static int push_meld(rpl_export_match *m, int side, int idx, const rpl_meld_info *mi)
+{
+	if (m->nmelds == m->capmelds) {
+		size_t cap = m->capmelds ? m->capmelds * 2 : 64;
+		struct xmeld *p = realloc(m->melds, cap * sizeof(*p));
+		if (!p)
+			return RPL_ENOMEM;
+		m->melds = p;
+		m->capmelds = cap;
+	}
+	m->melds[m->nmelds].side = side;
+	m->melds[m->nmelds].idx = idx;
+	m->melds[m->nmelds].info = *mi;
+	m->nmelds++;
+	return RPL_OK;
+}
+
+static int push_action(rpl_export_match *m, const rpl_event *ev)
+{
+	struct xaction *a;
+
+	if (m->nacts == m->capacts) {
+		size_t cap = m->capacts ? m->capacts * 2 : 512;
+		struct xaction *p = realloc(m->acts, cap * sizeof(*p));
+		if (!p)
+			return RPL_ENOMEM;
+		m->acts = p;
+		m->capacts = cap;
+	}
+	a = &m->acts[m->nacts++];
+	a->turn = ev->turn;
+	a->seat = ev->seat;
+	a->kind = ev->action.kind;
+	rpl_action_format(&ev->action, a->text, sizeof(a->text));
+	return RPL_OK;
+}
+
+/* The deal just ended: its stats, scores and melds. */
+static int deal_over(rpl_export_match *m, struct xdeal *d, const rpl_game *g)
+{
+	int err;
+
+	rpl_game_deal_stats(g, &d->st);
+	for (int s = 0; s < 2; s++) {
+		rpl_game_deal_score(g, s, &d->score[s]);
+		d->match_total[s] = rpl_game_total(g, s);
+	}
+	for (int i = 0; i < 2; i++) {
+		int st = rpl_game_morto_state(g, i);
+		if (st == 2)
+			d->morto[i] = XM_STOCK;
+		else if (st == -1)
+			d->morto[i] = XM_UNTOUCHED;
+		/* taken: direct or indirect was noted when it was picked up */
+	}
+	if (d->st.out_seat >= 0 && d->st.out_seat < 4)
+		d->seat[d->st.out_seat].went_out = 1;
+	d->meld0 = m->nmelds;
+	for (int s = 0; s < 2; s++) {
+		int n = rpl_game_meld_count(g, s);
+		for (int i = 0; i < n; i++) {
+			rpl_meld_info mi;
+			if (rpl_game_meld(g, s, i, &mi) != 0)
+				continue;
+			if ((err = push_meld(m, s, i, &mi)) != 0)
+				return err;
+		}
+	}
+	d->nmelds = m->nmelds - d->meld0;
+	return RPL_OK;
+}
+
+/* The second pass over an ok log: every deal as the engine saw it. */
+static int collect(rpl_export_match *m, rpl_reader *rd, unsigned flags)
+{
+	const rpl_match_info *info = rpl_reader_info(rd);
+	rpl_game *g = NULL;
+	rpl_event ev;
+	struct xdeal *d = NULL;
+	int err, got;
+
+	m->deals = calloc((size_t)m->verdict.deals + 1, sizeof(*m->deals));
+	if (!m->deals)
+		return fail(m, RPL_ENOMEM, "out of memory");
+	err = rpl_game_new(&g, info->rules, info->nplayers, info->first_dealer);
+	if (err)
+		return fail(m, err, "cannot replay the log");
+	while ((got = rpl_reader_next(rd, &ev)) == 1) {
+		if (ev.kind == RPL_EV_DEAL) {
+			if (m->ndeals >= (size_t)m->verdict.deals || rpl_game_deal(g, &ev.layout) != 0) {
+				err = fail(m, RPL_ESTATE, "the log replays differently the second time");
+				goto cleanup;
+			}
+			d = &m->deals[m->ndeals++];
+			d->deal = ev.deal;
+			d->dealer = rpl_game_dealer(g);
+			d->first_seat = rpl_game_seat(g);
+			d->morto_side[0] = d->morto_side[1] = -1;
+			d->act0 = m->nacts;
+			for (int s = 0; s < 4; s++)
+				d->last_turn[s] = 0;
+		} else if (ev.kind == RPL_EV_ACTION && d) {
+			rpl_deal_stats before;
+			struct xseat *xs = &d->seat[ev.seat & 3];
+			rpl_game_deal_stats(g, &before);
+			if (rpl_game_apply(g, &ev.action) != 0) {
+				err = fail(m, RPL_ESTATE, "the log replays differently the second time");
+				goto cleanup;
+			}
+			if (ev.turn != d->last_turn[ev.seat & 3]) {
+				d->last_turn[ev.seat & 3] = ev.turn;
+				xs->turns++;
+			}
+			switch (ev.action.kind) {
+			case RPL_ACT_DRAW: xs->draws++; break;
+			case RPL_ACT_TAKE: xs->takes++; break;
+			case RPL_ACT_REJECT: xs->rejects++; break;
+			case RPL_ACT_MELD: xs->melds++; break;
+			case RPL_ACT_ADD: xs->adds++; break;
+			case RPL_ACT_DISCARD: xs->discards++; break;
+			case RPL_ACT_MORTO: {
+				rpl_deal_stats after;
+				int i = ev.action.morto & 1;
+				xs->mortos++;
+				rpl_game_deal_stats(g, &after);
+				d->morto[i] = after.morto_direct > before.morto_direct ? XM_DIRECT : XM_INDIRECT;
+				d->morto_side[i] = ev.seat % 2;
+				break;
+			}
+			default: break;
+			}
+			if ((flags & RPL_EXPORT_ACTIONS) && (err = push_action(m, &ev)) != 0) {
+				fail(m, err, "out of memory");
+				goto cleanup;
+			}
+			if (rpl_game_phase(g) >= RPL_PHASE_DEAL_OVER) {
+				d->nacts = m->nacts - d->act0;
+				if ((err = deal_over(m, d, g)) != 0) {
+					fail(m, err, "out of memory");
+					goto cleanup;
+				}
+			}
+		}
+	}
+	if (got < 0 || m->ndeals != (size_t)m->verdict.deals) {
+		err = fail(m, got == RPL_ENOMEM ? RPL_ENOMEM : RPL_ESTATE, "the log reads differently the second time");
+		goto cleanup;
+	}
+	m->detailed = 1;
+	m->has_actions = (flags & RPL_EXPORT_ACTIONS) != 0;
+	err = RPL_OK;
+cleanup:
+	rpl_game_free(g);
+	return err;
+}
+
+int rpl_export_match_load_memory(rpl_export_match **out, const char *name, const void *data, size_t len,
+                                 unsigned flags)
+{
+	rpl_export_match *m;
+	rpl_reader *rd = NULL;
+	int err;
+
+	if (!out)
+		return RPL_EINVAL;
+	*out = NULL;
+	if (!name || (!data && len))
+		return RPL_EINVAL;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return RPL_ENOMEM;
+	*out = m;
+	m->verdict.winner = -1;
+	m->bytes = len;
+	rpl__sha256_hex(data ? data : "", len, m->hash);
+	m->file = utf8_dup(name);
+	if (!m->file)
+		return fail(m, RPL_ENOMEM, "out of memory");
+	err = rpl_reader_open_memory(&rd, data ? data : "", len);
+	if (err == RPL_ENOMEM || (err && !rd)) {
+		err = fail(m, RPL_ENOMEM, "out of memory");
+		goto cleanup;
+	}
+	if (err) {
+		/* not even the header: a verdict, malformed */
+		m->verdict.kind = RPL_VERDICT_MALFORMED;
+		m->verdict.offset = rpl_reader_offset(rd);
+		snprintf(m->verdict.message, sizeof(m->verdict.message), "%s", rpl_reader_errmsg(rd));
+		err = RPL_OK;
+		goto cleanup;
+	}
+	if ((err = copy_header(m, rd)) != 0) {
+		fail(m, err, "out of memory");
+		goto cleanup;
+	}
+	err = rpl_verify_reader(rd, NULL, &m->verdict);
+	if (err) {
+		fail(m, err, m->verdict.message[0] ? m->verdict.message : rpl_strerror(err));
+		goto cleanup;
+	}
+	if (m->verdict.kind != RPL_VERDICT_OK)
+		goto cleanup;
+	rpl_reader_free(rd);
+	rd = NULL;
+	if ((err = rpl_reader_open_memory(&rd, data, len)) != 0) {
+		fail(m, err, "cannot read the log a second time");
+		goto cleanup;
+	}
+	err = collect(m, rd, flags);
+cleanup:
+	rpl_reader_free(rd);
+	return err;
+}
+
+int rpl_export_match_load(rpl_export_match **out, const char *path, unsigned flags)
+{
+	FILE *f = NULL;
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int err;
+
+	if (!out)
+		return RPL_EINVAL;
+	*out = NULL;
+	if (!path)
+		return RPL_EINVAL;
+	f = fopen(path, "rb");
+	if (f) {
+		struct stat st;
+		/* the file's size as the first guess: a large buffer freed for every log makes malloc churn */
+		if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size < (1 << 30))
+			cap = (size_t)st.st_size + 1;
+		for (;;) {
+			size_t got;
+			if (len == cap || !buf) {
+				size_t ncap = !buf && cap ? cap : cap ? cap * 2 : 4096;
+				char *p = realloc(buf, ncap);
+				if (!p) {
+					err = RPL_ENOMEM;
+					goto fail;
+				}
+				buf = p;
+				cap = ncap;
+			}
+			got = fread(buf + len, 1, cap - len, f);
+			len += got;
+			if (got == 0)
+				break;
+		}
+		if (ferror(f)) {
+			err = RPL_EIO;
+			goto fail;
+		}
+		fclose(f);
+		err = rpl_export_match_load_memory(out, path, buf, len, flags);
+		free(buf);
+		return err;
+	}
+	err = errno == ENOMEM ? RPL_ENOMEM : RPL_EIO;
+fail:
+	{
+		int e = errno;
+		rpl_export_match *m = calloc(1, sizeof(*m));
+		if (f)
+			fclose(f);
+		free(buf);
+		if (!m)
+			return RPL_ENOMEM;
+		m->verdict.winner = -1;
+		if (err == RPL_ENOMEM || strerror_r(e, m->errmsg, sizeof(m->errmsg)) != 0)
+			snprintf(m->errmsg, sizeof(m->errmsg), "%s", rpl_strerror(err));
+		*out = m;
+		return err;
+	}
+}
+
+void rpl_export_match_free(rpl_export_match *m)
+{
+	if (!m)
+		return;
+	free(m->file);
+	free(m->profile);
+	free(m->overrides);
+	for (int s = 0; s < 4; s++)
+		free(m->players[s]);
+	for (size_t i = 0; i < m->nmeta; i++) {
+		free(m->meta_keys[i]);
+		free(m->meta_values[i]);
+	}
+	free(m->meta_keys);
+	free(m->meta_values);
+	free(m->deals);
+	free(m->melds);
+	free(m->acts);
+	free(m);
+}
+
+const char *rpl_export_match_hash(const rpl_export_match *m)
+{
+	return m ? m->hash : "";
+}
+
+const rpl_verdict *rpl_export_match_verdict(const rpl_export_match *m)
+{
+	return m ? &m->verdict : NULL;
+}
+
+const char *rpl_export_match_errmsg(const rpl_export_match *m)
+{
+	return m ? m->errmsg : "";
+}

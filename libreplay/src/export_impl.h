@@ -1,0 +1,74 @@
+/* Export: the loaded match, shared by the SQLite and CSV sinks (export*.c). */
+#ifndef RPL_EXPORT_IMPL_H
+#define RPL_EXPORT_IMPL_H
+
+#include "libreplay/export.h"
+#include "libreplay/game.h"
+#include "libreplay/meld.h"
+
+/* What became of a morto in a deal (the deals.morto0/morto1 columns). */
+enum { XM_UNTOUCHED = 0, XM_DIRECT = 1, XM_INDIRECT = 2, XM_STOCK = 3 };
+extern const char *const rpl__export_morto_names[4];
+
+/* Per deal and seat (the deal_seats table). */
+struct xseat {
+	int32_t turns, draws, takes, rejects, melds, adds, discards, mortos, went_out;
+};
+
+struct xdeal {
+	int deal, dealer, first_seat;
+	rpl_deal_stats st;
+	int morto[2], morto_side[2];   /* XM_..., side or -1 */
+	rpl_score score[2];
+	int32_t match_total[2];        /* after this deal */
+	struct xseat seat[4];
+	size_t meld0, nmelds;          /* into rpl_export_match.melds */
+	size_t act0, nacts;            /* into rpl_export_match.acts */
+	int last_turn[4];              /* while replaying: the last turn counted per seat */
+};
+
+struct xmeld {
+	int side, idx;
+	rpl_meld_info info;
+};
+
+struct xaction {
+	int turn, seat, kind;
+	char text[120];
+};
+
+struct rpl_export_match {
+	char hash[65];
+	char *file;
+	uint64_t bytes;
+	int have_header;               /* the header was read: the fields below it are set */
+	int format_version;
+	char *profile, *overrides;     /* overrides: a JSON object */
+	int nplayers, first_dealer, target;
+	char *players[4];              /* valid UTF-8, NULL for an unnamed seat */
+	int64_t start_time;            /* 0 unknown */
+	size_t nmeta;
+	char **meta_keys, **meta_values;
+	rpl_verdict verdict;
+	int detailed;                  /* verdict ok and the deals below collected */
+	int has_actions;               /* acts collected (RPL_EXPORT_ACTIONS) */
+	struct xdeal *deals;
+	size_t ndeals;
+	struct xmeld *melds;
+	size_t nmelds, capmelds;
+	struct xaction *acts;
+	size_t nacts, capacts;
+	char errmsg[400];
+};
+
+/* "YYYY-MM-DDTHH:MM:SSZ" for t seconds since 1970 UTC (proleptic Gregorian, no time zone involved). */
+#define RPL__ISO8601_SIZE 48
+void rpl__export_iso8601(int64_t t, char buf[RPL__ISO8601_SIZE]);
+/* The cards of a meld from lo to hi, "5h JK(6h) 7h", into buf. */
+void rpl__export_meld_cards(const rpl_meld_info *mi, char *buf, size_t size);
+/* The action kind's name ("draw", ...). */
+const char *rpl__export_kind_name(int kind);
+/* The suit letter of a meld ("c", "d", "h", "s"). */
+const char *rpl__export_suit_name(int suit);
+
+#endif

@@ -1,0 +1,170 @@
+/* The export module: SHA-256, ISO 8601 dates, the embedded schema, the SQLite and CSV sinks. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "export_impl.h"
+#include "sha256.h"
+
+static void sha256_vectors(void **state)
+{
+	/* FIPS 180-4 examples and the million-a test */
+	static const struct {
+		const char *in;
+		const char *hex;
+	} v[] = {
+		{ "", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" },
+		{ "abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" },
+		{ "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+		  "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1" },
+	};
+	char hex[65];
+	rpl_sha256 s;
+	uint8_t d[32];
+	char *a = malloc(1000000);
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		rpl__sha256_hex(v[i].in, strlen(v[i].in), hex);
+		assert_string_equal(hex, v[i].hex);
+	}
+	assert_non_null(a);
+	memset(a, 'a', 1000000);
+	/* in uneven pieces, across block boundaries */
+	rpl__sha256_init(&s);
+	for (size_t off = 0, step = 1; off < 1000000; off += step, step = step * 7 % 193 + 1)
+		rpl__sha256_update(&s, a + off, off + step > 1000000 ? 1000000 - off : step);
+	rpl__sha256_final(&s, d);
+	rpl__sha256_hex(a, 1000000, hex);
+	assert_string_equal(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+	assert_int_equal(d[0], 0xcd);
+	assert_int_equal(d[31], 0xd0);
+	free(a);
+}
+
+static void iso8601(void **state)
+{
+	char buf[RPL__ISO8601_SIZE];
+
+	(void)state;
+	rpl__export_iso8601(0, buf);
+	assert_string_equal(buf, "1970-01-01T00:00:00Z");
+	rpl__export_iso8601(1767225600, buf);
+	assert_string_equal(buf, "2026-01-01T00:00:00Z");
+	rpl__export_iso8601(951782400 + 86399, buf); /* 2000-02-29, a leap day of a century year */
+	assert_string_equal(buf, "2000-02-29T23:59:59Z");
+	rpl__export_iso8601(-1, buf);
+	assert_string_equal(buf, "1969-12-31T23:59:59Z");
+	rpl__export_iso8601(253402300799, buf);
+	assert_string_equal(buf, "9999-12-31T23:59:59Z");
+}
+
+/* The library's embedded schema is byte for byte schema/NNN-*.sql. */
+static void schema_matches_files(void **state)
+{
+	int n = rpl_export_schema_version();
+
+	(void)state;
+	assert_true(n >= 1);
+	assert_null(rpl_export_schema_sql(0));
+	assert_null(rpl_export_schema_sql(n + 1));
+	for (int v = 1; v <= n + 1; v++) {
+		char pattern[64], path[4096];
+		FILE *p;
+		snprintf(pattern, sizeof(pattern), "%03d-*.sql", v);
+		snprintf(path, sizeof(path), "ls %s/schema/%s 2>/dev/null", SRCROOT, pattern);
+		p = popen(path, "r");
+		assert_non_null(p);
+		path[0] = '\0';
+		if (!fgets(path, sizeof(path), p))
+			path[0] = '\0';
+		pclose(p);
+		if (v == n + 1) {
+			assert_string_equal(path, ""); /* no schema file the library lacks */
+			break;
+		}
+		path[strcspn(path, "\n")] = '\0';
+		{
+			FILE *f = fopen(path, "rb");
+			char *text = calloc(1, 1 << 20);
+			size_t len;
+			assert_non_null(f);
+			assert_non_null(text);
+			len = fread(text, 1, (1 << 20) - 1, f);
+			fclose(f);
+			text[len] = '\0';
+			assert_string_equal(rpl_export_schema_sql(v), text);
+			free(text);
+		}
+	}
+}
+
+/* A damaged log is a verdict, exported without deals; the same bytes twice add nothing. */
+static void sinks(void **state)
+{
+	char dir[] = "/tmp/test_export.XXXXXX", path[256];
+	rpl_export_match *m = NULL;
+	rpl_export_db *db = NULL;
+	rpl_export_csv *csv = NULL;
+	int added = -1;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(rpl_export_match_load_memory(&m, "junk.brp", "not a log", 9, 0), 0);
+	assert_int_equal(rpl_export_match_verdict(m)->kind, RPL_VERDICT_MALFORMED);
+	assert_int_equal(strlen(rpl_export_match_hash(m)), 64);
+
+	snprintf(path, sizeof(path), "%s/x.db", dir);
+	assert_int_equal(rpl_export_db_open(&db, path, 1000), 0);
+	assert_int_equal(rpl_export_db_add(db, m, &added), RPL_ESTATE);
+	assert_int_equal(rpl_export_db_begin(db), 0);
+	assert_int_equal(rpl_export_db_begin(db), RPL_ESTATE);
+	assert_int_equal(rpl_export_db_add(db, m, &added), 0);
+	assert_int_equal(added, 1);
+	assert_int_equal(rpl_export_db_add(db, m, &added), 0);
+	assert_int_equal(added, 0);
+	assert_int_equal(rpl_export_db_commit(db), 0);
+	rpl_export_db_free(db);
+	db = NULL;
+
+	assert_int_equal(rpl_export_csv_open(&csv, dir), 0);
+	assert_int_equal(rpl_export_csv_add(csv, m, &added), 0);
+	assert_int_equal(added, 1);
+	assert_int_equal(rpl_export_csv_add(csv, m, &added), 0);
+	assert_int_equal(added, 0);
+	snprintf(path, sizeof(path), "%s/matches.csv", dir);
+	assert_int_not_equal(access(path, F_OK), 0); /* not there before finish */
+	assert_int_equal(rpl_export_csv_finish(csv), 0);
+	assert_int_equal(access(path, F_OK), 0);
+	assert_int_equal(rpl_export_csv_finish(csv), RPL_ESTATE);
+	rpl_export_csv_free(csv);
+
+	/* a missing file is an error, with a message */
+	rpl_export_match_free(m);
+	m = NULL;
+	snprintf(path, sizeof(path), "%s/missing.brp", dir);
+	assert_int_equal(rpl_export_match_load(&m, path, 0), RPL_EIO);
+	assert_non_null(m);
+	assert_true(strlen(rpl_export_match_errmsg(m)) > 0);
+	rpl_export_match_free(m);
+
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	assert_int_equal(system(path), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(sha256_vectors),
+		cmocka_unit_test(iso8601),
+		cmocka_unit_test(schema_matches_files),
+		cmocka_unit_test(sinks),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,300 @@
+/*
+ * brp export: logs into a SQLite database and/or CSV files. Each log is
+ * loaded (hashed, verified, replayed) possibly on worker threads; the sinks
+ * take the loaded matches in the order of the arguments on this thread, so
+ * the result does not depend on -j.
+ */
+#include "brp.h"
+
+#include <getopt.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *const name = "export";
+
+static void usage(FILE *f)
+{
+	fputs("Usage: brp export (--sqlite DB | --csv DIR)... [OPTION]... FILE|DIR|-...\n"
+	      "Verify each match log and export it for analysis (docs/schema.md):\n"
+	      "  --sqlite DB  add the matches to the SQLite database DB (created if missing,\n"
+	      "               its schema upgraded if older); a log already there (same\n"
+	      "               SHA-256) adds nothing; the whole run is one transaction\n"
+	      "  --csv DIR    write matches.csv, players.csv, meta.csv, deals.csv and\n"
+	      "               deal_scores.csv into DIR (created if missing), replacing them\n"
+	      "A log that does not verify ok is exported with its verdict but without\n"
+	      "deals, scores or melds. Directories are searched for *.brp files; - reads a\n"
+	      "list of paths from standard input, one a line.\n"
+	      "\n"
+	      "      --sqlite DB     the database to add to\n"
+	      "      --csv DIR       the directory to write CSV files into\n"
+	      "  -a, --actions       also store every decision (SQLite: the actions table)\n"
+	      "  -j, --jobs N        threads that load logs (default 1; the result is the same)\n"
+	      "      --timeout SECS  how long to wait for another writer (default 600)\n"
+	      "  -q, --quiet         no progress and no summary\n"
+	      "  -h, --help          print this help and exit\n"
+	      "\n"
+	      "Progress goes to standard error when it is a terminal; the summary line to\n"
+	      "standard output.\n"
+	      "Exit status: 0 every log exported (whatever its verdict), 2 a usage error, a\n"
+	      "log that cannot be read, or a database or file error (the database is then\n"
+	      "left as it was before the run).\n",
+	      f);
+}
+
+/* Loaded matches, handed from the workers to the writer in order. */
+struct slot {
+	rpl_export_match *m;
+	int err;
+	int done;
+};
+
+struct pipeline {
+	const struct brp_files *fl;
+	unsigned flags;
+	struct slot *slots;
+	size_t next;        /* next index a worker takes */
+	size_t consumed;    /* slots before this one are written and freed */
+	size_t window;      /* how far the workers may run ahead of the writer */
+	int stop;
+	pthread_mutex_t lock;
+	pthread_cond_t ready, room;
+};
+
+static void *worker(void *arg)
+{
+	struct pipeline *p = arg;
+
+	for (;;) {
+		size_t i;
+		rpl_export_match *m = NULL;
+		int err;
+		pthread_mutex_lock(&p->lock);
+		while (!p->stop && p->next < p->fl->n && p->next >= p->consumed + p->window)
+			pthread_cond_wait(&p->room, &p->lock);
+		if (p->stop || p->next >= p->fl->n) {
+			pthread_mutex_unlock(&p->lock);
+			return NULL;
+		}
+		i = p->next++;
+		pthread_mutex_unlock(&p->lock);
+		err = rpl_export_match_load(&m, p->fl->path[i], p->flags);
+		pthread_mutex_lock(&p->lock);
+		p->slots[i].m = m;
+		p->slots[i].err = err;
+		p->slots[i].done = 1;
+		pthread_cond_broadcast(&p->ready);
+		pthread_mutex_unlock(&p->lock);
+	}
+}
+
+struct totals {
+	size_t logs, added, present, ok, not_ok, unreadable;
+};
+
+static void progress(size_t done, size_t n, int show)
+{
+	if (show)
+		fprintf(stderr, "\rbrp export: %zu/%zu", done, n);
+}
+
+int cmd_export(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "sqlite", required_argument, NULL, 'S' },
+		{ "csv", required_argument, NULL, 'C' },
+		{ "actions", no_argument, NULL, 'a' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *db_path = NULL, *csv_dir = NULL;
+	int jobs = 1, quiet = 0, c, status = BRP_EXIT_USAGE, err, show, nthreads = 0;
+	long timeout_s = 600;
+	unsigned flags = 0;
+	char *end;
+	struct brp_files fl = { 0 };
+	rpl_export_db *db = NULL;
+	rpl_export_csv *csv = NULL;
+	struct pipeline p;
+	pthread_t *th = NULL;
+	struct totals t = { 0 };
+	int failed = 0;
+
+	memset(&p, 0, sizeof(p));
+	while ((c = getopt_long(argc, argv, ":aj:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'S': db_path = optarg; break;
+		case 'C': csv_dir = optarg; break;
+		case 'a': flags |= RPL_EXPORT_ACTIONS; break;
+		case 'j':
+			jobs = (int)strtol(optarg, &end, 10);
+			if (*end || end == optarg || jobs < 1 || jobs > 256) {
+				brp_error(name, "--jobs takes 1 to 256, not '%s'", optarg);
+				return BRP_EXIT_USAGE;
+			}
+			break;
+		case 'T':
+			timeout_s = strtol(optarg, &end, 10);
+			if (*end || end == optarg || timeout_s < 0 || timeout_s > 86400) {
+				brp_error(name, "--timeout takes 0 to 86400 seconds, not '%s'", optarg);
+				return BRP_EXIT_USAGE;
+			}
+			break;
+		case 'q': quiet = 1; break;
+		case 'h': usage(stdout); return BRP_EXIT_OK;
+		default: return brp_bad_option(name, c, argv);
+		}
+	}
+	if (!db_path && !csv_dir) {
+		brp_error(name, "say where to export: --sqlite DB or --csv DIR (try 'brp export --help')");
+		return BRP_EXIT_USAGE;
+	}
+	if (optind >= argc) {
+		brp_error(name, "no log to export (try 'brp export --help')");
+		return BRP_EXIT_USAGE;
+	}
+	if (brp_files_collect(name, argc - optind, argv + optind, &fl) < 0)
+		goto cleanup;
+	show = !quiet && isatty(STDERR_FILENO);
+
+	if (csv_dir) {
+		if (mkdir(csv_dir, 0777) != 0) {
+			struct stat st;
+			if (stat(csv_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+				brp_error(name, "%s: cannot make the directory", csv_dir);
+				goto cleanup;
+			}
+		}
+		if ((err = rpl_export_csv_open(&csv, csv_dir)) != 0) {
+			brp_error(name, "%s", csv ? rpl_export_csv_errmsg(csv) : rpl_strerror(err));
+			goto cleanup;
+		}
+	}
+	if (db_path) {
+		if ((err = rpl_export_db_open(&db, db_path, (int)(timeout_s * 1000))) != 0 ||
+		    (err = rpl_export_db_begin(db)) != 0) {
+			brp_error(name, "%s: %s", db_path, db ? rpl_export_db_errmsg(db) : rpl_strerror(err));
+			goto cleanup;
+		}
+	}
+
+	p.fl = &fl;
+	p.flags = flags;
+	p.window = (size_t)jobs * 4;
+	p.slots = calloc(fl.n ? fl.n : 1, sizeof(*p.slots));
+	th = calloc((size_t)jobs, sizeof(*th));
+	if (!p.slots || !th) {
+		brp_error(name, "out of memory");
+		goto cleanup;
+	}
+	pthread_mutex_init(&p.lock, NULL);
+	pthread_cond_init(&p.ready, NULL);
+	pthread_cond_init(&p.room, NULL);
+	if (jobs > 1) {
+		for (nthreads = 0; nthreads < jobs; nthreads++)
+			if (pthread_create(&th[nthreads], NULL, worker, &p) != 0)
+				break;
+		if (nthreads == 0) {
+			brp_error(name, "cannot start a thread");
+			goto teardown;
+		}
+	}
+
+	for (size_t i = 0; i < fl.n; i++) {
+		rpl_export_match *m = NULL;
+		int added = 0;
+		if (nthreads) {
+			pthread_mutex_lock(&p.lock);
+			while (!p.slots[i].done)
+				pthread_cond_wait(&p.ready, &p.lock);
+			m = p.slots[i].m;
+			err = p.slots[i].err;
+			p.slots[i].m = NULL;
+			pthread_mutex_unlock(&p.lock);
+		} else {
+			err = rpl_export_match_load(&m, fl.path[i], flags);
+		}
+		t.logs++;
+		if (err) {
+			brp_error(name, "%s: %s", fl.path[i], m ? rpl_export_match_errmsg(m) : rpl_strerror(err));
+			t.unreadable++;
+		} else {
+			if (rpl_export_match_verdict(m)->kind == RPL_VERDICT_OK)
+				t.ok++;
+			else
+				t.not_ok++;
+			if (db && (err = rpl_export_db_add(db, m, &added)) != 0) {
+				brp_error(name, "%s: %s: %s", db_path, fl.path[i], rpl_export_db_errmsg(db));
+				failed = 1;
+			}
+			if (!failed && db) {
+				if (added)
+					t.added++;
+				else
+					t.present++;
+			}
+			if (!failed && csv && (err = rpl_export_csv_add(csv, m, &added)) != 0) {
+				brp_error(name, "%s: %s", csv_dir, rpl_export_csv_errmsg(csv));
+				failed = 1;
+			}
+			if (!db && csv && !failed) {
+				if (added)
+					t.added++;
+				else
+					t.present++;
+			}
+		}
+		rpl_export_match_free(m);
+		pthread_mutex_lock(&p.lock);
+		p.consumed = i + 1;
+		if (failed)
+			p.stop = 1;
+		pthread_cond_broadcast(&p.room);
+		pthread_mutex_unlock(&p.lock);
+		if (failed)
+			break;
+		if (show && (i % 16 == 15 || i + 1 == fl.n))
+			progress(i + 1, fl.n, show);
+	}
+	if (show && fl.n)
+		fputc('\n', stderr);
+
+teardown:
+	pthread_mutex_lock(&p.lock);
+	p.stop = 1;
+	pthread_cond_broadcast(&p.room);
+	pthread_mutex_unlock(&p.lock);
+	for (int i = 0; i < nthreads; i++)
+		pthread_join(th[i], NULL);
+	for (size_t i = 0; i < fl.n; i++)
+		rpl_export_match_free(p.slots[i].m);
+	pthread_cond_destroy(&p.room);
+	pthread_cond_destroy(&p.ready);
+	pthread_mutex_destroy(&p.lock);
+	if (failed || t.logs != fl.n)
+		goto cleanup;
+	if (db && (err = rpl_export_db_commit(db)) != 0) {
+		brp_error(name, "%s: %s", db_path, rpl_export_db_errmsg(db));
+		goto cleanup;
+	}
+	if (csv && (err = rpl_export_csv_finish(csv)) != 0) {
+		brp_error(name, "%s: %s", csv_dir, rpl_export_csv_errmsg(csv));
+		goto cleanup;
+	}
+	if (!quiet)
+		printf("%zu logs: %zu added, %zu already %s; %zu ok, %zu not ok%s\n", t.logs, t.added, t.present,
+		       db ? "in the database" : "exported", t.ok, t.not_ok, t.unreadable ? ", some unreadable" : "");
+	status = t.unreadable ? BRP_EXIT_USAGE : BRP_EXIT_OK;
+cleanup:
+	rpl_export_db_free(db); /* rolls back a batch that was not committed */
+	rpl_export_csv_free(csv); /* removes temporary files that were not renamed */
+	free(th);
+	free(p.slots);
+	brp_files_free(&fl);
+	return status;
+}
