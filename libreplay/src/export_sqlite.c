@@ -569,3 +569,155 @@ const char *rpl_export_db_errmsg(const rpl_export_db *x)
 {
 	return x ? x->errmsg : "";
 }
+
+/* ---- merging shards ---- */
+
+/* The tables that hang off a match, in the order their rows are copied. */
+static const char *const child_tables[] = { "match_players", "match_meta", "deals", "deal_scores",
+	                                        "deal_seats",    "melds",      "actions" };
+
+/* The columns of table t other than match_id, comma-separated, from the schema. */
+static int columns(rpl_export_db *x, const char *t, int with_id, char *buf, size_t size)
+{
+	sqlite3_stmt *st = NULL;
+	char sql[128];
+	size_t n = 0;
+	int rc;
+
+	buf[0] = '\0';
+	snprintf(sql, sizeof(sql), "SELECT name FROM pragma_table_info('%s') ORDER BY cid", t);
+	rc = sqlite3_prepare_v2(x->db, sql, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return db_fail(x, rc, t);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *c = (const char *)sqlite3_column_text(st, 0);
+		if (!with_id && strcmp(c, "match_id") == 0)
+			continue;
+		n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%s\"%s\"", n ? ", " : "", c);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(x, rc, t);
+	if (n >= size) {
+		snprintf(x->errmsg, sizeof(x->errmsg), "%s: too many columns", t);
+		return RPL_EIO;
+	}
+	return 0;
+}
+
+static int exec_sql(rpl_export_db *x, const char *sql, const char *what)
+{
+	int rc = sqlite3_exec(x->db, sql, NULL, NULL, NULL);
+	return rc == SQLITE_OK ? 0 : db_fail(x, rc, what);
+}
+
+int rpl_export_db_merge(rpl_export_db *x, const char *src, int *added)
+{
+	sqlite3_stmt *st = NULL;
+	char cols[2048], sql[5120];
+	int rc, err = 0, attached = 0, version = -1;
+
+	if (added)
+		*added = 0;
+	if (!x || !src)
+		return RPL_EINVAL;
+	if (x->in_batch) {
+		snprintf(x->errmsg, sizeof(x->errmsg), "a batch is open: a merge is a batch of its own");
+		return RPL_ESTATE;
+	}
+	/* SQLite attaches outside a transaction; the path is bound, not spliced into the SQL */
+	rc = sqlite3_prepare_v2(x->db, "ATTACH DATABASE ?1 AS merge_src", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, src, -1, SQLITE_TRANSIENT);
+		rc = sqlite3_step(st);
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc != SQLITE_DONE) {
+		err = db_fail(x, rc, src);
+		goto cleanup;
+	}
+	attached = 1;
+	rc = sqlite3_prepare_v2(x->db, "PRAGMA merge_src.user_version", -1, &st, NULL);
+	if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		version = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (version != RPL__SCHEMA_VERSION) {
+		snprintf(x->errmsg, sizeof(x->errmsg), "%s: schema version %d, not %d: export it again or upgrade it first",
+		         src, version, RPL__SCHEMA_VERSION);
+		err = version > RPL__SCHEMA_VERSION ? RPL_EUNSUPPORTED : RPL_EIO;
+		goto cleanup;
+	}
+	err = rpl_export_db_begin(x);
+	if (err)
+		goto cleanup;
+	/* the matches this database lacks, by hash, and their new ids */
+	err = exec_sql(x,
+	               "CREATE TEMP TABLE merge_new AS SELECT match_id AS old_id, hash FROM merge_src.matches "
+	               "WHERE hash NOT IN (SELECT hash FROM main.matches) ORDER BY match_id",
+	               "merge");
+	if (err)
+		goto cleanup;
+	err = columns(x, "matches", 0, cols, sizeof(cols));
+	if (err)
+		goto cleanup;
+	snprintf(sql, sizeof(sql),
+	         "INSERT INTO main.matches (%s) SELECT %s FROM merge_src.matches "
+	         "WHERE match_id IN (SELECT old_id FROM merge_new) ORDER BY match_id",
+	         cols, cols);
+	err = exec_sql(x, sql, "merge: matches");
+	if (err)
+		goto cleanup;
+	if (added)
+		*added = sqlite3_changes(x->db);
+	err = exec_sql(x,
+	               "CREATE TEMP TABLE merge_map AS SELECT n.old_id, m.match_id AS new_id FROM merge_new n "
+	               "JOIN main.matches m ON m.hash = n.hash",
+	               "merge");
+	if (err)
+		goto cleanup;
+	for (size_t i = 0; i < sizeof(child_tables) / sizeof(child_tables[0]); i++) {
+		char sel[2048];
+		const char *t = child_tables[i];
+		err = columns(x, t, 0, cols, sizeof(cols));
+		if (err)
+			goto cleanup;
+		/* the same columns, read from the source table aliased s */
+		{
+			size_t n = 0;
+			const char *p = cols;
+			sel[0] = '\0';
+			while (*p) {
+				const char *q = strchr(p, ',');
+				size_t len = q ? (size_t)(q - p) : strlen(p);
+				n += (size_t)snprintf(sel + n, n < sizeof(sel) ? sizeof(sel) - n : 0, "%ss.%.*s", n ? ", " : "",
+				                      (int)len, p);
+				p += len;
+				while (*p == ',' || *p == ' ')
+					p++;
+			}
+		}
+		snprintf(sql, sizeof(sql),
+		         "INSERT INTO main.%s (match_id, %s) SELECT map.new_id, %s FROM merge_src.%s s "
+		         "JOIN merge_map map ON s.match_id = map.old_id",
+		         t, cols, sel, t);
+		err = exec_sql(x, sql, t);
+		if (err)
+			goto cleanup;
+	}
+	err = exec_sql(x, "DROP TABLE temp.merge_new; DROP TABLE temp.merge_map", "merge");
+	if (!err)
+		err = rpl_export_db_commit(x);
+cleanup:
+	if (err) {
+		rpl_export_db_rollback(x);
+		if (added)
+			*added = 0;
+	}
+	sqlite3_exec(x->db, "DROP TABLE IF EXISTS temp.merge_new", NULL, NULL, NULL);
+	sqlite3_exec(x->db, "DROP TABLE IF EXISTS temp.merge_map", NULL, NULL, NULL);
+	if (attached)
+		sqlite3_exec(x->db, "DETACH DATABASE merge_src", NULL, NULL, NULL);
+	return err;
+}

@@ -19,6 +19,7 @@ static const struct brp_cmd commands[] = {
 	{ "simulate", cmd_simulate, "let bots play legal matches and record them" },
 	{ "stats", cmd_stats, "count what happened in a corpus of logs" },
 	{ "export", cmd_export, "export logs to a SQLite database or CSV files" },
+	{ "merge", cmd_merge, "merge the export databases of corpus shards into one" },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -36,6 +36,7 @@ int cmd_show(int argc, char **argv);
 int cmd_recover(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 
 /* Print "brp CMD: message" and a newline to stderr (cmd may be NULL). */

@@ -34,6 +34,7 @@ static void usage(FILE *f)
 	      "  -j, --jobs N        threads that load logs (default 1; the result is the same)\n"
 	      "      --timeout SECS  how long to wait for another writer (default 600)\n"
 	      "  -q, --quiet         no progress and no summary\n"
+	      "      --from-list FILE also export the paths listed in FILE, one a line\n"
 	      "  -h, --help          print this help and exit\n"
 	      "\n"
 	      "Progress goes to standard error when it is a terminal; the summary line to\n"
@@ -102,6 +103,7 @@ static void progress(size_t done, size_t n, int show)
 
 int cmd_export(int argc, char **argv)
 {
+	const char *list = NULL;
 	static const struct option opts[] = {
 		{ "sqlite", required_argument, NULL, 'S' },
 		{ "csv", required_argument, NULL, 'C' },
@@ -109,6 +111,7 @@ int cmd_export(int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "from-list", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -146,6 +149,7 @@ int cmd_export(int argc, char **argv)
 			}
 			break;
 		case 'q': quiet = 1; break;
+		case 'F': list = optarg; break;
 		case 'h': usage(stdout); return BRP_EXIT_OK;
 		default: return brp_bad_option(name, c, argv);
 		}
@@ -154,11 +158,13 @@ int cmd_export(int argc, char **argv)
 		brp_error(name, "say where to export: --sqlite DB or --csv DIR (try 'brp export --help')");
 		return BRP_EXIT_USAGE;
 	}
-	if (optind >= argc) {
+	if (optind >= argc && !list) {
 		brp_error(name, "no log to export (try 'brp export --help')");
 		return BRP_EXIT_USAGE;
 	}
 	if (brp_files_collect(name, argc - optind, argv + optind, &fl) < 0)
+		goto cleanup;
+	if (list && brp_files_from_list(name, list, &fl) < 0)
 		goto cleanup;
 	show = !quiet && isatty(STDERR_FILENO);
 

@@ -21,6 +21,7 @@ static void usage(FILE *f)
 	      "\n"
 	      "      --json       one JSON object\n"
 	      "  -j, --jobs N     threads (default 1; the result is the same)\n"
+	      "      --from-list FILE  also count the paths listed in FILE, one a line\n"
 	      "  -h, --help       print this help and exit\n"
 	      "\n"
 	      "Exit status: 0 counted, 2 a usage error or a log that cannot be read.\n",
@@ -183,10 +184,12 @@ int cmd_stats(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'J' },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "from-list", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int json = 0, jobs = 1, c, status = BRP_EXIT_USAGE;
+	const char *list = NULL;
 	struct brp_files fl = { 0 };
 	struct counts total;
 	struct pool pool;
@@ -199,6 +202,7 @@ int cmd_stats(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":j:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'J': json = 1; break;
+		case 'F': list = optarg; break;
 		case 'j':
 			jobs = (int)strtol(optarg, &end, 10);
 			if (*end || jobs < 1 || jobs > 256) {
@@ -210,11 +214,13 @@ int cmd_stats(int argc, char **argv)
 		default: return brp_bad_option(name, c, argv);
 		}
 	}
-	if (optind >= argc) {
+	if (optind >= argc && !list) {
 		brp_error(name, "no log to count (try 'brp stats --help')");
 		return BRP_EXIT_USAGE;
 	}
 	if (brp_files_collect(name, argc - optind, argv + optind, &fl) < 0)
+		goto cleanup;
+	if (list && brp_files_from_list(name, list, &fl) < 0)
 		goto cleanup;
 	if (fl.n == 0) {
 		brp_error(name, "no .brp log found in the arguments");

@@ -97,6 +97,17 @@ RPL_API void rpl_export_db_rollback(rpl_export_db *db);
  */
 RPL_API int rpl_export_db_add(rpl_export_db *db, const rpl_export_match *m, int *added);
 
+/*
+ * Add every match of another export database src (a shard, exported
+ * elsewhere) that db lacks, by hash, with all its rows; match ids are
+ * renumbered. One batch of its own: call it with no batch open (SQLite
+ * attaches src outside a transaction); on failure nothing is added.
+ * src must have db's schema version. *added (may be NULL): matches added.
+ * RPL_ESTATE with a batch open, RPL_EIO (cannot read src, a database error,
+ * another older schema version), RPL_EUNSUPPORTED (a newer one).
+ */
+RPL_API int rpl_export_db_merge(rpl_export_db *db, const char *src, int *added);
+
 /* Free the handle; an open batch is rolled back. */
 RPL_API void rpl_export_db_free(rpl_export_db *db);
 RPL_API const char *rpl_export_db_errmsg(const rpl_export_db *db);

@@ -1,0 +1,84 @@
+/* brp merge: export databases of shards of a corpus, merged into one. */
+#include "brp.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const name = "merge";
+
+static void usage(FILE *f)
+{
+	fputs("Usage: brp merge [OPTION]... OUT.db IN.db...\n"
+	      "Add to OUT.db (created if missing) every match of each IN.db that OUT.db\n"
+	      "lacks, with all its rows: the databases that brp export --sqlite made for\n"
+	      "shards of a corpus (on other machines, or under GNU parallel) become one.\n"
+	      "A match is known by the hash of its log, so merging twice adds nothing.\n"
+	      "Each IN.db is one transaction.\n"
+	      "\n"
+	      "      --timeout S   wait up to S seconds for another writer (default 600)\n"
+	      "  -q, --quiet       no summary line\n"
+	      "  -h, --help        print this help and exit\n"
+	      "\n"
+	      "Exit status: 0 merged, 2 a usage error or a database that cannot be merged\n"
+	      "(those merged before it stay merged).\n",
+	      f);
+}
+
+int cmd_merge(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	rpl_export_db *db = NULL;
+	int c, quiet = 0, status = BRP_EXIT_USAGE, err, total = 0;
+	long timeout = 600;
+	char *end;
+
+	while ((c = getopt_long(argc, argv, ":qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'T':
+			timeout = strtol(optarg, &end, 10);
+			if (*end || timeout < 0 || timeout > 86400) {
+				brp_error(name, "--timeout takes 0 to 86400 seconds, not '%s'", optarg);
+				return BRP_EXIT_USAGE;
+			}
+			break;
+		case 'q': quiet = 1; break;
+		case 'h': usage(stdout); return BRP_EXIT_OK;
+		default: return brp_bad_option(name, c, argv);
+		}
+	}
+	if (argc - optind < 2) {
+		brp_error(name, "needs OUT.db and at least one IN.db (try 'brp merge --help')");
+		return BRP_EXIT_USAGE;
+	}
+	err = rpl_export_db_open(&db, argv[optind], (int)timeout * 1000);
+	if (err) {
+		brp_error(name, "%s: %s", argv[optind], db ? rpl_export_db_errmsg(db) : rpl_strerror(err));
+		goto cleanup;
+	}
+	for (int i = optind + 1; i < argc; i++) {
+		int added = 0;
+		if (strcmp(argv[i], argv[optind]) == 0) {
+			brp_error(name, "%s: a database cannot be merged into itself", argv[i]);
+			goto cleanup;
+		}
+		err = rpl_export_db_merge(db, argv[i], &added);
+		if (err) {
+			brp_error(name, "%s: %s", argv[i], rpl_export_db_errmsg(db));
+			goto cleanup;
+		}
+		total += added;
+	}
+	if (!quiet)
+		printf("%d matches added to %s from %d database%s\n", total, argv[optind], argc - optind - 1,
+		       argc - optind - 1 == 1 ? "" : "s");
+	status = BRP_EXIT_OK;
+cleanup:
+	rpl_export_db_free(db);
+	return status;
+}
