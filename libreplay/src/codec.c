@@ -510,16 +510,26 @@ static int take_cards(struct track *t, int seat, const rpl_action *a, char *why,
 	return 0;
 }
 
-/* A meld's suit and ranks, for the coder's contexts: from the cards, not from the rules. */
+/*
+ * A meld's suit and ranks, for the coder's contexts: from the cards, not from
+ * the rules. The suit is that of the lowest natural card, whatever order the
+ * caller named the cards in (the decoder sees them ascending).
+ */
 static void meld_note(struct track *t, int side, int i, const rpl_action *a)
 {
+	if (t->msuit[side][i] == 4) {
+		rpl_card low = RPL_NFACES;
+		for (int k = 0; k < a->ncards; k++)
+			if (!RPL_IS_WILDCAPABLE(a->cards[k]) && a->cards[k] < low)
+				low = a->cards[k];
+		if (low != RPL_NFACES)
+			t->msuit[side][i] = (uint8_t)RPL_CARD_SUIT(low);
+	}
 	for (int k = 0; k < a->ncards; k++) {
 		rpl_card c = a->cards[k];
 		int r;
 		if (RPL_IS_WILDCAPABLE(c))
 			continue;
-		if (t->msuit[side][i] == 4)
-			t->msuit[side][i] = (uint8_t)RPL_CARD_SUIT(c);
 		r = RPL_CARD_RANK(c);
 		t->mranks[side][i] |= (uint16_t)(1u << r);
 		if (r == 1)
@@ -533,6 +543,10 @@ int rpl__track_apply(struct track *t, const rpl_action *a, char *why, size_t why
 
 	if (a->kind < RPL_ACT_DRAW || a->kind > RPL_ACT_MORTO) {
 		set_why(why, whylen, "unknown decision kind", RPL_NFACES, 0);
+		return -1;
+	}
+	if ((a->kind == RPL_ACT_MELD || a->kind == RPL_ACT_ADD) && a->end > RPL_END_HIGH) {
+		set_why(why, whylen, "a meld decision's wild end is 0, 1 or 2", RPL_NFACES, 0);
 		return -1;
 	}
 	if (a->kind != RPL_ACT_MORTO && !t->open) {

@@ -308,13 +308,17 @@ int rpl__header_get(struct header *h, const uint8_t *p, size_t n, int *version, 
 		err = RPL_EUNSUPPORTED;
 		goto cleanup;
 	}
-	*version = (int)rpl__cur_varint(&c);
-	if (c.bad)
-		goto bad;
-	if (*version != BRP_VERSION) {
-		snprintf(why, whylen, "format version %d; this reader knows version %d", *version, BRP_VERSION);
-		err = RPL_EUNSUPPORTED;
-		goto cleanup;
+	{
+		uint64_t v = rpl__cur_varint(&c);
+		if (c.bad)
+			goto bad;
+		*version = v > 1000000 ? 1000000 : (int)v;
+		if (v != BRP_VERSION) {
+			snprintf(why, whylen, "format version %llu; this reader knows version %d", (unsigned long long)v,
+			         BRP_VERSION);
+			err = RPL_EUNSUPPORTED;
+			goto cleanup;
+		}
 	}
 	profile = rpl__cur_string(&c, 32);
 	if (!profile)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "format.h"
@@ -109,6 +110,7 @@ int rpl_recorder_open(rpl_recorder **out, const char *path, const rpl_match_info
 {
 	struct rpl_recorder *rec;
 	char why[200];
+	struct stat st;
 	int err;
 
 	if (!out)
@@ -160,6 +162,9 @@ int rpl_recorder_open(rpl_recorder **out, const char *path, const rpl_match_info
 	rec->path = dupstr(path);
 	if (!rec->path)
 		return RPL_ENOMEM;
+	/* closing renames the compact form over path: never over a device, a FIFO or a directory */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return rfail(rec, RPL_EIO, "%s: not a regular file", path);
 	rec->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (rec->fd < 0)
 		return rfail(rec, RPL_EIO, "%s: %s", path, strerror(errno));
@@ -264,8 +269,11 @@ int rpl_recorder_action(rpl_recorder *rec, const rpl_action *a)
 {
 	struct track next;
 	struct item it = { 0 };
+	struct rc_enc saved;
+	struct model saved_m;
+	size_t saved_n;
+	int opened = 0, err;
 	char why[160];
-	int err;
 
 	if (!rec || !a)
 		return RPL_EINVAL;
@@ -281,25 +289,44 @@ int rpl_recorder_action(rpl_recorder *rec, const rpl_action *a)
 			return rfail(rec, RPL_EILLEGAL, "%s", rpl_game_errmsg(rec->game));
 		return rfail(rec, RPL_EINVAL, "%s", why);
 	}
+	if (!rec->sec_open) {
+		open_section(rec, 0);
+		opened = 1;
+	}
+	/* coded first, so that a refusal (coder or engine) can restore coder and model */
+	saved = rec->enc;
+	saved_n = rec->enc_out.n;
+	saved_m = rec->m;
+	if (rpl__enc_action(&rec->enc, &rec->m, &rec->t, a) < 0) {
+		err = rfail(rec, RPL_EINVAL, "the decision cannot be coded");
+		goto undo;
+	}
 	if (rec->game) {
 		err = rpl_game_apply(rec->game, a);
 		if (err) {
 			rec->rule = rpl_game_rule(rec->game);
-			return rfail(rec, err, "%s", rpl_game_errmsg(rec->game));
+			rfail(rec, err, "%s", rpl_game_errmsg(rec->game));
+			goto undo;
 		}
 	}
 	it.type = 'a';
 	it.deal = (uint16_t)rec->deal;
 	it.a = *a;
-	if (push_item(rec, &it) < 0)
+	if (push_item(rec, &it) < 0) {
+		/* the engine took it; the log cannot: nothing more may be recorded */
+		rec->failed = 1;
 		return RPL_ENOMEM;
-	if (!rec->sec_open)
-		open_section(rec, 0);
-	if (rpl__enc_action(&rec->enc, &rec->m, &rec->t, a) < 0)
-		return rfail(rec, RPL_EINVAL, "the decision cannot be coded");
+	}
 	rec->sec_count++;
 	memcpy(&rec->t, &next, sizeof(next));
 	return 0;
+undo:
+	rec->enc = saved;
+	rec->enc_out.n = saved_n;
+	rec->m = saved_m;
+	if (opened)
+		rec->sec_open = 0;
+	return err;
 }
 
 int rpl_recorder_claim(rpl_recorder *rec, int deal, const int32_t score[2])
