@@ -1,0 +1,986 @@
+#!/usr/bin/env python3
+"""An educational decoder of .brp match logs, written from docs/format.md.
+
+It depends on nothing but the Python standard library (zlib for CRC-32 and
+inflate) and shares no code with libreplay: its point is to show that the
+specification is enough to read a log. It prints the canonical text
+notation (docs/notation.md), the same bytes `brp dump FILE` prints.
+
+    brpdecode.py FILE            the whole log as text notation
+    brpdecode.py --actions FILE  only the decisions, one a line:
+                                 DEAL TURN SEAT DECISION
+
+Exit status: 0 success, 2 a log this decoder refuses (one line on stderr:
+the byte offset and why; what was decoded before is printed).
+
+Section numbers (§) refer to docs/format.md.
+"""
+import math
+import sys
+import zlib
+
+# ---- §2 conventions -------------------------------------------------------
+
+MAGIC = b"\x89BRP\r\n\x1a\n"
+MAX_FILE = 64 << 20
+MAX_SECTION = 1 << 20
+MAX_NAME = 256
+MAX_META = 64
+MAX_META_TEXT = 1024
+MAX_DEALS = 10000
+MAX_HEADER_RAW = 1 << 18
+
+
+class Refused(Exception):
+    """The log breaks the specification; offset is the byte at fault."""
+
+    def __init__(self, offset, why):
+        super().__init__(why)
+        self.offset = offset
+
+
+class Cursor:
+    """Reads varints, zigzags and strings from a payload (§2)."""
+
+    def __init__(self, data):
+        self.d = data
+        self.pos = 0
+
+    def varint(self):
+        """Unsigned LEB128 in its shortest form, fitting 64 bits (§2)."""
+        v, shift = 0, 0
+        while True:
+            if self.pos >= len(self.d) or shift > 63:
+                raise ValueError("truncated or overlong varint")
+            b = self.d[self.pos]
+            self.pos += 1
+            if shift == 63 and b & 0x7E:
+                raise ValueError("a varint beyond 64 bits")
+            v |= (b & 0x7F) << shift
+            shift += 7
+            if not b & 0x80:
+                if b == 0 and shift > 7:
+                    raise ValueError("a varint not in its shortest form")
+                return v
+
+    def zigzag(self):
+        v = self.varint()
+        return (v >> 1) ^ -(v & 1)
+
+    def byte(self):
+        if self.pos >= len(self.d):
+            raise ValueError("truncated")
+        self.pos += 1
+        return self.d[self.pos - 1]
+
+    def string(self, maxlen):
+        n = self.varint()
+        if n > maxlen or n > len(self.d) - self.pos:
+            raise ValueError("string too long")
+        s = bytes(self.d[self.pos:self.pos + n])
+        self.pos += n
+        if b"\0" in s:
+            raise ValueError("NUL in a string")
+        return s
+
+    def at_end(self):
+        return self.pos == len(self.d)
+
+
+# ---- cards (§2) ------------------------------------------------------------
+
+JOKER = 52
+NFACES = 53
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+
+def card_name(c):
+    if c == JOKER:
+        return "JK"
+    return RANKS[c % 13] + "cdhs"[c // 13]
+
+
+def copies(c):
+    return 4 if c == JOKER else 2
+
+
+# ---- rule parameters (§4) --------------------------------------------------
+# (id, name, kind, min, max, enum names); kind b = boolean, i = integer, e = enumerated.
+# The names and value names are those of the text notation; the header stores numbers.
+
+END_NAMES = ["default", "low", "high"]
+PARAMS = [
+    (1, "allow_2_players", "b", 0, 1, None),
+    (2, "allow_4_players", "b", 0, 1, None),
+    (3, "target", "i", 0, 1000000, None),
+    (4, "value_joker", "i", 0, 1000, None),
+    (5, "value_two", "i", 0, 1000, None),
+    (6, "value_ace", "i", 0, 1000, None),
+    (7, "value_high", "i", 0, 1000, None),
+    (8, "value_low", "i", 0, 1000, None),
+    (9, "bonus_dirty", "i", 0, 100000, None),
+    (10, "bonus_clean", "i", 0, 100000, None),
+    (11, "bonus_clean13", "i", 0, 100000, None),
+    (12, "bonus_clean14", "i", 0, 100000, None),
+    (13, "bonus_dirty14", "i", 0, 100000, None),
+    (14, "bonus_going_out", "i", 0, 100000, None),
+    (15, "penalty_no_morto", "i", 0, 100000, None),
+    (16, "max_wilds", "i", 1, 2, None),
+    (17, "wrap_as_dirty", "b", 0, 1, None),
+    (18, "wild_end_default", "e", 1, 2, END_NAMES),
+    (19, "wild_mobility", "e", 0, 1, ["fixed", "floating"]),
+    (20, "pile_rule", "e", 0, 2, ["use_any", "top_laid", "free"]),
+    (21, "pile_freezes", "b", 0, 1, None),
+    (22, "one_card_pile_no_return", "b", 0, 1, None),
+    (23, "first_turn_reject", "b", 0, 1, None),
+    (24, "vulnerable_at", "i", 0, 1000000, None),
+    (25, "vulnerable_min_open", "i", 0, 100000, None),
+    (26, "out_needs_morto", "b", 0, 1, None),
+    (27, "out_if_mortos_stock", "b", 0, 1, None),
+    (28, "out_canastra", "e", 0, 2, ["none", "any", "clean"]),
+    (29, "out_last_card", "e", 0, 1, ["any", "discard"]),
+    (30, "penalty_if_none_taken", "b", 0, 1, None),
+    (31, "unplayed_morto_cost", "i", 0, 100000, None),
+]
+# Each profile's values by id 1..31 (docs/rules.md); the notation writes a
+# [Rule] tag for every value that differs from the profile's.
+PROFILES = {
+    "kzv": [1, 1, 3000, 20, 10, 15, 10, 5, 100, 200, 200, 600, 300, 100, 100, 1, 1, 2,
+            1, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 1, 0],
+    "stbl": [1, 1, 3000, 50, 10, 15, 10, 5, 100, 200, 500, 1000, 100, 100, 100, 1, 1, 2,
+             0, 1, 0, 0, 0, 0, 0, 1, 1, 2, 0, 1, 0],
+    "aberto": [1, 1, 3000, 20, 10, 15, 10, 5, 100, 200, 500, 1000, 100, 100, 100, 1, 1, 2,
+               0, 2, 0, 1, 1, 1500, 75, 1, 0, 2, 1, 0, 100],
+}
+
+# ---- §3 sections ----------------------------------------------------------
+
+
+def read_section(data, pos):
+    """One section frame at pos: (type, payload, offset, next pos), or None at the end."""
+    n = len(data)
+    if pos == n:
+        return None
+    start = pos
+    t = data[pos]
+    pos += 1
+    if not (0x41 <= t <= 0x5A or 0x61 <= t <= 0x7A):
+        raise Refused(start, "byte %d: 0x%02x is not a section type" % (start, t))
+    length, shift, lstart = 0, 0, pos
+    while True:
+        if pos == n:
+            raise Refused(start, "byte %d: the section is cut short in its length" % start)
+        if shift > 28:
+            raise Refused(start, "byte %d: the section has a malformed length" % start)
+        b = data[pos]
+        pos += 1
+        length |= (b & 0x7F) << shift
+        shift += 7
+        if not b & 0x80:
+            if b == 0 and shift > 7:
+                raise Refused(start, "byte %d: the section has an overlong length" % start)
+            break
+    if length > MAX_SECTION:
+        raise Refused(start, "byte %d: a section of %d bytes is over the limit" % (start, length))
+    if n - pos < length + 4:
+        raise Refused(start, "byte %d: the section is cut short" % start)
+    payload = data[pos:pos + length]
+    crc = int.from_bytes(data[pos + length:pos + length + 4], "little")
+    if zlib.crc32(data[start:pos + length]) != crc:
+        raise Refused(start, "byte %d: checksum mismatch" % start)
+    return chr(t), payload, start, pos + length + 4
+
+
+# ---- §4 the header --------------------------------------------------------
+
+
+def read_header(payload):
+    if len(payload) < 1:
+        raise ValueError("the header is empty")
+    enc = payload[0]
+    if enc == 1:
+        c = Cursor(payload[1:])
+        rawlen = c.varint()
+        if rawlen == 0 or rawlen > MAX_HEADER_RAW:
+            raise ValueError("the inflated size is out of bounds")
+        z = zlib.decompressobj()
+        try:
+            raw = z.decompress(bytes(payload[1 + c.pos:]), rawlen + 1)
+        except zlib.error:
+            raise ValueError("the compressed header does not inflate")
+        # exactly rawlen bytes, and the zlib stream ends exactly with the payload
+        if not z.eof or len(raw) != rawlen or z.unused_data or z.unconsumed_tail:
+            raise ValueError("the compressed header does not inflate exactly to its size and end")
+    elif enc == 0:
+        raw = payload[1:]
+    else:
+        raise ValueError("unknown header encoding %d" % enc)
+    c = Cursor(raw)
+    h = {}
+    version = c.varint()
+    if version != 1:
+        raise ValueError("format version %d" % version)
+    profile = c.string(32).decode("latin-1").lower()
+    if profile not in PROFILES:
+        raise ValueError("unknown rule profile")
+    h["profile"] = profile
+    values = [None] + list(PROFILES[profile])
+    nparams = c.varint()
+    if nparams > 31:
+        raise ValueError("%d rule parameters; this decoder knows 31" % nparams)
+    if nparams < 31:
+        raise ValueError("%d rule parameters: a header carries all 31" % nparams)
+    for i in range(nparams):
+        pid = c.varint()
+        v = c.zigzag()
+        if pid != i + 1:
+            raise ValueError("rule parameter %d out of place" % pid)
+        _, name, _, lo, hi, _ = PARAMS[pid - 1]
+        if v < lo or v > hi:
+            raise ValueError("parameter %s out of range" % name)
+        if v == 0 and ((pid == 1 and not values[2]) or (pid == 2 and not values[1])):
+            raise ValueError("no table size allowed")
+        values[pid] = v
+    h["rules"] = values
+    n = c.byte()
+    if n not in (2, 4):
+        raise ValueError("%d players" % n)
+    h["players"] = n
+    h["names"] = [c.string(MAX_NAME) for _ in range(n)]
+    fd = c.byte()
+    if fd >= n:
+        raise ValueError("the first dealer is not a seat")
+    h["first_dealer"] = fd
+    h["start"] = c.zigzag()
+    nmeta = c.varint()
+    if nmeta > MAX_META:
+        raise ValueError("too many metadata entries")
+    h["meta"] = [(c.string(MAX_META_TEXT), c.string(MAX_META_TEXT)) for _ in range(nmeta)]
+    if not c.at_end():
+        raise ValueError("bytes after the metadata")
+    return h
+
+
+# ---- §6 the range decoder -------------------------------------------------
+
+
+class RangeDecoder:
+    def __init__(self, data):
+        self.d = data
+        self.pos = 0
+        self.overrun = False
+        self.range = 0xFFFFFFFF
+        self.code = 0
+        for _ in range(4):
+            self.code = ((self.code << 8) | self._byte()) & 0xFFFFFFFF
+
+    def _byte(self):
+        if self.pos < len(self.d):
+            self.pos += 1
+            return self.d[self.pos - 1]
+        self.overrun = True
+        return 0
+
+    def _normalize(self):
+        while self.range < (1 << 24):
+            self.range = (self.range << 8) & 0xFFFFFFFF
+            self.code = ((self.code << 8) | self._byte()) & 0xFFFFFFFF
+
+    def bit(self, probs, i):
+        """An adaptive bit: probs[i] is the 11-bit probability of a 0."""
+        p = probs[i]
+        bound = (self.range >> 11) * p
+        if self.code < bound:
+            self.range = bound
+            probs[i] = p + ((2048 - p) >> 5)
+            b = 0
+        else:
+            self.code -= bound
+            self.range -= bound
+            probs[i] = p - (p >> 5)
+            b = 1
+        self._normalize()
+        return b
+
+    def fixed(self, p12):
+        """A bit whose probability of a 0 is p12 / 4096."""
+        bound = (self.range >> 12) * p12
+        if self.code < bound:
+            self.range = bound
+            b = 0
+        else:
+            self.code -= bound
+            self.range -= bound
+            b = 1
+        self._normalize()
+        return b
+
+    def tree(self, probs, nbits):
+        node = 1
+        for _ in range(nbits):
+            node = node * 2 + self.bit(probs, node)
+        return node - (1 << nbits)
+
+    def weighted(self, w):
+        """A symbol 0..63 by weights w (a list, missing entries weigh 0); None if all are 0."""
+        if sum(w) == 0:
+            return None
+        a, b = 0, 64
+        while b - a > 1:
+            mid = (a + b) // 2
+            left = sum(w[a:mid])
+            right = sum(w[mid:b])
+            if left and right:
+                p = (left << 12) // (left + right)
+                bit = self.fixed(min(max(p, 1), 4095))
+            else:
+                bit = 0 if left else 1
+            if bit:
+                a = mid
+            else:
+                b = mid
+        return a
+
+    def uniform(self, lo, k):
+        """An index in lo..k-1, every one weight 1."""
+        return self.weighted([0] * lo + [1] * (k - lo))
+
+    def done(self):
+        return not self.overrun and self.pos == len(self.d)
+
+
+# ---- §7 the layout --------------------------------------------------------
+
+
+def stock_size(n):
+    return 108 - 11 * n - 22
+
+
+def binom(n, k):
+    """C(n, k), 0 when k < 0 or k > n (§7.1)."""
+    if n < 0 or k < 0 or k > n:
+        return 0
+    return math.comb(n, k)
+
+
+def decode_hand(rc, cnt, left):
+    """One hand of 11 as an exact multiset (§7.1): for each face in id order, how
+    many copies x the hand holds, as a chain of fixed bits "x > j" with the
+    hypergeometric probabilities of what is left of the deck."""
+    hand = []
+    k = 11
+    for f in range(NFACES):
+        if k == 0:
+            break
+        c = cnt[f]
+        top = min(c, k)
+        w = [binom(c, j) * binom(left - c, k - j) for j in range(top + 1)]
+        tail = sum(w)
+        j = 0
+        while j < top:
+            if w[j] == 0:
+                more = 1
+            elif w[j] == tail:
+                more = 0
+            else:
+                p = (w[j] << 12) // tail
+                more = rc.fixed(min(max(p, 1), 4095))
+            if not more:
+                break
+            tail -= w[j]
+            j += 1
+        cnt[f] -= j
+        left -= c
+        k -= j
+        hand += [f] * j
+    if k:
+        raise ValueError("a hand does not decode to 11 cards")
+    return hand
+
+
+def decode_layout(rc, n):
+    cnt = [copies(c) for c in range(NFACES)]
+
+    def one():
+        c = rc.weighted(cnt)
+        if c is None:
+            raise ValueError("no card left to deal")
+        cnt[c] -= 1
+        return c
+
+    hands = [decode_hand(rc, cnt, 108 - 11 * s) for s in range(n)]
+    mortos = [[one() for _ in range(11)] for _ in range(2)]
+    stock = [one() for _ in range(stock_size(n))]
+    if rc.overrun:
+        raise ValueError("the layout runs past its section")
+    return hands, mortos, stock
+
+
+# ---- §8 the bookkeeping ---------------------------------------------------
+
+DRAW, TAKE, REJECT, MELD, ADD, DISCARD, MORTO = range(1, 8)
+
+
+def suit(c):
+    return c // 13
+
+
+def rank(c):
+    return c % 13 + 1
+
+
+def rank_bits(c):
+    """The bits of a card in a rank mask: bit r, and bit 14 too for an ace."""
+    r = rank(c)
+    return (1 << r) | ((1 << 14) if r == 1 else 0)
+
+
+def is_wild(c):
+    """A 2 or a joker: a card that can stand in for another."""
+    return c == JOKER or rank(c) == 2
+
+
+class Track:
+    def __init__(self, n, dealer, hands, mortos, stock):
+        self.n = n
+        self.seat = (dealer + 1) % n
+        self.last = -1
+        self.open = False
+        self.drew = False
+        self.last_kind = 0
+        self.last_drawn = -1
+        self.turn = 0
+        self.hand = [[0] * NFACES for _ in range(4)]
+        self.hand_n = [0] * 4
+        self.ranks = [[0] * 4 for _ in range(4)]  # [seat][suit]: rank mask of the hand
+        for s in range(n):
+            for c in hands[s]:
+                self._add(s, c)
+        self.src = list(stock)
+        self.mortos = mortos
+        self.morto_state = [0, 0]  # 0 on the table, 1 picked up, 2 became the stock
+        self.pile = []
+        self.nmelds = [0, 0]
+        self.msuit = [[], []]   # [side][meld]: suit of its first natural card, 4 none
+        self.mranks = [[], []]  # [side][meld]: rank mask of its natural cards
+
+    def _add(self, seat, c):
+        self.hand[seat][c] += 1
+        self.hand_n[seat] += 1
+        if c != JOKER:
+            self.ranks[seat][suit(c)] |= rank_bits(c)
+
+    def _sub(self, seat, c):
+        self.hand[seat][c] -= 1
+        self.hand_n[seat] -= 1
+        if c != JOKER and not self.hand[seat][c]:
+            self.ranks[seat][suit(c)] &= ~rank_bits(c)
+
+    def actor(self, kind):
+        if kind == MORTO and self.last >= 0:
+            return self.last
+        return self.seat
+
+    def _draw(self, seat):
+        if not self.src:
+            if self.morto_state[0] == 0:
+                m = 0
+            elif self.morto_state[1] == 0:
+                m = 1
+            else:
+                raise ValueError("nothing is left to draw")
+            self.src = list(self.mortos[m])
+            self.morto_state[m] = 2
+        c = self.src.pop(0)
+        self._add(seat, c)
+        self.last_drawn = c
+
+    def _note(self, side, i, cards):
+        for c in cards:
+            if is_wild(c):
+                continue
+            if self.msuit[side][i] == 4:
+                self.msuit[side][i] = suit(c)
+            self.mranks[side][i] |= rank_bits(c)
+
+    def apply(self, a):
+        kind = a["kind"]
+        seat = self.actor(kind)
+        if kind != MORTO and not self.open:
+            self.open = True
+            self.drew = False
+            self.turn += 1
+        if kind == DRAW:
+            self._draw(seat)
+            self.drew = True
+        elif kind == TAKE:
+            for c in self.pile:
+                self._add(seat, c)
+            self.pile = []
+            self.drew = True
+        elif kind == REJECT:
+            c = self.last_drawn
+            if c < 0 or not self.hand[seat][c]:
+                raise ValueError("no card was just drawn to reject")
+            self._sub(seat, c)
+            self.pile.append(c)
+            self._draw(seat)
+        elif kind == MELD:
+            side = seat & 1
+            if self.nmelds[side] >= 36:
+                raise ValueError("too many melds")
+            for c in a["cards"]:
+                self._sub(seat, c)
+            self.msuit[side].append(4)
+            self.mranks[side].append(0)
+            self._note(side, self.nmelds[side], a["cards"])
+            self.nmelds[side] += 1
+        elif kind == ADD:
+            for c in a["cards"]:
+                self._sub(seat, c)
+            self._note(a["side"], a["meld"], a["cards"])
+        elif kind == DISCARD:
+            c = a["cards"][0]
+            self._sub(seat, c)
+            self.pile.append(c)
+            self.open = False
+            self.drew = False
+            self.seat = (seat + 1) % self.n
+        elif kind == MORTO:
+            m = a["morto"]
+            if self.morto_state[m]:
+                raise ValueError("that morto is no longer on the table")
+            for c in self.mortos[m]:
+                self._add(seat, c)
+            self.morto_state[m] = 1
+        if kind not in (DRAW, REJECT):
+            self.last_drawn = -1  # the card just drawn is known until the next decision
+        self.last = seat
+        self.last_kind = kind
+        return seat
+
+
+# ---- §9 the decisions -----------------------------------------------------
+
+
+class Model:
+    """The adaptive probabilities of a match, every one 1024 at its first deal (§9.1)."""
+
+    def __init__(self):
+        self.kind = [[1024] * 8 for _ in range(48)]
+        self.drawn = [1024] * 2
+        self.isolated = [1024]
+        self.count = [[1024] * 16 for _ in range(2)]
+        self.first_wild = [1024] * 2
+        self.first_near = [1024] * 2
+        self.step1 = [1024] * 2
+        self.step0 = [1024] * 2
+        self.stepwild = [1024] * 2
+        self.end = [[1024] * 4 for _ in range(2)]
+        self.own = [1024]
+        self.same_suit = [1024]
+        self.morto = [1024]
+
+
+# ---- §9.2 features of the bookkeeping, §9.3 the kind's context
+
+def near2(c):
+    """The rank bits within two ranks of card c, its own excluded (an ace is 1 and 14)."""
+    r = rank(c)
+    m = (0x1B << r) >> 2          # bits r-2, r-1, r+1, r+2
+    if r == 1:
+        m |= 0x1B << 12           # bits 12, 13 (and 15, 16, masked off)
+    return m & 0x7FFE             # bits 1..14
+
+
+def is_isolated(masks, c):
+    """A natural card with no card of its suit within two ranks in the hand."""
+    if is_wild(c):
+        return False
+    return not (masks[suit(c)] & near2(c))
+
+
+def touches(t, side, i, c):
+    """Card c touches meld i of side: a natural of the meld's suit within two ranks of its naturals."""
+    if is_wild(c) or t.msuit[side][i] != suit(c):
+        return False
+    return bool(t.mranks[side][i] & near2(c))
+
+
+def touches_side(t, side, c):
+    return any(touches(t, side, i, c) for i in range(t.nmelds[side]))
+
+
+def near_run(h, masks):
+    """Some suit has three cards within four consecutive ranks, or two when the hand holds a wild."""
+    wilds = h[JOKER] + h[1] + h[14] + h[27] + h[40]
+    for s in range(4):
+        for lo in range(1, 12):
+            n = bin((masks[s] >> lo) & 0xF).count("1")
+            if n >= 3 or (n >= 2 and wilds):
+                return True
+    return False
+
+
+def kind_ctx(t):
+    st = 0 if not t.open else (2 if t.drew else 1)
+    if t.last >= 0 and t.hand_n[t.last] == 0:
+        return st * 16 + 15
+    seat = t.seat
+    masks = t.ranks[seat]
+    sub = 0
+    if st == 0:
+        if t.pile:
+            top = t.pile[-1]
+            sub = 1 + int(is_wild(top) or not is_isolated(masks, top) or touches_side(t, seat & 1, top))
+    elif st == 2:
+        sub = int(near_run(t.hand[seat], masks))
+        sub += {TAKE: 2, MELD: 4, ADD: 4, MORTO: 6}.get(t.last_kind, 0)
+        if t.turn == 1 and t.last_kind == DRAW:
+            sub += 8
+    return st * 16 + sub
+
+
+# ---- §6.3 uniform and group choices; §9.4 to §9.8 the decisions
+
+def pick(rc, avail):
+    """A uniform choice among the indices i with avail[i] true; None if there is none."""
+    return rc.weighted([int(bool(x)) for x in avail])
+
+
+def group(rc, probs, i, avail, grp):
+    """A group bit (only when both groups have an available symbol), then a uniform
+    choice within the group."""
+    inn = sum(1 for a, g in zip(avail, grp) if a and g)
+    out = sum(1 for a, g in zip(avail, grp) if a and not g)
+    if inn + out == 0:
+        return None
+    if inn and out:
+        g = rc.bit(probs, i)
+    else:
+        g = 1 if inn else 0
+    return pick(rc, [a and int(bool(x)) == g for a, x in zip(avail, grp)])
+
+
+def decode_discard(rc, m, t, seat):
+    h = t.hand[seat]
+    masks = t.ranks[seat]
+    dr = -1
+    if t.last == seat and t.last_drawn >= 0 and t.last_kind in (DRAW, REJECT) and h[t.last_drawn]:
+        dr = t.last_drawn
+    if dr >= 0 and rc.bit(m.drawn, int(is_isolated(masks, dr))) == 0:
+        return dr
+    faces = [c for c in range(NFACES) if h[c]]
+    idx = group(rc, m.isolated, 0, [f != dr for f in faces], [is_isolated(masks, f) for f in faces])
+    if idx is None:
+        raise ValueError("no card to discard")
+    return faces[idx]
+
+
+def decode_cards(rc, m, t, seat, lay):
+    h = t.hand[seat]
+    masks = t.ranks[seat]
+    count = rc.tree(m.count[lay], 4) + 1
+    if count > 14:
+        raise ValueError("more than 14 cards")
+    faces = [c for c in range(NFACES) if h[c]]
+    k = len(faces)
+    if k == 0:
+        raise ValueError("an empty hand lays cards")
+    used = [0] * NFACES
+    cards, prev = [], -1
+    for _ in range(count):
+        if prev < 0:
+            wild = [is_wild(f) for f in faces]
+            if any(wild) and not all(wild):
+                g = rc.bit(m.first_wild, lay)
+            else:
+                g = 1 if any(wild) else 0
+            avail = [int(w) == g for w in wild]
+            if g:
+                near = [False] * k
+            elif lay:
+                near = [touches_side(t, seat & 1, f) for f in faces]
+            else:
+                near = [not is_isolated(masks, f) for f in faces]
+            idx = group(rc, m.first_near, lay, avail, near)
+        elif not rc.bit(m.step1, lay):
+            idx = prev + 1
+        elif not rc.bit(m.step0, lay):
+            idx = prev
+        else:
+            avail = [j >= prev + 2 for j in range(k)]
+            wild = [is_wild(f) for f in faces]
+            nw = sum(1 for a, w in zip(avail, wild) if a and w)
+            nn = sum(1 for a, w in zip(avail, wild) if a and not w)
+            if nw and nn:
+                g = rc.bit(m.stepwild, lay)
+            else:
+                g = 1 if nw else 0
+            idx = pick(rc, [a and int(w) == g for a, w in zip(avail, wild)])
+        if idx is None or idx >= k:
+            raise ValueError("a card index past the hand")
+        used[faces[idx]] += 1
+        if used[faces[idx]] > h[faces[idx]]:
+            raise ValueError("more copies than the hand holds")
+        cards.append(faces[idx])
+        prev = idx
+    return cards
+
+
+def decode_action(rc, m, t):
+    kind = rc.tree(m.kind[kind_ctx(t)], 3) + 1
+    if kind > MORTO:
+        raise ValueError("decision kind 8")
+    a = {"kind": kind}
+    seat = t.actor(kind)
+    if kind == DISCARD:
+        a["cards"] = [decode_discard(rc, m, t, seat)]
+    elif kind in (MELD, ADD):
+        lay = int(kind == ADD)
+        a["cards"] = decode_cards(rc, m, t, seat, lay)
+        if lay:
+            own = rc.bit(m.own, 0)
+            side = (seat & 1) if own else 1 - (seat & 1)
+            n = t.nmelds[side]
+            if n == 0:
+                raise ValueError("an addition to a side without melds")
+            su = next((suit(c) for c in a["cards"] if not is_wild(c)), -1)
+            a["side"] = side
+            a["meld"] = group(rc, m.same_suit, 0, [True] * n,
+                              [su < 0 or t.msuit[side][i] == su for i in range(n)])
+        a["end"] = rc.tree(m.end[lay], 2)
+        if a["end"] > 2:
+            raise ValueError("wild end 3")
+    elif kind == MORTO:
+        a["morto"] = rc.bit(m.morto, 0)
+    if rc.overrun:
+        raise ValueError("the decision runs past its section")
+    return a
+
+
+def format_action(a):
+    kind = a["kind"]
+    if kind == DRAW:
+        return "draw"
+    if kind == TAKE:
+        return "take"
+    if kind == REJECT:
+        return "reject"
+    if kind == MORTO:
+        return "morto %d" % a["morto"]
+    if kind == DISCARD:
+        return "discard " + card_name(a["cards"][0])
+    head = "meld" if kind == MELD else "add %d.%d" % (a["side"], a["meld"])
+    return " ".join([head] + [card_name(c) for c in a["cards"]]) + ["", " <", " >"][a["end"]]
+
+
+# ---- §5 the sections in order: events -------------------------------------
+
+
+def events(data, info):
+    """Yields (kind, fields) for a whole log; raises Refused at the first fault."""
+    if len(data) > MAX_FILE:
+        raise Refused(0, "larger than 64 MiB")
+    if len(data) < 8 or data[:8] != MAGIC:
+        raise Refused(0, "byte 0: not a .brp match log (bad magic)")
+    sec = read_section(data, 8)
+    if sec is None:
+        raise Refused(8, "byte 8: the log ends before its header")
+    t, payload, off, pos = sec
+    if t != "H":
+        raise Refused(off, "byte %d: the first section is not the header" % off)
+    try:
+        info.update(read_header(payload))
+    except ValueError as e:
+        raise Refused(off, "byte %d: header: %s" % (off, e))
+    yield "header", info
+    n = info["players"]
+    deal, dealer, ended = 0, 0, False
+    track = model = None
+    while True:
+        sec = read_section(data, pos)
+        if sec is None:
+            return
+        t, payload, off, pos = sec
+        if ended:
+            raise Refused(off, "byte %d: a section after the end section" % off)
+        c = Cursor(payload)
+        try:
+            if t in "DA":
+                number = c.varint()
+                if t == "D" and (number != deal + 1 or number > MAX_DEALS):
+                    raise ValueError("deal section numbered %d after deal %d" % (number, deal))
+                if t == "A" and (deal == 0 or number != deal):
+                    raise ValueError("a continuation of deal %d while deal %d is read" % (number, deal))
+                count = c.varint()
+                if count > MAX_SECTION:
+                    raise ValueError("a malformed decision count")
+                rc = RangeDecoder(payload[c.pos:])
+                # The stream must end exactly with the section (§6.4): checked
+                # as soon as its last item is decoded, before that item is used.
+                if t == "D":
+                    layout = decode_layout(rc, n)
+                    deal = number
+                    dealer = info["first_dealer"] if deal == 1 else (dealer + 1) % n
+                    track = Track(n, dealer, *layout)
+                    if deal == 1:
+                        model = Model()  # one model for the whole match (§5.1)
+                    if count == 0 and not rc.done():
+                        raise ValueError("the section does not decode to its length")
+                    yield "deal", (deal, layout)
+                elif count == 0 and not rc.done():
+                    raise ValueError("the section does not decode to its length")
+                for i in range(count):
+                    a = decode_action(rc, model, track)
+                    seat = track.apply(a)
+                    if i == count - 1 and not rc.done():
+                        raise ValueError("the section does not decode to its length")
+                    yield "action", (deal, track.turn, seat, a)
+            elif t == "C":
+                d, s0, s1 = c.varint(), c.zigzag(), c.zigzag()
+                if not c.at_end() or d > MAX_DEALS or not all(-2**31 <= s < 2**31 for s in (s0, s1)):
+                    raise ValueError("malformed claim section")
+                yield "claim", (d, s0, s1)
+            elif t == "E":
+                flags = c.varint()
+                if not c.at_end() or flags > 1:
+                    raise ValueError("malformed end section")
+                ended = True
+                yield "end", flags
+            elif t == "H":
+                raise ValueError("a second header section")
+            elif t.isupper():
+                raise ValueError("required section '%s' is unknown to this decoder" % t)
+            # an unknown optional section: skipped
+        except ValueError as e:
+            raise Refused(off, "byte %d: section '%s': %s" % (off, t, e))
+
+
+# ---- the text notation (docs/notation.md) ---------------------------------
+
+
+def quote(b):
+    out = ['"']
+    for x in b:
+        if 0x20 <= x < 0x7F and x not in (0x22, 0x5C):
+            out.append(chr(x))
+        elif x in (0x22, 0x5C):
+            out.append("\\" + chr(x))
+        else:
+            out.append("\\x%02x" % x)
+    out.append('"')
+    return "".join(out)
+
+
+def time_text(t):
+    if t < -62167219200 or t > 253402300799:
+        return None
+    days, secs = t // 86400, t % 86400
+    z = days + 719468  # H. Hinnant's civil_from_days
+    era = z // 146097
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    d = doy - (153 * mp + 2) // 5 + 1
+    m = mp + 3 if mp < 10 else mp - 9
+    y = yoe + era * 400 + (m <= 2)
+    return "%04d-%02d-%02dT%02d:%02d:%02dZ" % (y, m, d, secs // 3600, secs // 60 % 60, secs % 60)
+
+
+def header_text(h):
+    lines = ['[Notation "1"]', "[Profile %s]" % quote(h["profile"].encode())]
+    base = PROFILES[h["profile"]]
+    for pid, name, kind, _, _, names in PARAMS:
+        v = h["rules"][pid]
+        if v == base[pid - 1]:
+            continue
+        text = ("true" if v else "false") if kind == "b" else (names[v] if kind == "e" else str(v))
+        lines.append("[Rule %s %s]" % (quote(name.encode()), quote(text.encode())))
+    lines.append('[Players "%d"]' % h["players"])
+    for s, name in enumerate(h["names"]):
+        if name:
+            lines.append('[Seat "%d" %s]' % (s, quote(name)))
+    lines.append('[FirstDealer "%d"]' % h["first_dealer"])
+    if h["start"]:
+        lines.append('[Start "%s"]' % time_text(h["start"]))
+    for k, v in h["meta"]:
+        lines.append("[Meta %s %s]" % (quote(k), quote(v)))
+    return "".join(line + "\n" for line in lines)
+
+
+def dump(data, out, actions_only=False):
+    info = {}
+    line = None  # (deal, turn, seat, count) of the open turn line
+    try:
+        for kind, ev in events(data, info):
+            if kind == "action":
+                deal, turn, seat, a = ev
+                if actions_only:
+                    out.write("%d %d %d %s\n" % (deal, turn, seat, format_action(a)))
+                    continue
+                if line and (line[:3] != (deal, turn, seat) or line[3] == 128):
+                    out.write("\n")
+                    line = None
+                if line:
+                    out.write(", " + format_action(a))
+                    line = (deal, turn, seat, line[3] + 1)
+                else:
+                    out.write("%d. %d: %s" % (turn, seat, format_action(a)))
+                    line = (deal, turn, seat, 1)
+                continue
+            if actions_only:
+                continue
+            if line:
+                out.write("\n")
+                line = None
+            if kind == "header":
+                if ev["start"] and time_text(ev["start"]) is None:
+                    raise Refused(0, "the start time is outside the years 0000 to 9999")
+                out.write(header_text(ev))
+            elif kind == "deal":
+                number, (hands, mortos, stock) = ev
+                out.write("\ndeal %d\n" % number)
+                for s, hand in enumerate(hands):
+                    out.write("hand %d:%s\n" % (s, "".join(" " + card_name(c) for c in hand)))
+                for i, morto in enumerate(mortos):
+                    out.write("morto %d:%s\n" % (i, "".join(" " + card_name(c) for c in morto)))
+                out.write("stock:%s\n" % "".join(" " + card_name(c) for c in stock))
+            elif kind == "claim":
+                d, s0, s1 = ev
+                out.write("claim %s: %d %d\n" % ("match" if d == 0 else str(d), s0, s1))
+            elif kind == "end":
+                out.write("end recovered\n" if ev else "end\n")
+    finally:
+        if line:
+            out.write("\n")
+
+
+def main(argv):
+    args = argv[1:]
+    actions_only = False
+    if args and args[0] == "--actions":
+        actions_only = True
+        args = args[1:]
+    if len(args) != 1:
+        sys.stderr.write("usage: brpdecode.py [--actions] FILE\n")
+        return 2
+    try:
+        with open(args[0], "rb") as f:
+            data = f.read(MAX_FILE + 1)
+    except OSError as e:
+        sys.stderr.write("brpdecode: %s: %s\n" % (args[0], e.strerror))
+        return 2
+    out = sys.stdout
+    try:
+        dump(memoryview(data).tobytes(), out, actions_only)
+    except Refused as e:
+        out.flush()
+        sys.stderr.write("brpdecode: %s: %s (byte %d)\n" % (args[0], e, e.offset))
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
