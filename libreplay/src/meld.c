@@ -385,7 +385,8 @@ int rpl__meld_arrange(const struct rpl_rules *r, const cardset cnt, int n, int e
 
 		for (int o = 0; o < nopts; o++) {
 			unsigned nat = sp.mask;
-			rpl_card wild[MAX_WILDS + 8];
+			/* w <= n <= 14: a card list (rpl_meld_check) may hold more 2s than a deck has */
+			rpl_card wild[14];
 			int w = 0, k, lo, hi, gaps, extra, gi;
 			struct placed pl;
 
@@ -498,7 +499,8 @@ static int add_fixed(const struct rpl_rules *r, const struct meld *m, const card
 		}
 		for (int o = 0; o < nopts; o++) {
 			unsigned newnat = 0, nat, occ;
-			rpl_card neww[MAX_WILDS + 8], ends[MAX_WILDS + 8];
+			/* nneww <= n <= 13, whatever the number of 2s; ends <= MAX_WILDS */
+			rpl_card neww[14], ends[MAX_WILDS + 8];
 			int nneww = 0, nends = 0, ndisp = 0, gi = 0, lo, hi, gaps = 0, wild_total;
 			struct placed pl;
 

@@ -8,10 +8,12 @@
  * what a turn line means for the game is checked by rpl_notation_record()
  * against the recorder's card bookkeeping.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "libreplay/notation.h"
 
@@ -1476,6 +1478,24 @@ out:
 	return err;
 }
 
+/* A recorder's message about path tmp, said of path out: "TMP: why" -> "why". */
+static const char *io_why(const rpl_recorder *rec, const char *tmp, int rc)
+{
+	const char *m = rec ? rpl_recorder_errmsg(rec) : "";
+	size_t n = strlen(tmp);
+
+	if (!m || !*m)
+		return rpl_strerror(rc);
+	if (strncmp(m, tmp, n) == 0 && m[n] == ':' && m[n + 1] == ' ')
+		return m + n + 2;
+	return m;
+}
+
+/*
+ * The log is recorded into OUT.part~ and renamed over out_path once whole, so
+ * that a failed or killed import never leaves a log that looks complete, and
+ * an existing out_path is untouched until then.
+ */
 int rpl_notation_import(const char *text, size_t len, const char *out_path, char *err, size_t errlen)
 {
 	rpl_notation_parser *p = NULL;
@@ -1486,6 +1506,8 @@ int rpl_notation_import(const char *text, size_t len, const char *out_path, char
 	struct header h;
 	size_t pos = 0;
 	int rc, ended = 0, created = 0;
+	char *tmp = NULL;
+	struct stat st;
 
 	memset(&h, 0, sizeof h);
 	if (err && errlen)
@@ -1495,6 +1517,18 @@ int rpl_notation_import(const char *text, size_t len, const char *out_path, char
 	rc = rpl_notation_parser_new(&p);
 	if (rc < 0)
 		goto cleanup;
+	if (stat(out_path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* the log is renamed into place: never over a device or a directory */
+		rc = RPL_EIO;
+		snprintf(p->errmsg, sizeof p->errmsg, "cannot write %s: not a regular file", out_path);
+		goto cleanup;
+	}
+	tmp = malloc(strlen(out_path) + sizeof ".part~");
+	if (!tmp) {
+		rc = RPL_ENOMEM;
+		goto cleanup;
+	}
+	sprintf(tmp, "%s.part~", out_path);
 	it = malloc(sizeof *it);
 	if (!it) {
 		rc = RPL_ENOMEM;
@@ -1520,10 +1554,10 @@ int rpl_notation_import(const char *text, size_t len, const char *out_path, char
 			rc = header_finish(p, &h, &rules, &info);
 			if (rc < 0)
 				goto cleanup;
-			rc = rpl_recorder_open(&rec, out_path, &info, RPL_RECORD_UNCHECKED);
+			rc = rpl_recorder_open(&rec, tmp, &info, RPL_RECORD_UNCHECKED);
 			if (rc < 0) {
-				fail(p, rc, 0, "cannot record into %s: %s", out_path,
-				     rec ? rpl_recorder_errmsg(rec) : rpl_strerror(rc));
+				snprintf(p->errmsg, sizeof p->errmsg, "cannot write %s: %s", out_path, io_why(rec, tmp, rc));
+				created = rec != NULL;
 				goto cleanup;
 			}
 			created = 1;
@@ -1547,24 +1581,32 @@ int rpl_notation_import(const char *text, size_t len, const char *out_path, char
 		rc = header_finish(p, &h, &rules, &info);
 		if (rc < 0)
 			goto cleanup;
-		rc = rpl_recorder_open(&rec, out_path, &info, RPL_RECORD_UNCHECKED);
+		rc = rpl_recorder_open(&rec, tmp, &info, RPL_RECORD_UNCHECKED);
 		if (rc < 0) {
-			fail(p, rc, 0, "cannot record into %s: %s", out_path, rec ? rpl_recorder_errmsg(rec) : rpl_strerror(rc));
+			snprintf(p->errmsg, sizeof p->errmsg, "cannot write %s: %s", out_path, io_why(rec, tmp, rc));
+			created = rec != NULL;
 			goto cleanup;
 		}
 		created = 1;
 	}
 	rc = ended ? rpl_recorder_close(rec) : rpl_recorder_flush(rec);
 	if (rc < 0) {
-		const char *m = rpl_recorder_errmsg(rec);
-		snprintf(p->errmsg, sizeof p->errmsg, "cannot write %s: %s", out_path, m && *m ? m : rpl_strerror(rc));
+		snprintf(p->errmsg, sizeof p->errmsg, "cannot write %s: %s", out_path, io_why(rec, tmp, rc));
+	} else {
+		rpl_recorder_free(rec);
+		rec = NULL;
+		if (rename(tmp, out_path) < 0) {
+			rc = RPL_EIO;
+			snprintf(p->errmsg, sizeof p->errmsg, "cannot write %s: %s", out_path, strerror(errno));
+		}
 	}
 cleanup:
 	if (rc < 0 && err && errlen)
 		snprintf(err, errlen, "%s", p && p->errmsg[0] ? p->errmsg : rpl_strerror(rc));
 	rpl_recorder_free(rec);
 	if (rc < 0 && created)
-		remove(out_path); /* nothing half-written is left behind */
+		remove(tmp); /* nothing half-written is left behind */
+	free(tmp);
 	rpl_rules_free(rules);
 	header_free(&h);
 	free(it);

@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char *const name = "dump";
 
@@ -38,7 +39,7 @@ int cmd_dump(int argc, char **argv)
 	rpl_reader *rd = NULL;
 	FILE *out = stdout;
 	char err[400];
-	int rc = BRP_EXIT_USAGE, c, e;
+	int rc = BRP_EXIT_USAGE, c, e, regular = 0;
 
 	opterr = 0;
 	optind = 1;
@@ -64,30 +65,38 @@ int cmd_dump(int argc, char **argv)
 		goto cleanup;
 	}
 	if (out_path) {
+		struct stat st;
 		out = fopen(out_path, "wb");
 		if (!out) {
 			brp_error(name, "cannot create %s: %s", out_path, strerror(errno));
 			goto cleanup;
 		}
+		/* on failure only a regular file is removed: never a device such as /dev/full */
+		regular = fstat(fileno(out), &st) == 0 && S_ISREG(st.st_mode);
 	}
 	e = rpl_notation_write(rd, put, out, err, sizeof err);
 	if (e < 0) {
+		if (out == stdout && ferror(stdout))
+			goto cleanup; /* main() says "cannot write the output", once */
 		brp_error(name, "%s: %s", path, err[0] ? err : rpl_strerror(e));
 		goto cleanup;
 	}
 	if (out != stdout) {
 		FILE *f = out;
-		out = stdout;
+		out = NULL;
 		if (fclose(f) != 0) {
-			brp_error(name, "cannot write %s", out_path);
+			brp_error(name, "cannot write %s: %s", out_path, strerror(errno));
+			if (regular)
+				remove(out_path);
 			goto cleanup;
 		}
 	}
 	rc = BRP_EXIT_OK;
 cleanup:
-	if (out != stdout) {
+	if (out && out != stdout) {
 		fclose(out);
-		remove(out_path); /* nothing half-written is left behind */
+		if (regular)
+			remove(out_path); /* nothing half-written is left behind */
 	}
 	rpl_reader_free(rd);
 	return rc;

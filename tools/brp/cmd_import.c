@@ -92,9 +92,10 @@ int cmd_import(int argc, char **argv)
 		brp_error(name, "cannot open %s: %s", path, strerror(errno));
 		goto cleanup;
 	}
+	errno = 0;
 	text = slurp(in, &len);
 	if (!text) {
-		brp_error(name, "cannot read %s", path);
+		brp_error(name, "cannot read %s: %s", path, errno ? strerror(errno) : "out of memory");
 		goto cleanup;
 	}
 	e = rpl_notation_import(text, len, out_path, err, sizeof err);

@@ -126,7 +126,7 @@ int cmd_record(int argc, char **argv)
 	const char *out_path = NULL, *profile = NULL, *dealer_opt = NULL;
 	const char *seat_name[RPL_MAX_SEATS] = { NULL };
 	char **sets = NULL, **metas = NULL, **keys = NULL, **values = NULL;
-	int nsets = 0, nmeta = 0, players = 4, first_dealer, c, e, bad = 0, closed = 0;
+	int nsets = 0, nmeta = 0, players = 4, first_dealer, c, e, fe, bad = 0, closed = 0;
 	int rc = BRP_EXIT_USAGE;
 	rpl_rules *rules = NULL;
 	rpl_recorder *rec = NULL;
@@ -246,6 +246,10 @@ int cmd_record(int argc, char **argv)
 	e = rpl_recorder_open(&rec, out_path, &info, 0);
 	if (e < 0) {
 		const char *m = rec ? rpl_recorder_errmsg(rec) : "";
+		size_t n = strlen(out_path);
+		/* an I/O message names the file already: "PATH: why" */
+		if (m && strncmp(m, out_path, n) == 0 && m[n] == ':' && m[n + 1] == ' ')
+			m += n + 2;
 		brp_error(name, "cannot record into %s: %s", out_path, m && *m ? m : rpl_strerror(e));
 		goto cleanup;
 	}
@@ -277,27 +281,31 @@ int cmd_record(int argc, char **argv)
 		default: break;
 		}
 		e = rpl_notation_record(p, rec, it, &recorded);
+		if (e == RPL_EIO || e == RPL_ENOMEM) {
+			brp_error(name, "%s: %s", out_path, rpl_notation_parser_errmsg(p));
+			goto cleanup;
+		}
+		/*
+		 * What was taken reaches the file before the line is answered: a
+		 * driver that has read the answer may count on it surviving a crash.
+		 */
+		fe = rpl_recorder_flush(rec);
+		if (fe < 0) {
+			brp_error(name, "%s: %s", out_path, rpl_recorder_errmsg(rec));
+			goto cleanup;
+		}
 		if (e == RPL_EILLEGAL || (e == RPL_EINVAL && it->kind == RPL_NOTATION_TURN)) {
 			if (it->kind == RPL_NOTATION_TURN)
 				refused_turn(rec, it, recorded);
 			else
 				answer("refused: %s: %s", rpl_rule_name(rpl_recorder_rule(rec)), rpl_recorder_errmsg(rec));
 			bad = 1;
-		} else if (e == RPL_EIO || e == RPL_ENOMEM) {
-			brp_error(name, "%s: %s", out_path, rpl_notation_parser_errmsg(p));
-			goto cleanup;
 		} else if (e < 0) {
 			printf("error: %s", rpl_notation_parser_errmsg(p));
 			not_recorded(it, recorded);
 			bad = 1;
 		} else {
 			answer("ok");
-		}
-		/* what was taken reaches the file before the next line is read */
-		e = rpl_recorder_flush(rec);
-		if (e < 0) {
-			brp_error(name, "%s: %s", out_path, rpl_recorder_errmsg(rec));
-			goto cleanup;
 		}
 	}
 	if (ferror(stdin)) {

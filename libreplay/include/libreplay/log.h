@@ -49,7 +49,9 @@ typedef struct rpl_recorder rpl_recorder;
 #define RPL_RECORD_SYNC 2u      /* flush with fsync (survives power loss), not only write */
 
 /*
- * Start recording a match into path (created or truncated). Until
+ * Start recording a match into path (created or truncated; an existing
+ * path that is not a regular file is refused with RPL_EIO, since closing
+ * renames the compact form over it). Until
  * rpl_recorder_close() the file is in its growing form: each flush appends
  * what was decided since the last one, so a killed process loses nothing
  * flushed (see rpl_recorder_flush). By default every decision is checked by
@@ -210,8 +212,10 @@ typedef struct rpl_recover_report {
 
 /*
  * Salvage every complete turn of a damaged or unfinished log in into a
- * valid, closed log out (written through a temporary file; its end section
- * is marked recovered). Reading stops at the first damaged or missing byte;
+ * valid, closed log out (written as out ".part~" and renamed over out once
+ * closed, so that a failure leaves out as it was; an existing out that is
+ * not a regular file is refused with RPL_EIO; its end section is marked
+ * recovered). Reading stops at the first damaged or missing byte;
  * decisions after the last complete turn are cut. Returns 0 with *rep
  * filled, RPL_ECORRUPT when not even the header can be read (nothing to
  * salvage; rep->message says why), RPL_EIO, RPL_ENOMEM.

@@ -159,8 +159,11 @@ RPL_API int rpl_notation_write(rpl_reader *rd, int (*write)(void *ud, const char
  * disputed, illegal match is kept as played and may be judged later
  * (rpl_verify_file). The log is closed (compact form) when the text ends
  * with "end"; without it the log is left in its growing form, as a
- * recording that was never closed. On failure out_path is removed and err
- * (may be NULL) gets one line naming the line and column.
+ * recording that was never closed. The log is written as out_path
+ * ".part~" and renamed over out_path once whole: on failure out_path is
+ * left as it was (an existing out_path that is not a regular file is
+ * refused, RPL_EIO), and err (may be NULL) gets one line naming the line
+ * and column.
  * Errors: RPL_EPARSE, RPL_EUNSUPPORTED, RPL_ELIMIT, and the recorder's.
  */
 RPL_API int rpl_notation_import(const char *text, size_t len, const char *out_path, char *err, size_t errlen);

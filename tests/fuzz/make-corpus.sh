@@ -1,0 +1,83 @@
+#!/bin/sh
+# Rebuild the seed corpora of the fuzz targets from samples/ and from brp:
+#   tests/fuzz/make-corpus.sh BUILD/tools/brp
+# Seeds are the files named seed-*; they are replaced. Any other file in a
+# corpus directory is an input a fuzzer found (crash-*, timeout-*, ...):
+# a regression test, kept. Run it after the .brp format or the samples
+# change, then review and commit the corpus.
+set -eu
+
+[ $# -eq 1 ] || { echo "usage: make-corpus.sh BRP" >&2; exit 2; }
+brp=$1
+case $brp in /*) ;; *) brp=$(pwd)/$brp ;; esac
+[ -x "$brp" ] || { echo "make-corpus.sh: $brp is not an executable" >&2; exit 2; }
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+corpus=$here/corpus
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/brp-corpus.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+export LC_ALL=C TZ=UTC
+
+for t in reader notation card_meld rules; do
+	mkdir -p "$corpus/$t"
+	rm -f "$corpus/$t"/seed-*
+done
+
+# reader and notation: the samples, legal and disputed
+for f in "$root"/samples/*.brp "$root"/samples/disputed/*.brp; do
+	[ -f "$f" ] || continue
+	d=$(basename "$(dirname "$f")")
+	case $d in samples) p= ;; *) p=$d- ;; esac
+	cp "$f" "$corpus/reader/seed-$p$(basename "$f")"
+done
+for f in "$root"/samples/*.txt "$root"/samples/disputed/*.txt; do
+	[ -f "$f" ] || continue
+	d=$(basename "$(dirname "$f")")
+	case $d in samples) p= ;; *) p=$d- ;; esac
+	cp "$f" "$corpus/notation/seed-$p$(basename "$f")"
+done
+
+# simulated matches: each profile and table size, one deal and a whole match
+n=0
+for profile in kzv stbl aberto; do
+	for players in 2 4; do
+		for target in 0 default; do
+			n=$((n + 1))
+			set -- --rules "$profile" --players "$players" --bot mixed --seed "$n" -q -o "$tmp/sim$n"
+			[ "$target" = default ] || set -- "$@" --target "$target"
+			"$brp" simulate "$@"
+			name=sim-$profile-${players}p-$target
+			cp "$tmp/sim$n/match-000001.brp" "$corpus/reader/seed-$name.brp"
+			# the text of a whole match is long: one deal is enough to seed the notation
+			[ "$target" = default ] || "$brp" dump "$tmp/sim$n/match-000001.brp" > "$corpus/notation/seed-$name.txt"
+		done
+	done
+done
+# the growing form (no E): a dumped match without its 'end', imported
+sed '/^end/d' "$corpus/notation/seed-sim-stbl-4p-0.txt" > "$tmp/open.txt"
+"$brp" import "$tmp/open.txt" -o "$corpus/reader/seed-growing-stbl-4p.brp"
+
+# card_meld: one seed per row of samples/melds.tsv (byte 0: the profile)
+i=0
+while IFS='	' read -r profile cards _; do
+	case $profile in kzv) b='\000' ;; stbl) b='\001' ;; aberto) b='\002' ;; *) continue ;; esac
+	i=$((i + 1))
+	{ printf "$b"; printf '%s' "$cards"; } > "$corpus/card_meld/seed-$(printf %03d $i)"
+done < "$root/samples/melds.tsv"
+printf '\004%s' 'JK 2c 3c 4c 5c 6c 7c 8c 9c 10c Jc Qc Kc Ac' > "$corpus/card_meld/seed-long"
+printf '\005%s' '10♥ J♥ Q♥ K♥ A♥ T♥ jk 0c 1c 11c Xs' > "$corpus/card_meld/seed-symbols"
+
+# rules: each profile, then every parameter set to the value it has
+for profile in kzv stbl aberto; do
+	printf '%s\n' "$profile" > "$corpus/rules/seed-$profile"
+	{
+		printf '%s\n' "$profile"
+		"$brp" rules "$profile" | sed -n 's/^[* ] \([a-z0-9_]*\) *\([^ ]*\) .*/\1=\2/p'
+	} > "$corpus/rules/seed-$profile-all"
+done
+printf 'ABERTO\ntarget=0\nallow_4_players=no\nallow_2_players=false\nwild_end_default=high\nmax_wilds=99\nvalue_joker=-5\n' \
+	> "$corpus/rules/seed-odd"
+
+for t in reader notation card_meld rules; do
+	printf '%s: %s seeds\n' "$t" "$(ls "$corpus/$t" | grep -c '^seed-')"
+done
