@@ -66,9 +66,12 @@ stamp=$corpus/.stamp-$per
 if [ ! -f "$stamp" ]; then
 	rm -rf "$corpus"
 	mkdir -p "$corpus"
+	t0=$(date +%s.%N)
 	for c in $configs; do
 		"$brp" simulate -r "${c%-*}" -p "${c#*-}" -n "$per" --seed 2026 -b greedy -j "$jobs" -q -o "$corpus/$c"
 	done
+	t1=$(date +%s.%N)
+	echo "$t1 - $t0" | bc -l > "$corpus/.simulate-seconds"
 	touch "$stamp"
 fi
 find "$corpus" -name '*.brp' | sort > "$work/all.list"
@@ -80,6 +83,7 @@ say ""
 say "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(uname -sr)."
 say "Corpus: $total matches (brp simulate --seed 2026 -b greedy, $per per profile and table size)."
 say "Times: median of $rounds runs; -j $jobs threads."
+[ -f "$corpus/.simulate-seconds" ] && say "Simulating the corpus (brp simulate -j $jobs, the six runs): $(printf '%.1f' "$(cat "$corpus/.simulate-seconds")") s."
 say ""
 
 say "## 1. Size"
