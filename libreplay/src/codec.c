@@ -103,6 +103,14 @@ void rpl__rc_enc_finish(struct rc_enc *e)
 		shift_low(e);
 }
 
+static void enc_norm(struct rc_enc *e)
+{
+	while (e->range < TOP) {
+		e->range <<= 8;
+		shift_low(e);
+	}
+}
+
 static void enc_bit(struct rc_enc *e, uint16_t *p, int bit)
 {
 	uint32_t bound = (e->range >> PBITS) * *p;
@@ -114,10 +122,7 @@ static void enc_bit(struct rc_enc *e, uint16_t *p, int bit)
 		e->range -= bound;
 		*p = (uint16_t)(*p - (*p >> MOVE));
 	}
-	while (e->range < TOP) {
-		e->range <<= 8;
-		shift_low(e);
-	}
+	enc_norm(e);
 }
 
 /* A bit with a fixed 12-bit probability p12 of being 0. */
@@ -130,10 +135,7 @@ static void enc_fixed(struct rc_enc *e, uint32_t p12, int bit)
 		e->low += bound;
 		e->range -= bound;
 	}
-	while (e->range < TOP) {
-		e->range <<= 8;
-		shift_low(e);
-	}
+	enc_norm(e);
 }
 
 static uint8_t next_byte(struct rc_dec *d)
@@ -156,6 +158,14 @@ void rpl__rc_dec_init(struct rc_dec *d, const uint8_t *p, size_t n)
 		d->code = (d->code << 8) | next_byte(d);
 }
 
+static void dec_norm(struct rc_dec *d)
+{
+	while (d->range < TOP) {
+		d->range <<= 8;
+		d->code = (d->code << 8) | next_byte(d);
+	}
+}
+
 static int dec_bit(struct rc_dec *d, uint16_t *p)
 {
 	uint32_t bound = (d->range >> PBITS) * *p;
@@ -170,10 +180,7 @@ static int dec_bit(struct rc_dec *d, uint16_t *p)
 		*p = (uint16_t)(*p - (*p >> MOVE));
 		bit = 1;
 	}
-	while (d->range < TOP) {
-		d->range <<= 8;
-		d->code = (d->code << 8) | next_byte(d);
-	}
+	dec_norm(d);
 	return bit;
 }
 
@@ -189,10 +196,7 @@ static int dec_fixed(struct rc_dec *d, uint32_t p12)
 		d->range -= bound;
 		bit = 1;
 	}
-	while (d->range < TOP) {
-		d->range <<= 8;
-		d->code = (d->code << 8) | next_byte(d);
-	}
+	dec_norm(d);
 	return bit;
 }
 

@@ -1496,6 +1496,24 @@ static const char *io_why(const rpl_recorder *rec, const char *tmp, int rc)
  * that a failed or killed import never leaves a log that looks complete, and
  * an existing out_path is untouched until then.
  */
+/* The header is complete: open the recorder on the temporary file. */
+static int open_output(rpl_notation_parser *p, const struct header *h, rpl_rules **rules, rpl_match_info *info,
+                       rpl_recorder **rec, const char *tmp, const char *out_path, int *created)
+{
+	int rc = header_finish(p, h, rules, info);
+
+	if (rc < 0)
+		return rc;
+	rc = rpl_recorder_open(rec, tmp, info, RPL_RECORD_UNCHECKED);
+	if (rc < 0) {
+		snprintf(p->errmsg, sizeof p->errmsg, "cannot write %s: %s", out_path, io_why(*rec, tmp, rc));
+		*created = *rec != NULL;
+		return rc;
+	}
+	*created = 1;
+	return 0;
+}
+
 int rpl_notation_import(const char *text, size_t len, const char *out_path, char *err, size_t errlen)
 {
 	rpl_notation_parser *p = NULL;
@@ -1551,16 +1569,9 @@ int rpl_notation_import(const char *text, size_t len, const char *out_path, char
 			continue;
 		}
 		if (!rec) {
-			rc = header_finish(p, &h, &rules, &info);
+			rc = open_output(p, &h, &rules, &info, &rec, tmp, out_path, &created);
 			if (rc < 0)
 				goto cleanup;
-			rc = rpl_recorder_open(&rec, tmp, &info, RPL_RECORD_UNCHECKED);
-			if (rc < 0) {
-				snprintf(p->errmsg, sizeof p->errmsg, "cannot write %s: %s", out_path, io_why(rec, tmp, rc));
-				created = rec != NULL;
-				goto cleanup;
-			}
-			created = 1;
 		}
 		if (it->kind == RPL_NOTATION_END) {
 			ended = 1;
@@ -1578,16 +1589,9 @@ int rpl_notation_import(const char *text, size_t len, const char *out_path, char
 	if (!rec) {
 		/* a header and nothing else: a match not yet begun */
 		p->line++;
-		rc = header_finish(p, &h, &rules, &info);
+		rc = open_output(p, &h, &rules, &info, &rec, tmp, out_path, &created);
 		if (rc < 0)
 			goto cleanup;
-		rc = rpl_recorder_open(&rec, tmp, &info, RPL_RECORD_UNCHECKED);
-		if (rc < 0) {
-			snprintf(p->errmsg, sizeof p->errmsg, "cannot write %s: %s", out_path, io_why(rec, tmp, rc));
-			created = rec != NULL;
-			goto cleanup;
-		}
-		created = 1;
 	}
 	rc = ended ? rpl_recorder_close(rec) : rpl_recorder_flush(rec);
 	if (rc < 0) {

@@ -80,6 +80,9 @@ typedef void (*brp_job_fn)(const char *path, void *result, void *ud);
 typedef void (*brp_out_fn)(const char *path, const void *result, void *ud);
 int brp_pool_run(const struct brp_files *fl, int jobs, size_t slot_size, brp_job_fn job, brp_out_fn out, void *ud);
 
+/* Parse the argument of --jobs (1..256) into *jobs; on failure one line and -1. */
+int brp_parse_jobs(const char *cmd, const char *arg, int *jobs);
+
 /* Write s to f as a JSON string literal, quotes included. */
 void brp_json_string(FILE *f, const char *s);
 

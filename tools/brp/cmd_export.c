@@ -135,11 +135,8 @@ int cmd_export(int argc, char **argv)
 		case 'C': csv_dir = optarg; break;
 		case 'a': flags |= RPL_EXPORT_ACTIONS; break;
 		case 'j':
-			jobs = (int)strtol(optarg, &end, 10);
-			if (*end || end == optarg || jobs < 1 || jobs > 256) {
-				brp_error(name, "--jobs takes 1 to 256, not '%s'", optarg);
+			if (brp_parse_jobs(name, optarg, &jobs) < 0)
 				return BRP_EXIT_USAGE;
-			}
 			break;
 		case 'T':
 			timeout_s = strtol(optarg, &end, 10);

@@ -282,11 +282,8 @@ int cmd_simulate(int argc, char **argv)
 			}
 			break;
 		case 'j':
-			jobs = (int)strtol(optarg, &end, 10);
-			if (*end || jobs < 1 || jobs > 256) {
-				brp_error(name, "--jobs takes 1 to 256, not '%s'", optarg);
+			if (brp_parse_jobs(name, optarg, &jobs) < 0)
 				goto cleanup;
-			}
 			break;
 		case 'o': j.dir = optarg; break;
 		case 'q': quiet = 1; break;

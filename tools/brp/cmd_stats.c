@@ -204,11 +204,8 @@ int cmd_stats(int argc, char **argv)
 		case 'J': json = 1; break;
 		case 'F': list = optarg; break;
 		case 'j':
-			jobs = (int)strtol(optarg, &end, 10);
-			if (*end || jobs < 1 || jobs > 256) {
-				brp_error(name, "--jobs takes 1 to 256, not '%s'", optarg);
+			if (brp_parse_jobs(name, optarg, &jobs) < 0)
 				return BRP_EXIT_USAGE;
-			}
 			break;
 		case 'h': usage(stdout); return BRP_EXIT_OK;
 		default: return brp_bad_option(name, c, argv);

@@ -163,7 +163,6 @@ int cmd_verify(int argc, char **argv)
 	char **sets = NULL;
 	int nsets = 0, json = 0, quiet = 0, c, jobs = 1, status = BRP_EXIT_USAGE;
 	const char *list = NULL;
-	char *end;
 	struct vjob job;
 	rpl_rules *rules = NULL;
 	struct brp_files fl = { 0 };
@@ -181,11 +180,8 @@ int cmd_verify(int argc, char **argv)
 		case 'J': json = 1; break;
 		case 'q': quiet = 1; break;
 		case 'j':
-			jobs = (int)strtol(optarg, &end, 10);
-			if (*end || jobs < 1 || jobs > 256) {
-				brp_error(name, "--jobs takes 1 to 256, not '%s'", optarg);
+			if (brp_parse_jobs(name, optarg, &jobs) < 0)
 				goto cleanup;
-			}
 			break;
 		case 'F': list = optarg; break;
 		case 'h':

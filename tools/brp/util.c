@@ -3,6 +3,7 @@
 
 #include <getopt.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 void brp_error(const char *cmd, const char *fmt, ...)
@@ -132,4 +133,17 @@ void brp_json_string(FILE *f, const char *s)
 		}
 	}
 	fputc('"', f);
+}
+
+int brp_parse_jobs(const char *cmd, const char *arg, int *jobs)
+{
+	char *end;
+	long n = strtol(arg, &end, 10);
+
+	if (*end || end == arg || n < 1 || n > 256) {
+		brp_error(cmd, "--jobs takes 1 to 256, not '%s'", arg);
+		return -1;
+	}
+	*jobs = (int)n;
+	return 0;
 }
