@@ -125,10 +125,12 @@ if "$brp" export --help > /dev/null 2>&1; then
 	rm -f "$work/export.db" "$work/export.db-wal" "$work/export.db-shm"
 	te=$(median sh -c "rm -f '$work/export.db'*; '$brp' export -q --sqlite '$work/export.db' --from-list '$work/all.list'")
 	rows=$(sqlite3 "$work/export.db" "SELECT (SELECT count(*) FROM matches) + (SELECT count(*) FROM match_players) + (SELECT count(*) FROM match_meta) + (SELECT count(*) FROM deals) + (SELECT count(*) FROM deal_scores) + (SELECT count(*) FROM deal_seats) + (SELECT count(*) FROM melds);")
+	tej=$(median sh -c "rm -f '$work/export-j.db'*; '$brp' export -q -j $jobs --sqlite '$work/export-j.db' --from-list '$work/all.list'")
 	tc=$(median sh -c "rm -rf '$work/csv'; '$brp' export -q --csv '$work/csv' --from-list '$work/all.list'")
 	say "| what | seconds | rows | rows/s |"
 	say "|---|---|---|---|"
 	say "| brp export --sqlite (reads, verifies and replays each log, then inserts) | $te | $rows | $(echo "$rows / $te" | bc) |"
+	say "| brp export --sqlite -j $jobs | $tej | $rows | $(echo "$rows / $tej" | bc) |"
 	if [ -x "$root/tools/bench-import.sh" ]; then
 		ti=$(bash "$root/tools/bench-import.sh" "$work/export.db" "$work/import.db" "$rounds")
 		say "| sqlite3 shell .import of the same rows from CSV | $ti | $rows | $(echo "$rows / $ti" | bc) |"
