@@ -73,8 +73,15 @@ int main(int argc, char **argv)
 		return BRP_EXIT_USAGE;
 	}
 	for (i = 0; i < NCOMMANDS; i++) {
-		if (strcmp(name, commands[i].name) == 0)
-			return finish(name, commands[i].run(argc - 1, argv + 1));
+		if (strcmp(name, commands[i].name) != 0)
+			continue;
+		/* --version works after any command, as --help does (up to a "--") */
+		for (int k = 2; k < argc && strcmp(argv[k], "--") != 0; k++)
+			if (strcmp(argv[k], "--version") == 0) {
+				printf("brp %s\n", rpl_version());
+				return finish(name, BRP_EXIT_OK);
+			}
+		return finish(name, commands[i].run(argc - 1, argv + 1));
 	}
 	brp_error(NULL, "unknown command '%s' (see brp --help)", name);
 	return BRP_EXIT_USAGE;
