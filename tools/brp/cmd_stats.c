@@ -195,7 +195,6 @@ int cmd_stats(int argc, char **argv)
 	struct pool pool;
 	pthread_t *th = NULL;
 	struct worker_arg *args = NULL;
-	char *end;
 
 	memset(&total, 0, sizeof(total));
 	memset(&pool, 0, sizeof(pool));
