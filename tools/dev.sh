@@ -84,7 +84,8 @@ demo() {
 	(cd "$root" && "$brp" stats samples/*.brp)
 	while IFS=$'\t' read -r file verdict _; do
 		case $file in '' | '#'*) continue ;; esac
-		got=$(cd "$root" && "$brp" verify --json "$file" 2> /dev/null | sed 's/.*"verdict":"\([a-z]*\)".*/\1/')
+		# a disputed log exits 1 or 2 by design: only its verdict matters here
+		got=$(cd "$root/samples" && { "$brp" verify --json "$file" 2> /dev/null || true; } | sed 's/.*"verdict":"\([a-z]*\)".*/\1/')
 		[ "$got" = "$verdict" ] || die "$file: verdict $got, samples/MANIFEST says $verdict"
 	done < "$root/samples/MANIFEST"
 	echo
