@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "export_impl.h"
+#include "grow.h"
 #include "sha256.h"
 
 const char *const rpl__export_morto_names[4] = { "untouched", "direct", "indirect", "stock" };
@@ -183,14 +184,11 @@ static int copy_header(rpl_export_match *m, const rpl_reader *rd)
 
 static int push_meld(rpl_export_match *m, int side, int idx, const rpl_meld_info *mi)
 {
-	if (m->nmelds == m->capmelds) {
-		size_t cap = m->capmelds ? m->capmelds * 2 : 64;
-		struct xmeld *p = realloc(m->melds, cap * sizeof(*p));
-		if (!p)
-			return RPL_ENOMEM;
-		m->melds = p;
-		m->capmelds = cap;
-	}
+	struct xmeld *p = rpl__grow(m->melds, &m->capmelds, m->nmelds + 1, sizeof(*p), 64);
+
+	if (!p)
+		return RPL_ENOMEM;
+	m->melds = p;
 	m->melds[m->nmelds].side = side;
 	m->melds[m->nmelds].idx = idx;
 	m->melds[m->nmelds].info = *mi;
@@ -200,16 +198,11 @@ static int push_meld(rpl_export_match *m, int side, int idx, const rpl_meld_info
 
 static int push_action(rpl_export_match *m, const rpl_event *ev)
 {
-	struct xaction *a;
+	struct xaction *a, *p = rpl__grow(m->acts, &m->capacts, m->nacts + 1, sizeof(*p), 512);
 
-	if (m->nacts == m->capacts) {
-		size_t cap = m->capacts ? m->capacts * 2 : 512;
-		struct xaction *p = realloc(m->acts, cap * sizeof(*p));
-		if (!p)
-			return RPL_ENOMEM;
-		m->acts = p;
-		m->capacts = cap;
-	}
+	if (!p)
+		return RPL_ENOMEM;
+	m->acts = p;
 	a = &m->acts[m->nacts++];
 	a->turn = ev->turn;
 	a->seat = ev->seat;

@@ -50,7 +50,6 @@ int rpl_game_new(rpl_game **out, const rpl_rules *r, int nplayers, int first_dea
 	g->phase = RPL_PHASE_NO_DEAL;
 	g->out_seat = -1;
 	g->winner = -1;
-	g->stats.out_seat = -1;
 	*out = g;
 	return RPL_OK;
 }
@@ -110,7 +109,6 @@ static int next_morto(const struct rpl_game *g)
 
 static void start_turn(struct rpl_game *g)
 {
-	g->drew = 0;
 	g->can_reject = 0;
 	g->duty = DUTY_NONE;
 	g->duty_done = 0;
@@ -181,7 +179,6 @@ int rpl_game_deal(rpl_game *g, const rpl_layout *lay)
 	memset(g->unplayed, 0, sizeof(g->unplayed));
 	memset(g->score, 0, sizeof(g->score));
 	memset(&g->stats, 0, sizeof(g->stats));
-	g->stats.out_seat = -1;
 	g->turn_no = 0;
 	for (int s = 0; s < 2; s++)
 		g->vulnerable[s] = RV(&g->rules, VULNERABLE_AT) > 0 && g->total[s] >= RV(&g->rules, VULNERABLE_AT);
@@ -254,8 +251,6 @@ static void end_deal(struct rpl_game *g, int how, int out_seat)
 
 	g->deal_end = (uint8_t)how;
 	g->out_seat = (int8_t)out_seat;
-	g->stats.end = how;
-	g->stats.out_seat = out_seat;
 	for (int s = 0; s < 2; s++) {
 		compute_score(g, s, &g->score[s]);
 		g->total[s] += g->score[s].total;
@@ -541,7 +536,6 @@ static void take_commit(struct rpl_game *g)
 	}
 	g->hand_n[g->seat] = (uint8_t)(g->hand_n[g->seat] + g->pile_n);
 	g->pile_n = 0;
-	g->drew = 1;
 	g->phase = RPL_PHASE_PLAY;
 	g->stats.pile_taken++;
 }
@@ -652,8 +646,7 @@ int rpl__apply(struct rpl_game *g, const rpl_action *a)
 			g->hand_n[g->seat]++;
 			g->last_drawn = c;
 		}
-		g->drew = 1;
-		g->can_reject = RV(&g->rules, FIRST_TURN_REJECT) && g->turn_no == 1;
+			g->can_reject = RV(&g->rules, FIRST_TURN_REJECT) && g->turn_no == 1;
 		g->phase = RPL_PHASE_PLAY;
 		break;
 	case RPL_ACT_TAKE:
@@ -809,8 +802,12 @@ int rpl_game_winner(const rpl_game *g)
 
 void rpl_game_deal_stats(const rpl_game *g, rpl_deal_stats *out)
 {
-	if (g && out)
-		*out = g->stats;
+	if (!g || !out)
+		return;
+	*out = g->stats;
+	/* how the deal ended is the game's own state, not a second copy of it */
+	out->end = g->deal_end;
+	out->out_seat = g->out_seat;
 }
 
 size_t rpl_action_format(const rpl_action *a, char *buf, size_t size)

@@ -34,7 +34,6 @@ struct rpl_game {
 	uint8_t nmelds[2];
 
 	/* the current turn */
-	uint8_t drew;         /* drew or took the pile this turn */
 	uint8_t can_reject;   /* ABERTO first turn: reject allowed now */
 	uint8_t last_drawn;
 	uint8_t duty;         /* enum pile_duty */

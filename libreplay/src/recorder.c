@@ -16,6 +16,7 @@
 
 #include "format.h"
 #include "game_impl.h"
+#include "grow.h"
 
 /* What was recorded, kept to write the compact form on close. */
 struct item {
@@ -79,14 +80,11 @@ static char *dupstr(const char *s)
 
 static int push_item(struct rpl_recorder *rec, const struct item *it)
 {
-	if (rec->nitems == rec->capitems) {
-		size_t cap = rec->capitems ? rec->capitems * 2 : 256;
-		struct item *p = realloc(rec->items, cap * sizeof(*p));
-		if (!p)
-			return RPL_ENOMEM;
-		rec->items = p;
-		rec->capitems = cap;
-	}
+	struct item *p = rpl__grow(rec->items, &rec->capitems, rec->nitems + 1, sizeof(*p), 256);
+
+	if (!p)
+		return RPL_ENOMEM;
+	rec->items = p;
 	rec->items[rec->nitems++] = *it;
 	return 0;
 }
@@ -241,13 +239,11 @@ int rpl_recorder_deal(rpl_recorder *rec, const rpl_layout *layout)
 	}
 	if (rec->deal >= RPL_MAX_DEALS)
 		return rfail(rec, RPL_ELIMIT, "a match log holds at most %d deals", RPL_MAX_DEALS);
-	if (rec->nlayouts == rec->caplayouts) {
-		size_t cap = rec->caplayouts ? rec->caplayouts * 2 : 16;
-		rpl_layout *p = realloc(rec->layouts, cap * sizeof(*p));
+	{
+		rpl_layout *p = rpl__grow(rec->layouts, &rec->caplayouts, rec->nlayouts + 1, sizeof(*p), 16);
 		if (!p)
 			return RPL_ENOMEM;
 		rec->layouts = p;
-		rec->caplayouts = cap;
 	}
 	it.type = 'D';
 	it.deal = (uint16_t)(rec->deal + 1);

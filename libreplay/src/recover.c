@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "libreplay/log.h"
+#include "grow.h"
 
 /* The events kept, compactly: the layout of a deal is kept by index. */
 struct kept {
@@ -21,14 +22,11 @@ struct kept {
 
 static int keep(struct kept *k, const rpl_event *ev)
 {
-	if (k->n == k->cap) {
-		size_t cap = k->cap ? k->cap * 2 : 256;
-		rpl_event *p = realloc(k->ev, cap * sizeof(*p));
-		if (!p)
-			return RPL_ENOMEM;
-		k->ev = p;
-		k->cap = cap;
-	}
+	rpl_event *p = rpl__grow(k->ev, &k->cap, k->n + 1, sizeof(*p), 256);
+
+	if (!p)
+		return RPL_ENOMEM;
+	k->ev = p;
 	k->ev[k->n++] = *ev;
 	return 0;
 }

@@ -5,6 +5,7 @@
 
 #include "format.h"
 #include "game_impl.h"
+#include "grow.h"
 
 const char *rpl_verdict_name(int kind)
 {
@@ -99,34 +100,25 @@ int rpl_verify_reader(rpl_reader *rd, const rpl_rules *rules, rpl_verdict *out)
 			was_over = rpl_game_phase(g) >= RPL_PHASE_DEAL_OVER;
 			if (was_over) {
 				int d = rpl_game_deal_number(g);
-				if ((size_t)d > capscores) {
-					size_t cap = capscores ? capscores * 2 : 16;
-					void *p;
-					while (cap < (size_t)d)
-						cap *= 2;
-					p = realloc(scores, cap * sizeof(*scores));
-					if (!p) {
-						err = RPL_ENOMEM;
-						goto cleanup;
-					}
-					scores = p;
-					capscores = cap;
+				void *p = rpl__grow(scores, &capscores, (size_t)d, sizeof(*scores), 16);
+				if (!p) {
+					err = RPL_ENOMEM;
+					goto cleanup;
 				}
+				scores = p;
 				rpl_game_deal_score(g, 0, &scores[d - 1][0]);
 				rpl_game_deal_score(g, 1, &scores[d - 1][1]);
 			}
 			break;
 		}
 		case RPL_EV_CLAIM:
-			if (nclaims == capclaims) {
-				size_t cap = capclaims ? capclaims * 2 : 16;
-				struct claim *p = realloc(claims, cap * sizeof(*p));
+			{
+				struct claim *p = rpl__grow(claims, &capclaims, nclaims + 1, sizeof(*p), 16);
 				if (!p) {
 					err = RPL_ENOMEM;
 					goto cleanup;
 				}
 				claims = p;
-				capclaims = cap;
 			}
 			claims[nclaims].deal = ev.deal;
 			claims[nclaims].score[0] = ev.score[0];
