@@ -1,8 +1,8 @@
 /*
  * Export, step 1: a log loaded for export. Its identity is the SHA-256 of
- * its bytes; its verdict comes from rpl_verify_reader(); only an ok log is
- * replayed a second time to collect what the database and the CSV files
- * hold per deal (the engine's own scores, stats and melds).
+ * its bytes; its verdict comes from verification, which also collects, in
+ * the same pass, what the database and the CSV files hold per deal (the
+ * engine's own scores, stats and melds): kept only for an ok log.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 #include "export_impl.h"
 #include "grow.h"
 #include "sha256.h"
+#include "verify_impl.h"
 
 const char *const rpl__export_morto_names[4] = { "untouched", "direct", "indirect", "stock" };
 
@@ -246,88 +247,81 @@ static int deal_over(rpl_export_match *m, struct xdeal *d, const rpl_game *g)
 	return RPL_OK;
 }
 
-/* The second pass over an ok log: every deal as the engine saw it. */
-static int collect(rpl_export_match *m, rpl_reader *rd, unsigned flags)
-{
-	const rpl_match_info *info = rpl_reader_info(rd);
-	rpl_game *g = NULL;
-	rpl_event ev;
-	struct xdeal *d = NULL;
-	int err, got;
+/*
+ * What the database and the CSV files hold of a log, collected while it is
+ * verified (one decode, one replay); kept only if the verdict is ok.
+ */
+struct collector {
+	rpl_export_match *m;
+	unsigned flags;
+	size_t capdeals;
+	rpl_deal_stats before; /* of the decision being applied */
+};
 
-	m->deals = calloc((size_t)m->verdict.deals + 1, sizeof(*m->deals));
-	if (!m->deals)
-		return fail(m, RPL_ENOMEM, "out of memory");
-	err = rpl_game_new(&g, info->rules, info->nplayers, info->first_dealer);
-	if (err)
-		return fail(m, err, "cannot replay the log");
-	while ((got = rpl_reader_next(rd, &ev)) == 1) {
-		if (ev.kind == RPL_EV_DEAL) {
-			if (m->ndeals >= (size_t)m->verdict.deals || rpl_game_deal(g, &ev.layout) != 0) {
-				err = fail(m, RPL_ESTATE, "the log replays differently the second time");
-				goto cleanup;
-			}
-			d = &m->deals[m->ndeals++];
-			d->deal = ev.deal;
-			d->dealer = rpl_game_dealer(g);
-			d->first_seat = rpl_game_seat(g);
-			d->morto_side[0] = d->morto_side[1] = -1;
-			d->act0 = m->nacts;
-			for (int s = 0; s < 4; s++)
-				d->last_turn[s] = 0;
-		} else if (ev.kind == RPL_EV_ACTION && d) {
-			rpl_deal_stats before;
-			struct xseat *xs = &d->seat[ev.seat & 3];
-			rpl_game_deal_stats(g, &before);
-			if (rpl_game_apply(g, &ev.action) != 0) {
-				err = fail(m, RPL_ESTATE, "the log replays differently the second time");
-				goto cleanup;
-			}
-			if (ev.turn != d->last_turn[ev.seat & 3]) {
-				d->last_turn[ev.seat & 3] = ev.turn;
-				xs->turns++;
-			}
-			switch (ev.action.kind) {
-			case RPL_ACT_DRAW: xs->draws++; break;
-			case RPL_ACT_TAKE: xs->takes++; break;
-			case RPL_ACT_REJECT: xs->rejects++; break;
-			case RPL_ACT_MELD: xs->melds++; break;
-			case RPL_ACT_ADD: xs->adds++; break;
-			case RPL_ACT_DISCARD: xs->discards++; break;
-			case RPL_ACT_MORTO: {
-				rpl_deal_stats after;
-				int i = ev.action.morto & 1;
-				xs->mortos++;
-				rpl_game_deal_stats(g, &after);
-				d->morto[i] = after.morto_direct > before.morto_direct ? XM_DIRECT : XM_INDIRECT;
-				d->morto_side[i] = ev.seat % 2;
-				break;
-			}
-			default: break;
-			}
-			if ((flags & RPL_EXPORT_ACTIONS) && (err = push_action(m, &ev)) != 0) {
-				fail(m, err, "out of memory");
-				goto cleanup;
-			}
-			if (rpl_game_phase(g) >= RPL_PHASE_DEAL_OVER) {
-				d->nacts = m->nacts - d->act0;
-				if ((err = deal_over(m, d, g)) != 0) {
-					fail(m, err, "out of memory");
-					goto cleanup;
-				}
-			}
-		}
+static int collect_before(void *ctx, const rpl_event *ev, const rpl_game *g)
+{
+	struct collector *c = ctx;
+	(void)ev;
+	rpl_game_deal_stats(g, &c->before);
+	return RPL_OK;
+}
+
+static int collect_after(void *ctx, const rpl_event *ev, const rpl_game *g)
+{
+	struct collector *c = ctx;
+	rpl_export_match *m = c->m;
+	struct xdeal *d;
+	struct xseat *xs;
+	int err;
+
+	if (ev->kind == RPL_EV_DEAL) {
+		struct xdeal *p = rpl__grow(m->deals, &c->capdeals, m->ndeals + 1, sizeof(*p), 8);
+		if (!p)
+			return RPL_ENOMEM;
+		m->deals = p;
+		d = &m->deals[m->ndeals++];
+		memset(d, 0, sizeof(*d));
+		d->deal = ev->deal;
+		d->dealer = rpl_game_dealer(g);
+		d->first_seat = rpl_game_seat(g);
+		d->morto_side[0] = d->morto_side[1] = -1;
+		d->act0 = m->nacts;
+		return RPL_OK;
 	}
-	if (got < 0 || m->ndeals != (size_t)m->verdict.deals) {
-		err = fail(m, got == RPL_ENOMEM ? RPL_ENOMEM : RPL_ESTATE, "the log reads differently the second time");
-		goto cleanup;
+	if (ev->kind != RPL_EV_ACTION || m->ndeals == 0)
+		return RPL_OK;
+	d = &m->deals[m->ndeals - 1];
+	xs = &d->seat[ev->seat & 3];
+	if (ev->turn != d->last_turn[ev->seat & 3]) {
+		d->last_turn[ev->seat & 3] = ev->turn;
+		xs->turns++;
 	}
-	m->detailed = 1;
-	m->has_actions = (flags & RPL_EXPORT_ACTIONS) != 0;
-	err = RPL_OK;
-cleanup:
-	rpl_game_free(g);
-	return err;
+	switch (ev->action.kind) {
+	case RPL_ACT_DRAW: xs->draws++; break;
+	case RPL_ACT_TAKE: xs->takes++; break;
+	case RPL_ACT_REJECT: xs->rejects++; break;
+	case RPL_ACT_MELD: xs->melds++; break;
+	case RPL_ACT_ADD: xs->adds++; break;
+	case RPL_ACT_DISCARD: xs->discards++; break;
+	case RPL_ACT_MORTO: {
+		rpl_deal_stats after;
+		int i = ev->action.morto & 1;
+		xs->mortos++;
+		rpl_game_deal_stats(g, &after);
+		d->morto[i] = after.morto_direct > c->before.morto_direct ? XM_DIRECT : XM_INDIRECT;
+		d->morto_side[i] = ev->seat % 2;
+		break;
+	}
+	default: break;
+	}
+	if ((c->flags & RPL_EXPORT_ACTIONS) && (err = push_action(m, ev)) != 0)
+		return err;
+	if (rpl_game_phase(g) >= RPL_PHASE_DEAL_OVER) {
+		d->nacts = m->nacts - d->act0;
+		if ((err = deal_over(m, d, g)) != 0)
+			return err;
+	}
+	return RPL_OK;
 }
 
 int rpl_export_match_load_memory(rpl_export_match **out, const char *name, const void *data, size_t len,
@@ -369,20 +363,22 @@ int rpl_export_match_load_memory(rpl_export_match **out, const char *name, const
 		fail(m, err, "out of memory");
 		goto cleanup;
 	}
-	err = rpl_verify_reader(rd, NULL, &m->verdict);
+	{
+		struct collector c = { m, flags, 0, { 0 } };
+		struct rpl__verify_hook hook = { &c, collect_before, collect_after };
+		err = rpl__verify_reader(rd, NULL, &m->verdict, &hook);
+	}
 	if (err) {
-		fail(m, err, m->verdict.message[0] ? m->verdict.message : rpl_strerror(err));
+		fail(m, err, err == RPL_ENOMEM ? "out of memory" : m->verdict.message[0] ? m->verdict.message : rpl_strerror(err));
 		goto cleanup;
 	}
-	if (m->verdict.kind != RPL_VERDICT_OK)
-		goto cleanup;
-	rpl_reader_free(rd);
-	rd = NULL;
-	if ((err = rpl_reader_open_memory(&rd, data, len)) != 0) {
-		fail(m, err, "cannot read the log a second time");
+	if (m->verdict.kind != RPL_VERDICT_OK || m->ndeals != (size_t)m->verdict.deals) {
+		/* only an ok log is stored in detail */
+		m->ndeals = m->nmelds = m->nacts = 0;
 		goto cleanup;
 	}
-	err = collect(m, rd, flags);
+	m->detailed = 1;
+	m->has_actions = (flags & RPL_EXPORT_ACTIONS) != 0;
 cleanup:
 	rpl_reader_free(rd);
 	return err;

@@ -6,6 +6,7 @@
 #include "format.h"
 #include "game_impl.h"
 #include "grow.h"
+#include "verify_impl.h"
 
 const char *rpl_verdict_name(int kind)
 {
@@ -25,6 +26,11 @@ struct claim {
 };
 
 int rpl_verify_reader(rpl_reader *rd, const rpl_rules *rules, rpl_verdict *out)
+{
+	return rpl__verify_reader(rd, rules, out, NULL);
+}
+
+int rpl__verify_reader(rpl_reader *rd, const rpl_rules *rules, rpl_verdict *out, const struct rpl__verify_hook *hook)
 {
 	const rpl_match_info *info;
 	rpl_game *g = NULL;
@@ -82,9 +88,13 @@ int rpl_verify_reader(rpl_reader *rd, const rpl_rules *rules, rpl_verdict *out)
 			}
 			out->deals = ev.deal;
 			last_turn = 0;
+			if (hook && hook->after && (err = hook->after(hook->ctx, &ev, g)) != 0)
+				goto cleanup;
 			break;
 		case RPL_EV_ACTION: {
 			int was_over;
+			if (hook && hook->before && (err = hook->before(hook->ctx, &ev, g)) != 0)
+				goto cleanup;
 			if (rpl_game_apply(g, &ev.action) != 0) {
 				out->kind = RPL_VERDICT_ILLEGAL;
 				out->deal = ev.deal;
@@ -109,6 +119,8 @@ int rpl_verify_reader(rpl_reader *rd, const rpl_rules *rules, rpl_verdict *out)
 				rpl_game_deal_score(g, 0, &scores[d - 1][0]);
 				rpl_game_deal_score(g, 1, &scores[d - 1][1]);
 			}
+			if (hook && hook->after && (err = hook->after(hook->ctx, &ev, g)) != 0)
+				goto cleanup;
 			break;
 		}
 		case RPL_EV_CLAIM:
