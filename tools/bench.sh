@@ -62,7 +62,9 @@ median() {
 }
 
 configs="kzv-2 kzv-4 stbl-2 stbl-4 aberto-2 aberto-4"
-stamp=$corpus/.stamp-$per
+# the corpus is kept between runs while the log format and its size stay the same
+format=$(grep -m1 '^#define BRP_VERSION' "$root/libreplay/src/format.h" | awk '{print $3}')
+stamp=$corpus/.stamp-$per-v$format
 if [ ! -f "$stamp" ]; then
 	rm -rf "$corpus"
 	mkdir -p "$corpus"
@@ -99,6 +101,26 @@ for c in $configs; do
 	gz=$(find "$work/text/$c" -name '*.txt' -print0 | xargs -0 -P "$jobs" -n 50 sh -c 'for f; do gzip -9 -c "$f" | wc -c; done' sh | awk '{s += $1} END {print s}')
 	xz=$(find "$work/text/$c" -name '*.txt' -print0 | xargs -0 -P "$jobs" -n 50 sh -c 'for f; do xz -9 -c "$f" | wc -c; done' sh | awk '{s += $1} END {print s}')
 	say "| $c | $(get matches) | $(get deals) | $(get decisions) | $(get bytes) | $(get bits_per_decision_stream) | $(get bits_per_decision_file) | $(get bytes_per_deal_file) | $text | $gz | $xz | $(echo "scale=3; $(get bytes) / $xz" | bc -l) |"
+done
+say ""
+# The decision coder predicts with what a player usually does (docs/format.md, section 9): the corpus
+# above is played by the greedy bot, which plays much like that. A player who does not costs more:
+# the same measure on matches of the random bot, which picks any legal move.
+say "The same measure for matches of the random bot (300 of each, \`brp simulate --seed 2026 -b random\`), which plays"
+say "any legal move and so follows none of the habits the coder predicts:"
+say ""
+say "| corpus | decisions | bits/decision (stream) | bits/decision (file) |"
+say "|---|---|---|---|"
+for c in $configs; do
+	rdir=$work/random/$c
+	if [ ! -f "$rdir/.stamp-v$format" ]; then
+		rm -rf "$rdir"
+		"$brp" simulate -r "${c%-*}" -p "${c#*-}" -n 300 --seed 2026 -b random -j "$jobs" -q -o "$rdir"
+		touch "$rdir/.stamp-v$format"
+	fi
+	"$bench" size "$rdir" > "$work/size-random-$c.txt"
+	rg() { awk -v k="$1" '$1 == k {print $2}' "$work/size-random-$c.txt"; }
+	say "| $c random | $(rg decisions) | $(rg bits_per_decision_stream) | $(rg bits_per_decision_file) |"
 done
 say ""
 

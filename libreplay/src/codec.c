@@ -8,6 +8,7 @@
 
 #include "codec.h"
 #include "binom.h"
+#include "bits.h"
 
 /* ---- byte buffers ---- */
 
@@ -60,12 +61,12 @@ void rpl__buf_free(struct buf *b)
 #define TOP (1u << 24)
 #define PBITS 11
 #define PONE (1u << PBITS)
-#define MOVE 5
 #define PINIT (PONE / 2)
 
 void rpl__rc_enc_init(struct rc_enc *e, struct buf *out)
 {
 	e->out = out;
+	e->start = out->n;
 	e->low = 0;
 	e->range = 0xFFFFFFFFu;
 	e->cache = 0;
@@ -97,10 +98,32 @@ static void shift_low(struct rc_enc *e)
 	e->low = (uint32_t)e->low << 8;
 }
 
+/*
+ * How far above low the stream's value lies at its end: of the values in
+ * [low, low + range), which all decode the same, the one with the most
+ * trailing zero bits (range >= 2^24, so at least 24 of them).
+ */
+static uint32_t end_offset(uint32_t low, uint32_t range)
+{
+	for (int k = 32; k > 0; k--) {
+		uint32_t mask = k == 32 ? 0xFFFFFFFFu : (1u << k) - 1, off = (0u - low) & mask;
+		if (off <= range - 1)
+			return off;
+	}
+	return 0;
+}
+
+/*
+ * The shortest end: that value, whose zero bytes at the end are not stored
+ * (a decoder reads zeros past the stream).
+ */
 void rpl__rc_enc_finish(struct rc_enc *e)
 {
+	e->low += end_offset((uint32_t)e->low, e->range);
 	for (int i = 0; i < 5; i++)
 		shift_low(e);
+	while (e->out->n > e->start && !e->out->oom && e->out->p[e->out->n - 1] == 0)
+		e->out->n--;
 }
 
 static void enc_norm(struct rc_enc *e)
@@ -111,17 +134,34 @@ static void enc_norm(struct rc_enc *e)
 	}
 }
 
+/*
+ * An adaptive probability: 11 bits of P(0) and, above them, how many bits
+ * it has seen (counting stops at 6). It learns fast at first, then
+ * steadily: after n bits it moves 1/2^rate_of[n] of the way to the bit seen.
+ * (A match is short, so what a model costs to learn matters.)
+ */
+static const uint8_t rate_of[7] = { 1, 2, 2, 3, 3, 3, 4 };
+
+static inline uint16_t adapt(uint16_t v, int bit)
+{
+	uint32_t p = v & (PONE - 1), n = v >> PBITS, r = rate_of[n];
+	if (!bit)
+		p += (PONE - p) >> r;
+	else
+		p -= p >> r;
+	return (uint16_t)((n < 6 ? n + 1 : n) << PBITS | p);
+}
+
 static void enc_bit(struct rc_enc *e, uint16_t *p, int bit)
 {
-	uint32_t bound = (e->range >> PBITS) * *p;
+	uint32_t bound = (e->range >> PBITS) * (*p & (PONE - 1));
 	if (!bit) {
 		e->range = bound;
-		*p = (uint16_t)(*p + ((PONE - *p) >> MOVE));
 	} else {
 		e->low += bound;
 		e->range -= bound;
-		*p = (uint16_t)(*p - (*p >> MOVE));
 	}
+	*p = adapt(*p, bit);
 	enc_norm(e);
 }
 
@@ -138,12 +178,19 @@ static void enc_fixed(struct rc_enc *e, uint32_t p12, int bit)
 	enc_norm(e);
 }
 
+/* A symbol of frequency f starting at cumulative frequency cum, out of tot (<= 2^16). */
+static void enc_freq(struct rc_enc *e, uint32_t cum, uint32_t f, uint32_t tot)
+{
+	uint32_t r = e->range / tot;
+	e->low += (uint64_t)r * cum;
+	e->range = r * f;
+	enc_norm(e);
+}
+
+/* Past the end of its bytes a stream reads as zeros (section 6.4 of docs/format.md). */
 static uint8_t next_byte(struct rc_dec *d)
 {
-	if (d->pos < d->n)
-		return d->p[d->pos++];
-	d->overrun = 1;
-	return 0;
+	return d->pos < d->n ? d->p[d->pos++] : (d->pos++, 0);
 }
 
 void rpl__rc_dec_init(struct rc_dec *d, const uint8_t *p, size_t n)
@@ -151,35 +198,48 @@ void rpl__rc_dec_init(struct rc_dec *d, const uint8_t *p, size_t n)
 	d->p = p;
 	d->n = n;
 	d->pos = 0;
-	d->overrun = 0;
+	d->bad = 0;
+	d->low = 0;
 	d->range = 0xFFFFFFFFu;
 	d->code = 0;
 	for (int i = 0; i < 4; i++)
 		d->code = (d->code << 8) | next_byte(d);
 }
 
+/*
+ * The stream is exactly what an encoder writes for what was decoded: every
+ * byte read, none of its zero bytes at the end stored, and its value the
+ * one the encoder ends with (so a log's bytes are unique for its content).
+ */
+int rpl__rc_dec_done(const struct rc_dec *d)
+{
+	return !d->bad && d->pos >= d->n && (d->n == 0 || d->p[d->n - 1] != 0) &&
+	       d->code == end_offset(d->low, d->range);
+}
+
 static void dec_norm(struct rc_dec *d)
 {
 	while (d->range < TOP) {
 		d->range <<= 8;
+		d->low <<= 8;
 		d->code = (d->code << 8) | next_byte(d);
 	}
 }
 
 static int dec_bit(struct rc_dec *d, uint16_t *p)
 {
-	uint32_t bound = (d->range >> PBITS) * *p;
+	uint32_t bound = (d->range >> PBITS) * (*p & (PONE - 1));
 	int bit;
 	if (d->code < bound) {
 		d->range = bound;
-		*p = (uint16_t)(*p + ((PONE - *p) >> MOVE));
 		bit = 0;
 	} else {
 		d->code -= bound;
+		d->low += bound;
 		d->range -= bound;
-		*p = (uint16_t)(*p - (*p >> MOVE));
 		bit = 1;
 	}
+	*p = adapt(*p, bit);
 	dec_norm(d);
 	return bit;
 }
@@ -193,6 +253,7 @@ static int dec_fixed(struct rc_dec *d, uint32_t p12)
 		bit = 0;
 	} else {
 		d->code -= bound;
+		d->low += bound;
 		d->range -= bound;
 		bit = 1;
 	}
@@ -200,78 +261,30 @@ static int dec_fixed(struct rc_dec *d, uint32_t p12)
 	return bit;
 }
 
-/* P(left) for weights l and r, in 12 bits, never 0 or 4096. */
-static uint32_t split_p12(uint32_t l, uint32_t r)
-{
-	uint32_t p = (uint32_t)(((uint64_t)l << 12) / (l + r));
-	return p < 1 ? 1 : (p > 4095 ? 4095 : p);
-}
-
-/* ---- weighted choice among up to 64 symbols (faces, indices) ----
- * A binary tree over 64 leaves; at each node the bit is coded with the
- * probability of the left half, from the weights (prefix sums).
+/*
+ * The cumulative frequency a decoder falls on, out of tot; the caller finds
+ * the symbol there and calls dec_freq_take. A value no encoder writes (past
+ * tot) marks the stream bad.
  */
-
-/* ps[i] = the weight of symbols minv..i-1, for i <= nsym (beyond: ps[nsym]). */
-static void prefix_sums(const uint8_t *w, int nsym, int minv, uint32_t *ps)
+static uint32_t dec_freq_at(struct rc_dec *d, uint32_t tot, uint32_t *r)
 {
-	int i;
-	for (i = 0; i <= minv && i <= nsym; i++)
-		ps[i] = 0;
-	for (i = minv; i < nsym; i++)
-		ps[i + 1] = ps[i] + w[i];
-}
-
-#define PS(i) ps[(i) < nsym ? (i) : nsym]
-
-/* Code symbol v (w[v] > 0) among symbols minv..nsym-1 weighted by w. */
-static void enc_weighted(struct rc_enc *e, const uint8_t *w, int nsym, int minv, int v)
-{
-	uint32_t ps[65];
-	int a = 0, b = 64;
-
-	if (minv > nsym)
-		minv = nsym;
-	prefix_sums(w, nsym, minv, ps);
-	while (b - a > 1) {
-		int mid = (a + b) / 2, bit = v >= mid;
-		uint32_t l = PS(mid) - PS(a), r = PS(b) - PS(mid);
-		if (l && r)
-			enc_fixed(e, split_p12(l, r), bit);
-		if (bit)
-			a = mid;
-		else
-			b = mid;
+	uint32_t v;
+	*r = d->range / tot;
+	v = d->code / *r;
+	if (v >= tot) {
+		d->bad = 1;
+		v = tot - 1;
 	}
+	return v;
 }
 
-/* Returns the symbol, or -1 when no symbol has weight. */
-static int dec_weighted(struct rc_dec *d, const uint8_t *w, int nsym, int minv)
+static void dec_freq_take(struct rc_dec *d, uint32_t r, uint32_t cum, uint32_t f)
 {
-	uint32_t ps[65];
-	int a = 0, b = 64;
-
-	if (minv > nsym)
-		minv = nsym;
-	prefix_sums(w, nsym, minv, ps);
-	if (PS(64) == 0)
-		return -1;
-	while (b - a > 1) {
-		int mid = (a + b) / 2, bit;
-		uint32_t l = PS(mid) - PS(a), r = PS(b) - PS(mid);
-		if (l && r)
-			bit = dec_fixed(d, split_p12(l, r));
-		else
-			bit = l ? 0 : 1;
-		if (bit)
-			a = mid;
-		else
-			b = mid;
-	}
-	return a;
+	d->code -= r * cum;
+	d->low += r * cum;
+	d->range = r * f;
+	dec_norm(d);
 }
-
-#undef PS
 
 /* ---- the layout ---- */
 
@@ -297,10 +310,9 @@ static void sort_cards(rpl_card *c, int n)
  * deck (R cards, c of this face, k still to deal to the hand):
  * P(x) = C(c,x) C(R-c,k-x) / C(R,k), as a chain of bits "x > j".
  */
-static uint64_t binom(int n, int k)
+/* C(n, k); the layout's callers stay within n <= 108, 0 <= k <= 11 (the deck's counts, not the stream's). */
+static inline uint64_t binom(int n, int k)
 {
-	if (k < 0 || n < 0 || k > n || n > 108 || k > 11)
-		return 0;
 	return binom_table[n][k];
 }
 
@@ -310,30 +322,26 @@ static int code_hand(struct rc_enc *e, struct rc_dec *d, uint8_t *cnt, int *left
 
 	for (int f = 0; f < RPL_NFACES && k > 0; f++) {
 		int c = cnt[f], max = c < k ? c : k, x = e ? hand[f] : 0, j;
-		uint64_t w[RPL_HAND_SIZE + 1], tail = 0;
-		for (j = 0; j <= max; j++) {
-			w[j] = binom(c, j) * binom(*left - c, k - j);
-			tail += w[j];
-		}
+		uint64_t tail = binom(*left, k); /* the sum of w(j) over j = 0..max (Vandermonde) */
 		for (j = 0; j < max; j++) {
+			uint64_t w = binom(c, j) * binom(*left - c, k - j);
 			int more;
-			if (w[j] == 0) {
+			if (w == 0) {
 				more = 1;
-			} else if (w[j] == tail) {
+			} else if (w == tail) {
 				more = 0;
 			} else {
-				uint64_t p = (w[j] << 12) / tail;
+				uint64_t p = (w << 12) / tail;
 				uint32_t p12 = p < 1 ? 1 : (p > 4095 ? 4095 : (uint32_t)p);
-				if (e) {
-					more = x > j;
+				more = x > j;
+				if (e)
 					enc_fixed(e, p12, more);
-				} else {
+				else if (d)
 					more = dec_fixed(d, p12);
-				}
 			}
 			if (!more)
 				break;
-			tail -= w[j];
+			tail -= w;
 		}
 		if (e && j != x)
 			return -1;
@@ -349,8 +357,61 @@ static int code_hand(struct rc_enc *e, struct rc_dec *d, uint8_t *cnt, int *left
 	return k == 0 ? 0 : -1;
 }
 
+/*
+ * What is left of the deck: copies of each face, and of each suit's 13
+ * faces (the joker alone in the fifth group), and cards in all.
+ */
+struct deck {
+	uint8_t cnt[RPL_NFACES];
+	uint8_t group[5];
+	int left;
+};
+
+static void deck_rest(struct deck *k, const uint8_t *cnt, int left)
+{
+	memcpy(k->cnt, cnt, RPL_NFACES);
+	memset(k->group, 0, sizeof(k->group));
+	for (int f = 0; f < RPL_NFACES; f++)
+		k->group[f / 13] = (uint8_t)(k->group[f / 13] + cnt[f]);
+	k->left = left;
+}
+
+/* A card of the rest of the deck, with its exact probability: cnt[c] / left. */
+static void enc_card(struct rc_enc *e, struct deck *k, rpl_card c)
+{
+	uint32_t cum = 0;
+	for (rpl_card f = 0; f < c; f++)
+		cum += k->cnt[f];
+	enc_freq(e, cum, k->cnt[c], (uint32_t)k->left);
+	k->cnt[c]--;
+	k->group[c / 13]--;
+	k->left--;
+}
+
+static rpl_card dec_card(struct rc_dec *d, struct deck *k)
+{
+	uint32_t r, v = dec_freq_at(d, (uint32_t)k->left, &r), cum = 0;
+	int g = 0, f;
+
+	while (g < 4 && cum + k->group[g] <= v)
+		cum += k->group[g++];
+	f = 13 * g;
+	while (f < RPL_NFACES - 1 && cum + k->cnt[f] <= v)
+		cum += k->cnt[f++];
+	if (!k->cnt[f]) { /* only a bad stream gets here: the deck is exhausted past v */
+		d->bad = 1;
+		return 0;
+	}
+	dec_freq_take(d, r, cum, k->cnt[f]);
+	k->cnt[f]--;
+	k->group[f / 13]--;
+	k->left--;
+	return (rpl_card)f;
+}
+
 void rpl__enc_layout(struct rc_enc *e, int nplayers, const rpl_layout *lay)
 {
+	struct deck k;
 	uint8_t cnt[RPL_NFACES], h[RPL_NFACES];
 	int left = RPL_DECK_SIZE;
 
@@ -363,21 +424,19 @@ void rpl__enc_layout(struct rc_enc *e, int nplayers, const rpl_layout *lay)
 		code_hand(e, NULL, cnt, &rest, h);
 		left -= RPL_HAND_SIZE;
 	}
+	deck_rest(&k, cnt, left);
 	for (int m = 0; m < 2; m++)
-		for (int i = 0; i < RPL_MORTO_SIZE; i++) {
-			enc_weighted(e, cnt, RPL_NFACES, 0, lay->morto[m][i]);
-			cnt[lay->morto[m][i]]--;
-		}
-	for (int i = 0; i < RPL_STOCK_SIZE(nplayers); i++) {
-		enc_weighted(e, cnt, RPL_NFACES, 0, lay->stock[i]);
-		cnt[lay->stock[i]]--;
-	}
+		for (int i = 0; i < RPL_MORTO_SIZE; i++)
+			enc_card(e, &k, lay->morto[m][i]);
+	for (int i = 0; i < RPL_STOCK_SIZE(nplayers); i++)
+		enc_card(e, &k, lay->stock[i]);
 }
 
 int rpl__dec_layout(struct rc_dec *d, int nplayers, rpl_layout *lay)
 {
+	struct deck k;
 	uint8_t cnt[RPL_NFACES], h[RPL_NFACES];
-	int c, left = RPL_DECK_SIZE;
+	int left = RPL_DECK_SIZE;
 
 	memset(lay, 0, sizeof(*lay));
 	deck_counts(cnt);
@@ -391,28 +450,20 @@ int rpl__dec_layout(struct rc_dec *d, int nplayers, rpl_layout *lay)
 				lay->hand[s][i++] = (rpl_card)f;
 		left -= RPL_HAND_SIZE;
 	}
+	deck_rest(&k, cnt, left);
 	for (int m = 0; m < 2; m++)
-		for (int i = 0; i < RPL_MORTO_SIZE; i++) {
-			c = dec_weighted(d, cnt, RPL_NFACES, 0);
-			if (c < 0)
-				return -1;
-			lay->morto[m][i] = (rpl_card)c;
-			cnt[c]--;
-		}
-	for (int i = 0; i < RPL_STOCK_SIZE(nplayers); i++) {
-		c = dec_weighted(d, cnt, RPL_NFACES, 0);
-		if (c < 0)
-			return -1;
-		lay->stock[i] = (rpl_card)c;
-		cnt[c]--;
-	}
-	return d->overrun ? -1 : 0;
+		for (int i = 0; i < RPL_MORTO_SIZE; i++)
+			lay->morto[m][i] = dec_card(d, &k);
+	for (int i = 0; i < RPL_STOCK_SIZE(nplayers); i++)
+		lay->stock[i] = dec_card(d, &k);
+	return d->bad ? -1 : 0;
 }
 
 /* ---- bookkeeping ---- */
 
 static void hand_add(struct track *t, int seat, rpl_card c)
 {
+	t->fmask[seat] |= 1ull << c;
 	t->hand[seat][c]++;
 	t->hand_n[seat]++;
 	if (c != RPL_JOKER) {
@@ -425,6 +476,8 @@ static void hand_sub(struct track *t, int seat, rpl_card c)
 {
 	t->hand[seat][c]--;
 	t->hand_n[seat]--;
+	if (!t->hand[seat][c])
+		t->fmask[seat] &= ~(1ull << c);
 	if (c != RPL_JOKER && !t->hand[seat][c]) {
 		int r = RPL_CARD_RANK(c);
 		t->ranks[seat][RPL_CARD_SUIT(c)] &= (uint16_t)~((1u << r) | (r == 1 ? 1u << 14 : 0));
@@ -514,6 +567,24 @@ static int take_cards(struct track *t, int seat, const rpl_action *a, char *why,
 	return 0;
 }
 
+/* Ranks one away from those of m, not in m (an ace is 1 and 14). */
+static uint16_t adjacent(uint16_t m)
+{
+	return (uint16_t)(((m << 1) | (m >> 1)) & ~m);
+}
+
+/* Ranks one or two away from some rank of m (bits 1..14). */
+static uint16_t within2(uint16_t m)
+{
+	return (uint16_t)((m << 1) | (m >> 1) | (m << 2) | (m >> 2));
+}
+
+/* The faces of suit s whose rank is in m (bits 1..13; bit 14 is the ace). */
+static uint64_t rank_faces(int s, uint16_t m)
+{
+	return (uint64_t)(((m >> 1) & 0x1FFFu) | ((m >> 14) & 1u)) << (13 * s);
+}
+
 /*
  * A meld's suit and ranks, for the coder's contexts: from the cards, not from
  * the rules. The suit is that of the lowest natural card, whatever order the
@@ -539,6 +610,10 @@ static void meld_note(struct track *t, int side, int i, const rpl_action *a)
 		if (r == 1)
 			t->mranks[side][i] |= 1u << 14;
 	}
+	t->extf[side] = 0;
+	for (int k = 0; k < t->nmelds[side]; k++)
+		if (t->msuit[side][k] < 4)
+			t->extf[side] |= rank_faces(t->msuit[side][k], adjacent(t->mranks[side][k]));
 }
 
 int rpl__track_apply(struct track *t, const rpl_action *a, char *why, size_t whylen)
@@ -593,8 +668,8 @@ int rpl__track_apply(struct track *t, const rpl_action *a, char *why, size_t why
 			return -1;
 		t->msuit[seat & 1][t->nmelds[seat & 1]] = 4;
 		t->mranks[seat & 1][t->nmelds[seat & 1]] = 0;
-		meld_note(t, seat & 1, t->nmelds[seat & 1], a);
 		t->nmelds[seat & 1]++;
+		meld_note(t, seat & 1, t->nmelds[seat & 1] - 1, a);
 		break;
 	case RPL_ACT_ADD:
 		if (a->side > 1 || a->meld >= t->nmelds[a->side]) {
@@ -641,8 +716,11 @@ int rpl__track_apply(struct track *t, const rpl_action *a, char *why, size_t why
  * One function codes a decision in both directions, so that the encoder and
  * the decoder cannot drift apart: with c->e set it writes the fields of *a,
  * with c->d set it reads them into *a. Every context below is a function of
- * the card bookkeeping only (docs/format.md, "Features").
+ * the card bookkeeping only (docs/format.md, section 9). Sets of faces are
+ * 64-bit masks, bit c for face c.
  */
+
+#define WILD_FACES (1ull << 1 | 1ull << 14 | 1ull << 27 | 1ull << 40 | 1ull << RPL_JOKER)
 
 struct coder {
 	struct rc_enc *e;
@@ -656,7 +734,7 @@ void rpl__model_init(struct model *m)
 		p[i] = PINIT;
 }
 
-static int c_bit(struct coder *c, uint16_t *p, int bit)
+static inline int c_bit(struct coder *c, uint16_t *p, int bit)
 {
 	if (c->e) {
 		enc_bit(c->e, p, bit);
@@ -673,85 +751,60 @@ static int c_tree(struct coder *c, uint16_t *probs, int bits, int v)
 	return node - (1 << bits);
 }
 
-/* A choice among the symbols i < n with w[i] > 0 (uniform among them); -1 when none. */
-static int c_pick(struct coder *c, const uint8_t *w, int n, int v)
+/* A value 0..n-1, all alike; nothing is coded when n is 1. */
+static int c_uniform(struct coder *c, int n, int v)
 {
+	uint32_t r;
+	if (n <= 1)
+		return 0;
 	if (c->e) {
-		enc_weighted(c->e, w, n, 0, v);
+		enc_freq(c->e, (uint32_t)v, 1, (uint32_t)n);
 		return v;
 	}
-	return dec_weighted(c->d, w, n, 0);
+	v = (int)dec_freq_at(c->d, (uint32_t)n, &r);
+	dec_freq_take(c->d, r, (uint32_t)v, 1);
+	return v;
+}
+
+/* A member of the set s (not empty), all alike; x is the encoder's member. */
+static int c_member(struct coder *c, uint64_t s, int x)
+{
+	int v = c->e ? popcount64(s & ((1ull << x) - 1)) : 0;
+	return select64(s, c_uniform(c, popcount64(s), v));
 }
 
 /*
- * A choice among n symbols split in two groups (grp[i] = 1 or 0): a bit
- * says the group (coded only when both are non-empty), then the symbol,
- * uniform within its group. avail[i] = 0 excludes a symbol.
+ * A member of s (not empty) split in two: a bit says whether it is in g
+ * (coded only when both parts have members), then the member, all alike
+ * within its part.
  */
-static int c_group(struct coder *c, uint16_t *p, const uint8_t *avail, const uint8_t *grp, int n, int v)
+static int c_split(struct coder *c, uint16_t *p, uint64_t s, uint64_t g, int x)
 {
-	uint8_t w[64];
-	int in = 0, out = 0, g;
-
-	for (int i = 0; i < n; i++) {
-		in += avail[i] && grp[i];
-		out += avail[i] && !grp[i];
-	}
-	if (in + out == 0)
-		return -1;
-	if (c->e && (v < 0 || v >= n || !avail[v]))
-		return -1;
-	g = c->e ? grp[v] : 0;
+	uint64_t in = s & g, out = s & ~g;
+	int b = in != 0;
 	if (in && out)
-		g = c_bit(c, p, g);
-	else
-		g = in ? 1 : 0;
-	for (int i = 0; i < n; i++)
-		w[i] = (uint8_t)(avail[i] && (grp[i] ? 1 : 0) == g);
-	return c_pick(c, w, n, v);
+		b = c_bit(c, p, c->e ? (int)((g >> x) & 1) : 0);
+	return c_member(c, b ? in : out, x);
 }
 
-/* Bits of the ranks within two of card x's rank(s) (an ace is 1 and 14), x's own excluded. */
-static uint16_t near2(rpl_card x)
+/* The natural faces of a hand with a card of their suit one or two ranks away. */
+static uint64_t connected(const struct track *t, int seat)
 {
-	int r = RPL_CARD_RANK(x);
-	uint32_t m = (0x1Bu << r) >> 2; /* bits r-2, r-1, r+1, r+2 */
-	if (r == 1)
-		m |= 0x1Bu << 12; /* 12, 13 and (out of range) 15, 16 */
-	return (uint16_t)(m & 0x7FFEu);
-}
-
-/* A natural card (not a 2 or a joker) with no card of its suit within two ranks in the hand. */
-static int is_isolated(const uint16_t *suitmask, rpl_card x)
-{
-	if (RPL_IS_WILDCAPABLE(x))
-		return 0;
-	return !(suitmask[RPL_CARD_SUIT(x)] & near2(x));
-}
-
-/* Does card x touch meld i of side s (same suit, a rank within two)? */
-static int touches(const struct track *t, int s, int i, rpl_card x)
-{
-	if (RPL_IS_WILDCAPABLE(x) || t->msuit[s][i] != RPL_CARD_SUIT(x))
-		return 0;
-	return (t->mranks[s][i] & near2(x)) != 0;
-}
-
-static int touches_side(const struct track *t, int s, rpl_card x)
-{
-	for (int i = 0; i < t->nmelds[s]; i++)
-		if (touches(t, s, i, x))
-			return 1;
-	return 0;
+	const uint16_t *sm = t->ranks[seat];
+	uint64_t f = 0;
+	for (int s = 0; s < 4; s++)
+		f |= rank_faces(s, within2(sm[s]));
+	return f & t->fmask[seat] & ~WILD_FACES;
 }
 
 /* Some suit holds three cards within four ranks, or two and the hand has a wild. */
-static int near_run(const uint8_t *h, const uint16_t *suitmask)
+static int near_run(const struct track *t, int seat)
 {
-	int wilds = h[RPL_JOKER] + h[1] + h[14] + h[27] + h[40];
+	const uint16_t *sm = t->ranks[seat];
+	int wilds = (t->fmask[seat] & WILD_FACES) != 0;
 	for (int s = 0; s < 4; s++) {
 		/* windows of four ranks lo..lo+3, lo = 1..11: a, b, c, d are the four bits */
-		uint32_t a = suitmask[s], b = a >> 1, c = a >> 2, d = a >> 3, three, two;
+		uint32_t a = sm[s], b = a >> 1, c = a >> 2, d = a >> 3, three, two;
 		three = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d);
 		two = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d);
 		if ((three | (wilds ? two : 0)) & 0xFFEu) /* lo = 1..11 */
@@ -760,97 +813,159 @@ static int near_run(const uint8_t *h, const uint16_t *suitmask)
 	return 0;
 }
 
+/*
+ * Could the pile's top card be laid with the hand: a wild when the side has
+ * melds, one rank beyond a meld of the side, or a run of three within four
+ * ranks of its suit with cards of the hand (two and a wild of the hand)?
+ */
+static int top_fits(const struct track *t, int seat)
+{
+	rpl_card top = t->pile[t->pile_n - 1];
+	uint32_t own, m, win;
+	int s, r, wilds = (t->fmask[seat] & WILD_FACES) != 0;
+
+	if ((WILD_FACES >> top) & 1)
+		return t->nmelds[seat & 1] > 0;
+	if ((t->extf[seat & 1] >> top) & 1)
+		return 1;
+	s = RPL_CARD_SUIT(top);
+	r = RPL_CARD_RANK(top);
+	own = 1u << r | (r == 1 ? 1u << 14 : 0);
+	m = t->ranks[seat][s] & ~own;
+	/* windows lo..lo+3 (lo = 1..11) that hold the top card: count the hand's cards in each */
+	for (int lo = 1; lo <= 11; lo++) {
+		win = 0xFu << lo;
+		if (!(win & own))
+			continue;
+		if (popcount64(m & win) >= 2 || (wilds && (m & win)))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The context of a decision's kind: where the turn is, and what the hand
+ * could do (cards near each other, cards one rank beyond the side's melds,
+ * wilds, pile cards that would fit).
+ */
 static int kind_ctx(const struct track *t)
 {
-	int st = !t->open ? 0 : (t->drew ? 2 : 1), sub = 0;
-	int seat = t->seat;
-	const uint16_t *sm = t->ranks[seat];
+	int seat = t->seat, side = seat & 1, sub;
+	uint64_t f = t->fmask[seat];
 
 	if (t->last >= 0 && t->hand_n[t->last] == 0)
-		return st * 16 + 15; /* a hand just emptied: a morto pick-up is likely */
-	if (st == 0) {
-		if (t->pile_n) {
-			rpl_card top = t->pile[t->pile_n - 1];
-			sub = 1 + (RPL_IS_WILDCAPABLE(top) || !is_isolated(sm, top) || touches_side(t, seat & 1, top));
-		}
-	} else if (st == 2) {
-		sub = near_run(t->hand[seat], sm);
-		switch (t->last_kind) {
-		case RPL_ACT_TAKE: sub += 2; break;
-		case RPL_ACT_MELD:
-		case RPL_ACT_ADD: sub += 4; break;
-		case RPL_ACT_MORTO: sub += 6; break;
-		default: break;
-		}
-		if (t->turn == 1 && t->last_kind == RPL_ACT_DRAW)
-			sub += 8;
+		return 0; /* a hand just emptied: a morto pick-up is likely */
+	if (!t->open)
+		return t->pile_n ? 2 + top_fits(t, seat) : 1; /* draw or take the pile? */
+	if (!t->drew)
+		return 8;
+	/* the turn has drawn: meld, add or discard? */
+	sub = near_run(t, seat) + 2 * ((f & t->extf[side]) != 0);
+	switch (t->last_kind) {
+	case RPL_ACT_TAKE: sub += 8; break;
+	case RPL_ACT_MELD:
+	case RPL_ACT_ADD: sub += 16; break;
+	case RPL_ACT_MORTO: sub += 24; break;
+	default:
+		if (t->turn == 1)
+			sub += 32;
+		break;
 	}
-	return st * 16 + sub;
+	return 16 + sub;
 }
 
-/* The distinct faces of a hand, ascending; returns how many. */
-static int faces_of(const uint8_t *h, rpl_card *f)
+/*
+ * The discard order: how much a player would want to keep each face of the
+ * hand, from the bookkeeping alone. Lowest first; ties by face.
+ */
+static inline int keep_score(const struct track *t, int seat, rpl_card x)
 {
-	int k = 0;
-	for (rpl_card c = 0; c < RPL_NFACES; c++)
-		if (h[c])
-			f[k++] = c;
-	return k;
-}
+	static const uint8_t value[14] = { 0, 3, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2 };
+	uint32_t m, r, near1, near2;
+	int score;
 
-static int face_index(const rpl_card *f, int k, rpl_card c)
-{
-	for (int i = 0; i < k; i++)
-		if (f[i] == c)
-			return i;
-	return -1;
-}
-
-/* Was the last decision of this seat a draw whose card is still in hand? */
-static int drawn_face(const struct track *t, int seat)
-{
-	if (t->last != seat || t->last_drawn < 0)
-		return -1;
-	if (t->last_kind != RPL_ACT_DRAW && t->last_kind != RPL_ACT_REJECT)
-		return -1;
-	return t->hand[seat][t->last_drawn] ? t->last_drawn : -1;
+	if ((WILD_FACES >> x) & 1)
+		return 1000;
+	m = t->ranks[seat][RPL_CARD_SUIT(x)];
+	r = (uint32_t)RPL_CARD_RANK(x);
+	/* ranks one and two away; an ace is also 14, so a king is one away and a queen two */
+	near1 = ((m << 1) >> r & 1) + (m >> (r + 1) & 1);
+	near2 = (r > 2 ? m >> (r - 2) & 1 : 0) + (m >> (r + 2) & 1);
+	if (r == 1) {
+		near1 += m >> 13 & 1;
+		near2 += m >> 12 & 1;
+	}
+	score = (int)(40 * near1 + 15 * near2);
+	if ((t->extf[seat & 1] >> x) & 1)
+		score += 200;
+	if ((t->extf[!(seat & 1)] >> x) & 1)
+		score += 60;
+	return score - value[r];
 }
 
 static int code_discard(struct coder *c, struct model *m, const struct track *t, int seat, rpl_action *a)
 {
-	const uint8_t *h = t->hand[seat];
-	rpl_card f[RPL_NFACES];
-	uint8_t avail[RPL_NFACES], grp[RPL_NFACES];
-	const uint16_t *sm = t->ranks[seat];
-	int dr = drawn_face(t, seat), k, idx;
+	uint64_t f = t->fmask[seat];
+	uint32_t key[RPL_NFACES], best = UINT32_MAX;
+	int n = 0, pos = 0, ctx, dr = -1;
 
-	if (c->e && (a->ncards != 1 || a->cards[0] >= RPL_NFACES || !h[a->cards[0]]))
+	if (f == 0 || (c->e && (a->ncards != 1 || a->cards[0] >= RPL_NFACES || !((f >> a->cards[0]) & 1))))
 		return -1;
+	for (uint64_t g = f; g; g &= g - 1) {
+		rpl_card x = (rpl_card)ctz64(g);
+		key[n] = (uint32_t)(keep_score(t, seat, x) + 16) << 6 | x;
+		if (key[n] < best)
+			best = key[n];
+		n++;
+	}
+	if (t->last == seat && t->last_drawn >= 0 && ((f >> t->last_drawn) & 1))
+		dr = t->last_drawn;
+	ctx = dr < 0 ? 0 : ((best & 63) == (uint32_t)dr ? 1 : 2);
+	if (c->e) {
+		uint32_t kx = (uint32_t)(keep_score(t, seat, a->cards[0]) + 16) << 6 | a->cards[0];
+		for (int i = 0; i < n; i++)
+			pos += key[i] < kx;
+	}
+	/* the position in the order: the first three by adaptive bits, then any later one alike */
+	{
+		int p = 0;
+		while (p < 3 && n - p >= 2 && c_bit(c, &m->discard[ctx][p], pos > p))
+			p++;
+		if (p == 3 || n - p < 2)
+			p += c_uniform(c, n - p, pos - p);
+		pos = p;
+	}
 	a->ncards = 1;
-	if (dr >= 0 && c_bit(c, &m->drawn[is_isolated(sm, (rpl_card)dr)], c->e ? a->cards[0] != dr : 0) == 0) {
-		a->cards[0] = (rpl_card)dr;
+	if (pos == 0) {
+		a->cards[0] = (rpl_card)(best & 63);
 		return 0;
 	}
-	k = faces_of(h, f);
-	for (int i = 0; i < k; i++) {
-		avail[i] = f[i] != dr;
-		grp[i] = (uint8_t)is_isolated(sm, f[i]);
+	/* order the keys far enough to reach pos */
+	for (int i = 0; i <= pos; i++) {
+		int lo = i;
+		for (int j = i + 1; j < n; j++)
+			if (key[j] < key[lo])
+				lo = j;
+		uint32_t k = key[i];
+		key[i] = key[lo];
+		key[lo] = k;
 	}
-	idx = c_group(c, &m->isolated[0], avail, grp, k, c->e ? face_index(f, k, a->cards[0]) : 0);
-	if (idx < 0)
-		return -1;
-	a->cards[0] = f[idx];
+	a->cards[0] = (rpl_card)(key[pos] & 63);
 	return 0;
 }
 
-/* The cards of a meld or an addition: a count, then ascending faces of the hand. */
+/*
+ * The cards of a meld or an addition: a count, then the faces in ascending
+ * order. The first: a wild or a natural; a natural near others of its suit
+ * (meld) or one rank beyond a meld of the side (add), or not. Each later one:
+ * the hand's next face up, the same face again, or one further up (a wild
+ * or a natural).
+ */
 static int code_cards(struct coder *c, struct model *m, const struct track *t, int seat, int add, rpl_action *a)
 {
-	const uint8_t *h = t->hand[seat];
-	rpl_card f[RPL_NFACES], cs[14];
-	uint8_t used[RPL_NFACES], avail[RPL_NFACES], grp[RPL_NFACES];
-	const uint16_t *sm = t->ranks[seat];
-	int k, prev = -1, n;
+	uint64_t f = t->fmask[seat];
+	rpl_card cs[14];
+	int n, prev = -1, same = 0;
 
 	if (c->e) {
 		if (a->ncards < 1 || a->ncards > 14)
@@ -859,84 +974,84 @@ static int code_cards(struct coder *c, struct model *m, const struct track *t, i
 		sort_cards(cs, a->ncards);
 	}
 	n = c_tree(c, m->count[add], 4, c->e ? a->ncards - 1 : 0) + 1;
-	if (n > 14)
+	if (n > 14 || f == 0)
 		return -1;
 	a->ncards = (uint8_t)n;
-	k = faces_of(h, f);
-	if (k == 0)
-		return -1;
-	memset(used, 0, sizeof(used));
 	for (int i = 0; i < n; i++) {
-		int idx = -1;
-		if (c->e) {
-			idx = face_index(f, k, cs[i]);
-			if (idx < 0 || idx < prev)
+		int x = c->e ? cs[i] : 0;
+		if (c->e && (x >= RPL_NFACES || !((f >> x) & 1) || x < prev))
+			return -1;
+		if (prev < 0) {
+			uint64_t wild = f & WILD_FACES, nat = f & ~WILD_FACES;
+			int w = wild != 0;
+			if (wild && nat)
+				w = c_bit(c, &m->first_wild[add], c->e ? (int)((WILD_FACES >> x) & 1) : 0);
+			if (w)
+				x = c_member(c, wild, x);
+			else
+				x = c_split(c, &m->first_near[add], nat, add ? t->extf[seat & 1] : connected(t, seat), x);
+		} else {
+			uint64_t up = f & ~((2ull << prev) - 1);
+			int next = up ? ctz64(up) : -1, again = t->hand[seat][prev] > same, want = x;
+			uint64_t further = up & (up - 1);
+			if (next >= 0 && c_bit(c, &m->step1[add], x != next) == 0) {
+				x = next;
+			} else if (again && (!further || c_bit(c, &m->step0[add], x != prev) == 0)) {
+				x = prev; /* the same face again (forced when nothing is further up) */
+			} else {
+				/* further up: a wild or a natural, then which */
+				uint64_t wild = further & WILD_FACES, nat = further & ~WILD_FACES;
+				int w = wild != 0;
+				if (!further || (c->e && !((further >> x) & 1)))
+					return -1;
+				if (wild && nat)
+					w = c_bit(c, &m->stepwild[add], c->e ? (int)((WILD_FACES >> x) & 1) : 0);
+				x = c_member(c, w ? wild : nat, x);
+			}
+			if (c->e && x != want)
 				return -1;
 		}
-		if (prev < 0) {
-			/* the first card: a wild or not, then a natural near others (meld) or touching a meld (add) */
-			for (int j = 0; j < k; j++) {
-				avail[j] = 1;
-				grp[j] = RPL_IS_WILDCAPABLE(f[j]);
-			}
-			{
-				int wild_in = 0, nat_in = 0, g;
-				for (int j = 0; j < k; j++) {
-					wild_in += grp[j];
-					nat_in += !grp[j];
-				}
-				g = c->e ? grp[idx] : 0;
-				if (wild_in && nat_in)
-					g = c_bit(c, &m->first_wild[add], g);
-				else
-					g = wild_in ? 1 : 0;
-				for (int j = 0; j < k; j++) {
-					avail[j] = grp[j] == g;
-					grp[j] = g ? 0 : (uint8_t)(add ? touches_side(t, seat & 1, f[j]) : !is_isolated(sm, f[j]));
-				}
-				idx = c_group(c, &m->first_near[add], avail, grp, k, idx);
-			}
-		} else {
-			int step = c->e ? idx - prev : 0;
-			if (!c_bit(c, &m->step1[add], step != 1)) {
-				idx = prev + 1;
-			} else if (!c_bit(c, &m->step0[add], step != 0)) {
-				idx = prev;
-			} else {
-				/* further on: a wild (2 or joker) or a natural, then which */
-				int w = 0, nw = 0, g;
-				for (int j = 0; j < k; j++) {
-					avail[j] = j >= prev + 2;
-					grp[j] = RPL_IS_WILDCAPABLE(f[j]);
-					w += avail[j] && grp[j];
-					nw += avail[j] && !grp[j];
-				}
-				g = c->e ? grp[idx] : 0;
-				if (w && nw)
-					g = c_bit(c, &m->stepwild[add], g);
-				else
-					g = w ? 1 : 0;
-				for (int j = 0; j < k; j++)
-					avail[j] = avail[j] && grp[j] == g;
-				if (c->e && (idx >= k || !avail[idx]))
-					return -1;
-				idx = c_pick(c, avail, k, idx);
-			}
-		}
-		if (idx < 0 || idx >= k || ++used[f[idx]] > h[f[idx]])
+		same = x == prev ? same + 1 : 1;
+		if (same > t->hand[seat][x])
 			return -1;
-		a->cards[i] = f[idx];
-		prev = idx;
+		a->cards[i] = (rpl_card)x;
+		prev = x;
 	}
 	return 0;
+}
+
+/*
+ * The kind: is it the likeliest kind where the turn is, the second, the
+ * third (an adaptive bit each), or which of the four others (two bits).
+ */
+static int code_kind(struct coder *c, struct model *m, const struct track *t, int kind)
+{
+	static const uint8_t order[3][7] = {
+		{ RPL_ACT_MORTO, RPL_ACT_DRAW, RPL_ACT_DISCARD, RPL_ACT_TAKE, RPL_ACT_REJECT, RPL_ACT_MELD, RPL_ACT_ADD },
+		{ RPL_ACT_DRAW, RPL_ACT_TAKE, RPL_ACT_DISCARD, RPL_ACT_REJECT, RPL_ACT_MELD, RPL_ACT_ADD, RPL_ACT_MORTO },
+		{ RPL_ACT_DISCARD, RPL_ACT_ADD, RPL_ACT_MELD, RPL_ACT_DRAW, RPL_ACT_TAKE, RPL_ACT_REJECT, RPL_ACT_MORTO },
+	};
+	int ctx = kind_ctx(t), i = 0;
+	const uint8_t *o = order[ctx == 0 ? 0 : ctx < 16 ? 1 : 2];
+	uint16_t *p = m->kind[ctx];
+
+	if (c->e)
+		while (i < 7 && o[i] != kind)
+			i++;
+	if (i == 7)
+		return -1;
+	for (int k = 0; k < 3; k++)
+		if (c_bit(c, &p[k], i > k) == 0)
+			return o[k];
+	return o[3 + c_tree(c, p + 3, 2, i - 3)];
 }
 
 static int code_action(struct coder *c, struct model *m, const struct track *t, rpl_action *a)
 {
 	int kind, seat;
 
-	kind = c_tree(c, m->kind[kind_ctx(t)], 3, c->e ? a->kind - 1 : 0) + 1;
-	if (kind > RPL_ACT_MORTO)
+	kind = code_kind(c, m, t, c->e ? a->kind : 0);
+	if (kind < RPL_ACT_DRAW || kind > RPL_ACT_MORTO)
 		return -1;
 	if (c->d)
 		memset(a, 0, sizeof(*a));
@@ -952,7 +1067,7 @@ static int code_action(struct coder *c, struct model *m, const struct track *t, 
 	case RPL_ACT_ADD: {
 		/* the cards first: then the meld, among those of the cards' suit */
 		int own, side, n, suit = -1;
-		uint8_t avail[RPL_MAX_MELDS], grp[RPL_MAX_MELDS];
+		uint64_t melds, same = 0;
 		if (code_cards(c, m, t, seat, 1, a) < 0)
 			return -1;
 		own = c_bit(c, &m->own[0], c->e ? a->side == (seat & 1) : 0);
@@ -963,15 +1078,12 @@ static int code_action(struct coder *c, struct model *m, const struct track *t, 
 		for (int i = 0; i < a->ncards && suit < 0; i++)
 			if (!RPL_IS_WILDCAPABLE(a->cards[i]))
 				suit = RPL_CARD_SUIT(a->cards[i]);
-		for (int i = 0; i < n; i++) {
-			avail[i] = 1;
-			grp[i] = suit < 0 || t->msuit[side][i] == suit;
-		}
-		n = c_group(c, &m->same_suit[0], avail, grp, n, c->e ? a->meld : 0);
-		if (n < 0)
-			return -1;
+		melds = n == 64 ? ~0ull : (1ull << n) - 1;
+		for (int i = 0; i < n; i++)
+			if (suit < 0 || t->msuit[side][i] == suit)
+				same |= 1ull << i;
 		a->side = (uint8_t)side;
-		a->meld = (uint8_t)n;
+		a->meld = (uint8_t)c_split(c, &m->same_suit[0], melds, same, c->e ? a->meld : 0);
 		break;
 	}
 	case RPL_ACT_MORTO:
@@ -1001,5 +1113,5 @@ int rpl__dec_action(struct rc_dec *d, struct model *m, const struct track *t, rp
 	struct coder c = { NULL, d };
 	if (code_action(&c, m, t, a) < 0)
 		return -1;
-	return d->overrun ? -1 : 0;
+	return d->bad ? -1 : 0;
 }

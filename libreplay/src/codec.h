@@ -24,6 +24,7 @@ void rpl__buf_free(struct buf *b);
 
 struct rc_enc {
 	struct buf *out;
+	size_t start; /* where this stream begins in out */
 	uint64_t low;
 	uint32_t range;
 	uint8_t cache;
@@ -35,12 +36,15 @@ struct rc_dec {
 	const uint8_t *p;
 	size_t n, pos;
 	uint32_t range, code;
-	int overrun; /* read past the end of the payload */
+	uint32_t low; /* the encoder's low, modulo 2^32: to check how the stream ends */
+	int bad;      /* a value no encoder writes was read */
 };
 
 void rpl__rc_enc_init(struct rc_enc *e, struct buf *out);
 void rpl__rc_enc_finish(struct rc_enc *e);
 void rpl__rc_dec_init(struct rc_dec *d, const uint8_t *p, size_t n);
+/* After the last item: was every byte read, and is the stream as an encoder ends it? */
+int rpl__rc_dec_done(const struct rc_dec *d);
 
 /* The card bookkeeping of a deal: the only state decoding may depend on. */
 struct track {
@@ -53,6 +57,7 @@ struct track {
 	int16_t last_drawn; /* face drawn by the last draw or reject, -1 */
 	int32_t turn;      /* turns opened */
 	cardset hand[RPL_MAX_SEATS];
+	uint64_t fmask[RPL_MAX_SEATS]; /* bit c when the hand holds face c */
 	uint8_t hand_n[RPL_MAX_SEATS];
 	uint16_t ranks[RPL_MAX_SEATS][4]; /* per suit: bit r when the hand holds rank r (an ace: 1 and 14) */
 	rpl_card src[RPL_DECK_SIZE];
@@ -64,6 +69,7 @@ struct track {
 	uint8_t nmelds[2];
 	uint8_t msuit[2][RPL_MAX_MELDS];   /* suit of a meld's first card that is not a 2 or a joker; 4: none */
 	uint16_t mranks[2][RPL_MAX_MELDS]; /* ranks of those cards, bit r (an ace sets bits 1 and 14) */
+	uint64_t extf[2]; /* faces one rank beyond a side's melds (adjacent, of the meld's suit) */
 };
 
 /* Start a deal: dealer's left moves first. */
@@ -77,15 +83,14 @@ int rpl__track_actor(const struct track *t, int kind);
  */
 int rpl__track_apply(struct track *t, const rpl_action *a, char *why, size_t whylen);
 
-/* Adaptive contexts of a deal's decision stream; reset at each deal. */
-#define KIND_CTX 48
+/* Adaptive contexts of a match's decision stream (docs/format.md, section 9). */
+#define KIND_CTX 56
 struct model {
-	uint16_t kind[KIND_CTX][8];
-	uint16_t drawn[2];        /* discard: the card just drawn? (by whether it is isolated) */
-	uint16_t isolated[2];     /* discard: an isolated card? */
+	uint16_t kind[KIND_CTX][7]; /* three "this kind?" bits, then a two-bit tree (1..3) */
+	uint16_t discard[3][3];   /* discard: the position in the keep order is past 0, 1, 2? */
 	uint16_t count[2][16];    /* meld, add: number of cards */
 	uint16_t first_wild[2];   /* meld, add: the first card is a 2 or a joker? */
-	uint16_t first_near[2];   /* meld: first card has a neighbour; add: it touches a meld */
+	uint16_t first_near[2];   /* meld: first card has a neighbour; add: it extends a meld */
 	uint16_t step1[2], step0[2], stepwild[2];
 	uint16_t end[2][4];
 	uint16_t own[1];

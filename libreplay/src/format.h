@@ -8,7 +8,7 @@
 
 #define BRP_MAGIC "\x89" "BRP\r\n\x1a\n"
 #define BRP_MAGIC_LEN 8
-#define BRP_VERSION 1
+#define BRP_VERSION 2
 #define BRP_MAX_FILE (64u << 20)
 
 struct section {

@@ -183,7 +183,7 @@ static int open_stream(struct rpl_reader *rd, struct cursor *c)
 /* The coded stream of a section must end exactly where its payload does. */
 static int close_stream(struct rpl_reader *rd)
 {
-	if (rd->dec.overrun || rd->dec.pos != rd->dec.n)
+	if (!rpl__rc_dec_done(&rd->dec))
 		return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: section '%c' does not decode to its length",
 		            (size_t)rd->sec.offset, rd->sec.type);
 	return 0;

@@ -70,16 +70,16 @@ claim claim-match stbl-4p 'claim match: 1220 275' 'claim match: 1220 285'
 awk '{ print } /^40\. / { exit }' "$src/stbl-2p.txt" > "$out/unfinished.txt"
 "$brp" import "$out/unfinished.txt" -o "$out/unfinished.brp"
 
-# aberto-4p.brp (561 bytes) cut after 450 bytes: the cut falls inside the
-# section of deal 2, bytes 377 to 531.
-head -c 450 "$src/aberto-4p.brp" > "$out/truncated.brp"
-# kzv-4p.brp (511 bytes) with byte 410 (inside deal 2's section, bytes 338
-# to 481) changed by xor 0x01: the section's checksum no longer matches.
+# aberto-4p.brp (459 bytes) cut after 380 bytes: the cut falls inside the
+# section of deal 2, bytes 315 to 429.
+head -c 380 "$src/aberto-4p.brp" > "$out/truncated.brp"
+# kzv-4p.brp (431 bytes) with byte 350 (inside deal 2's section, bytes 296
+# to 401) changed by xor 0x01: the section's checksum no longer matches.
 {
-	head -c 410 "$src/kzv-4p.brp"
-	b=$(od -An -tu1 -j410 -N1 "$src/kzv-4p.brp" | tr -d ' ')
+	head -c 350 "$src/kzv-4p.brp"
+	b=$(od -An -tu1 -j350 -N1 "$src/kzv-4p.brp" | tr -d ' ')
 	printf "\\$(printf '%03o' $((b ^ 1)))"
-	tail -c +412 "$src/kzv-4p.brp"
+	tail -c +352 "$src/kzv-4p.brp"
 } > "$out/damaged-byte.brp"
 # What brp recover salvages from truncated.brp: deal 1 and its claim.
 "$brp" recover "$out/truncated.brp" -o "$out/recovered.brp" > /dev/null

@@ -218,7 +218,7 @@ def read_header(payload):
     c = Cursor(raw)
     h = {}
     version = c.varint()
-    if version != 1:
+    if version != 2:
         raise ValueError("format version %d" % version)
     profile = c.string(32).decode("latin-1").lower()
     if profile not in PROFILES:
@@ -263,90 +263,136 @@ def read_header(payload):
 
 # ---- §6 the range decoder -------------------------------------------------
 
+RATE_OF = (1, 2, 2, 3, 3, 3, 4)  # §6.1: the step of an adaptive bit after n bits
+
+
+def new_state():
+    """An adaptive bit (§6.1): [p, n], p the 11-bit probability of a 0, n the bits seen (up to 6)."""
+    return [1024, 0]
+
+
+def states(k):
+    return [new_state() for _ in range(k)]
+
+
+def members(s):
+    """The members of a set of faces or indices (a bit mask), ascending."""
+    out = []
+    while s:
+        low = s & -s
+        out.append(low.bit_length() - 1)
+        s ^= low
+    return out
+
 
 class RangeDecoder:
     def __init__(self, data):
         self.d = data
-        self.pos = 0
-        self.overrun = False
+        self.pos = 0  # bytes read, the zeros read past the end included (§6.4)
         self.range = 0xFFFFFFFF
         self.code = 0
+        self.low = 0  # the encoder's low, modulo 2^32 (§6.4)
         for _ in range(4):
-            self.code = ((self.code << 8) | self._byte()) & 0xFFFFFFFF
+            self.code = (self.code << 8) | self._byte()
 
     def _byte(self):
-        if self.pos < len(self.d):
-            self.pos += 1
-            return self.d[self.pos - 1]
-        self.overrun = True
-        return 0
+        b = self.d[self.pos] if self.pos < len(self.d) else 0
+        self.pos += 1
+        return b
 
     def _normalize(self):
         while self.range < (1 << 24):
             self.range = (self.range << 8) & 0xFFFFFFFF
+            self.low = (self.low << 8) & 0xFFFFFFFF
             self.code = ((self.code << 8) | self._byte()) & 0xFFFFFFFF
 
-    def bit(self, probs, i):
-        """An adaptive bit: probs[i] is the 11-bit probability of a 0."""
-        p = probs[i]
+    def bit(self, state):
+        """An adaptive bit (§6.1); state is [p, n] and learns the bit."""
+        p, n = state
         bound = (self.range >> 11) * p
         if self.code < bound:
             self.range = bound
-            probs[i] = p + ((2048 - p) >> 5)
+            p += (2048 - p) >> RATE_OF[n]
             b = 0
         else:
             self.code -= bound
+            self.low = (self.low + bound) & 0xFFFFFFFF
             self.range -= bound
-            probs[i] = p - (p >> 5)
+            p -= p >> RATE_OF[n]
             b = 1
+        state[0] = p
+        state[1] = min(n + 1, 6)
         self._normalize()
         return b
 
     def fixed(self, p12):
-        """A bit whose probability of a 0 is p12 / 4096."""
+        """A bit whose probability of a 0 is p12 / 4096 (§6.2)."""
         bound = (self.range >> 12) * p12
         if self.code < bound:
             self.range = bound
             b = 0
         else:
             self.code -= bound
+            self.low = (self.low + bound) & 0xFFFFFFFF
             self.range -= bound
             b = 1
         self._normalize()
         return b
 
-    def tree(self, probs, nbits):
+    def tree(self, probs, nbits, base=0):
+        """A bit tree (§6.3): node i's state is probs[base + i], i = 1 .. 2^nbits - 1."""
         node = 1
         for _ in range(nbits):
-            node = node * 2 + self.bit(probs, node)
+            node = node * 2 + self.bit(probs[base + node])
         return node - (1 << nbits)
 
-    def weighted(self, w):
-        """A symbol 0..63 by weights w (a list, missing entries weigh 0); None if all are 0."""
-        if sum(w) == 0:
-            return None
-        a, b = 0, 64
-        while b - a > 1:
-            mid = (a + b) // 2
-            left = sum(w[a:mid])
-            right = sum(w[mid:b])
-            if left and right:
-                p = (left << 12) // (left + right)
-                bit = self.fixed(min(max(p, 1), 4095))
-            else:
-                bit = 0 if left else 1
-            if bit:
-                a = mid
-            else:
-                b = mid
-        return a
+    def freq_at(self, tot):
+        """The first half of a frequency-coded symbol (§6.3): (r, v), v in 0..tot-1."""
+        r = self.range // tot
+        v = self.code // r
+        if v >= tot:
+            raise ValueError("a coded value out of range")
+        return r, v
 
-    def uniform(self, lo, k):
-        """An index in lo..k-1, every one weight 1."""
-        return self.weighted([0] * lo + [1] * (k - lo))
+    def freq_take(self, r, cum, f):
+        """The second half: the symbol found at v is [cum, cum + f)."""
+        self.code -= r * cum
+        self.low = (self.low + r * cum) & 0xFFFFFFFF
+        self.range = r * f
+        self._normalize()
+
+    def uniform(self, s):
+        """A uniform choice among the members of the non-empty set s (§6.3)."""
+        m = members(s)
+        if len(m) == 1:
+            return m[0]
+        r, v = self.freq_at(len(m))
+        self.freq_take(r, v, 1)
+        return m[v]
+
+    def split(self, state, s, g):
+        """A split choice (§6.3): in g or not (a bit only when both parts have members), then uniform."""
+        s1, s0 = s & g, s & ~g
+        if s1 and s0:
+            b = self.bit(state)
+        else:
+            b = 1 if s1 else 0
+        return self.uniform(s1 if b else s0)
 
     def done(self):
-        return not self.overrun and self.pos == len(self.d)
+        """After the last item of a section (§6.4): every stored byte read, no trailing 0,
+        and the value the encoder ends with."""
+        return (self.pos >= len(self.d) and (len(self.d) == 0 or self.d[-1] != 0)
+                and self.code == end_offset(self.low, self.range))
+
+
+def end_offset(low, rng):
+    """How far above low a stream's value lies at its end (§6.4): the most trailing zero bits."""
+    for k in range(32, 0, -1):
+        off = (-low) & ((1 << k) - 1)
+        if off <= rng - 1:
+            return off
+    return 0
 
 
 # ---- §7 the layout --------------------------------------------------------
@@ -400,25 +446,31 @@ def decode_hand(rc, cnt, left):
 
 def decode_layout(rc, n):
     cnt = [copies(c) for c in range(NFACES)]
-
-    def one():
-        c = rc.weighted(cnt)
-        if c is None:
-            raise ValueError("no card left to deal")
-        cnt[c] -= 1
-        return c
-
     hands = [decode_hand(rc, cnt, 108 - 11 * s) for s in range(n)]
-    mortos = [[one() for _ in range(11)] for _ in range(2)]
-    stock = [one() for _ in range(stock_size(n))]
-    if rc.overrun:
-        raise ValueError("the layout runs past its section")
+    left = 108 - 11 * n
+
+    def card():
+        """A card of the rest of the deck, with probability cnt[f] / left (§7.2)."""
+        nonlocal left
+        r, v = rc.freq_at(left)
+        f, cum = 0, 0
+        while cum + cnt[f] <= v:
+            cum += cnt[f]
+            f += 1
+        rc.freq_take(r, cum, cnt[f])
+        cnt[f] -= 1
+        left -= 1
+        return f
+
+    mortos = [[card() for _ in range(11)] for _ in range(2)]
+    stock = [card() for _ in range(stock_size(n))]
     return hands, mortos, stock
 
 
 # ---- §8 the bookkeeping ---------------------------------------------------
 
 DRAW, TAKE, REJECT, MELD, ADD, DISCARD, MORTO = range(1, 8)
+WILD = 1 << 1 | 1 << 14 | 1 << 27 | 1 << 40 | 1 << JOKER  # the wild-capable faces
 
 
 def suit(c):
@@ -440,6 +492,21 @@ def is_wild(c):
     return c == JOKER or rank(c) == 2
 
 
+def faces_of(u, m):
+    """The faces of suit u whose rank bit is in the rank mask m (the ace: bit 1 or 14)."""
+    return ((m >> 1) & 0x1FFF | (m >> 14) & 1) << (13 * u)
+
+
+def adjacent(m):
+    """The ranks one away from those of m that are not in m."""
+    return ((m << 1) | (m >> 1)) & ~m & 0xFFFF
+
+
+def within2(m):
+    """The ranks one or two away from some rank of m."""
+    return ((m << 1) | (m >> 1) | (m << 2) | (m >> 2)) & 0xFFFF
+
+
 class Track:
     def __init__(self, n, dealer, hands, mortos, stock):
         self.n = n
@@ -452,6 +519,7 @@ class Track:
         self.turn = 0
         self.hand = [[0] * NFACES for _ in range(4)]
         self.hand_n = [0] * 4
+        self.fmask = [0] * 4  # [seat]: the set of faces the hand holds
         self.ranks = [[0] * 4 for _ in range(4)]  # [seat][suit]: rank mask of the hand
         for s in range(n):
             for c in hands[s]:
@@ -463,18 +531,22 @@ class Track:
         self.nmelds = [0, 0]
         self.msuit = [[], []]   # [side][meld]: suit of its first natural card, 4 none
         self.mranks = [[], []]  # [side][meld]: rank mask of its natural cards
+        self.extf = [0, 0]      # [side]: the faces one rank beyond its melds
 
     def _add(self, seat, c):
         self.hand[seat][c] += 1
         self.hand_n[seat] += 1
+        self.fmask[seat] |= 1 << c
         if c != JOKER:
             self.ranks[seat][suit(c)] |= rank_bits(c)
 
     def _sub(self, seat, c):
         self.hand[seat][c] -= 1
         self.hand_n[seat] -= 1
-        if c != JOKER and not self.hand[seat][c]:
-            self.ranks[seat][suit(c)] &= ~rank_bits(c)
+        if not self.hand[seat][c]:
+            self.fmask[seat] &= ~(1 << c)
+            if c != JOKER:
+                self.ranks[seat][suit(c)] &= ~rank_bits(c)
 
     def actor(self, kind):
         if kind == MORTO and self.last >= 0:
@@ -496,12 +568,16 @@ class Track:
         self.last_drawn = c
 
     def _note(self, side, i, cards):
-        for c in cards:
+        for c in sorted(cards):
             if is_wild(c):
                 continue
             if self.msuit[side][i] == 4:
                 self.msuit[side][i] = suit(c)
             self.mranks[side][i] |= rank_bits(c)
+        self.extf[side] = 0
+        for u, m in zip(self.msuit[side], self.mranks[side]):
+            if u < 4:
+                self.extf[side] |= faces_of(u, adjacent(m))
 
     def apply(self, a):
         kind = a["kind"]
@@ -533,8 +609,8 @@ class Track:
                 self._sub(seat, c)
             self.msuit[side].append(4)
             self.mranks[side].append(0)
-            self._note(side, self.nmelds[side], a["cards"])
             self.nmelds[side] += 1
+            self._note(side, self.nmelds[side] - 1, a["cards"])
         elif kind == ADD:
             for c in a["cards"]:
                 self._sub(seat, c)
@@ -564,174 +640,187 @@ class Track:
 
 
 class Model:
-    """The adaptive probabilities of a match, every one 1024 at its first deal (§9.1)."""
+    """The adaptive bits of a match, every one p = 1024, n = 0 at its first deal (§9.1)."""
 
     def __init__(self):
-        self.kind = [[1024] * 8 for _ in range(48)]
-        self.drawn = [1024] * 2
-        self.isolated = [1024]
-        self.count = [[1024] * 16 for _ in range(2)]
-        self.first_wild = [1024] * 2
-        self.first_near = [1024] * 2
-        self.step1 = [1024] * 2
-        self.step0 = [1024] * 2
-        self.stepwild = [1024] * 2
-        self.end = [[1024] * 4 for _ in range(2)]
-        self.own = [1024]
-        self.same_suit = [1024]
-        self.morto = [1024]
+        self.kind = [states(7) for _ in range(56)]
+        self.discard = [states(3) for _ in range(3)]
+        self.count = [states(16) for _ in range(2)]
+        self.first_wild = states(2)
+        self.first_near = states(2)
+        self.step1 = states(2)
+        self.step0 = states(2)
+        self.stepwild = states(2)
+        self.end = [states(4) for _ in range(2)]
+        self.own = new_state()
+        self.same_suit = new_state()
+        self.morto = new_state()
 
 
-# ---- §9.2 features of the bookkeeping, §9.3 the kind's context
-
-def near2(c):
-    """The rank bits within two ranks of card c, its own excluded (an ace is 1 and 14)."""
-    r = rank(c)
-    m = (0x1B << r) >> 2          # bits r-2, r-1, r+1, r+2
-    if r == 1:
-        m |= 0x1B << 12           # bits 12, 13 (and 15, 16, masked off)
-    return m & 0x7FFE             # bits 1..14
+# ---- §9.2 features of the bookkeeping
 
 
-def is_isolated(masks, c):
-    """A natural card with no card of its suit within two ranks in the hand."""
-    if is_wild(c):
-        return False
-    return not (masks[suit(c)] & near2(c))
+def connected(t, s):
+    """The natural faces of the hand with a card of their suit one or two ranks away."""
+    f = 0
+    for u in range(4):
+        f |= faces_of(u, within2(t.ranks[s][u]))
+    return f & t.fmask[s] & ~WILD
 
 
-def touches(t, side, i, c):
-    """Card c touches meld i of side: a natural of the meld's suit within two ranks of its naturals."""
-    if is_wild(c) or t.msuit[side][i] != suit(c):
-        return False
-    return bool(t.mranks[side][i] & near2(c))
-
-
-def touches_side(t, side, c):
-    return any(touches(t, side, i, c) for i in range(t.nmelds[side]))
-
-
-def near_run(h, masks):
+def near_run(t, s):
     """Some suit has three cards within four consecutive ranks, or two when the hand holds a wild."""
-    wilds = h[JOKER] + h[1] + h[14] + h[27] + h[40]
-    for s in range(4):
+    wilds = bool(t.fmask[s] & WILD)
+    for u in range(4):
         for lo in range(1, 12):
-            n = bin((masks[s] >> lo) & 0xF).count("1")
-            if n >= 3 or (n >= 2 and wilds):
+            k = bin((t.ranks[s][u] >> lo) & 0xF).count("1")
+            if k >= 3 or (k >= 2 and wilds):
                 return True
     return False
 
 
+def top_fits(t, s):
+    """Could the top card of the pile be laid with the hand of s?"""
+    top = t.pile[-1]
+    if is_wild(top):
+        return t.nmelds[s & 1] > 0
+    if t.extf[s & 1] >> top & 1:
+        return True
+    own = rank_bits(top)
+    m = t.ranks[s][suit(top)] & ~own
+    wilds = bool(t.fmask[s] & WILD)
+    for lo in range(1, 12):
+        win = 0xF << lo
+        if win & own:
+            k = bin(m & win).count("1")
+            if k >= 2 or (k >= 1 and wilds):
+                return True
+    return False
+
+
+VALUE = [0, 3, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2]  # by rank: A 3, 3..7 1, 8..K 2
+
+
+def keep(t, s, x):
+    """How much seat s would want to keep face x (§9.2)."""
+    if is_wild(x):
+        return 1000
+    m = t.ranks[s][suit(x)]
+    r = rank(x)
+    near1 = (m >> (r - 1) & 1) + (m >> (r + 1) & 1)
+    near2 = (m >> (r - 2) & 1 if r > 2 else 0) + (m >> (r + 2) & 1)
+    if r == 1:
+        near1 += m >> 13 & 1
+        near2 += m >> 12 & 1
+    score = 40 * near1 + 15 * near2 - VALUE[r]
+    if t.extf[s & 1] >> x & 1:
+        score += 200
+    if t.extf[1 - (s & 1)] >> x & 1:
+        score += 60
+    return score
+
+
+# ---- §9.3 the kind
+
+ORDER = [
+    [MORTO, DRAW, DISCARD, TAKE, REJECT, MELD, ADD],      # context 0
+    [DRAW, TAKE, DISCARD, REJECT, MELD, ADD, MORTO],      # contexts 1 to 15
+    [DISCARD, ADD, MELD, DRAW, TAKE, REJECT, MORTO],      # contexts 16 to 55
+]
+
+
 def kind_ctx(t):
-    st = 0 if not t.open else (2 if t.drew else 1)
+    s = t.seat
     if t.last >= 0 and t.hand_n[t.last] == 0:
-        return st * 16 + 15
-    seat = t.seat
-    masks = t.ranks[seat]
-    sub = 0
-    if st == 0:
-        if t.pile:
-            top = t.pile[-1]
-            sub = 1 + int(is_wild(top) or not is_isolated(masks, top) or touches_side(t, seat & 1, top))
-    elif st == 2:
-        sub = int(near_run(t.hand[seat], masks))
-        sub += {TAKE: 2, MELD: 4, ADD: 4, MORTO: 6}.get(t.last_kind, 0)
-        if t.turn == 1 and t.last_kind == DRAW:
-            sub += 8
-    return st * 16 + sub
+        return 0
+    if not t.open:
+        return 2 + int(top_fits(t, s)) if t.pile else 1
+    if not t.drew:
+        return 8
+    ctx = 16 + int(near_run(t, s)) + 2 * int(bool(t.fmask[s] & t.extf[s & 1]))
+    if t.last_kind == TAKE:
+        ctx += 8
+    elif t.last_kind in (MELD, ADD):
+        ctx += 16
+    elif t.last_kind == MORTO:
+        ctx += 24
+    elif t.turn == 1:
+        ctx += 32
+    return ctx
 
 
-# ---- §6.3 uniform and group choices; §9.4 to §9.8 the decisions
-
-def pick(rc, avail):
-    """A uniform choice among the indices i with avail[i] true; None if there is none."""
-    return rc.weighted([int(bool(x)) for x in avail])
-
-
-def group(rc, probs, i, avail, grp):
-    """A group bit (only when both groups have an available symbol), then a uniform
-    choice within the group."""
-    inn = sum(1 for a, g in zip(avail, grp) if a and g)
-    out = sum(1 for a, g in zip(avail, grp) if a and not g)
-    if inn + out == 0:
-        return None
-    if inn and out:
-        g = rc.bit(probs, i)
-    else:
-        g = 1 if inn else 0
-    return pick(rc, [a and int(bool(x)) == g for a, x in zip(avail, grp)])
+def decode_kind(rc, m, t):
+    ctx = kind_ctx(t)
+    order = ORDER[0 if ctx == 0 else 1 if ctx < 16 else 2]
+    p = m.kind[ctx]
+    for k in range(3):
+        if rc.bit(p[k]) == 0:
+            return order[k]
+    return order[3 + rc.tree(p, 2, base=3)]
 
 
-def decode_discard(rc, m, t, seat):
-    h = t.hand[seat]
-    masks = t.ranks[seat]
-    dr = -1
-    if t.last == seat and t.last_drawn >= 0 and t.last_kind in (DRAW, REJECT) and h[t.last_drawn]:
-        dr = t.last_drawn
-    if dr >= 0 and rc.bit(m.drawn, int(is_isolated(masks, dr))) == 0:
-        return dr
-    faces = [c for c in range(NFACES) if h[c]]
-    idx = group(rc, m.isolated, 0, [f != dr for f in faces], [is_isolated(masks, f) for f in faces])
-    if idx is None:
-        raise ValueError("no card to discard")
-    return faces[idx]
+# ---- §9.4 to §9.8
 
 
-def decode_cards(rc, m, t, seat, lay):
-    h = t.hand[seat]
-    masks = t.ranks[seat]
+def decode_discard(rc, m, t, a):
+    f = t.fmask[a]
+    if not f:
+        raise ValueError("a discard from an empty hand")
+    order = sorted(members(f), key=lambda x: (keep(t, a, x), x))
+    d = t.last_drawn if t.last == a and t.last_drawn >= 0 and f >> t.last_drawn & 1 else -1
+    ctx = 0 if d < 0 else (1 if order[0] == d else 2)
+    n = len(order)
+    p = 0
+    while p < 3 and p < n - 1 and rc.bit(m.discard[ctx][p]):
+        p += 1
+    if p == 3:
+        p += rc.uniform((1 << (n - 3)) - 1)
+    return order[p]
+
+
+def decode_cards(rc, m, t, a, lay):
     count = rc.tree(m.count[lay], 4) + 1
     if count > 14:
         raise ValueError("more than 14 cards")
-    faces = [c for c in range(NFACES) if h[c]]
-    k = len(faces)
-    if k == 0:
+    f = t.fmask[a]
+    if not f:
         raise ValueError("an empty hand lays cards")
-    used = [0] * NFACES
-    cards, prev = [], -1
+    cards = []
+    prev, same = -1, 0
     for _ in range(count):
         if prev < 0:
-            wild = [is_wild(f) for f in faces]
-            if any(wild) and not all(wild):
-                g = rc.bit(m.first_wild, lay)
+            wild, nat = f & WILD, f & ~WILD
+            w = rc.bit(m.first_wild[lay]) if wild and nat else int(bool(wild))
+            if w:
+                x = rc.uniform(wild)
             else:
-                g = 1 if any(wild) else 0
-            avail = [int(w) == g for w in wild]
-            if g:
-                near = [False] * k
-            elif lay:
-                near = [touches_side(t, seat & 1, f) for f in faces]
-            else:
-                near = [not is_isolated(masks, f) for f in faces]
-            idx = group(rc, m.first_near, lay, avail, near)
-        elif not rc.bit(m.step1, lay):
-            idx = prev + 1
-        elif not rc.bit(m.step0, lay):
-            idx = prev
+                g = t.extf[a & 1] if lay else connected(t, a)
+                x = rc.split(m.first_near[lay], nat, g)
         else:
-            avail = [j >= prev + 2 for j in range(k)]
-            wild = [is_wild(f) for f in faces]
-            nw = sum(1 for a, w in zip(avail, wild) if a and w)
-            nn = sum(1 for a, w in zip(avail, wild) if a and not w)
-            if nw and nn:
-                g = rc.bit(m.stepwild, lay)
+            up = f & ~((2 << prev) - 1)
+            nxt = (up & -up).bit_length() - 1 if up else -1
+            further = up & (up - 1)
+            again = t.hand[a][prev] > same
+            if up and rc.bit(m.step1[lay]) == 0:
+                x = nxt
+            elif again and (not further or rc.bit(m.step0[lay]) == 0):
+                x = prev
             else:
-                g = 1 if nw else 0
-            idx = pick(rc, [a and int(w) == g for a, w in zip(avail, wild)])
-        if idx is None or idx >= k:
-            raise ValueError("a card index past the hand")
-        used[faces[idx]] += 1
-        if used[faces[idx]] > h[faces[idx]]:
+                if not further:
+                    raise ValueError("no card further up")
+                wild, nat = further & WILD, further & ~WILD
+                w = rc.bit(m.stepwild[lay]) if wild and nat else int(bool(wild))
+                x = rc.uniform(wild if w else nat)
+        same = same + 1 if x == prev else 1
+        if same > t.hand[a][x]:
             raise ValueError("more copies than the hand holds")
-        cards.append(faces[idx])
-        prev = idx
+        cards.append(x)
+        prev = x
     return cards
 
 
 def decode_action(rc, m, t):
-    kind = rc.tree(m.kind[kind_ctx(t)], 3) + 1
-    if kind > MORTO:
-        raise ValueError("decision kind 8")
+    kind = decode_kind(rc, m, t)
     a = {"kind": kind}
     seat = t.actor(kind)
     if kind == DISCARD:
@@ -740,22 +829,23 @@ def decode_action(rc, m, t):
         lay = int(kind == ADD)
         a["cards"] = decode_cards(rc, m, t, seat, lay)
         if lay:
-            own = rc.bit(m.own, 0)
+            own = rc.bit(m.own)
             side = (seat & 1) if own else 1 - (seat & 1)
             n = t.nmelds[side]
             if n == 0:
                 raise ValueError("an addition to a side without melds")
-            su = next((suit(c) for c in a["cards"] if not is_wild(c)), -1)
+            u = next((suit(c) for c in a["cards"] if not is_wild(c)), -1)
+            same = 0
+            for i in range(n):
+                if u < 0 or t.msuit[side][i] == u:
+                    same |= 1 << i
             a["side"] = side
-            a["meld"] = group(rc, m.same_suit, 0, [True] * n,
-                              [su < 0 or t.msuit[side][i] == su for i in range(n)])
+            a["meld"] = rc.split(m.same_suit, (1 << n) - 1, same)
         a["end"] = rc.tree(m.end[lay], 2)
         if a["end"] > 2:
             raise ValueError("wild end 3")
     elif kind == MORTO:
-        a["morto"] = rc.bit(m.morto, 0)
-    if rc.overrun:
-        raise ValueError("the decision runs past its section")
+        a["morto"] = rc.bit(m.morto)
     return a
 
 
@@ -817,8 +907,8 @@ def events(data, info):
                 if count > MAX_SECTION:
                     raise ValueError("a malformed decision count")
                 rc = RangeDecoder(payload[c.pos:])
-                # The stream must end exactly with the section (§6.4): checked
-                # as soon as its last item is decoded, before that item is used.
+                # Every stored byte read, and no trailing 0 (§6.4): checked as
+                # soon as the last item is decoded, before that item is used.
                 if t == "D":
                     layout = decode_layout(rc, n)
                     deal = number

@@ -9,7 +9,7 @@
  *    too), and the verdict is
  *      - for a flip: malformed, at the offset of a section at or before the
  *        flipped byte (CRC-32 catches every single-bit error; no byte of a
- *        version-1 log is skipped by the reader);
+ *        version-2 log is skipped by the reader);
  *      - for a cut inside a section: malformed, at or before the cut;
  *      - when the original is illegal, the same illegal verdict: verification
  *        stops at the first illegal decision, and damage after it does not
@@ -342,7 +342,7 @@ static void header_body(struct out *b, uint64_t nparams, uint64_t namelen, uint6
 {
 	rpl_rules *r = NULL;
 
-	varint(b, 1); /* version */
+	varint(b, 2); /* version */
 	string(b, "stbl");
 	varint(b, nparams);
 	if (nparams == RPL_P_COUNT && rpl_rules_new(&r, "stbl") == 0) {

@@ -396,7 +396,7 @@ static void check_info(const rpl_reader *rd, const char *profile, int nplayers)
 	const rpl_match_info *in = rpl_reader_info(rd);
 
 	assert_non_null(in);
-	assert_int_equal(rpl_reader_format_version(rd), 1);
+	assert_int_equal(rpl_reader_format_version(rd), 2);
 	assert_string_equal(rpl_rules_profile(in->rules), profile);
 	assert_int_equal(in->nplayers, nplayers);
 	for (int s = 0; s < nplayers; s++) {
@@ -804,9 +804,9 @@ static void test_reader_refusals(void **state)
 	/* a header of a newer version, or in an unknown encoding: unsupported */
 	{
 		struct bytes b = { NULL, 0 };
-		unsigned char v2[] = { 0x00, 0x02, 0x00 }, enc[] = { 0x07, 0x01 };
+		unsigned char v3[] = { 0x00, 0x03, 0x00 }, enc[] = { 0x07, 0x01 };
 		put(&b, d, 8);
-		put_section(&b, 'H', v2, sizeof(v2));
+		put_section(&b, 'H', v3, sizeof(v3));
 		assert_refused_bytes(&b, RPL_EUNSUPPORTED, 8, "version");
 		b.n = 8;
 		put_section(&b, 'H', enc, sizeof(enc));

@@ -5,6 +5,8 @@
  *                           decisions; bits a decision
  *   brp-bench speed DIR R   decode only vs decode + rules, in memory, R rounds
  *                           (median), single thread
+ *   brp-bench decode DIR R  decode only, R rounds, untimed (for perf stat)
+ *   brp-bench verify DIR R  decode + rules, R rounds, untimed
  *   brp-bench record DIR R  the recorder's cost a decision with a flush a turn
  *
  * It links the library's internals (the codec) to split a log's bytes; the
@@ -272,7 +274,7 @@ int main(int argc, char **argv)
 	int rounds;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: brp-bench size|speed|record|record-unchecked DIR [ROUNDS [TMPDIR]]\n");
+		fprintf(stderr, "usage: brp-bench size|speed|decode|verify|record|record-unchecked DIR [ROUNDS [TMPDIR]]\n");
 		return 2;
 	}
 	load(argv[2]);
@@ -283,6 +285,14 @@ int main(int argc, char **argv)
 		return cmd_size();
 	if (strcmp(argv[1], "speed") == 0)
 		return cmd_speed(rounds);
+	if (strcmp(argv[1], "decode") == 0 || strcmp(argv[1], "verify") == 0) {
+		/* one half alone, for a profiler or an instruction count */
+		uint64_t n = 0;
+		for (int r = 0; r < rounds; r++)
+			n += argv[1][0] == 'd' ? run_decode() : run_verify();
+		printf("decisions %llu\n", (unsigned long long)n);
+		return 0;
+	}
 	if (strcmp(argv[1], "record") == 0)
 		return cmd_record(rounds, 0, argc > 4 ? argv[4] : "/tmp");
 	if (strcmp(argv[1], "record-unchecked") == 0)
