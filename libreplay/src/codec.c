@@ -797,20 +797,22 @@ static uint64_t connected(const struct track *t, int seat)
 	return f & t->fmask[seat] & ~WILD_FACES;
 }
 
-/* Some suit holds three cards within four ranks, or two and the hand has a wild. */
+/*
+ * Some suit holds three cards within four ranks, or two and the hand has a
+ * wild: the four suits' rank masks side by side in one word, 16 bits each.
+ */
 static int near_run(const struct track *t, int seat)
 {
 	const uint16_t *sm = t->ranks[seat];
-	int wilds = (t->fmask[seat] & WILD_FACES) != 0;
-	for (int s = 0; s < 4; s++) {
-		/* windows of four ranks lo..lo+3, lo = 1..11: a, b, c, d are the four bits */
-		uint32_t a = sm[s], b = a >> 1, c = a >> 2, d = a >> 3, three, two;
-		three = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d);
-		two = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d);
-		if ((three | (wilds ? two : 0)) & 0xFFEu) /* lo = 1..11 */
-			return 1;
-	}
-	return 0;
+	uint64_t a = (uint64_t)sm[0] | (uint64_t)sm[1] << 16 | (uint64_t)sm[2] << 32 | (uint64_t)sm[3] << 48;
+	uint64_t b = a >> 1, c = a >> 2, d = a >> 3, three, two;
+
+	/* windows of four ranks lo..lo+3, lo = 1..11 in each suit: a, b, c, d are the four bits */
+	three = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d);
+	two = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d);
+	if (!(t->fmask[seat] & WILD_FACES))
+		two = 0;
+	return ((three | two) & 0x0FFE0FFE0FFE0FFEull) != 0;
 }
 
 /*
@@ -903,27 +905,64 @@ static inline int keep_score(const struct track *t, int seat, rpl_card x)
 	return score - value[r];
 }
 
+/* The faces of each rank class, every suit: aces; 8 to king; 3 to 7. */
+#define ACE_FACES (1ull << 0 | 1ull << 13 | 1ull << 26 | 1ull << 39)
+#define HIGH_FACES (0x1F80ull * (1ull | 1ull << 13 | 1ull << 26 | 1ull << 39))
+#define LOW_FACES (0x007Cull * (1ull | 1ull << 13 | 1ull << 26 | 1ull << 39))
+
+/*
+ * The first face of the keep order without scoring every face: a natural
+ * card with no card of its suit two ranks around and beyond no meld scores
+ * its value's -1 to -3, any other at least 12; so if there is one, the first
+ * is the highest-valued of those, then the lowest face. -1 if there is none.
+ */
+static int first_to_discard(const struct track *t, int seat)
+{
+	uint64_t alone = t->fmask[seat] & ~WILD_FACES & ~connected(t, seat) & ~t->extf[0] & ~t->extf[1];
+
+	if (!alone)
+		return -1;
+	if (alone & ACE_FACES)
+		return ctz64(alone & ACE_FACES);
+	if (alone & HIGH_FACES)
+		return ctz64(alone & HIGH_FACES);
+	return ctz64(alone & LOW_FACES);
+}
+
+/* The keys of the hand's faces, (keep score + 16) << 6 | face, unsorted; returns how many. */
+static int keep_keys(const struct track *t, int seat, uint32_t *key)
+{
+	int n = 0;
+	for (uint64_t g = t->fmask[seat]; g; g &= g - 1) {
+		rpl_card x = (rpl_card)ctz64(g);
+		key[n++] = (uint32_t)(keep_score(t, seat, x) + 16) << 6 | x;
+	}
+	return n;
+}
+
 static int code_discard(struct coder *c, struct model *m, const struct track *t, int seat, rpl_action *a)
 {
 	uint64_t f = t->fmask[seat];
-	uint32_t key[RPL_NFACES], best = UINT32_MAX;
-	int n = 0, pos = 0, ctx, dr = -1;
+	uint32_t key[RPL_NFACES];
+	int n = popcount64(f), nkeys = 0, pos = 0, ctx, dr = -1, best;
 
 	if (f == 0 || (c->e && (a->ncards != 1 || a->cards[0] >= RPL_NFACES || !((f >> a->cards[0]) & 1))))
 		return -1;
-	for (uint64_t g = f; g; g &= g - 1) {
-		rpl_card x = (rpl_card)ctz64(g);
-		key[n] = (uint32_t)(keep_score(t, seat, x) + 16) << 6 | x;
-		if (key[n] < best)
-			best = key[n];
-		n++;
+	best = first_to_discard(t, seat);
+	if (best < 0 || c->e) {
+		nkeys = keep_keys(t, seat, key);
+		best = 0;
+		for (int i = 1; i < nkeys; i++)
+			if (key[i] < key[best])
+				best = i;
+		best = (int)(key[best] & 63);
 	}
 	if (t->last == seat && t->last_drawn >= 0 && ((f >> t->last_drawn) & 1))
 		dr = t->last_drawn;
-	ctx = dr < 0 ? 0 : ((best & 63) == (uint32_t)dr ? 1 : 2);
+	ctx = dr < 0 ? 0 : (best == dr ? 1 : 2);
 	if (c->e) {
 		uint32_t kx = (uint32_t)(keep_score(t, seat, a->cards[0]) + 16) << 6 | a->cards[0];
-		for (int i = 0; i < n; i++)
+		for (int i = 0; i < nkeys; i++)
 			pos += key[i] < kx;
 	}
 	/* the position in the order: the first three by adaptive bits, then any later one alike */
@@ -937,16 +976,19 @@ static int code_discard(struct coder *c, struct model *m, const struct track *t,
 	}
 	a->ncards = 1;
 	if (pos == 0) {
-		a->cards[0] = (rpl_card)(best & 63);
+		a->cards[0] = (rpl_card)best;
 		return 0;
 	}
 	/* order the keys far enough to reach pos */
+	if (!nkeys)
+		nkeys = keep_keys(t, seat, key);
 	for (int i = 0; i <= pos; i++) {
 		int lo = i;
-		for (int j = i + 1; j < n; j++)
+		uint32_t k;
+		for (int j = i + 1; j < nkeys; j++)
 			if (key[j] < key[lo])
 				lo = j;
-		uint32_t k = key[i];
+		k = key[i];
 		key[i] = key[lo];
 		key[lo] = k;
 	}
