@@ -35,6 +35,21 @@ static inline int ctz64(uint64_t x)
 #endif
 }
 
+/* The index of the highest set bit; x must not be 0. */
+static inline int high64(uint64_t x)
+{
+#if defined(__GNUC__) || defined(__clang__)
+	return 63 - __builtin_clzll(x);
+#else
+	int n = 63;
+	while (!(x >> 63)) {
+		x <<= 1;
+		n--;
+	}
+	return n;
+#endif
+}
+
 /* The index of the v-th set bit (from 0) of x; x must have more than v. */
 static inline int select64(uint64_t x, int v)
 {

@@ -237,8 +237,7 @@ static void compute_score(const struct rpl_game *g, int s, rpl_score *sc)
 			sc->hand -= RV(r, UNPLAYED_MORTO_COST);
 			continue;
 		}
-		for (rpl_card c = 0; c < RPL_NFACES; c++)
-			sc->hand -= g->hand[seat][c] * rpl__card_value(r, c);
+		sc->hand -= rpl__cards_points(r, g->hand[seat]);
 	}
 	if (!has_morto(g, s) && (RV(r, PENALTY_IF_NONE_TAKEN) || any_taken))
 		sc->morto = -RV(r, PENALTY_NO_MORTO);
@@ -270,7 +269,8 @@ static void pass_turn(struct rpl_game *g)
 		end_deal(g, RPL_DEAL_STOCK, -1);
 		return;
 	}
-	g->seat = (uint8_t)((g->seat + 1) % g->n);
+	/* clockwise; no division, it costs more than the rest of a discard */
+	g->seat = g->seat + 1 == g->n ? 0 : (uint8_t)(g->seat + 1);
 	start_turn(g);
 }
 
@@ -371,20 +371,34 @@ static int keep_check(struct rpl_game *g, const cardset laid, const struct meld 
 	              rpl_card_name(last), reason);
 }
 
-/* Read an action's cards into counts; refuse cards not held. */
-static int action_cards(struct rpl_game *g, const rpl_action *a, cardset cnt)
+/*
+ * Read an action's cards into counts (with their masks in *cs); refuse
+ * cards not held. The refusal names the lowest face short in the hand.
+ */
+static int action_cards(struct rpl_game *g, const rpl_action *a, cardset cnt, struct cards *cs)
 {
+	const uint8_t *hand = g->hand[g->seat];
+	uint64_t any = 0, multi = 0;
+	int shortest = RPL_NFACES;
+
 	memset(cnt, 0, sizeof(cardset));
 	if (a->ncards < 1 || a->ncards > 14)
 		return refuse(g, RPL_RULE_BAD_ACTION, "a meld decision names 1 to 14 cards, not %d", a->ncards);
 	for (int i = 0; i < a->ncards; i++) {
-		if (a->cards[i] >= RPL_NFACES)
+		rpl_card c = a->cards[i];
+		if (c >= RPL_NFACES)
 			return refuse(g, RPL_RULE_BAD_ACTION, "the decision names a value that is not a card");
-		cnt[a->cards[i]]++;
+		multi |= any & (1ull << c);
+		any |= 1ull << c;
+		if (++cnt[c] > hand[c] && c < shortest)
+			shortest = c;
 	}
-	for (rpl_card c = 0; c < RPL_NFACES; c++)
-		if (cnt[c] > g->hand[g->seat][c])
-			return refuse(g, RPL_RULE_NOT_IN_HAND, "%s is not in seat %d's hand", rpl_card_name(c), g->seat);
+	if (shortest < RPL_NFACES)
+		return refuse(g, RPL_RULE_NOT_IN_HAND, "%s is not in seat %d's hand", rpl_card_name((rpl_card)shortest),
+		              g->seat);
+	cs->cnt = cnt;
+	cs->any = any;
+	cs->multi = multi;
 	return 0;
 }
 
@@ -393,6 +407,8 @@ static int do_lay(struct rpl_game *g, const rpl_action *a)
 	const struct rpl_rules *r = &g->rules;
 	int side = SIDE(g->seat), idx, err, done = g->duty_done;
 	struct meld m, after[RPL_MAX_MELDS];
+	struct meld_fail f;
+	struct cards cs;
 	cardset cnt;
 	int32_t value = 0;
 	char why[160];
@@ -410,23 +426,24 @@ static int do_lay(struct rpl_game *g, const rpl_action *a)
 	} else if (g->nmelds[side] >= RPL_MAX_MELDS) {
 		return refuse(g, RPL_RULE_BAD_ACTION, "side %d has the most melds a deal can hold", side);
 	}
-	err = action_cards(g, a, cnt);
+	err = action_cards(g, a, cnt, &cs);
 	if (err)
 		return err;
 	if (a->kind == RPL_ACT_MELD) {
-		err = rpl__meld_arrange(r, cnt, a->ncards, a->end, &m, why, sizeof(why));
+		err = rpl__meld_arrange_cards(r, &cs, a->ncards, a->end, &m, &f);
 		idx = g->nmelds[side];
 	} else {
 		idx = a->meld;
-		err = rpl__meld_add(r, &g->melds[side][idx], cnt, a->ncards, a->end, &m, why, sizeof(why));
+		err = rpl__meld_add_cards(r, &g->melds[side][idx], &cs, a->ncards, a->end, &m, &f);
 	}
-	if (err)
+	if (err) {
+		rpl__meld_why(&f, why, sizeof(why));
 		return refuse(g, err, "%s", why);
+	}
 
-	for (rpl_card c = 0; c < RPL_NFACES; c++) {
-		if (!cnt[c])
-			continue;
-		value += cnt[c] * rpl__card_value(r, c);
+	for (int i = 0; i < a->ncards; i++) {
+		rpl_card c = a->cards[i];
+		value += rpl__card_value(r, c);
 		if ((g->duty == DUTY_ANY && g->taken[c]) || (g->duty == DUTY_TOP && c == g->duty_top))
 			done = 1;
 	}
@@ -458,8 +475,8 @@ static int do_lay(struct rpl_game *g, const rpl_action *a)
 	}
 
 	/* commit */
-	for (rpl_card c = 0; c < RPL_NFACES; c++)
-		g->hand[g->seat][c] = (uint8_t)(g->hand[g->seat][c] - cnt[c]);
+	for (int i = 0; i < a->ncards; i++)
+		g->hand[g->seat][a->cards[i]]--;
 	g->hand_n[g->seat] = (uint8_t)(g->hand_n[g->seat] - a->ncards);
 	g->melds[side][idx] = m;
 	if (idx == g->nmelds[side])
@@ -519,8 +536,7 @@ static int do_discard(struct rpl_game *g, const rpl_action *a)
 	return 0;
 }
 
-/* Take the whole pile into the hand (no checks). */
-static void take_commit(struct rpl_game *g)
+void rpl__take_commit(struct rpl_game *g)
 {
 	const struct rpl_rules *r = &g->rules;
 	int rule = RV(r, PILE_RULE);
@@ -542,15 +558,15 @@ static void take_commit(struct rpl_game *g)
 
 /*
  * The pile may be taken only if the card that must be laid can be laid this
- * turn: checked first by the meld rules (cheap), then confirmed by the
- * engine on the state after the take, so that a take never leads to a turn
- * that cannot end (laying the card must leave a card to discard, etc.).
+ * turn, as confirmed by the engine on the state after the take, so that a
+ * take never leads to a turn that cannot end (laying the card must leave a
+ * card to discard, etc.). The engine accepting a lay implies the meld rules
+ * do, so that check alone decides.
  */
 static int do_take(struct rpl_game *g)
 {
 	const struct rpl_rules *r = &g->rules;
-	int side = SIDE(g->seat), rule = RV(r, PILE_RULE);
-	struct rpl_game post;
+	int rule = RV(r, PILE_RULE);
 	rpl_card top;
 
 	if (g->pile_n == 0)
@@ -562,35 +578,32 @@ static int do_take(struct rpl_game *g)
 		cardset h;
 		memcpy(h, g->hand[g->seat], sizeof(h));
 		h[top]++;
-		memcpy(&post, g, sizeof(post));
-		take_commit(&post);
-		if (!rpl__can_lay(g, side, h, top, NULL) || !rpl__can_lay(g, side, h, top, &post))
+		if (!rpl__take_usable(g, h, &top, 1))
 			return refuse(g, RPL_RULE_PILE_UNUSABLE,
 			              "the pile's top card %s cannot be laid this turn with the hand's cards or on the "
 			              "side's melds",
 			              rpl_card_name(top));
 	} else if (rule == RPL_PILE_USE_ANY) {
 		cardset h, seen;
-		int ok = 0;
+		rpl_card xs[RPL_DECK_SIZE];
+		int nx = 0;
 		memcpy(h, g->hand[g->seat], sizeof(h));
 		memset(seen, 0, sizeof(seen));
-		for (int i = 0; i < g->pile_n; i++)
-			h[g->pile[i]]++;
-		memcpy(&post, g, sizeof(post));
-		take_commit(&post);
-		for (int i = 0; i < g->pile_n && !ok; i++) {
+		/* each face of the pile once, bottom first */
+		for (int i = 0; i < g->pile_n; i++) {
 			rpl_card c = g->pile[i];
-			if (seen[c])
-				continue;
-			seen[c] = 1;
-			ok = rpl__can_lay(g, side, h, c, NULL) && rpl__can_lay(g, side, h, c, &post);
+			h[c]++;
+			if (!seen[c]) {
+				seen[c] = 1;
+				xs[nx++] = c;
+			}
 		}
-		if (!ok)
+		if (!rpl__take_usable(g, h, xs, nx))
 			return refuse(g, RPL_RULE_PILE_UNUSABLE,
 			              "no card of the pile can be laid down this turn: the pile may not be taken just to keep "
 			              "cards");
 	}
-	take_commit(g);
+	rpl__take_commit(g);
 	return 0;
 }
 

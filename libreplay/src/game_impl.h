@@ -71,5 +71,14 @@ int rpl__apply(struct rpl_game *g, const rpl_action *a);
  * (the turn after taking the pile).
  */
 int rpl__can_lay(const struct rpl_game *g, int side, const cardset h, rpl_card x, const struct rpl_game *post);
+/*
+ * The pile-take check: may the seat to move of g, having taken the pile,
+ * lay any of the nx cards xs this turn (as rpl__can_lay with the post-take
+ * state, made only if needed)? xs must be in h and h in the hand after the
+ * take.
+ */
+int rpl__take_usable(const struct rpl_game *g, const cardset h, const rpl_card *xs, int nx);
+/* Take the whole pile into the hand of the seat to move (no checks). */
+void rpl__take_commit(struct rpl_game *g);
 
 #endif

@@ -1,6 +1,10 @@
 /*
  * Melds: arranging cards into a same-suit run, adding cards to a run, and
  * what a run is worth. RULES.md sections 2 and 3.
+ *
+ * The checks run for every lay and many times over for every pile take, so
+ * they read the cards through bit masks (struct cards) and keep a refusal's
+ * message unwritten until someone asks for it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -9,51 +13,15 @@
 
 #define BIT(p) (1u << (p))
 
+/* Masks over card ids: a suit's 13 faces, its ranks 3..K, the 2s, the faces that are not 2s. */
+#define SUIT_BITS(s) (0x1FFFull << (13 * (s)))
+#define MID_BITS(s) (0x1FFCull << (13 * (s)))
+#define TWO_BITS ((1ull << 1) | (1ull << 14) | (1ull << 27) | (1ull << 40))
+#define NONTWO_BITS (((1ull << 52) - 1) & ~TWO_BITS)
+
 rpl_card rpl_meld_natural(int suit, int pos)
 {
 	return natural_card(suit, pos);
-}
-
-int rpl__card_value(const struct rpl_rules *r, rpl_card c)
-{
-	int rank;
-
-	if (c == RPL_JOKER)
-		return RV(r, VALUE_JOKER);
-	rank = RPL_CARD_RANK(c);
-	if (rank == 1)
-		return RV(r, VALUE_ACE);
-	if (rank == 2)
-		return RV(r, VALUE_TWO);
-	return rank >= 8 ? RV(r, VALUE_HIGH) : RV(r, VALUE_LOW);
-}
-
-static int popcount(unsigned x)
-{
-	int n = 0;
-	for (; x; x &= x - 1)
-		n++;
-	return n;
-}
-
-static int lowest(unsigned x)
-{
-	int p = 0;
-	while (!(x & 1u)) {
-		x >>= 1;
-		p++;
-	}
-	return p;
-}
-
-static int highest(unsigned x)
-{
-	int p = -1;
-	while (x) {
-		x >>= 1;
-		p++;
-	}
-	return p;
 }
 
 static const char *const suit_word[4] = { "clubs", "diamonds", "hearts", "spades" };
@@ -76,13 +44,18 @@ void rpl__meld_cards(const struct meld *m, cardset cnt)
 
 int rpl__meld_points(const struct rpl_rules *r, const struct meld *m)
 {
-	int sum = 0, w = 0;
-	for (int p = m->lo; p <= m->hi; p++) {
-		if (w < m->nw && m->wpos[w] == p)
-			sum += rpl__card_value(r, m->wcard[w++]);
-		else
-			sum += rpl__card_value(r, natural_card(m->suit, p));
+	unsigned nat = (2u << m->hi) - (1u << m->lo);
+	int sum = 0;
+
+	for (int w = 0; w < m->nw; w++) {
+		nat &= ~BIT(m->wpos[w]);
+		sum += rpl__card_value(r, m->wcard[w]);
 	}
+	/* the naturals by value: aces at 1 and 14, the 2 at 2, 3..7 low, 8..K high */
+	sum += popcount64(nat & (BIT(1) | BIT(14))) * RV(r, VALUE_ACE);
+	sum += popcount64(nat & BIT(2)) * RV(r, VALUE_TWO);
+	sum += popcount64(nat & 0xF8u) * RV(r, VALUE_LOW);
+	sum += popcount64(nat & 0x3F00u) * RV(r, VALUE_HIGH);
 	return sum;
 }
 
@@ -148,29 +121,162 @@ void rpl__meld_info(const struct rpl_rules *r, const struct meld *m, rpl_meld_in
 	}
 }
 
-/* A failure kept while trying arrangements: the one that got furthest wins. */
-struct fail {
-	int stage, code;
-	char *why;
-	size_t whylen;
+/* Eight counts as a word, byte i of cnt as byte i of the word, whatever the byte order. */
+static uint64_t load8(const uint8_t *p)
+{
+	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+	       (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+}
+
+/* Bit i set when byte i of w is not 0. */
+static uint64_t nonzero_bytes(uint64_t w)
+{
+	const uint64_t low7 = 0x7F7F7F7F7F7F7F7Full;
+	uint64_t t = ((((w & low7) + low7) | w) & ~low7) >> 7;
+
+	return (t * 0x0102040810204080ull) >> 56;
+}
+
+void rpl__cards_view(struct cards *cs, const cardset cnt)
+{
+	const uint64_t not_one = 0xFEFEFEFEFEFEFEFEull;
+	uint64_t any = 0, multi = 0;
+	int c;
+
+	for (c = 0; c + 8 <= RPL_NFACES; c += 8) {
+		uint64_t w = load8(cnt + c);
+		any |= nonzero_bytes(w) << c;
+		multi |= nonzero_bytes(w & not_one) << c;
+	}
+	for (; c < RPL_NFACES; c++) {
+		any |= (uint64_t)(cnt[c] > 0) << c;
+		multi |= (uint64_t)(cnt[c] > 1) << c;
+	}
+	cs->cnt = cnt;
+	cs->any = any;
+	cs->multi = multi;
+}
+
+unsigned rpl__cards_ranks(const cardset cnt, int s)
+{
+	/* two overlapping words cover the suit's 13 counts */
+	const uint8_t *p = cnt + 13 * s;
+
+	return (unsigned)(nonzero_bytes(load8(p)) | nonzero_bytes(load8(p + 5)) << 5);
+}
+
+int rpl__cards_points(const struct rpl_rules *r, const cardset cnt)
+{
+	struct cards cs;
+	int sum = 0;
+
+	rpl__cards_view(&cs, cnt);
+	for (uint64_t b = cs.any; b; b &= b - 1) {
+		rpl_card c = (rpl_card)ctz64(b);
+		sum += cnt[c] * rpl__card_value(r, c);
+	}
+	return sum;
+}
+
+/* The messages a refusal may carry; each names its arguments. */
+enum fail_msg {
+	FM_NONE,
+	FM_SHORT,         /* n */
+	FM_LONG,          /* n */
+	FM_NO_NATURAL,
+	FM_TRINCA,
+	FM_NOT_OF_SUIT,   /* card, suit */
+	FM_TWO_SUITS,     /* card, card */
+	FM_TWO_FOR_POS,   /* card */
+	FM_MORE_THAN_TWO, /* card */
+	FM_TOO_MANY,      /* wilds, max */
+	FM_TIE,
+	FM_GAP,           /* card, card, gaps, wilds */
+	FM_NO_ROOM,
+	FM_END,           /* card, high */
+	FM_STUCK,         /* card */
+	FM_NO_ROOM_FOR,   /* card */
+	FM_WRAP,
+	FM_HAS_PLACE,     /* card */
+	FM_POS_TAKEN,
+	FM_GAP_ADDED,     /* gaps, wilds */
+	FM_NO_CARDS
 };
 
-static void fail_at(struct fail *f, int stage, int code, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-#include <stdarg.h>
-static void fail_at(struct fail *f, int stage, int code, const char *fmt, ...)
+static void fail_init(struct meld_fail *f)
 {
-	va_list ap;
+	memset(f, 0, sizeof(*f));
+	f->code = RPL_RULE_MELD_GAP;
+}
 
-	if (stage <= f->stage)
+/* Keep a refusal unless one that got as far or further is kept already; returns the kept code. */
+static int fail_at(struct meld_fail *f, int stage, int code, int msg, int a0, int a1, int a2, int a3)
+{
+	if (stage > f->stage) {
+		f->stage = stage;
+		f->code = code;
+		f->msg = msg;
+		f->arg[0] = a0;
+		f->arg[1] = a1;
+		f->arg[2] = a2;
+		f->arg[3] = a3;
+	}
+	return f->code;
+}
+
+static const char *plural(int n)
+{
+	return n == 1 ? "" : "s";
+}
+
+void rpl__meld_why(const struct meld_fail *f, char *why, size_t whylen)
+{
+	const int *a = f->arg;
+	const char *c0 = rpl_card_name((rpl_card)a[0]), *c1 = rpl_card_name((rpl_card)a[1]);
+
+	if (!why || !whylen)
 		return;
-	f->stage = stage;
-	f->code = code;
-	if (f->why && f->whylen) {
-		va_start(ap, fmt);
-		vsnprintf(f->why, f->whylen, fmt, ap);
-		va_end(ap);
+	switch (f->stage ? f->msg : FM_NONE) {
+	case FM_SHORT: snprintf(why, whylen, "a meld needs at least 3 cards, not %d", a[0]); break;
+	case FM_LONG: snprintf(why, whylen, "a meld holds at most 14 cards (A..A), not %d", a[0]); break;
+	case FM_NO_NATURAL:
+		snprintf(why, whylen, "a meld needs natural cards: 2s and jokers alone are no run");
+		break;
+	case FM_TRINCA:
+		snprintf(why, whylen, "a set of one rank (trinca) is never a meld: only same-suit runs");
+		break;
+	case FM_NOT_OF_SUIT:
+		snprintf(why, whylen, "%s is not of %s, the meld's suit: a meld is a run of one suit", c0,
+		         suit_word[a[1]]);
+		break;
+	case FM_TWO_SUITS:
+		snprintf(why, whylen, "%s and %s are of different suits: a meld is a run of one suit", c0, c1);
+		break;
+	case FM_TWO_FOR_POS: snprintf(why, whylen, "two %s for one position", c0); break;
+	case FM_MORE_THAN_TWO: snprintf(why, whylen, "more than two %s", c0); break;
+	case FM_TOO_MANY: snprintf(why, whylen, "%d wilds in one meld: at most %d allowed", a[0], a[1]); break;
+	case FM_TIE: snprintf(why, whylen, "the wilds may not tie or outnumber the natural cards"); break;
+	case FM_GAP:
+		snprintf(why, whylen, "not a run: %s to %s leaves %d gap%s for %d wild%s", c0, c1, a[2], plural(a[2]),
+		         a[3], plural(a[3]));
+		break;
+	case FM_NO_ROOM: snprintf(why, whylen, "no room for the wild: a run ends at the aces"); break;
+	case FM_END:
+		snprintf(why, whylen, "the wild %s cannot sit at the %s end of the run", c0, a[1] ? "high" : "low");
+		break;
+	case FM_STUCK:
+		snprintf(why, whylen, "the wild %s has no legal place once its natural card is added", c0);
+		break;
+	case FM_NO_ROOM_FOR: snprintf(why, whylen, "no room left for the wild %s: a run ends at the aces", c0); break;
+	case FM_WRAP: snprintf(why, whylen, "K-A-2 does not wrap around the ace (wrap_as_dirty is off)"); break;
+	case FM_HAS_PLACE: snprintf(why, whylen, "%s already has its place in the meld", c0); break;
+	case FM_POS_TAKEN: snprintf(why, whylen, "that position of the meld already holds its natural card"); break;
+	case FM_GAP_ADDED:
+		snprintf(why, whylen, "not a run: the cards added leave %d gap%s for %d wild%s", a[0], plural(a[0]), a[1],
+		         plural(a[1]));
+		break;
+	case FM_NO_CARDS: snprintf(why, whylen, "no cards to add"); break;
+	default: why[0] = '\0'; break;
 	}
 }
 
@@ -180,25 +286,26 @@ static int resolve_end(const struct rpl_rules *r, int end)
 }
 
 /*
- * Classify the cards of cnt against suit s: the natural positions 3..13
- * present (mask), aces, own 2s and other wilds. Returns 0 or a rule code
- * (through f) for a card of another suit or a doubled position.
+ * The cards of cs against suit s: the natural positions 3..13 present
+ * (mask), aces, own 2s and the other wilds.
  */
 struct split {
 	unsigned mask; /* positions 3..13 of naturals present */
-	int aces, twos, others;
+	int aces, twos;
 	rpl_card otherw[8]; /* jokers and off-suit 2s, ascending */
 	int nother;
 };
 
-static void split_cards(const cardset cnt, int s, struct split *sp)
+static inline void split_cards(const struct cards *cs, int s, struct split *sp)
 {
-	memset(sp, 0, sizeof(*sp));
-	for (int rank = 3; rank <= 13; rank++)
-		if (cnt[RPL_CARD_MAKE(s, rank)])
-			sp->mask |= BIT(rank);
+	const uint8_t *cnt = cs->cnt;
+
+	sp->mask = (unsigned)((cs->any & MID_BITS(s)) >> (13 * s)) << 1;
 	sp->aces = cnt[RPL_CARD_MAKE(s, 1)];
 	sp->twos = cnt[RPL_CARD_MAKE(s, 2)];
+	sp->nother = 0;
+	if (!(cs->any & ((TWO_BITS & ~SUIT_BITS(s)) | 1ull << RPL_JOKER)))
+		return;
 	for (int t = 0; t < 4; t++) {
 		rpl_card c = RPL_CARD_MAKE(t, 2);
 		if (t == s)
@@ -208,31 +315,26 @@ static void split_cards(const cardset cnt, int s, struct split *sp)
 	}
 	for (int k = 0; k < cnt[RPL_JOKER] && sp->nother < 8; k++)
 		sp->otherw[sp->nother++] = RPL_JOKER;
-	sp->others = sp->nother;
 }
 
-/* Check that every card that is not a 2 or a joker is of suit s (the suit of the first such card). */
-static int check_suit(const cardset cnt, int s, struct fail *f)
+/*
+ * Every card that is not a 2 or a joker must be of suit s. The refusal names
+ * the lowest card of another suit, with the lowest card of s below it if any.
+ */
+static int check_suit(const struct cards *cs, int s, struct meld_fail *f)
 {
-	rpl_card first = RPL_NFACES;
+	uint64_t nat = cs->any & NONTWO_BITS, off = nat & ~SUIT_BITS(s), before;
+	int c;
 
-	for (rpl_card c = 0; c < 52; c++) {
-		if (!cnt[c] || RPL_CARD_RANK(c) == 2)
-			continue;
-		if (RPL_CARD_SUIT(c) == s) {
-			if (first == RPL_NFACES)
-				first = c;
-			continue;
-		}
-		if (first == RPL_NFACES)
-			fail_at(f, 1, RPL_RULE_MELD_SUIT, "%s is not of %s, the meld's suit: a meld is a run of one suit",
-			        rpl_card_name(c), suit_word[s]);
-		else
-			fail_at(f, 1, RPL_RULE_MELD_SUIT, "%s and %s are of different suits: a meld is a run of one suit",
-			        rpl_card_name(first), rpl_card_name(c));
-		return -1;
-	}
-	return 0;
+	if (!off)
+		return 0;
+	c = ctz64(off);
+	before = nat & SUIT_BITS(s) & ((1ull << c) - 1);
+	if (!before)
+		fail_at(f, 1, RPL_RULE_MELD_SUIT, FM_NOT_OF_SUIT, c, s, 0, 0);
+	else
+		fail_at(f, 1, RPL_RULE_MELD_SUIT, FM_TWO_SUITS, ctz64(before), c, 0, 0);
+	return -1;
 }
 
 /* Place the wilds at the ends; returns 0 or -1 when there is no room. */
@@ -277,17 +379,22 @@ static void placed_to_meld(const struct placed *pl, int suit, struct meld *out)
  * an explicit end that has no room is refused (meld.end).
  */
 static int place_ends(const struct rpl_rules *r, struct placed *pl, const rpl_card *ends, int n, int end,
-                      int displaced, struct fail *f, int stage)
+                      int displaced, struct meld_fail *f, int stage)
 {
-	int pref = resolve_end(r, end);
+	int pref;
 
+	/* nothing to place: end is not read */
+	if (n == 0)
+		return 0;
+	/* from here on the outcome may depend on end */
+	f->ends = 1;
+	pref = resolve_end(r, end);
 	for (int i = 0; i < n; i++) {
 		int room_hi = pl->hi < 14, room_lo = pl->lo > 1;
 		int side;
 
 		if (end != RPL_END_DEFAULT && !(pref == RPL_END_HIGH ? room_hi : room_lo)) {
-			fail_at(f, stage, RPL_RULE_MELD_END, "the wild %s cannot sit at the %s end of the run",
-			        rpl_card_name(ends[i]), pref == RPL_END_HIGH ? "high" : "low");
+			fail_at(f, stage, RPL_RULE_MELD_END, FM_END, ends[i], pref == RPL_END_HIGH, 0, 0);
 			return -1;
 		}
 		if (pref == RPL_END_HIGH)
@@ -296,12 +403,9 @@ static int place_ends(const struct rpl_rules *r, struct placed *pl, const rpl_ca
 			side = room_lo ? RPL_END_LOW : (room_hi ? RPL_END_HIGH : 0);
 		if (!side) {
 			if (displaced)
-				fail_at(f, stage, RPL_RULE_MELD_WILD_STUCK,
-				        "the wild %s has no legal place once its natural card is added",
-				        rpl_card_name(ends[i]));
+				fail_at(f, stage, RPL_RULE_MELD_WILD_STUCK, FM_STUCK, ends[i], 0, 0, 0);
 			else
-				fail_at(f, stage, RPL_RULE_MELD_LONG, "no room left for the wild %s: a run ends at the aces",
-				        rpl_card_name(ends[i]));
+				fail_at(f, stage, RPL_RULE_MELD_LONG, FM_NO_ROOM_FOR, ends[i], 0, 0, 0);
 			return -1;
 		}
 		if (side == RPL_END_HIGH)
@@ -323,61 +427,48 @@ static int wrap_bad(const struct rpl_rules *r, const struct placed *pl, int suit
 	return 0;
 }
 
-int rpl__meld_arrange(const struct rpl_rules *r, const cardset cnt, int n, int end, struct meld *out,
-                      char *why, size_t whylen)
+/* All the cards that are not 2s share one rank, in more than one suit: a set, never a run. */
+static int is_trinca(uint64_t nat)
 {
-	struct fail f = { 0, RPL_RULE_MELD_GAP, why, whylen };
-	struct split sp;
-	int suit = -1, maxw = RV(r, MAX_WILDS);
+	unsigned ranks = 0, suits = 0;
 
-	if (why && whylen)
-		why[0] = '\0';
-	if (n < 3) {
-		fail_at(&f, 9, RPL_RULE_MELD_SHORT, "a meld needs at least 3 cards, not %d", n);
-		return f.code;
-	}
-	if (n > 14) {
-		fail_at(&f, 9, RPL_RULE_MELD_LONG, "a meld holds at most 14 cards (A..A), not %d", n);
-		return f.code;
-	}
-	for (rpl_card c = 0; c < 52 && suit < 0; c++)
-		if (cnt[c] && RPL_CARD_RANK(c) != 2)
-			suit = RPL_CARD_SUIT(c);
-	if (suit < 0) {
-		fail_at(&f, 9, RPL_RULE_MELD_WILDS, "a meld needs natural cards: 2s and jokers alone are no run");
-		return f.code;
-	}
-	{
-		/* a set of one rank gets its own message: the seeds single it out */
-		int rank = -1, set = 1, suits = 0;
-		for (rpl_card c = 0; c < 52; c++) {
-			if (!cnt[c] || RPL_CARD_RANK(c) == 2)
-				continue;
-			if (rank < 0)
-				rank = RPL_CARD_RANK(c);
-			else if (RPL_CARD_RANK(c) != rank)
-				set = 0;
-			suits |= 1 << RPL_CARD_SUIT(c);
-		}
-		if (set && popcount((unsigned)suits) > 1) {
-			fail_at(&f, 9, RPL_RULE_MELD_SUIT, "a set of one rank (trinca) is never a meld: only same-suit runs");
-			return f.code;
+	for (int t = 0; t < 4; t++) {
+		unsigned m = (unsigned)(nat >> (13 * t)) & 0x1FFFu;
+		if (m) {
+			ranks |= m;
+			suits++;
 		}
 	}
-	if (check_suit(cnt, suit, &f) < 0)
-		return f.code;
-	for (int rank = 3; rank <= 13; rank++) {
-		rpl_card c = RPL_CARD_MAKE(suit, rank);
-		if (cnt[c] > 1) {
-			fail_at(&f, 9, RPL_RULE_MELD_DUPLICATE, "two %s for one position", rpl_card_name(c));
-			return f.code;
-		}
-	}
-	split_cards(cnt, suit, &sp);
-	if (sp.aces > 2) {
-		fail_at(&f, 9, RPL_RULE_MELD_DUPLICATE, "more than two %s", rpl_card_name(RPL_CARD_MAKE(suit, 1)));
-		return f.code;
-	}
+	return popcount64(ranks) == 1 && suits > 1;
+}
+
+int rpl__meld_arrange_cards(const struct rpl_rules *r, const struct cards *cs, int n, int end, struct meld *out,
+                            struct meld_fail *f)
+{
+	uint64_t nat_cards = cs->any & NONTWO_BITS, dup;
+	struct split sp;
+	int suit, maxw = RV(r, MAX_WILDS);
+
+	fail_init(f);
+	if (n < 3)
+		return fail_at(f, 9, RPL_RULE_MELD_SHORT, FM_SHORT, n, 0, 0, 0);
+	if (n > 14)
+		return fail_at(f, 9, RPL_RULE_MELD_LONG, FM_LONG, n, 0, 0, 0);
+	if (!nat_cards)
+		return fail_at(f, 9, RPL_RULE_MELD_WILDS, FM_NO_NATURAL, 0, 0, 0, 0);
+	/* the suit of the lowest card that is not a 2 */
+	suit = ctz64(nat_cards) / 13;
+	/* a set of one rank gets its own message: the seeds single it out */
+	if (is_trinca(nat_cards))
+		return fail_at(f, 9, RPL_RULE_MELD_SUIT, FM_TRINCA, 0, 0, 0, 0);
+	if (check_suit(cs, suit, f) < 0)
+		return f->code;
+	dup = cs->multi & MID_BITS(suit);
+	if (dup)
+		return fail_at(f, 9, RPL_RULE_MELD_DUPLICATE, FM_TWO_FOR_POS, ctz64(dup), 0, 0, 0);
+	split_cards(cs, suit, &sp);
+	if (sp.aces > 2)
+		return fail_at(f, 9, RPL_RULE_MELD_DUPLICATE, FM_MORE_THAN_TWO, RPL_CARD_MAKE(suit, 1), 0, 0, 0);
 
 	for (int tn = sp.twos > 0 ? 1 : 0; tn >= 0; tn--) {
 		static const int ace_opts[3][2][2] = { { { 0, 0 } }, { { 1, 0 }, { 0, 1 } }, { { 1, 1 } } };
@@ -407,79 +498,71 @@ int rpl__meld_arrange(const struct rpl_rules *r, const cardset cnt, int n, int e
 					wild[j] = wild[j - 1];
 					wild[j - 1] = t;
 				}
-			k = popcount(nat);
+			k = popcount64(nat);
 			if (w > maxw) {
-				fail_at(&f, 1, RPL_RULE_MELD_WILDS, "%d wilds in one meld: at most %d allowed", w, maxw);
+				fail_at(f, 1, RPL_RULE_MELD_WILDS, FM_TOO_MANY, w, maxw, 0, 0);
 				continue;
 			}
 			if (k <= w) {
-				fail_at(&f, 1, RPL_RULE_MELD_WILDS, "the wilds may not tie or outnumber the natural cards");
+				fail_at(f, 1, RPL_RULE_MELD_WILDS, FM_TIE, 0, 0, 0, 0);
 				continue;
 			}
-			lo = lowest(nat);
-			hi = highest(nat);
+			lo = ctz64(nat);
+			hi = high64(nat);
 			gaps = (hi - lo + 1) - k;
 			if (gaps > w) {
-				fail_at(&f, 2, RPL_RULE_MELD_GAP, "not a run: %s to %s leaves %d gap%s for %d wild%s",
-				        rpl_card_name(natural_card(suit, lo)), rpl_card_name(natural_card(suit, hi)),
-				        gaps, gaps == 1 ? "" : "s", w, w == 1 ? "" : "s");
+				fail_at(f, 2, RPL_RULE_MELD_GAP, FM_GAP, natural_card(suit, lo), natural_card(suit, hi), gaps, w);
 				continue;
 			}
 			extra = w - gaps;
 			if (extra > (lo - 1) + (14 - hi)) {
-				fail_at(&f, 3, RPL_RULE_MELD_LONG, "no room for the wild: a run ends at the aces");
+				fail_at(f, 3, RPL_RULE_MELD_LONG, FM_NO_ROOM, 0, 0, 0, 0);
 				continue;
 			}
-			memset(&pl, 0, sizeof(pl));
 			pl.lo = lo;
 			pl.hi = hi;
+			pl.nw = 0;
 			gi = 0;
-			for (int p = lo; p <= hi; p++)
-				if (!(nat & BIT(p)))
-					placed_add(&pl, p, wild[gi++]);
-			if (place_ends(r, &pl, wild + gi, extra, end, 0, &f, 4) < 0)
+			/* the wilds fill the gaps in ascending order */
+			for (unsigned gap = ~nat & ((2u << hi) - (1u << lo)); gap; gap &= gap - 1)
+				placed_add(&pl, ctz64(gap), wild[gi++]);
+			if (place_ends(r, &pl, wild + gi, extra, end, 0, f, 4) < 0)
 				continue;
 			if (wrap_bad(r, &pl, suit, nat)) {
-				fail_at(&f, 5, RPL_RULE_MELD_WRAP, "K-A-2 does not wrap around the ace (wrap_as_dirty is off)");
+				fail_at(f, 5, RPL_RULE_MELD_WRAP, FM_WRAP, 0, 0, 0, 0);
 				continue;
 			}
 			placed_to_meld(&pl, suit, out);
 			return 0;
 		}
 	}
-	return f.code;
+	return f->code;
 }
 
 /* Fixed wilds (STBL, ABERTO): the cards already laid keep their positions. */
-static int add_fixed(const struct rpl_rules *r, const struct meld *m, const cardset cnt, int n, int end,
-                     struct meld *out, struct fail *f)
+static int add_fixed(const struct rpl_rules *r, const struct meld *m, const struct cards *cs, int n, int end,
+                     struct meld *out, struct meld_fail *f)
 {
 	int suit = m->suit, maxw = RV(r, MAX_WILDS);
-	unsigned old_nat = 0;
+	unsigned old_nat, held, doubled;
 	struct split sp;
 
-	if (rpl__meld_len(m) + n > 14) {
-		fail_at(f, 9, RPL_RULE_MELD_LONG, "a meld holds at most 14 cards (A..A), not %d", rpl__meld_len(m) + n);
+	if (rpl__meld_len(m) + n > 14)
+		return fail_at(f, 9, RPL_RULE_MELD_LONG, FM_LONG, rpl__meld_len(m) + n, 0, 0, 0);
+	if (check_suit(cs, suit, f) < 0)
 		return f->code;
-	}
-	if (check_suit(cnt, suit, f) < 0)
-		return f->code;
-	for (int p = m->lo; p <= m->hi; p++)
-		old_nat |= BIT(p);
+	old_nat = (2u << m->hi) - (1u << m->lo);
 	for (int i = 0; i < m->nw; i++)
 		old_nat &= ~BIT(m->wpos[i]);
-	for (int rank = 3; rank <= 13; rank++) {
-		rpl_card c = RPL_CARD_MAKE(suit, rank);
-		if (cnt[c] > 1 || (cnt[c] && (old_nat & BIT(rank)))) {
-			fail_at(f, 9, RPL_RULE_MELD_DUPLICATE, "%s already has its place in the meld", rpl_card_name(c));
-			return f->code;
-		}
-	}
-	split_cards(cnt, suit, &sp);
-	if (sp.aces > 2) {
-		fail_at(f, 9, RPL_RULE_MELD_DUPLICATE, "more than two %s", rpl_card_name(RPL_CARD_MAKE(suit, 1)));
-		return f->code;
-	}
+	/* ranks 3..K (bit rank - 1): held twice, or held and already natural in the meld */
+	held = (unsigned)((cs->any & MID_BITS(suit)) >> (13 * suit));
+	doubled = (unsigned)((cs->multi & MID_BITS(suit)) >> (13 * suit));
+	doubled |= held & (old_nat >> 1);
+	if (doubled)
+		return fail_at(f, 9, RPL_RULE_MELD_DUPLICATE, FM_HAS_PLACE, 13 * suit + ctz64(doubled), 0, 0, 0);
+	split_cards(cs, suit, &sp);
+	if (sp.aces > 2)
+		return fail_at(f, 9, RPL_RULE_MELD_DUPLICATE, FM_MORE_THAN_TWO, RPL_CARD_MAKE(suit, 1), 0, 0, 0);
 
 	for (int tn = sp.twos > 0 ? 1 : 0; tn >= 0; tn--) {
 		/* each new ace takes position 1 or 14 */
@@ -498,10 +581,10 @@ static int add_fixed(const struct rpl_rules *r, const struct meld *m, const card
 			aopt[nopts++][1] = 1;
 		}
 		for (int o = 0; o < nopts; o++) {
-			unsigned newnat = 0, nat, occ;
+			unsigned newnat = 0, nat, occ, gapmask;
 			/* nneww <= n <= 13, whatever the number of 2s; ends <= MAX_WILDS */
 			rpl_card neww[14], ends[MAX_WILDS + 8];
-			int nneww = 0, nends = 0, ndisp = 0, gi = 0, lo, hi, gaps = 0, wild_total;
+			int nneww = 0, nends = 0, ndisp = 0, gi = 0, lo, hi, gaps, wild_total;
 			struct placed pl;
 
 			newnat = sp.mask;
@@ -512,7 +595,7 @@ static int add_fixed(const struct rpl_rules *r, const struct meld *m, const card
 			if (aopt[o][1])
 				newnat |= BIT(14);
 			if (newnat & old_nat) {
-				fail_at(f, 1, RPL_RULE_MELD_DUPLICATE, "that position of the meld already holds its natural card");
+				fail_at(f, 1, RPL_RULE_MELD_DUPLICATE, FM_POS_TAKEN, 0, 0, 0, 0);
 				continue;
 			}
 			for (int i = 0; i < sp.twos - tn; i++)
@@ -520,7 +603,7 @@ static int add_fixed(const struct rpl_rules *r, const struct meld *m, const card
 			for (int i = 0; i < sp.nother; i++)
 				neww[nneww++] = sp.otherw[i];
 			nat = old_nat | newnat;
-			memset(&pl, 0, sizeof(pl));
+			pl.nw = 0;
 			occ = nat;
 			/* wilds whose natural card arrives are displaced; the others stay */
 			rpl_card disp[MAX_WILDS];
@@ -532,21 +615,18 @@ static int add_fixed(const struct rpl_rules *r, const struct meld *m, const card
 					occ |= BIT(m->wpos[i]);
 				}
 			}
-			lo = lowest(occ);
-			hi = highest(occ);
-			for (int p = lo; p <= hi; p++)
-				if (!(occ & BIT(p)))
-					gaps++;
+			lo = ctz64(occ);
+			hi = high64(occ);
+			/* the positions lo..hi that nothing occupies */
+			gapmask = ~occ & ((2u << hi) - (1u << lo));
+			gaps = popcount64(gapmask);
 			if (gaps > nneww) {
-				fail_at(f, 2, RPL_RULE_MELD_GAP, "not a run: the cards added leave %d gap%s for %d wild%s", gaps,
-				        gaps == 1 ? "" : "s", nneww, nneww == 1 ? "" : "s");
+				fail_at(f, 2, RPL_RULE_MELD_GAP, FM_GAP_ADDED, gaps, nneww, 0, 0);
 				continue;
 			}
-			for (int p = lo; p <= hi; p++)
-				if (!(occ & BIT(p))) {
-					placed_add(&pl, p, neww[gi++]);
-					occ |= BIT(p);
-				}
+			for (; gapmask; gapmask &= gapmask - 1)
+				placed_add(&pl, ctz64(gapmask), neww[gi++]);
+			occ |= (2u << hi) - (1u << lo);
 			pl.lo = lo;
 			pl.hi = hi;
 			/* a displaced own-suit 2 goes home to position 2 when the run reaches 3 */
@@ -562,11 +642,11 @@ static int add_fixed(const struct rpl_rules *r, const struct meld *m, const card
 			}
 			wild_total = pl.nw + nends + (nneww - gi);
 			if (wild_total > maxw) {
-				fail_at(f, 3, RPL_RULE_MELD_WILDS, "%d wilds in one meld: at most %d allowed", wild_total, maxw);
+				fail_at(f, 3, RPL_RULE_MELD_WILDS, FM_TOO_MANY, wild_total, maxw, 0, 0);
 				continue;
 			}
-			if (popcount(nat) <= wild_total) {
-				fail_at(f, 3, RPL_RULE_MELD_WILDS, "the wilds may not tie or outnumber the natural cards");
+			if (popcount64(nat) <= wild_total) {
+				fail_at(f, 3, RPL_RULE_MELD_WILDS, FM_TIE, 0, 0, 0, 0);
 				continue;
 			}
 			if (place_ends(r, &pl, ends, nends, end, 1, f, 4) < 0)
@@ -574,7 +654,7 @@ static int add_fixed(const struct rpl_rules *r, const struct meld *m, const card
 			if (place_ends(r, &pl, neww + gi, nneww - gi, end, 0, f, 4) < 0)
 				continue;
 			if (wrap_bad(r, &pl, suit, nat)) {
-				fail_at(f, 5, RPL_RULE_MELD_WRAP, "K-A-2 does not wrap around the ace (wrap_as_dirty is off)");
+				fail_at(f, 5, RPL_RULE_MELD_WRAP, FM_WRAP, 0, 0, 0, 0);
 				continue;
 			}
 			placed_to_meld(&pl, suit, out);
@@ -584,25 +664,169 @@ static int add_fixed(const struct rpl_rules *r, const struct meld *m, const card
 	return f->code;
 }
 
-int rpl__meld_add(const struct rpl_rules *r, const struct meld *m, const cardset cnt, int n, int end,
-                  struct meld *out, char *why, size_t whylen)
+/* Count card c into all, keeping the masks of ca. */
+static void cards_put(struct cards *ca, uint8_t *all, rpl_card c)
 {
-	struct fail f = { 0, RPL_RULE_MELD_GAP, why, whylen };
+	uint64_t bit = 1ull << c;
 
-	if (why && whylen)
-		why[0] = '\0';
-	if (n < 1) {
-		fail_at(&f, 9, RPL_RULE_BAD_ACTION, "no cards to add");
-		return f.code;
+	ca->multi |= ca->any & bit;
+	ca->any |= bit;
+	all[c]++;
+}
+
+/* The cards of cs and those of meld m together, counted into all and seen through *ca. */
+static void cards_with_meld(struct cards *ca, cardset all, const struct cards *cs, const struct meld *m)
+{
+	unsigned nat = (2u << m->hi) - (1u << m->lo);
+
+	memcpy(all, cs->cnt, sizeof(cardset));
+	ca->cnt = all;
+	ca->any = cs->any;
+	ca->multi = cs->multi;
+	for (int i = 0; i < m->nw; i++) {
+		nat &= ~BIT(m->wpos[i]);
+		cards_put(ca, all, m->wcard[i]);
 	}
+	for (; nat; nat &= nat - 1)
+		cards_put(ca, all, natural_card(m->suit, ctz64(nat)));
+}
+
+int rpl__meld_add_cards(const struct rpl_rules *r, const struct meld *m, const struct cards *cs, int n, int end,
+                        struct meld *out, struct meld_fail *f)
+{
+	fail_init(f);
+	if (n < 1)
+		return fail_at(f, 9, RPL_RULE_BAD_ACTION, FM_NO_CARDS, 0, 0, 0, 0);
 	if (RV(r, WILD_MOBILITY) == RPL_WILD_FLOATING) {
 		/* the wild floats: the meld is legal iff its cards have a legal arrangement */
 		cardset all;
-		memcpy(all, cnt, sizeof(all));
-		rpl__meld_cards(m, all);
-		return rpl__meld_arrange(r, all, rpl__meld_len(m) + n, end, out, why, whylen);
+		struct cards ca;
+		cards_with_meld(&ca, all, cs, m);
+		return rpl__meld_arrange_cards(r, &ca, rpl__meld_len(m) + n, end, out, f);
 	}
-	return add_fixed(r, m, cnt, n, end, out, &f);
+	return add_fixed(r, m, cs, n, end, out, f);
+}
+
+/*
+ * An ace added alone to a floating meld (naturals nat, of them mid in 3..K,
+ * wilds wild-capable cards): below the lowest of mid it leaves the
+ * positions down to 2 to fill (the 2 itself may be natural, but then it is
+ * one wild less), above the highest those up to K; with the meld's own ace
+ * it leaves both. Refused when every way leaves more than the wilds can fill.
+ */
+static int ace_refused(unsigned nat, unsigned mid, int wilds)
+{
+	int aces = 1 + ((nat & BIT(1)) ? 1 : 0) + ((nat & BIT(14)) ? 1 : 0), holes, below, above;
+
+	if (aces > 2)
+		return 1;
+	if (!mid)
+		return 0;
+	holes = popcount64(~mid & ((2u << high64(mid)) - (1u << ctz64(mid))));
+	below = ctz64(mid) - 2 + holes;
+	above = 13 - high64(mid) + holes;
+	if (aces == 2)
+		return below + above - holes > wilds;
+	return below > wilds && above > wilds;
+}
+
+int rpl__meld_add_refused(const struct rpl_rules *r, const struct meld *m, rpl_card x)
+{
+	int rank = RPL_CARD_RANK(x), wilds;
+	unsigned nat = (2u << m->hi) - (1u << m->lo), holes, mid;
+
+	for (int i = 0; i < m->nw; i++)
+		nat &= ~BIT(m->wpos[i]);
+	/* a rank 3..K the run holds already: "two for one position" or "already has its place" */
+	if (rank >= 3 && (nat & BIT(rank)))
+		return 1;
+	if (RV(r, WILD_MOBILITY) == RPL_WILD_FIXED) {
+		/* no wild comes with x, so x must touch the run: at 1 or 14 for an ace */
+		return !(rank >= m->lo - 1 && rank <= m->hi + 1) && !(rank == 1 && m->hi >= 13);
+	}
+	/*
+	 * Floating: the naturals 3..K never move, and every arrangement leaves
+	 * at least the holes between them to wilds. x brings none, so the wilds
+	 * are the meld's, its natural 2 included (it may turn wild).
+	 */
+	wilds = m->nw + ((nat & BIT(2)) ? 1 : 0);
+	mid = nat & 0x3FF8u;
+	if (rank == 1)
+		return ace_refused(nat, mid, wilds);
+	if (wilds > RV(r, MAX_WILDS))
+		wilds = RV(r, MAX_WILDS);
+	mid |= BIT(rank);
+	holes = ~mid & ((2u << high64(mid)) - (1u << ctz64(mid)));
+	return popcount64(holes) > wilds;
+}
+
+int rpl__meld_add_sure(const struct rpl_rules *r, const struct meld *m, rpl_card x)
+{
+	int rank = RPL_CARD_RANK(x), lo_wild_two = 0;
+
+	if (RV(r, WILD_MOBILITY) == RPL_WILD_FLOATING) {
+		unsigned nat = (2u << m->hi) - (1u << m->lo);
+		for (int i = 0; i < m->nw; i++)
+			nat &= ~BIT(m->wpos[i]);
+		/* naturals 3..K only (no ace or 2 with a choice of place), and room for one more card */
+		if ((nat & ~0x3FF8u) || rpl__meld_len(m) >= 14 || m->nw > RV(r, MAX_WILDS))
+			return 0;
+		/* an ace joins a plain run above its K only (below its 3 it leaves a gap) */
+		if (rank == 1)
+			return m->nw == 0 && m->hi == 13;
+		/*
+		 * the meld's wilds fill the holes between the naturals and x, and
+		 * any left over go to an end, where a run of 3..K leaves room; the
+		 * naturals outnumber the wilds, as they did
+		 */
+		if (rank < 3 || (nat & BIT(rank)))
+			return 0;
+		nat |= BIT(rank);
+		return popcount64(nat) > m->nw && popcount64(~nat & ((2u << high64(nat)) - (1u << ctz64(nat)))) <= m->nw;
+	}
+	/*
+	 * fixed: x takes its place just beyond an end, the wilds keep theirs, no
+	 * end wild is placed; only the number of wilds against the naturals'
+	 * could object, and, for an ace above the K, the wrap rule when an own
+	 * 2 is the wild at the low end
+	 */
+	if (m->nw > RV(r, MAX_WILDS) || rpl__meld_len(m) - m->nw + 1 <= m->nw)
+		return 0;
+	if (rank >= 3)
+		return rank == m->lo - 1 || rank == m->hi + 1;
+	if (rank != 1)
+		return 0;
+	for (int i = 0; i < m->nw; i++)
+		if (m->wpos[i] == m->lo && m->wcard[i] == RPL_CARD_MAKE(m->suit, 2))
+			lo_wild_two = 1;
+	return m->lo == 2 || (m->hi == 13 && (RV(r, WRAP_AS_DIRTY) || !lo_wild_two));
+}
+
+int rpl__meld_arrange(const struct rpl_rules *r, const cardset cnt, int n, int end, struct meld *out,
+                      char *why, size_t whylen)
+{
+	struct cards cs;
+	struct meld_fail f;
+	int code;
+
+	rpl__cards_view(&cs, cnt);
+	code = rpl__meld_arrange_cards(r, &cs, n, end, out, &f);
+	/* as before: the reason is the last refusal kept, even when another arrangement then worked */
+	rpl__meld_why(&f, why, whylen);
+	return code;
+}
+
+int rpl__meld_add(const struct rpl_rules *r, const struct meld *m, const cardset cnt, int n, int end,
+                  struct meld *out, char *why, size_t whylen)
+{
+	struct cards cs;
+	struct meld_fail f;
+	int code;
+
+	rpl__cards_view(&cs, cnt);
+	code = rpl__meld_add_cards(r, m, &cs, n, end, out, &f);
+	rpl__meld_why(&f, why, whylen);
+	return code;
 }
 
 int rpl_meld_check(const rpl_rules *r, const rpl_card *cards, size_t n, int end, rpl_meld_check_result *out)
