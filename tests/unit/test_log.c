@@ -863,6 +863,26 @@ static void test_reader_refusals(void **state)
 		free(b.p);
 		free(pay.p);
 	}
+	/*
+	 * a deal's stream not as an encoder ends it: a zero byte appended (an
+	 * encoder never stores one last), a byte other than 0 appended (the
+	 * decisions read the same, but the value is not the encoder's). (A byte
+	 * dropped may decode to other decisions: only the CRC catches that.)
+	 */
+	{
+		static const unsigned char extra[] = { 0x00, 0x01, 0x80, 0xFF };
+		for (size_t k = 0; k < sizeof(extra) / sizeof(extra[0]); k++) {
+			struct bytes b = { NULL, 0 }, pay = { NULL, 0 };
+			put(&pay, d + s[1].payload, s[1].len);
+			put_byte(&pay, extra[k]);
+			put_range(&b, d, 0, s[1].off);
+			put_section(&b, 'D', pay.p, pay.n);
+			put_range(&b, d, s[1].end, len);
+			assert_refused_bytes(&b, RPL_ECORRUPT, s[1].off, "does not decode to its length");
+			free(b.p);
+			free(pay.p);
+		}
+	}
 	/* bytes after the end section: a stray byte, a claim, an optional section */
 	{
 		struct bytes b = { NULL, 0 };
