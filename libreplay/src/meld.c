@@ -337,11 +337,15 @@ static int check_suit(const struct cards *cs, int s, struct meld_fail *f)
 	return -1;
 }
 
-/* Place the wilds at the ends; returns 0 or -1 when there is no room. */
+/*
+ * Wilds placed in a run being built. Gaps are filled before the wilds are
+ * counted against the rules, so there is room for one in every position a
+ * run has (14), not only for the MAX_WILDS a meld may keep.
+ */
 struct placed {
 	int lo, hi, nw;
-	uint8_t pos[MAX_WILDS + 2];
-	uint8_t card[MAX_WILDS + 2];
+	uint8_t pos[14];
+	uint8_t card[14];
 };
 
 static void placed_add(struct placed *pl, int pos, rpl_card c)
