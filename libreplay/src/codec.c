@@ -1085,7 +1085,7 @@ static int code_kind(struct coder *c, struct model *m, const struct track *t, in
 	for (int k = 0; k < 3; k++)
 		if (c_bit(c, &p[k], i > k) == 0)
 			return o[k];
-	return o[3 + c_tree(c, p + 3, 2, i - 3)];
+	return o[3 + c_tree(c, p + 2, 2, i - 3)]; /* the tree's nodes 1..3: p[3..5] */
 }
 
 static int code_action(struct coder *c, struct model *m, const struct track *t, rpl_action *a)

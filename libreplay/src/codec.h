@@ -86,7 +86,7 @@ int rpl__track_apply(struct track *t, const rpl_action *a, char *why, size_t why
 /* Adaptive contexts of a match's decision stream (docs/format.md, section 9). */
 #define KIND_CTX 56
 struct model {
-	uint16_t kind[KIND_CTX][7]; /* three "this kind?" bits, then a two-bit tree (1..3) */
+	uint16_t kind[KIND_CTX][6]; /* three "this kind?" bits, then the nodes 1..3 of a two-bit tree */
 	uint16_t discard[3][3];   /* discard: the position in the keep order is past 0, 1, 2? */
 	uint16_t count[2][16];    /* meld, add: number of cards */
 	uint16_t first_wild[2];   /* meld, add: the first card is a 2 or a joker? */

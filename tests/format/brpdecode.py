@@ -643,7 +643,7 @@ class Model:
     """The adaptive bits of a match, every one p = 1024, n = 0 at its first deal (§9.1)."""
 
     def __init__(self):
-        self.kind = [states(7) for _ in range(56)]
+        self.kind = [states(6) for _ in range(56)]
         self.discard = [states(3) for _ in range(3)]
         self.count = [states(16) for _ in range(2)]
         self.first_wild = states(2)
@@ -756,7 +756,7 @@ def decode_kind(rc, m, t):
     for k in range(3):
         if rc.bit(p[k]) == 0:
             return order[k]
-    return order[3 + rc.tree(p, 2, base=3)]
+    return order[3 + rc.tree(p, 2, base=2)]
 
 
 # ---- §9.4 to §9.8
