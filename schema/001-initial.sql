@@ -1,5 +1,7 @@
 -- libreplay export database, schema version 1 (docs/schema.md explains every table and column).
 -- Applied by rpl_export_db_open() to an empty database, inside one transaction.
+-- A column of a few allowed words is checked with = and OR, not IN (...): SQLite 3.40 builds a
+-- temporary index for each row it inserts under an IN list of more than two values (docs/schema.md).
 -- Points are the engine's points; counts are plain counts; sides are 0 (seats 0, 2) and 1 (seats 1, 3).
 
 -- One row a log file, named by the SHA-256 of its bytes.
@@ -16,7 +18,9 @@ CREATE TABLE matches (
   first_dealer     INTEGER,                -- seat that dealt the first deal
   start_time       TEXT,                   -- ISO 8601 UTC, YYYY-MM-DDTHH:MM:SSZ; NULL unknown
   start_unix       INTEGER,                -- the same, seconds since 1970-01-01 UTC
-  verdict          TEXT NOT NULL CHECK (verdict IN ('ok', 'illegal', 'mismatch', 'incomplete', 'malformed')),
+  verdict          TEXT NOT NULL
+                   CHECK (verdict = 'ok' OR verdict = 'illegal' OR verdict = 'mismatch' OR
+                     verdict = 'incomplete' OR verdict = 'malformed'),
   verdict_detail   TEXT NOT NULL,          -- brp verify's one-line message
   verdict_deal     INTEGER,                -- illegal, incomplete: the deal; mismatch: the deal claimed (0 match)
   verdict_turn     INTEGER,                -- illegal, incomplete: the turn
@@ -58,7 +62,8 @@ CREATE TABLE deals (
   deal            INTEGER NOT NULL,        -- 1-based
   dealer          INTEGER NOT NULL,        -- seat
   first_seat      INTEGER NOT NULL,        -- seat that played the first turn
-  end_kind        TEXT NOT NULL CHECK (end_kind IN ('out', 'stock')), -- went out, or the stock ran out
+  end_kind        TEXT NOT NULL
+                  CHECK (end_kind = 'out' OR end_kind = 'stock'), -- went out, or the stock ran out
   out_seat        INTEGER,                 -- the seat that went out; NULL when the stock ran out
   out_side        INTEGER,                 -- its side
   turns           INTEGER NOT NULL,
@@ -70,9 +75,13 @@ CREATE TABLE deals (
   morto_indirect  INTEGER NOT NULL,        -- mortos picked up by discarding the hand empty
   morto_to_stock  INTEGER NOT NULL,        -- mortos turned into stock
   vulnerable_open INTEGER NOT NULL,        -- openings by a vulnerable side (ABERTO)
-  morto0          TEXT NOT NULL CHECK (morto0 IN ('untouched', 'direct', 'indirect', 'stock')),
+  morto0          TEXT NOT NULL
+                  CHECK (morto0 = 'untouched' OR morto0 = 'direct' OR morto0 = 'indirect' OR
+                    morto0 = 'stock'),
   morto0_side     INTEGER,                 -- the side that took morto 0 (direct or indirect)
-  morto1          TEXT NOT NULL CHECK (morto1 IN ('untouched', 'direct', 'indirect', 'stock')),
+  morto1          TEXT NOT NULL
+                  CHECK (morto1 = 'untouched' OR morto1 = 'direct' OR morto1 = 'indirect' OR
+                    morto1 = 'stock'),
   morto1_side     INTEGER,
   PRIMARY KEY (match_id, deal)
 ) WITHOUT ROWID;
@@ -122,13 +131,15 @@ CREATE TABLE melds (
   deal     INTEGER NOT NULL,
   side     INTEGER NOT NULL,
   idx      INTEGER NOT NULL,               -- 0-based, in the order laid (as add S.I names it)
-  suit     TEXT NOT NULL CHECK (suit IN ('c', 'd', 'h', 's')),
+  suit     TEXT NOT NULL CHECK (suit = 'c' OR suit = 'd' OR suit = 'h' OR suit = 's'),
   lo       INTEGER NOT NULL,               -- lowest position: 1 = A (low), 2..10, 11 = J, 12 = Q, 13 = K, 14 = A (high)
   hi       INTEGER NOT NULL,               -- highest position
   length   INTEGER NOT NULL,               -- cards, hi - lo + 1
   wilds    INTEGER NOT NULL,
   clean    INTEGER NOT NULL,               -- 1 without a wild
-  category TEXT NOT NULL CHECK (category IN ('none', 'dirty', 'clean', 'clean13', 'clean14', 'dirty14')),
+  category TEXT NOT NULL
+           CHECK (category = 'none' OR category = 'dirty' OR category = 'clean' OR category = 'clean13' OR
+             category = 'clean14' OR category = 'dirty14'),
   points   INTEGER NOT NULL,               -- card values
   bonus    INTEGER NOT NULL,               -- canastra bonus
   cards    TEXT NOT NULL,                  -- the cards from lo to hi, a wild as JK(9d)
@@ -142,7 +153,9 @@ CREATE TABLE actions (
   seq      INTEGER NOT NULL,               -- 1-based position within the deal
   turn     INTEGER NOT NULL,               -- 1-based turn within the deal
   seat     INTEGER NOT NULL,
-  kind     TEXT NOT NULL CHECK (kind IN ('draw', 'take', 'reject', 'meld', 'add', 'discard', 'morto')),
+  kind     TEXT NOT NULL
+           CHECK (kind = 'draw' OR kind = 'take' OR kind = 'reject' OR kind = 'meld' OR kind = 'add' OR
+             kind = 'discard' OR kind = 'morto'),
   text     TEXT NOT NULL,                  -- as rpl_action_format() writes it: "meld 5h 6h 7h"
   PRIMARY KEY (match_id, deal, seq)
 ) WITHOUT ROWID;
