@@ -27,13 +27,17 @@ struct xdeal {
 	int last_turn[4];              /* while replaying: the last turn counted per seat */
 };
 
+/* The longest meld text: 14 cards, each at most "JK(10h)" and a space. */
+#define RPL__MELD_CARDS_SIZE 120
+
 struct xmeld {
-	int side, idx;
+	int deal, side, idx;
 	rpl_meld_info info;
+	char cards[RPL__MELD_CARDS_SIZE]; /* rpl__export_meld_cards() */
 };
 
 struct xaction {
-	int turn, seat, kind;
+	int deal, seq, turn, seat, kind; /* seq: 1-based within the deal */
 	char text[120];
 };
 

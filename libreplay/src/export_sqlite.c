@@ -15,10 +15,7 @@
 
 #define DEFAULT_TIMEOUT_MS (10 * 60 * 1000)
 
-enum {
-	ST_MATCH, ST_FIND, ST_PLAYER, ST_META, ST_DEAL, ST_SCORE, ST_SEAT, ST_MELD, ST_ACTION, ST_ACTIONS_STORED,
-	ST_COUNT
-};
+enum { ST_MATCH, ST_FIND, ST_ACTIONS_STORED, ST_COUNT };
 
 static const char *const sql_text[ST_COUNT] = {
 	[ST_MATCH] = "INSERT OR IGNORE INTO matches (hash, file, bytes, format_version, profile, overrides, players, "
@@ -27,27 +24,51 @@ static const char *const sql_text[ST_COUNT] = {
 	             "total0, total1, actions_stored) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
 	             "?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)",
 	[ST_FIND] = "SELECT match_id, actions_stored, verdict FROM matches WHERE hash = ?1",
-	[ST_PLAYER] = "INSERT INTO match_players (match_id, seat, side, name) VALUES (?1, ?2, ?3, ?4)",
-	[ST_META] = "INSERT INTO match_meta (match_id, idx, key, value) VALUES (?1, ?2, ?3, ?4)",
-	[ST_DEAL] = "INSERT INTO deals (match_id, deal, dealer, first_seat, end_kind, out_seat, out_side, turns, "
-	            "decisions, pile_taken, pile_frozen, rejects, morto_direct, morto_indirect, morto_to_stock, "
-	            "vulnerable_open, morto0, morto0_side, morto1, morto1_side) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
-	            "?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
-	[ST_SCORE] = "INSERT INTO deal_scores (match_id, deal, side, melded, bonus, canastras, canastras_dirty, "
-	             "canastras_clean, canastras_clean13, canastras_clean14, canastras_dirty14, going_out, hand, morto, "
-	             "total, match_total) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
-	[ST_SEAT] = "INSERT INTO deal_seats (match_id, deal, seat, side, turns, draws, takes, rejects, melds, adds, "
-	            "discards, mortos, went_out) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-	[ST_MELD] = "INSERT INTO melds (match_id, deal, side, idx, suit, lo, hi, length, wilds, clean, category, points, "
-	            "bonus, cards) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
-	[ST_ACTION] = "INSERT INTO actions (match_id, deal, seq, turn, seat, kind, text) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
-	              "?7)",
 	[ST_ACTIONS_STORED] = "UPDATE matches SET actions_stored = 1 WHERE match_id = ?1",
+};
+
+/*
+ * The rows that hang off a match go in several to a statement: INSERT INTO t
+ * (...) VALUES (?, ...), (?, ...), .... What SQLite does once a statement
+ * (open the cursors, check the transaction, halt, reset) is then paid once
+ * for up to 16 rows instead of once a row; callgrind put it at a third of
+ * SQLite's work in the export. Each table has a statement for each chunk
+ * size; n rows go in the largest chunks that fit (a match's 60 melds: three
+ * of 16, three of 4).
+ */
+enum { TB_PLAYER, TB_META, TB_DEAL, TB_SCORE, TB_SEAT, TB_MELD, TB_ACTION, TB_COUNT };
+
+static const int chunk_rows[] = { 16, 4, 1 };
+#define NCHUNK ((int)(sizeof(chunk_rows) / sizeof(chunk_rows[0])))
+
+static const struct {
+	const char *head; /* up to VALUES */
+	int ncols;
+	const char *what; /* the error message's start */
+} row_tables[TB_COUNT] = {
+	[TB_PLAYER] = { "INSERT OR ROLLBACK INTO match_players (match_id, seat, side, name) VALUES ", 4, "cannot insert a player" },
+	[TB_META] = { "INSERT OR ROLLBACK INTO match_meta (match_id, idx, key, value) VALUES ", 4, "cannot insert metadata" },
+	[TB_DEAL] = { "INSERT OR ROLLBACK INTO deals (match_id, deal, dealer, first_seat, end_kind, out_seat, out_side, turns, "
+	              "decisions, pile_taken, pile_frozen, rejects, morto_direct, morto_indirect, morto_to_stock, "
+	              "vulnerable_open, morto0, morto0_side, morto1, morto1_side) VALUES ",
+	              20, "cannot insert a deal" },
+	[TB_SCORE] = { "INSERT OR ROLLBACK INTO deal_scores (match_id, deal, side, melded, bonus, canastras, canastras_dirty, "
+	               "canastras_clean, canastras_clean13, canastras_clean14, canastras_dirty14, going_out, hand, "
+	               "morto, total, match_total) VALUES ",
+	               16, "cannot insert a deal score" },
+	[TB_SEAT] = { "INSERT OR ROLLBACK INTO deal_seats (match_id, deal, seat, side, turns, draws, takes, rejects, melds, adds, "
+	              "discards, mortos, went_out) VALUES ",
+	              13, "cannot insert a seat's deal" },
+	[TB_MELD] = { "INSERT OR ROLLBACK INTO melds (match_id, deal, side, idx, suit, lo, hi, length, wilds, clean, category, "
+	              "points, bonus, cards) VALUES ",
+	              14, "cannot insert a meld" },
+	[TB_ACTION] = { "INSERT OR ROLLBACK INTO actions (match_id, deal, seq, turn, seat, kind, text) VALUES ", 7, "cannot insert a decision" },
 };
 
 struct rpl_export_db {
 	sqlite3 *db;
 	sqlite3_stmt *st[ST_COUNT];
+	sqlite3_stmt *rows[TB_COUNT][NCHUNK]; /* rows[t][k]: chunk_rows[k] rows of table t */
 	int in_batch;
 	int timeout_ms;
 	char errmsg[320];
@@ -190,6 +211,37 @@ fail:
 	return err;
 }
 
+/* The statement that inserts chunk_rows[k] rows into table t: "(?, ?), (?, ?)". */
+static int prepare_rows(rpl_export_db *x, int t, int k)
+{
+	size_t len = strlen(row_tables[t].head), size = len + (size_t)chunk_rows[k] * ((size_t)row_tables[t].ncols * 3 + 4) + 1;
+	char *sql = malloc(size);
+	int rc;
+
+	if (!sql) {
+		snprintf(x->errmsg, sizeof(x->errmsg), "out of memory");
+		return RPL_ENOMEM;
+	}
+	memcpy(sql, row_tables[t].head, len);
+	for (int r = 0; r < chunk_rows[k]; r++) {
+		if (r)
+			sql[len++] = ',';
+		sql[len++] = '(';
+		for (int c = 0; c < row_tables[t].ncols; c++) {
+			if (c) {
+				sql[len++] = ',';
+				sql[len++] = ' ';
+			}
+			sql[len++] = '?';
+		}
+		sql[len++] = ')';
+	}
+	sql[len] = '\0';
+	rc = sqlite3_prepare_v3(x->db, sql, (int)len, SQLITE_PREPARE_PERSISTENT, &x->rows[t][k], NULL);
+	free(sql);
+	return rc == SQLITE_OK ? RPL_OK : db_fail(x, rc, "cannot prepare a statement");
+}
+
 int rpl_export_db_open(rpl_export_db **out, const char *path, int timeout_ms)
 {
 	rpl_export_db *x;
@@ -210,11 +262,25 @@ int rpl_export_db_open(rpl_export_db **out, const char *path, int timeout_ms)
 		return db_fail(x, rc, path);
 	sqlite3_extended_result_codes(x->db, 1);
 	sqlite3_busy_timeout(x->db, x->timeout_ms);
-	/* WAL: readers do not block the writer; the journal mode is a property of the file */
-	if ((err = exec_retry(x, "PRAGMA journal_mode = WAL", "cannot set the journal mode")) != 0 ||
-	    (err = exec_retry(x, "PRAGMA foreign_keys = ON", "cannot enable foreign keys")) != 0 ||
-	    (err = exec_retry(x, "PRAGMA synchronous = NORMAL", "cannot set synchronous")) != 0 ||
-	    /* statement journals in memory: as temporary files, each INSERT opened and closed one */
+	/*
+	 * The journal mode is the file's: a new database keeps SQLite's rollback
+	 * journal, one already in WAL mode stays in it. A run is one transaction;
+	 * with a rollback journal its new pages are written once, and the journal
+	 * holds only the few pages that were there before. WAL writes every page
+	 * twice (to the WAL, then back into the database) and the WAL grows to
+	 * the size of the whole run, but readers are never blocked
+	 * (docs/schema.md, "Concurrency").
+	 */
+	/*
+	 * Foreign keys are not enforced on this connection: every row it writes
+	 * hangs off the match it has just inserted, in the same transaction, so
+	 * the check could only fail on a bug here (the tests run
+	 * foreign_key_check), and enforcing it makes each statement of several
+	 * rows keep a statement journal. A failed insert rolls the whole
+	 * transaction back (INSERT OR ROLLBACK), so none is needed.
+	 */
+	if ((err = exec_retry(x, "PRAGMA foreign_keys = OFF", "cannot set foreign_keys")) != 0 ||
+	    /* statement journals (brp merge's INSERT ... SELECT keeps one) in memory, never in a temporary file */
 	    (err = exec_retry(x, "PRAGMA temp_store = MEMORY", "cannot set temp_store")) != 0)
 		return err;
 	if ((err = upgrade(x)) != 0)
@@ -224,6 +290,10 @@ int rpl_export_db_open(rpl_export_db **out, const char *path, int timeout_ms)
 		if (rc != SQLITE_OK)
 			return db_fail(x, rc, "cannot prepare a statement");
 	}
+	for (int t = 0; t < TB_COUNT; t++)
+		for (int k = 0; k < NCHUNK; k++)
+			if ((err = prepare_rows(x, t, k)) != 0)
+				return err;
 	return RPL_OK;
 }
 
@@ -269,16 +339,25 @@ void rpl_export_db_rollback(rpl_export_db *x)
 	for (int i = 0; i < ST_COUNT; i++)
 		if (x->st[i])
 			sqlite3_reset(x->st[i]);
+	for (int t = 0; t < TB_COUNT; t++)
+		for (int k = 0; k < NCHUNK; k++)
+			if (x->rows[t][k])
+				sqlite3_reset(x->rows[t][k]);
 	if (!sqlite3_get_autocommit(x->db))
 		sqlite3_exec(x->db, "ROLLBACK", NULL, NULL, NULL);
 	x->in_batch = 0;
 }
 
-/* Bind helpers: a negative "none" becomes NULL. */
+/*
+ * Binding: every statement is stepped and reset right after its values are
+ * bound (step_done), so text is bound SQLITE_STATIC, without a copy: the
+ * strings outlive the step. Every parameter is bound at every step, NULL
+ * included, so no binding is left over from the row before.
+ */
 static void bind_text(sqlite3_stmt *st, int i, const char *s)
 {
 	if (s)
-		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
 	else
 		sqlite3_bind_null(st, i);
 }
@@ -298,7 +377,6 @@ static int step_done(rpl_export_db *x, sqlite3_stmt *st, const char *what)
 	int err = rc == SQLITE_DONE ? RPL_OK : db_fail(x, rc, what);
 
 	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
 	return err;
 }
 
@@ -309,8 +387,8 @@ static int insert_match(rpl_export_db *x, const rpl_export_match *m)
 	int ok = v->kind == RPL_VERDICT_OK && m->detailed, h = m->have_header;
 	char iso[RPL__ISO8601_SIZE], act[160];
 
-	sqlite3_bind_text(st, 1, m->hash, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, m->file, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 1, m->hash, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, m->file, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 3, (long long)m->bytes);
 	bind_int_or_null(st, 4, m->format_version, h);
 	bind_text(st, 5, h ? m->profile : NULL);
@@ -320,11 +398,16 @@ static int insert_match(rpl_export_db *x, const rpl_export_match *m)
 	bind_int_or_null(st, 9, m->first_dealer, h);
 	if (h && m->start_time != 0) {
 		rpl__export_iso8601(m->start_time, iso);
-		sqlite3_bind_text(st, 10, iso, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 10, iso, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, 11, (long long)m->start_time);
+	} else {
+		sqlite3_bind_null(st, 10);
+		sqlite3_bind_null(st, 11);
 	}
 	sqlite3_bind_text(st, 12, rpl_verdict_name(v->kind), -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 13, v->message, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 13, v->message, -1, SQLITE_STATIC);
+	for (int i = 14; i <= 19; i++)
+		sqlite3_bind_null(st, i); /* the verdict's details, set below by kind */
 	switch (v->kind) {
 	case RPL_VERDICT_ILLEGAL:
 		sqlite3_bind_int(st, 14, v->deal);
@@ -332,7 +415,7 @@ static int insert_match(rpl_export_db *x, const rpl_export_match *m)
 			sqlite3_bind_int(st, 15, v->turn);
 			sqlite3_bind_int(st, 16, v->seat);
 			rpl_action_format(&v->action, act, sizeof(act));
-			sqlite3_bind_text(st, 17, act, -1, SQLITE_TRANSIENT);
+			sqlite3_bind_text(st, 17, act, -1, SQLITE_STATIC);
 		}
 		sqlite3_bind_text(st, 18, rpl_rule_name(v->rule), -1, SQLITE_STATIC);
 		break;
@@ -359,135 +442,216 @@ static int insert_match(rpl_export_db *x, const rpl_export_match *m)
 	return step_done(x, st, "cannot insert the match");
 }
 
-static int insert_actions(rpl_export_db *x, const rpl_export_match *m, sqlite3_int64 id)
+/* Bind row i of a table's rows for match m (database id) at parameters base + 1 .. base + ncols. */
+typedef void (*row_binder)(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i);
+
+/* Insert n rows of table t, in chunks of chunk_rows[]. */
+static int insert_rows(rpl_export_db *x, int t, size_t n, row_binder bind, const rpl_export_match *m,
+                       sqlite3_int64 id)
 {
-	sqlite3_stmt *st = x->st[ST_ACTION];
+	size_t i = 0;
 	int err;
 
-	for (size_t k = 0; k < m->ndeals; k++) {
-		const struct xdeal *d = &m->deals[k];
-		for (size_t i = 0; i < d->nacts; i++) {
-			const struct xaction *a = &m->acts[d->act0 + i];
-			sqlite3_bind_int64(st, 1, id);
-			sqlite3_bind_int(st, 2, d->deal);
-			sqlite3_bind_int64(st, 3, (long long)i + 1);
-			sqlite3_bind_int(st, 4, a->turn);
-			sqlite3_bind_int(st, 5, a->seat);
-			sqlite3_bind_text(st, 6, rpl__export_kind_name(a->kind), -1, SQLITE_STATIC);
-			sqlite3_bind_text(st, 7, a->text, -1, SQLITE_TRANSIENT);
-			if ((err = step_done(x, st, "cannot insert a decision")) != 0)
-				return err;
-		}
+	while (i < n) {
+		int k = 0;
+		sqlite3_stmt *st;
+		while ((size_t)chunk_rows[k] > n - i)
+			k++;
+		st = x->rows[t][k];
+		for (int r = 0; r < chunk_rows[k]; r++)
+			bind(st, r * row_tables[t].ncols, m, id, i + (size_t)r);
+		if ((err = step_done(x, st, row_tables[t].what)) != 0)
+			return err;
+		i += (size_t)chunk_rows[k];
 	}
 	return RPL_OK;
 }
 
-static int insert_deal(rpl_export_db *x, const rpl_export_match *m, const struct xdeal *d, sqlite3_int64 id)
+static void bind_player(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
 {
-	sqlite3_stmt *st = x->st[ST_DEAL];
-	int err, out = d->st.end == RPL_DEAL_OUT && d->st.out_seat >= 0;
+	sqlite3_bind_int64(st, base + 1, id);
+	sqlite3_bind_int(st, base + 2, (int)i);
+	sqlite3_bind_int(st, base + 3, (int)i % 2);
+	bind_text(st, base + 4, m->players[i]);
+}
 
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_int(st, 2, d->deal);
-	sqlite3_bind_int(st, 3, d->dealer);
-	sqlite3_bind_int(st, 4, d->first_seat);
-	sqlite3_bind_text(st, 5, d->st.end == RPL_DEAL_OUT ? "out" : "stock", -1, SQLITE_STATIC);
-	bind_int_or_null(st, 6, d->st.out_seat, out);
-	bind_int_or_null(st, 7, d->st.out_seat % 2, out);
-	sqlite3_bind_int(st, 8, d->st.turns);
-	sqlite3_bind_int(st, 9, d->st.actions);
-	sqlite3_bind_int(st, 10, d->st.pile_taken);
-	sqlite3_bind_int(st, 11, d->st.pile_frozen);
-	sqlite3_bind_int(st, 12, d->st.rejects);
-	sqlite3_bind_int(st, 13, d->st.morto_direct);
-	sqlite3_bind_int(st, 14, d->st.morto_indirect);
-	sqlite3_bind_int(st, 15, d->st.morto_to_stock);
-	sqlite3_bind_int(st, 16, d->st.vulnerable_open);
-	for (int i = 0; i < 2; i++) {
-		int taken = d->morto[i] == XM_DIRECT || d->morto[i] == XM_INDIRECT;
-		sqlite3_bind_text(st, 17 + 2 * i, rpl__export_morto_names[d->morto[i]], -1, SQLITE_STATIC);
-		bind_int_or_null(st, 18 + 2 * i, d->morto_side[i], taken);
+static void bind_meta(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+{
+	sqlite3_bind_int64(st, base + 1, id);
+	sqlite3_bind_int64(st, base + 2, (long long)i);
+	sqlite3_bind_text(st, base + 3, m->meta_keys[i], -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, base + 4, m->meta_values[i], -1, SQLITE_STATIC);
+}
+
+static void bind_deal(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+{
+	const struct xdeal *d = &m->deals[i];
+	int out = d->st.end == RPL_DEAL_OUT && d->st.out_seat >= 0;
+
+	sqlite3_bind_int64(st, base + 1, id);
+	sqlite3_bind_int(st, base + 2, d->deal);
+	sqlite3_bind_int(st, base + 3, d->dealer);
+	sqlite3_bind_int(st, base + 4, d->first_seat);
+	sqlite3_bind_text(st, base + 5, d->st.end == RPL_DEAL_OUT ? "out" : "stock", -1, SQLITE_STATIC);
+	bind_int_or_null(st, base + 6, d->st.out_seat, out);
+	bind_int_or_null(st, base + 7, d->st.out_seat % 2, out);
+	sqlite3_bind_int(st, base + 8, d->st.turns);
+	sqlite3_bind_int(st, base + 9, d->st.actions);
+	sqlite3_bind_int(st, base + 10, d->st.pile_taken);
+	sqlite3_bind_int(st, base + 11, d->st.pile_frozen);
+	sqlite3_bind_int(st, base + 12, d->st.rejects);
+	sqlite3_bind_int(st, base + 13, d->st.morto_direct);
+	sqlite3_bind_int(st, base + 14, d->st.morto_indirect);
+	sqlite3_bind_int(st, base + 15, d->st.morto_to_stock);
+	sqlite3_bind_int(st, base + 16, d->st.vulnerable_open);
+	for (int k = 0; k < 2; k++) {
+		int taken = d->morto[k] == XM_DIRECT || d->morto[k] == XM_INDIRECT;
+		sqlite3_bind_text(st, base + 17 + 2 * k, rpl__export_morto_names[d->morto[k]], -1, SQLITE_STATIC);
+		bind_int_or_null(st, base + 18 + 2 * k, d->morto_side[k], taken);
 	}
-	if ((err = step_done(x, st, "cannot insert a deal")) != 0)
+}
+
+/* Row i: deal i / 2, side i % 2. */
+static void bind_score(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+{
+	const struct xdeal *d = &m->deals[i / 2];
+	int s = (int)(i % 2);
+	const rpl_score *sc = &d->score[s];
+	int32_t all = 0;
+
+	for (int c = 1; c < RPL_CANASTRA_NCAT; c++)
+		all += sc->canastras[c];
+	sqlite3_bind_int64(st, base + 1, id);
+	sqlite3_bind_int(st, base + 2, d->deal);
+	sqlite3_bind_int(st, base + 3, s);
+	sqlite3_bind_int(st, base + 4, sc->melded);
+	sqlite3_bind_int(st, base + 5, sc->bonus);
+	sqlite3_bind_int(st, base + 6, all);
+	sqlite3_bind_int(st, base + 7, sc->canastras[RPL_CANASTRA_DIRTY]);
+	sqlite3_bind_int(st, base + 8, sc->canastras[RPL_CANASTRA_CLEAN]);
+	sqlite3_bind_int(st, base + 9, sc->canastras[RPL_CANASTRA_CLEAN13]);
+	sqlite3_bind_int(st, base + 10, sc->canastras[RPL_CANASTRA_CLEAN14]);
+	sqlite3_bind_int(st, base + 11, sc->canastras[RPL_CANASTRA_DIRTY14]);
+	sqlite3_bind_int(st, base + 12, sc->going_out);
+	sqlite3_bind_int(st, base + 13, sc->hand);
+	sqlite3_bind_int(st, base + 14, sc->morto);
+	sqlite3_bind_int(st, base + 15, sc->total);
+	sqlite3_bind_int(st, base + 16, d->match_total[s]);
+}
+
+/* The seats a deal has rows for. */
+static size_t seats_of(const rpl_export_match *m)
+{
+	return m->nplayers < 0 ? 0 : m->nplayers > 4 ? 4 : (size_t)m->nplayers;
+}
+
+/* Row i: deal i / seats, seat i % seats. */
+static void bind_seat(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+{
+	size_t n = seats_of(m);
+	const struct xdeal *d = &m->deals[i / n];
+	int seat = (int)(i % n);
+	const struct xseat *xs = &d->seat[seat];
+
+	sqlite3_bind_int64(st, base + 1, id);
+	sqlite3_bind_int(st, base + 2, d->deal);
+	sqlite3_bind_int(st, base + 3, seat);
+	sqlite3_bind_int(st, base + 4, seat % 2);
+	sqlite3_bind_int(st, base + 5, xs->turns);
+	sqlite3_bind_int(st, base + 6, xs->draws);
+	sqlite3_bind_int(st, base + 7, xs->takes);
+	sqlite3_bind_int(st, base + 8, xs->rejects);
+	sqlite3_bind_int(st, base + 9, xs->melds);
+	sqlite3_bind_int(st, base + 10, xs->adds);
+	sqlite3_bind_int(st, base + 11, xs->discards);
+	sqlite3_bind_int(st, base + 12, xs->mortos);
+	sqlite3_bind_int(st, base + 13, xs->went_out);
+}
+
+static void bind_meld(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+{
+	const struct xmeld *xm = &m->melds[i];
+	const rpl_meld_info *mi = &xm->info;
+
+	sqlite3_bind_int64(st, base + 1, id);
+	sqlite3_bind_int(st, base + 2, xm->deal);
+	sqlite3_bind_int(st, base + 3, xm->side);
+	sqlite3_bind_int(st, base + 4, xm->idx);
+	sqlite3_bind_text(st, base + 5, rpl__export_suit_name(mi->suit), -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, base + 6, mi->lo);
+	sqlite3_bind_int(st, base + 7, mi->hi);
+	sqlite3_bind_int(st, base + 8, mi->length);
+	sqlite3_bind_int(st, base + 9, mi->wilds);
+	sqlite3_bind_int(st, base + 10, mi->clean);
+	sqlite3_bind_text(st, base + 11, rpl_canastra_name(mi->category), -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, base + 12, mi->points);
+	sqlite3_bind_int(st, base + 13, mi->bonus);
+	sqlite3_bind_text(st, base + 14, xm->cards, -1, SQLITE_STATIC);
+}
+
+static void bind_action(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+{
+	const struct xaction *a = &m->acts[i];
+
+	sqlite3_bind_int64(st, base + 1, id);
+	sqlite3_bind_int(st, base + 2, a->deal);
+	sqlite3_bind_int(st, base + 3, a->seq);
+	sqlite3_bind_int(st, base + 4, a->turn);
+	sqlite3_bind_int(st, base + 5, a->seat);
+	sqlite3_bind_text(st, base + 6, rpl__export_kind_name(a->kind), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, base + 7, a->text, -1, SQLITE_STATIC);
+}
+
+static int add_match(rpl_export_db *x, const rpl_export_match *m, int *added)
+{
+	sqlite3_stmt *st;
+	sqlite3_int64 id;
+	int err, rc;
+
+	if ((err = insert_match(x, m)) != 0)
 		return err;
-
-	st = x->st[ST_SCORE];
-	for (int s = 0; s < 2; s++) {
-		const rpl_score *sc = &d->score[s];
-		int32_t all = 0;
-		for (int c = 1; c < RPL_CANASTRA_NCAT; c++)
-			all += sc->canastras[c];
-		sqlite3_bind_int64(st, 1, id);
-		sqlite3_bind_int(st, 2, d->deal);
-		sqlite3_bind_int(st, 3, s);
-		sqlite3_bind_int(st, 4, sc->melded);
-		sqlite3_bind_int(st, 5, sc->bonus);
-		sqlite3_bind_int(st, 6, all);
-		sqlite3_bind_int(st, 7, sc->canastras[RPL_CANASTRA_DIRTY]);
-		sqlite3_bind_int(st, 8, sc->canastras[RPL_CANASTRA_CLEAN]);
-		sqlite3_bind_int(st, 9, sc->canastras[RPL_CANASTRA_CLEAN13]);
-		sqlite3_bind_int(st, 10, sc->canastras[RPL_CANASTRA_CLEAN14]);
-		sqlite3_bind_int(st, 11, sc->canastras[RPL_CANASTRA_DIRTY14]);
-		sqlite3_bind_int(st, 12, sc->going_out);
-		sqlite3_bind_int(st, 13, sc->hand);
-		sqlite3_bind_int(st, 14, sc->morto);
-		sqlite3_bind_int(st, 15, sc->total);
-		sqlite3_bind_int(st, 16, d->match_total[s]);
-		if ((err = step_done(x, st, "cannot insert a deal score")) != 0)
+	if (sqlite3_changes(x->db) == 0) {
+		/* already there: only decisions it lacks may be added */
+		int stored = 1, ok = 0;
+		st = x->st[ST_FIND];
+		sqlite3_bind_text(st, 1, m->hash, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			id = sqlite3_column_int64(st, 0);
+			stored = sqlite3_column_int(st, 1);
+			ok = strcmp((const char *)sqlite3_column_text(st, 2), "ok") == 0;
+		}
+		sqlite3_reset(st);
+		if (rc != SQLITE_ROW)
+			return db_fail(x, rc, "cannot find the match");
+		if (stored || !ok || !m->detailed || !m->has_actions)
+			return RPL_OK;
+		if ((err = insert_rows(x, TB_ACTION, m->nacts, bind_action, m, id)) != 0)
 			return err;
+		sqlite3_bind_int64(x->st[ST_ACTIONS_STORED], 1, id);
+		return step_done(x, x->st[ST_ACTIONS_STORED], "cannot mark the decisions stored");
 	}
-
-	st = x->st[ST_SEAT];
-	for (int seat = 0; seat < m->nplayers && seat < 4; seat++) {
-		const struct xseat *xs = &d->seat[seat];
-		sqlite3_bind_int64(st, 1, id);
-		sqlite3_bind_int(st, 2, d->deal);
-		sqlite3_bind_int(st, 3, seat);
-		sqlite3_bind_int(st, 4, seat % 2);
-		sqlite3_bind_int(st, 5, xs->turns);
-		sqlite3_bind_int(st, 6, xs->draws);
-		sqlite3_bind_int(st, 7, xs->takes);
-		sqlite3_bind_int(st, 8, xs->rejects);
-		sqlite3_bind_int(st, 9, xs->melds);
-		sqlite3_bind_int(st, 10, xs->adds);
-		sqlite3_bind_int(st, 11, xs->discards);
-		sqlite3_bind_int(st, 12, xs->mortos);
-		sqlite3_bind_int(st, 13, xs->went_out);
-		if ((err = step_done(x, st, "cannot insert a seat's deal")) != 0)
-			return err;
-	}
-
-	st = x->st[ST_MELD];
-	for (size_t i = 0; i < d->nmelds; i++) {
-		const struct xmeld *xm = &m->melds[d->meld0 + i];
-		const rpl_meld_info *mi = &xm->info;
-		char cards[160];
-		rpl__export_meld_cards(mi, cards, sizeof(cards));
-		sqlite3_bind_int64(st, 1, id);
-		sqlite3_bind_int(st, 2, d->deal);
-		sqlite3_bind_int(st, 3, xm->side);
-		sqlite3_bind_int(st, 4, xm->idx);
-		sqlite3_bind_text(st, 5, rpl__export_suit_name(mi->suit), -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 6, mi->lo);
-		sqlite3_bind_int(st, 7, mi->hi);
-		sqlite3_bind_int(st, 8, mi->length);
-		sqlite3_bind_int(st, 9, mi->wilds);
-		sqlite3_bind_int(st, 10, mi->clean);
-		sqlite3_bind_text(st, 11, rpl_canastra_name(mi->category), -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 12, mi->points);
-		sqlite3_bind_int(st, 13, mi->bonus);
-		sqlite3_bind_text(st, 14, cards, -1, SQLITE_TRANSIENT);
-		if ((err = step_done(x, st, "cannot insert a meld")) != 0)
-			return err;
-	}
+	id = sqlite3_last_insert_rowid(x->db);
+	if (added)
+		*added = 1;
+	if ((m->have_header && (err = insert_rows(x, TB_PLAYER, seats_of(m), bind_player, m, id)) != 0) ||
+	    (err = insert_rows(x, TB_META, m->nmeta, bind_meta, m, id)) != 0)
+		return err;
+	if (m->verdict.kind != RPL_VERDICT_OK || !m->detailed)
+		return RPL_OK;
+	if ((err = insert_rows(x, TB_DEAL, m->ndeals, bind_deal, m, id)) != 0 ||
+	    (err = insert_rows(x, TB_SCORE, 2 * m->ndeals, bind_score, m, id)) != 0 ||
+	    (err = insert_rows(x, TB_SEAT, seats_of(m) * m->ndeals, bind_seat, m, id)) != 0 ||
+	    (err = insert_rows(x, TB_MELD, m->nmelds, bind_meld, m, id)) != 0)
+		return err;
+	if (m->has_actions)
+		return insert_rows(x, TB_ACTION, m->nacts, bind_action, m, id);
 	return RPL_OK;
 }
 
 int rpl_export_db_add(rpl_export_db *x, const rpl_export_match *m, int *added)
 {
-	sqlite3_stmt *st;
-	sqlite3_int64 id;
-	int err, rc;
+	int err;
 
 	if (added)
 		*added = 0;
@@ -497,59 +661,16 @@ int rpl_export_db_add(rpl_export_db *x, const rpl_export_match *m, int *added)
 		snprintf(x->errmsg, sizeof(x->errmsg), "no batch is open");
 		return RPL_ESTATE;
 	}
-	if ((err = insert_match(x, m)) != 0)
-		return err;
-	if (sqlite3_changes(x->db) == 0) {
-		/* already there: only decisions it lacks may be added */
-		int stored = 1, ok = 0;
-		st = x->st[ST_FIND];
-		sqlite3_bind_text(st, 1, m->hash, -1, SQLITE_TRANSIENT);
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW) {
-			id = sqlite3_column_int64(st, 0);
-			stored = sqlite3_column_int(st, 1);
-			ok = strcmp((const char *)sqlite3_column_text(st, 2), "ok") == 0;
-		}
-		sqlite3_reset(st);
-		sqlite3_clear_bindings(st);
-		if (rc != SQLITE_ROW)
-			return db_fail(x, rc, "cannot find the match");
-		if (stored || !ok || !m->detailed || !m->has_actions)
-			return RPL_OK;
-		if ((err = insert_actions(x, m, id)) != 0)
-			return err;
-		sqlite3_bind_int64(x->st[ST_ACTIONS_STORED], 1, id);
-		return step_done(x, x->st[ST_ACTIONS_STORED], "cannot mark the decisions stored");
+	/*
+	 * A failed insert has already undone the transaction (INSERT OR
+	 * ROLLBACK) or left part of a match in it: either way the batch goes.
+	 */
+	if ((err = add_match(x, m, added)) != 0) {
+		rpl_export_db_rollback(x);
+		if (added)
+			*added = 0;
 	}
-	id = sqlite3_last_insert_rowid(x->db);
-	if (added)
-		*added = 1;
-	st = x->st[ST_PLAYER];
-	for (int s = 0; m->have_header && s < m->nplayers && s < 4; s++) {
-		sqlite3_bind_int64(st, 1, id);
-		sqlite3_bind_int(st, 2, s);
-		sqlite3_bind_int(st, 3, s % 2);
-		bind_text(st, 4, m->players[s]);
-		if ((err = step_done(x, st, "cannot insert a player")) != 0)
-			return err;
-	}
-	st = x->st[ST_META];
-	for (size_t i = 0; i < m->nmeta; i++) {
-		sqlite3_bind_int64(st, 1, id);
-		sqlite3_bind_int64(st, 2, (long long)i);
-		sqlite3_bind_text(st, 3, m->meta_keys[i], -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 4, m->meta_values[i], -1, SQLITE_TRANSIENT);
-		if ((err = step_done(x, st, "cannot insert metadata")) != 0)
-			return err;
-	}
-	if (m->verdict.kind != RPL_VERDICT_OK || !m->detailed)
-		return RPL_OK;
-	for (size_t k = 0; k < m->ndeals; k++)
-		if ((err = insert_deal(x, m, &m->deals[k], id)) != 0)
-			return err;
-	if (m->has_actions)
-		return insert_actions(x, m, id);
-	return RPL_OK;
+	return err;
 }
 
 void rpl_export_db_free(rpl_export_db *x)
@@ -560,6 +681,9 @@ void rpl_export_db_free(rpl_export_db *x)
 		rpl_export_db_rollback(x);
 	for (int i = 0; i < ST_COUNT; i++)
 		sqlite3_finalize(x->st[i]);
+	for (int t = 0; t < TB_COUNT; t++)
+		for (int k = 0; k < NCHUNK; k++)
+			sqlite3_finalize(x->rows[t][k]);
 	if (x->db)
 		sqlite3_close(x->db);
 	free(x);
@@ -628,7 +752,7 @@ int rpl_export_db_merge(rpl_export_db *x, const char *src, int *added)
 	/* SQLite attaches outside a transaction; the path is bound, not spliced into the SQL */
 	rc = sqlite3_prepare_v2(x->db, "ATTACH DATABASE ?1 AS merge_src", -1, &st, NULL);
 	if (rc == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, src, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, 1, src, -1, SQLITE_STATIC);
 		rc = sqlite3_step(st);
 	}
 	sqlite3_finalize(st);

@@ -63,6 +63,21 @@ orphans() {
 		+ (SELECT count(*) FROM deals d WHERE 2 <> (SELECT count(*) FROM deal_scores s
 		   WHERE s.match_id = d.match_id AND s.deal = d.deal))")
 	[ "$n" = 0 ] || die "$n partial matches or orphan rows in the database"
+	# every meld and every seat's deal row is there: they add up to their deal's score and counts
+	n=$(q "SELECT (SELECT count(*) FROM deal_scores s WHERE
+		   melded <> (SELECT coalesce(sum(points), 0) FROM melds x
+		              WHERE x.match_id = s.match_id AND x.deal = s.deal AND x.side = s.side)
+		   OR bonus <> (SELECT coalesce(sum(bonus), 0) FROM melds x
+		                WHERE x.match_id = s.match_id AND x.deal = s.deal AND x.side = s.side)
+		   OR canastras <> (SELECT count(*) FROM melds x
+		                    WHERE x.match_id = s.match_id AND x.deal = s.deal AND x.side = s.side AND category <> 'none'))
+		+ (SELECT count(*) FROM deals d WHERE
+		   turns <> (SELECT sum(turns) FROM deal_seats t WHERE t.match_id = d.match_id AND t.deal = d.deal)
+		   OR decisions <> (SELECT sum(draws + takes + rejects + melds + adds + discards + mortos) FROM deal_seats t
+		                    WHERE t.match_id = d.match_id AND t.deal = d.deal)
+		   OR (SELECT players FROM matches m WHERE m.match_id = d.match_id) <>
+		      (SELECT count(*) FROM deal_seats t WHERE t.match_id = d.match_id AND t.deal = d.deal))")
+	[ "$n" = 0 ] || die "$n deals whose melds or seat rows do not add up to the deal"
 	[ "$(q 'PRAGMA integrity_check')" = ok ] || die "integrity_check: $(q 'PRAGMA integrity_check')"
 	[ "$(q 'PRAGMA foreign_key_check' | wc -l)" = 0 ] || die "foreign_key_check: $(q 'PRAGMA foreign_key_check')"
 }
@@ -162,12 +177,12 @@ failures)
 		wait $pid || rc=$?
 		if [ $rc = 137 ]; then
 			killed=1
-			# uncommitted pages in the WAL show the kill came mid-batch (0: still loading)
-			echo "killed after ${delay}s; uncommitted WAL bytes: $(stat -c %s db-wal 2> /dev/null || echo 0)"
+			# a hot journal shows the kill came after the batch had written pages (0: before)
+			echo "killed after ${delay}s; journal bytes: $(stat -c %s db-journal 2> /dev/null || echo 0)"
 			break
 		fi
 		# it finished before the kill: undo it and try sooner
-		rm -f db db-wal db-shm
+		rm -f db db-journal db-wal db-shm
 		"$brp" export -q --sqlite db c
 	done
 	[ $killed = 1 ] || die "the export always finished before it could be killed"
@@ -183,7 +198,7 @@ failures)
 	echo "kill: the database stayed as before the batch; the rerun completed it"
 
 	# two exports into one new database at once, and a reader meanwhile
-	rm -f db db-wal db-shm
+	rm -f db db-journal db-wal db-shm
 	"$brp" export -q --actions --sqlite db big & p1=$!
 	"$brp" export -q --sqlite db c & p2=$!
 	sleep 0.1
@@ -197,6 +212,16 @@ failures)
 	orphans
 	[ "$(content db)" = "$(content fresh.db)" ] || die "two concurrent exports differ from one after the other"
 	echo "concurrent: both exports succeeded; the database holds both"
+
+	# the journal mode is the file's: a new database has the rollback journal, a WAL one stays WAL
+	[ "$("$sqlite3" db 'PRAGMA journal_mode')" = delete ] || die "a new database is in journal mode $("$sqlite3" db 'PRAGMA journal_mode')"
+	rm -f wal.db*
+	[ "$("$sqlite3" wal.db 'PRAGMA journal_mode = WAL')" = wal ] || die "cannot make a WAL database"
+	"$brp" export -q --sqlite wal.db c
+	"$brp" export -q --sqlite wal.db big
+	[ "$("$sqlite3" wal.db 'PRAGMA journal_mode')" = wal ] || die "an export took the database out of WAL mode"
+	[ "$(content wal.db)" = "$(content fresh.db)" ] || die "an export into a WAL database differs"
+	echo "journal: new databases use the rollback journal; a WAL database stays in WAL"
 
 	# a CSV export killed mid-way leaves the previous files whole, and no partial one
 	"$brp" export -q --csv out c

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "export_impl.h"
 #include "sha256.h"
@@ -158,6 +159,75 @@ static void sinks(void **state)
 	assert_int_equal(system(path), 0);
 }
 
+static int count_rows(const char *path, const char *sql)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	int n = -1;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return n;
+}
+
+/*
+ * An insert that fails (here a trigger refuses the melds of an ok match) takes
+ * the whole batch with it: the matches added before in the batch are gone and
+ * no batch is open; the next one works.
+ */
+static void failed_add_rolls_back(void **state)
+{
+	char dir[] = "/tmp/test_export.XXXXXX", path[256], sample[4096];
+	rpl_export_match *ok = NULL, *junk = NULL;
+	rpl_export_db *db = NULL;
+	sqlite3 *other = NULL;
+	int added = -1;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(sample, sizeof(sample), "%s/samples/kzv-4p.brp", SRCROOT);
+	assert_int_equal(rpl_export_match_load(&ok, sample, 0), 0);
+	assert_int_equal(rpl_export_match_verdict(ok)->kind, RPL_VERDICT_OK);
+	assert_int_equal(rpl_export_match_load_memory(&junk, "junk.brp", "not a log", 9, 0), 0);
+
+	snprintf(path, sizeof(path), "%s/x.db", dir);
+	assert_int_equal(rpl_export_db_open(&db, path, 1000), 0);
+	assert_int_equal(sqlite3_open(path, &other), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(other,
+	                              "CREATE TRIGGER no_melds BEFORE INSERT ON melds "
+	                              "BEGIN SELECT RAISE(ABORT, 'no melds here'); END",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(other);
+
+	assert_int_equal(rpl_export_db_begin(db), 0);
+	assert_int_equal(rpl_export_db_add(db, junk, &added), 0);
+	assert_int_equal(added, 1);
+	assert_int_equal(rpl_export_db_add(db, ok, &added), RPL_EIO);
+	assert_int_equal(added, 0);
+	assert_non_null(strstr(rpl_export_db_errmsg(db), "no melds here"));
+	assert_int_equal(rpl_export_db_commit(db), RPL_ESTATE); /* no batch open */
+	assert_int_equal(count_rows(path, "SELECT count(*) FROM matches"), 0);
+	assert_int_equal(count_rows(path, "SELECT count(*) FROM deals"), 0);
+
+	/* the next batch works */
+	assert_int_equal(rpl_export_db_begin(db), 0);
+	assert_int_equal(rpl_export_db_add(db, junk, &added), 0);
+	assert_int_equal(added, 1);
+	assert_int_equal(rpl_export_db_commit(db), 0);
+	assert_int_equal(count_rows(path, "SELECT count(*) FROM matches"), 1);
+
+	rpl_export_db_free(db);
+	rpl_export_match_free(ok);
+	rpl_export_match_free(junk);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	assert_int_equal(system(path), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -165,6 +235,7 @@ int main(void)
 		cmocka_unit_test(iso8601),
 		cmocka_unit_test(schema_matches_files),
 		cmocka_unit_test(sinks),
+		cmocka_unit_test(failed_add_rolls_back),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -68,8 +68,9 @@ RPL_API const char *rpl_export_schema_sql(int version);
 /*
  * Open (or create) the database at path and bring its schema to the current
  * version, applying each schema step the database lacks in one transaction.
- * The database is put in WAL journal mode so that readers and another
- * exporter may use it at once. timeout_ms is how long to wait for another
+ * The journal mode is left as the file has it: a new database has SQLite's
+ * rollback journal; one switched to WAL stays in WAL, where readers are
+ * never blocked (docs/schema.md). timeout_ms is how long to wait for another
  * writer's lock, here and in rpl_export_db_begin (< 0: 10 minutes).
  * RPL_EIO (cannot open or write), RPL_EUNSUPPORTED (the schema is newer than
  * this build), RPL_ECORRUPT (not an export database, or damaged), RPL_ENOMEM.
@@ -92,8 +93,8 @@ RPL_API void rpl_export_db_rollback(rpl_export_db *db);
  * Add a loaded match to the open batch. A match already in the database (by
  * hash) adds nothing (*added = 0), except its decisions when they were not
  * stored before and m has them. *added (may be NULL) is 1 for a new match.
- * RPL_ESTATE without a batch, RPL_EIO on a database error: the batch should
- * then be rolled back.
+ * RPL_ESTATE without a batch; RPL_EIO (RPL_ENOMEM) on a database error,
+ * and then the whole batch has been rolled back: none is open.
  */
 RPL_API int rpl_export_db_add(rpl_export_db *db, const rpl_export_match *m, int *added);
 
