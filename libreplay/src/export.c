@@ -5,10 +5,12 @@
  * engine's own scores, stats and melds): kept only for an ok log.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "export_impl.h"
 #include "grow.h"
@@ -410,55 +412,61 @@ cleanup:
 
 int rpl_export_match_load(rpl_export_match **out, const char *path, unsigned flags)
 {
-	FILE *f = NULL;
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
-	int err;
+	int fd = -1, err, e = 0;
+	struct stat st;
 
 	if (!out)
 		return RPL_EINVAL;
 	*out = NULL;
 	if (!path)
 		return RPL_EINVAL;
-	f = fopen(path, "rb");
-	if (f) {
-		struct stat st;
-		/* the file's size as the first guess: a large buffer freed for every log makes malloc churn */
-		if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size < (1 << 30))
-			cap = (size_t)st.st_size + 1;
-		for (;;) {
-			size_t got;
-			if (len == cap || !buf) {
-				size_t ncap = !buf && cap ? cap : cap ? cap * 2 : 4096;
-				char *p = realloc(buf, ncap);
-				if (!p) {
-					err = RPL_ENOMEM;
-					goto fail;
-				}
-				buf = p;
-				cap = ncap;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		e = errno;
+		err = e == ENOMEM ? RPL_ENOMEM : RPL_EIO;
+		goto fail;
+	}
+	/*
+	 * The file's size, and one byte more, as the first guess: a regular file
+	 * is then read in one call, which comes back short at its end.
+	 */
+	cap = S_ISREG(st.st_mode) && st.st_size >= 0 && st.st_size < (1 << 30) ? (size_t)st.st_size + 1 : 4096;
+	for (;;) {
+		ssize_t got;
+		if (len == cap || !buf) {
+			size_t ncap = buf ? cap * 2 : cap;
+			char *p = realloc(buf, ncap);
+			if (!p) {
+				e = ENOMEM;
+				err = RPL_ENOMEM;
+				goto fail;
 			}
-			got = fread(buf + len, 1, cap - len, f);
-			len += got;
-			if (got == 0)
-				break;
+			buf = p;
+			cap = ncap;
 		}
-		if (ferror(f)) {
+		got = read(fd, buf + len, cap - len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			e = errno;
 			err = RPL_EIO;
 			goto fail;
 		}
-		fclose(f);
-		err = rpl_export_match_load_memory(out, path, buf, len, flags);
-		free(buf);
-		return err;
+		len += (size_t)got;
+		if (got == 0 || (S_ISREG(st.st_mode) && len < cap))
+			break;
 	}
-	err = errno == ENOMEM ? RPL_ENOMEM : RPL_EIO;
+	close(fd);
+	err = rpl_export_match_load_memory(out, path, buf, len, flags);
+	free(buf);
+	return err;
 fail:
 	{
-		int e = errno;
 		rpl_export_match *m = calloc(1, sizeof(*m));
-		if (f)
-			fclose(f);
+		if (fd >= 0)
+			close(fd);
 		free(buf);
 		if (!m)
 			return RPL_ENOMEM;
