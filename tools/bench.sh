@@ -142,23 +142,64 @@ say ""
 say "Speed-up of -j $jobs over one thread: $(echo "scale=2; $t1 / $tj" | bc -l)x. Decoding is $(echo "scale=0; 100 * $(sget decode_share) / 1" | bc)% of verification time in memory."
 say ""
 
+# the median of numbers, one an argument
+med() {
+	printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {printf "%.3f", a[int((NR+1)/2)]}'
+}
+# the wall time of one run of a command, in seconds
+once() {
+	local t0 t1
+	t0=$(date +%s.%N)
+	"$@" > /dev/null
+	t1=$(date +%s.%N)
+	echo "$t1 - $t0" | bc -l
+}
+# one export into a new database DB (MODE delete: as brp export creates it; wal: switched to WAL first)
+export_once() {
+	local db=$1 mode=$2
+	shift 2
+	rm -f "$db" "$db-journal" "$db-wal" "$db-shm"
+	[ "$mode" = wal ] && sqlite3 "$db" 'PRAGMA journal_mode = WAL' > /dev/null
+	once "$brp" export -q "$@" --sqlite "$db" --from-list "$work/all.list"
+}
+
 if "$brp" export --help > /dev/null 2>&1; then
 	say "## 3. Export"
 	say ""
-	rm -f "$work/export.db" "$work/export.db-wal" "$work/export.db-shm"
-	te=$(median sh -c "rm -f '$work/export.db'*; '$brp' export -q --sqlite '$work/export.db' --from-list '$work/all.list'")
+	# the baseline's CSV files, from a first export
+	export_once "$work/export.db" delete > /dev/null
 	rows=$(sqlite3 "$work/export.db" "SELECT (SELECT count(*) FROM matches) + (SELECT count(*) FROM match_players) + (SELECT count(*) FROM match_meta) + (SELECT count(*) FROM deals) + (SELECT count(*) FROM deal_scores) + (SELECT count(*) FROM deal_seats) + (SELECT count(*) FROM melds);")
-	tej=$(median sh -c "rm -f '$work/export-j.db'*; '$brp' export -q -j $jobs --sqlite '$work/export-j.db' --from-list '$work/all.list'")
+	bash "$root/tools/bench-import.sh" prepare "$work/export.db" "$work/import"
+	# the export and its baseline take turns, so that each round sees the same load of the machine
+	e1=() ej=() im=() w1=() wj=() wi=() r1=() rj=() rw1=() rwj=()
+	for _ in $(seq "$rounds"); do
+		a=$(export_once "$work/export.db" delete -j 1)
+		b=$(export_once "$work/export.db" delete -j "$jobs")
+		c=$(bash "$root/tools/bench-import.sh" run "$work/import" "$work/import.db" delete)
+		d=$(export_once "$work/export-wal.db" wal -j 1)
+		e=$(export_once "$work/export-wal.db" wal -j "$jobs")
+		f=$(bash "$root/tools/bench-import.sh" run "$work/import" "$work/import.db" wal)
+		e1+=("$a") ej+=("$b") im+=("$c") w1+=("$d") wj+=("$e") wi+=("$f")
+		r1+=("$(echo "$a / $c" | bc -l)") rj+=("$(echo "$b / $c" | bc -l)")
+		rw1+=("$(echo "$d / $f" | bc -l)") rwj+=("$(echo "$e / $f" | bc -l)")
+	done
 	tc=$(median sh -c "rm -rf '$work/csv'; '$brp' export -q --csv '$work/csv' --from-list '$work/all.list'")
-	say "| what | seconds | rows | rows/s |"
-	say "|---|---|---|---|"
-	say "| brp export --sqlite (reads, verifies and replays each log, then inserts) | $te | $rows | $(echo "$rows / $te" | bc) |"
-	say "| brp export --sqlite -j $jobs | $tej | $rows | $(echo "$rows / $tej" | bc) |"
-	if [ -x "$root/tools/bench-import.sh" ]; then
-		ti=$(bash "$root/tools/bench-import.sh" "$work/export.db" "$work/import.db" "$rounds")
-		say "| sqlite3 shell .import of the same rows from CSV | $ti | $rows | $(echo "$rows / $ti" | bc) |"
-	fi
-	say "| brp export --csv (reads, verifies and replays each log) | $tc | | |"
+	row() { say "| $1 | $2 | $3 | $(echo "$rows / $3" | bc) | $4 |"; }
+	say "$rows rows (every table but actions). brp export reads, verifies and replays each log, then inserts its rows;"
+	say "the shell reads them from CSV files. Each round runs the six in turn; the last column is the median of the"
+	say "rounds' ratios to the shell's time in the same journal mode (below 1: faster than the shell)."
+	say ""
+	say "| what | journal | seconds | rows/s | time / .import |"
+	say "|---|---|---|---|---|"
+	row "brp export --sqlite, 1 thread" "rollback (a new database)" "$(med "${e1[@]}")" "$(med "${r1[@]}")"
+	row "brp export --sqlite -j $jobs" "rollback" "$(med "${ej[@]}")" "$(med "${rj[@]}")"
+	row "sqlite3 shell .import of the same rows from CSV" "rollback" "$(med "${im[@]}")" "1"
+	row "brp export --sqlite, 1 thread" "WAL (switched before)" "$(med "${w1[@]}")" "$(med "${rw1[@]}")"
+	row "brp export --sqlite -j $jobs" "WAL" "$(med "${wj[@]}")" "$(med "${rwj[@]}")"
+	row "sqlite3 shell .import of the same rows from CSV" "WAL" "$(med "${wi[@]}")" "1"
+	say ""
+	say "| brp export --csv (reads, verifies and replays each log) | $tc s |"
+	say "|---|---|"
 	say ""
 fi
 
