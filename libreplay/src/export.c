@@ -15,7 +15,6 @@
 #include "export_impl.h"
 #include "grow.h"
 #include "sha256.h"
-#include "verify_impl.h"
 
 const char *const rpl__export_morto_names[4] = { "untouched", "direct", "indirect", "stock" };
 
@@ -391,8 +390,8 @@ int rpl_export_match_load_memory(rpl_export_match **out, const char *name, const
 	}
 	{
 		struct collector c = { m, flags, 0, { 0 } };
-		struct rpl__verify_hook hook = { &c, collect_before, collect_after };
-		err = rpl__verify_reader(rd, NULL, &m->verdict, &hook);
+		rpl_verify_observer obs = { &c, collect_before, collect_after };
+		err = rpl_verify_reader_observe(rd, NULL, &m->verdict, &obs);
 	}
 	if (err) {
 		fail(m, err, err == RPL_ENOMEM ? "out of memory" : m->verdict.message[0] ? m->verdict.message : rpl_strerror(err));

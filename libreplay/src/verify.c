@@ -6,7 +6,6 @@
 #include "format.h"
 #include "game_impl.h"
 #include "grow.h"
-#include "verify_impl.h"
 
 const char *rpl_verdict_name(int kind)
 {
@@ -27,10 +26,11 @@ struct claim {
 
 int rpl_verify_reader(rpl_reader *rd, const rpl_rules *rules, rpl_verdict *out)
 {
-	return rpl__verify_reader(rd, rules, out, NULL);
+	return rpl_verify_reader_observe(rd, rules, out, NULL);
 }
 
-int rpl__verify_reader(rpl_reader *rd, const rpl_rules *rules, rpl_verdict *out, const struct rpl__verify_hook *hook)
+int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdict *out,
+                              const rpl_verify_observer *hook)
 {
 	const rpl_match_info *info;
 	rpl_game *g = NULL;
@@ -222,6 +222,12 @@ cleanup:
 
 int rpl_verify_file(const char *path, const rpl_rules *rules, rpl_verdict *out)
 {
+	return rpl_verify_file_observe(path, rules, out, NULL);
+}
+
+int rpl_verify_file_observe(const char *path, const rpl_rules *rules, rpl_verdict *out,
+                            const rpl_verify_observer *obs)
+{
 	rpl_reader *rd = NULL;
 	int err;
 
@@ -243,7 +249,7 @@ int rpl_verify_file(const char *path, const rpl_rules *rules, rpl_verdict *out)
 		rpl_reader_free(rd);
 		return RPL_OK;
 	}
-	err = rpl_verify_reader(rd, rules, out);
+	err = rpl_verify_reader_observe(rd, rules, out, obs);
 	rpl_reader_free(rd);
 	return err;
 }

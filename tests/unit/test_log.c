@@ -1112,6 +1112,97 @@ static void test_verdicts(void **state)
 	rpl_rules_free(rules);
 }
 
+/* What an observer saw. */
+struct seen {
+	int deals, before, after, stop_at;
+	int order_ok;          /* every after of a decision came right after its before */
+	int pending;           /* a before without its after yet */
+	int phase_before_out;  /* a before saw the deal already over */
+	int32_t total[2];      /* match totals the last after saw */
+};
+
+static int seen_before(void *ctx, const rpl_event *ev, const rpl_game *g)
+{
+	struct seen *s = ctx;
+
+	assert_int_equal(ev->kind, RPL_EV_ACTION);
+	if (s->pending)
+		s->order_ok = 0;
+	if (rpl_game_phase(g) >= RPL_PHASE_DEAL_OVER)
+		s->phase_before_out = 1;
+	s->pending = 1;
+	if (++s->before == s->stop_at)
+		return 42;
+	return 0;
+}
+
+static int seen_after(void *ctx, const rpl_event *ev, const rpl_game *g)
+{
+	struct seen *s = ctx;
+
+	if (ev->kind == RPL_EV_DEAL) {
+		s->deals++;
+		assert_int_equal(rpl_game_deal_number(g), ev->deal);
+		return 0;
+	}
+	assert_int_equal(ev->kind, RPL_EV_ACTION);
+	if (!s->pending)
+		s->order_ok = 0;
+	s->pending = 0;
+	s->after++;
+	s->total[0] = rpl_game_total(g, 0);
+	s->total[1] = rpl_game_total(g, 1);
+	return 0;
+}
+
+/* The observer sees every deal and decision, in order, with the game before and after; it can stop. */
+static void test_observer(void **state)
+{
+	static struct expect x;
+	const char *path = tmp_path("observed.brp");
+	rpl_verify_observer obs = { NULL, seen_before, seen_after };
+	struct seen s;
+	rpl_verdict v, plain;
+	rpl_reader *rd = NULL;
+
+	(void)state;
+	record_match(path, "kzv", NULL, 4, 5, 1 << 30, &x);
+	assert_int_equal(rpl_verify_file(path, NULL, &plain), 0);
+	assert_int_equal(plain.kind, RPL_VERDICT_OK);
+
+	memset(&s, 0, sizeof(s));
+	s.order_ok = 1;
+	obs.ctx = &s;
+	assert_int_equal(rpl_verify_file_observe(path, NULL, &v, &obs), 0);
+	assert_memory_equal(&v, &plain, sizeof(v)); /* observing changes nothing */
+	assert_int_equal(s.deals, v.deals);
+	assert_int_equal(s.before, v.actions);
+	assert_int_equal(s.after, v.actions);
+	assert_true(s.order_ok);
+	assert_false(s.phase_before_out);
+	assert_int_equal(s.total[0], v.total[0]);
+	assert_int_equal(s.total[1], v.total[1]);
+
+	/* a non-zero return stops it, and is returned */
+	memset(&s, 0, sizeof(s));
+	s.order_ok = 1;
+	s.stop_at = 10;
+	assert_int_equal(rpl_reader_open(&rd, path), 0);
+	assert_int_equal(rpl_verify_reader_observe(rd, NULL, &v, &obs), 42);
+	assert_int_equal(s.before, 10);
+	assert_int_equal(s.after, 9);
+	rpl_reader_free(rd);
+
+	/* only one function, and none */
+	memset(&s, 0, sizeof(s));
+	obs.before = NULL;
+	assert_int_equal(rpl_verify_file_observe(path, NULL, &v, &obs), 0);
+	assert_int_equal(s.after, plain.actions);
+	assert_int_equal(rpl_verify_file_observe(path, NULL, &v, NULL), 0);
+	assert_int_equal(v.kind, RPL_VERDICT_OK);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1121,6 +1212,7 @@ int main(void)
 		cmocka_unit_test(test_checked_and_unchecked),
 		cmocka_unit_test(test_reader_refusals),
 		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_observer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -196,6 +196,29 @@ RPL_API const char *rpl_verdict_name(int kind);
 RPL_API int rpl_verify_file(const char *path, const rpl_rules *rules, rpl_verdict *out);
 RPL_API int rpl_verify_reader(rpl_reader *rd, const rpl_rules *rules, rpl_verdict *out);
 
+/*
+ * An observer of verification, for a caller that derives its own figures
+ * from a log in the same pass that judges it (one decode, one replay):
+ * brp stats and the export use it. Either function may be NULL.
+ *   before  a decision is about to be applied; g is the game before it
+ *   after   a deal was dealt, or a decision was applied (both legal); g is
+ *           the game after it
+ * ev and g belong to the verifier: read them during the call, keep
+ * neither. A function that returns non-zero stops verification, which
+ * returns that value; *out is then not a verdict.
+ */
+typedef struct rpl_verify_observer {
+	void *ctx;
+	int (*before)(void *ctx, const rpl_event *ev, const rpl_game *g);
+	int (*after)(void *ctx, const rpl_event *ev, const rpl_game *g);
+} rpl_verify_observer;
+
+/* rpl_verify_file() and rpl_verify_reader(), calling obs (may be NULL) along the way. */
+RPL_API int rpl_verify_file_observe(const char *path, const rpl_rules *rules, rpl_verdict *out,
+                                    const rpl_verify_observer *obs);
+RPL_API int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdict *out,
+                                      const rpl_verify_observer *obs);
+
 /* ---- salvage ---- */
 
 /* What rpl_recover() kept and cut. */
