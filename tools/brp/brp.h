@@ -60,25 +60,52 @@ int brp_bad_option(const char *cmd, int c, char **argv);
 int brp_rules_make(const char *cmd, const char *profile, char *const *sets, int nsets,
                    rpl_rules **out);
 
-/* The logs a batch command works on: files, directories walked for *.brp in
- * name order, and "-" for a list of paths on standard input. */
-struct brp_files {
-	char **path;
-	size_t n, cap;
-};
-int brp_files_collect(const char *cmd, int argc, char **argv, struct brp_files *fl);
-void brp_files_free(struct brp_files *fl);
-/* Append the paths listed in the file list ("-": standard input), one a line. */
-int brp_files_from_list(const char *cmd, const char *list, struct brp_files *fl);
+/*
+ * The logs a batch command works on, one path at a time, so that memory does
+ * not grow with their number: the arguments in order, a directory walked for
+ * *.brp in name order (one directory's entries held at a time), "-" the paths
+ * listed on standard input, one a line, read as they are needed; then the
+ * paths listed in the --from-list file (list; "-": standard input; NULL: none).
+ * A path that does not exist is given as it is: the command reports it in its
+ * place. Empty lines are skipped, a line's CR and LF dropped.
+ */
+struct brp_source;
 
 /*
- * Run job on every file of fl with jobs threads; out receives each result in
- * the files' order, one at a time (never concurrently). slot_size: the size
- * of a result. Returns 0, or -1 when out of memory or no thread starts.
+ * A source over argv[0..argc) and list. The directories among the arguments
+ * are opened once and the list file opened here, so that these mistakes stop
+ * a command before any work. On failure prints one line and returns -1 (*out
+ * is then NULL).
+ */
+int brp_source_new(struct brp_source **out, const char *cmd, int argc, char **argv, const char *list);
+/*
+ * The next path in *path, NULL after the last; it stays valid until the next
+ * call. Returns 0, or -1 when a directory met on the way cannot be read or
+ * memory runs out: that is not printed, so that the caller can print it in its
+ * place, after the results of the paths before it (brp_source_errmsg); every
+ * later call fails too.
+ */
+int brp_source_next(struct brp_source *src, const char **path);
+/* Why brp_source_next failed, one line; NULL while it has not. */
+const char *brp_source_errmsg(const struct brp_source *src);
+/* How many paths brp_source_next has given. */
+size_t brp_source_count(const struct brp_source *src);
+/* Accepts NULL. */
+void brp_source_free(struct brp_source *src);
+
+/*
+ * Run job on every path of src with jobs threads; out receives each result in
+ * the paths' order, one at a time (never concurrently). slot_size: the size of
+ * a result. The threads take paths from src through a window of slots, so
+ * memory depends on jobs, not on the number of paths. On failure (out of
+ * memory, no thread, or src failed: its message comes after every result
+ * before it) prints one line and returns -1; the results before it have been
+ * handed to out.
  */
 typedef void (*brp_job_fn)(const char *path, void *result, void *ud);
 typedef void (*brp_out_fn)(const char *path, const void *result, void *ud);
-int brp_pool_run(const struct brp_files *fl, int jobs, size_t slot_size, brp_job_fn job, brp_out_fn out, void *ud);
+int brp_pool_run(const char *cmd, struct brp_source *src, int jobs, size_t slot_size, brp_job_fn job,
+                 brp_out_fn out, void *ud);
 
 /* Parse the argument of --jobs (1..256) into *jobs; on failure one line and -1. */
 int brp_parse_jobs(const char *cmd, const char *arg, int *jobs);

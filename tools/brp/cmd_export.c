@@ -45,60 +45,100 @@ static void usage(FILE *f)
 	      f);
 }
 
-/* Loaded matches, handed from the workers to the writer in order. */
+/* A log on its way from the source to the writer: its path, then the loaded match. */
 struct slot {
+	char *path;   /* this slot's copy of the path */
+	size_t cap;
 	rpl_export_match *m;
 	int err;
 	int done;
 };
 
+/*
+ * Paths are taken from the source in order, under the lock, into a ring of
+ * window slots (path i in slots[i % window]); the writer consumes them in the
+ * same order. So memory depends on -j, not on the number of logs.
+ */
 struct pipeline {
-	const struct brp_files *fl;
+	struct brp_source *src;
 	unsigned flags;
 	struct slot *slots;
-	size_t next;        /* next index a worker takes */
-	size_t consumed;    /* slots before this one are written and freed */
 	size_t window;      /* how far the workers may run ahead of the writer */
-	int stop;
+	size_t next;        /* paths taken from the source */
+	size_t consumed;    /* paths before this one are written and their matches freed */
+	int end;            /* no more paths: the source ended or failed, or memory ran out */
+	int nomem;
+	int stop;           /* the writer stopped on an error */
 	pthread_mutex_t lock;
 	pthread_cond_t ready, room;
 };
+
+/* With the lock held: the next path into its slot; NULL at the end (woken writer). */
+static struct slot *take(struct pipeline *p)
+{
+	const char *path;
+	struct slot *s;
+	size_t len;
+
+	if (brp_source_next(p->src, &path) < 0 || !path)
+		goto end;
+	s = &p->slots[p->next % p->window];
+	len = strlen(path) + 1;
+	if (len > s->cap) {
+		char *copy = realloc(s->path, len);
+		if (!copy) {
+			p->nomem = 1;
+			goto end;
+		}
+		s->path = copy;
+		s->cap = len;
+	}
+	memcpy(s->path, path, len);
+	s->m = NULL;
+	s->err = 0;
+	s->done = 0;
+	p->next++;
+	return s;
+end:
+	p->end = 1;
+	pthread_cond_broadcast(&p->ready);
+	return NULL;
+}
 
 static void *worker(void *arg)
 {
 	struct pipeline *p = arg;
 
+	pthread_mutex_lock(&p->lock);
 	for (;;) {
-		size_t i;
+		struct slot *s;
 		rpl_export_match *m = NULL;
 		int err;
-		pthread_mutex_lock(&p->lock);
-		while (!p->stop && p->next < p->fl->n && p->next >= p->consumed + p->window)
+		while (!p->stop && !p->end && p->next >= p->consumed + p->window)
 			pthread_cond_wait(&p->room, &p->lock);
-		if (p->stop || p->next >= p->fl->n) {
-			pthread_mutex_unlock(&p->lock);
-			return NULL;
-		}
-		i = p->next++;
+		if (p->stop || p->end || !(s = take(p)))
+			break;
 		pthread_mutex_unlock(&p->lock);
-		err = rpl_export_match_load(&m, p->fl->path[i], p->flags);
+		err = rpl_export_match_load(&m, s->path, p->flags);
 		pthread_mutex_lock(&p->lock);
-		p->slots[i].m = m;
-		p->slots[i].err = err;
-		p->slots[i].done = 1;
+		s->m = m;
+		s->err = err;
+		s->done = 1;
 		pthread_cond_broadcast(&p->ready);
-		pthread_mutex_unlock(&p->lock);
 	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
 }
 
 struct totals {
 	size_t logs, added, present, ok, not_ok, unreadable;
 };
 
-static void progress(size_t done, size_t n, int show)
+/* The number of logs is not known before the last: the count done. */
+static void progress(size_t done, int show)
 {
 	if (show)
-		fprintf(stderr, "\rbrp export: %zu/%zu", done, n);
+		fprintf(stderr, "\rbrp export: %zu", done);
 }
 
 int cmd_export(int argc, char **argv)
@@ -120,13 +160,13 @@ int cmd_export(int argc, char **argv)
 	long timeout_s = 600;
 	unsigned flags = 0;
 	char *end;
-	struct brp_files fl = { 0 };
+	struct brp_source *src = NULL;
 	rpl_export_db *db = NULL;
 	rpl_export_csv *csv = NULL;
 	struct pipeline p;
 	pthread_t *th = NULL;
 	struct totals t = { 0 };
-	int failed = 0;
+	int failed = 0, complete = 0;
 
 	memset(&p, 0, sizeof(p));
 	while ((c = getopt_long(argc, argv, ":aj:qh", opts, NULL)) != -1) {
@@ -159,9 +199,7 @@ int cmd_export(int argc, char **argv)
 		brp_error(name, "no log to export (try 'brp export --help')");
 		return BRP_EXIT_USAGE;
 	}
-	if (brp_files_collect(name, argc - optind, argv + optind, &fl) < 0)
-		goto cleanup;
-	if (list && brp_files_from_list(name, list, &fl) < 0)
+	if (brp_source_new(&src, name, argc - optind, argv + optind, list) < 0)
 		goto cleanup;
 	show = !quiet && isatty(STDERR_FILENO);
 
@@ -186,10 +224,10 @@ int cmd_export(int argc, char **argv)
 		}
 	}
 
-	p.fl = &fl;
+	p.src = src;
 	p.flags = flags;
 	p.window = (size_t)jobs * 4;
-	p.slots = calloc(fl.n ? fl.n : 1, sizeof(*p.slots));
+	p.slots = calloc(p.window, sizeof(*p.slots));
 	th = calloc((size_t)jobs, sizeof(*th));
 	if (!p.slots || !th) {
 		brp_error(name, "out of memory");
@@ -208,23 +246,32 @@ int cmd_export(int argc, char **argv)
 		}
 	}
 
-	for (size_t i = 0; i < fl.n; i++) {
+	for (size_t i = 0;; i++) {
+		struct slot *s = &p.slots[i % p.window];
 		rpl_export_match *m = NULL;
 		int added = 0;
+		pthread_mutex_lock(&p.lock);
 		if (nthreads) {
-			pthread_mutex_lock(&p.lock);
-			while (!p.slots[i].done)
+			while (!(i < p.next && s->done) && !(p.end && i >= p.next))
 				pthread_cond_wait(&p.ready, &p.lock);
-			m = p.slots[i].m;
-			err = p.slots[i].err;
-			p.slots[i].m = NULL;
-			pthread_mutex_unlock(&p.lock);
+			if (i >= p.next) /* the end, or the source failed: said after the loop */
+				s = NULL;
 		} else {
-			err = rpl_export_match_load(&m, fl.path[i], flags);
+			s = take(&p);
 		}
+		if (!s) {
+			pthread_mutex_unlock(&p.lock);
+			break;
+		}
+		m = s->m;
+		err = s->err;
+		s->m = NULL;
+		pthread_mutex_unlock(&p.lock);
+		if (!nthreads)
+			err = rpl_export_match_load(&m, s->path, flags);
 		t.logs++;
 		if (err) {
-			brp_error(name, "%s: %s", fl.path[i], m ? rpl_export_match_errmsg(m) : rpl_strerror(err));
+			brp_error(name, "%s: %s", s->path, m ? rpl_export_match_errmsg(m) : rpl_strerror(err));
 			t.unreadable++;
 		} else {
 			if (rpl_export_match_verdict(m)->kind == RPL_VERDICT_OK)
@@ -232,7 +279,7 @@ int cmd_export(int argc, char **argv)
 			else
 				t.not_ok++;
 			if (db && (err = rpl_export_db_add(db, m, &added)) != 0) {
-				brp_error(name, "%s: %s: %s", db_path, fl.path[i], rpl_export_db_errmsg(db));
+				brp_error(name, "%s: %s: %s", db_path, s->path, rpl_export_db_errmsg(db));
 				failed = 1;
 			}
 			if (!failed && db) {
@@ -261,11 +308,22 @@ int cmd_export(int argc, char **argv)
 		pthread_mutex_unlock(&p.lock);
 		if (failed)
 			break;
-		if (show && (i % 16 == 15 || i + 1 == fl.n))
-			progress(i + 1, fl.n, show);
+		if (i % 16 == 15)
+			progress(i + 1, show);
 	}
-	if (show && fl.n)
+	/* every log before a failure of the source has been written: the failure comes in its place */
+	if (!failed && brp_source_errmsg(src)) {
+		brp_error(name, "%s", brp_source_errmsg(src));
+		failed = 1;
+	} else if (!failed && p.nomem) {
+		brp_error(name, "out of memory");
+		failed = 1;
+	}
+	complete = !failed;
+	if (show && t.logs) {
+		progress(t.logs, show);
 		fputc('\n', stderr);
+	}
 
 teardown:
 	pthread_mutex_lock(&p.lock);
@@ -274,12 +332,14 @@ teardown:
 	pthread_mutex_unlock(&p.lock);
 	for (int i = 0; i < nthreads; i++)
 		pthread_join(th[i], NULL);
-	for (size_t i = 0; i < fl.n; i++)
+	for (size_t i = 0; i < p.window; i++) {
 		rpl_export_match_free(p.slots[i].m);
+		free(p.slots[i].path);
+	}
 	pthread_cond_destroy(&p.room);
 	pthread_cond_destroy(&p.ready);
 	pthread_mutex_destroy(&p.lock);
-	if (failed || t.logs != fl.n)
+	if (!complete)
 		goto cleanup;
 	if (db && (err = rpl_export_db_commit(db)) != 0) {
 		brp_error(name, "%s: %s", db_path, rpl_export_db_errmsg(db));
@@ -298,6 +358,6 @@ cleanup:
 	rpl_export_csv_free(csv); /* removes temporary files that were not renamed */
 	free(th);
 	free(p.slots);
-	brp_files_free(&fl);
+	brp_source_free(src);
 	return status;
 }

@@ -2,8 +2,6 @@
 #include "brp.h"
 
 #include <getopt.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,26 +68,34 @@ static void deal_done(struct counts *c, const rpl_game *g)
 	}
 }
 
-/* Count one log; verified first, events only for an ok one. */
-static int count_file(const char *path, struct counts *c)
+/* One log's counts, and why it could not be read (err non-zero). */
+struct sresult {
+	struct counts c;
+	int err;
+	char message[sizeof(((rpl_verdict *)0)->message)];
+};
+
+/* Count one log (a pool job); verified first, events only for an ok one. */
+static void count_file(const char *path, void *result, void *ud)
 {
+	struct sresult *r = result;
+	struct counts *c = &r->c, one;
 	rpl_verdict v;
 	rpl_reader *rd = NULL;
 	rpl_game *g = NULL;
 	const rpl_match_info *info;
 	rpl_event ev;
-	struct counts one;
-	int err;
 
-	err = rpl_verify_file(path, NULL, &v);
-	if (err) {
-		brp_error(name, "%s: %s", path, v.message[0] ? v.message : rpl_strerror(err));
+	memset(r, 0, sizeof(*r));
+	r->err = rpl_verify_file(path, NULL, &v);
+	if (r->err) {
+		snprintf(r->message, sizeof(r->message), "%s", v.message[0] ? v.message : rpl_strerror(r->err));
 		c->unreadable++;
-		return -1;
+		return;
 	}
 	c->verdicts[v.kind]++;
 	if (v.kind != RPL_VERDICT_OK)
-		return 0;
+		return;
 	memset(&one, 0, sizeof(one));
 	if (rpl_reader_open(&rd, path) != 0)
 		goto cleanup;
@@ -112,27 +118,16 @@ static int count_file(const char *path, struct counts *c)
 cleanup:
 	rpl_game_free(g);
 	rpl_reader_free(rd);
-	return 0;
 }
 
-struct pool {
-	const struct brp_files *fl;
-	atomic_size_t next;
-	struct counts *per_thread;
-};
-
-struct worker_arg {
-	struct pool *p;
-	int id;
-};
-
-static void *worker(void *arg)
+/* Add one log's counts to the total (ud), in the logs' order: so are the errors. */
+static void add_one(const char *path, const void *result, void *ud)
 {
-	struct worker_arg *w = arg;
-	size_t i;
-	while ((i = atomic_fetch_add(&w->p->next, 1)) < w->p->fl->n)
-		count_file(w->p->fl->path[i], &w->p->per_thread[w->id]);
-	return NULL;
+	const struct sresult *r = result;
+
+	if (r->err)
+		brp_error(name, "%s: %s", path, r->message);
+	add_counts(ud, &r->c);
 }
 
 static void print_text(const struct counts *c)
@@ -190,14 +185,10 @@ int cmd_stats(int argc, char **argv)
 	};
 	int json = 0, jobs = 1, c, status = BRP_EXIT_USAGE;
 	const char *list = NULL;
-	struct brp_files fl = { 0 };
+	struct brp_source *src = NULL;
 	struct counts total;
-	struct pool pool;
-	pthread_t *th = NULL;
-	struct worker_arg *args = NULL;
 
 	memset(&total, 0, sizeof(total));
-	memset(&pool, 0, sizeof(pool));
 	while ((c = getopt_long(argc, argv, ":j:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'J': json = 1; break;
@@ -214,34 +205,13 @@ int cmd_stats(int argc, char **argv)
 		brp_error(name, "no log to count (try 'brp stats --help')");
 		return BRP_EXIT_USAGE;
 	}
-	if (brp_files_collect(name, argc - optind, argv + optind, &fl) < 0)
+	if (brp_source_new(&src, name, argc - optind, argv + optind, list) < 0)
 		goto cleanup;
-	if (list && brp_files_from_list(name, list, &fl) < 0)
+	if (brp_pool_run(name, src, jobs, sizeof(struct sresult), count_file, add_one, &total) < 0)
 		goto cleanup;
-	if (fl.n == 0) {
+	if (brp_source_count(src) == 0) {
 		brp_error(name, "no .brp log found in the arguments");
 		goto cleanup;
-	}
-	pool.fl = &fl;
-	pool.per_thread = calloc((size_t)jobs, sizeof(struct counts));
-	th = calloc((size_t)jobs, sizeof(*th));
-	args = calloc((size_t)jobs, sizeof(*args));
-	if (!pool.per_thread || !th || !args) {
-		brp_error(name, "out of memory");
-		goto cleanup;
-	}
-	for (int i = 0; i < jobs; i++) {
-		args[i].p = &pool;
-		args[i].id = i;
-		if (pthread_create(&th[i], NULL, worker, &args[i]) != 0) {
-			brp_error(name, "cannot start a thread");
-			jobs = i;
-			break;
-		}
-	}
-	for (int i = 0; i < jobs; i++) {
-		pthread_join(th[i], NULL);
-		add_counts(&total, &pool.per_thread[i]);
 	}
 	if (json)
 		print_json(&total);
@@ -249,9 +219,6 @@ int cmd_stats(int argc, char **argv)
 		print_text(&total);
 	status = total.unreadable ? BRP_EXIT_USAGE : BRP_EXIT_OK;
 cleanup:
-	free(args);
-	free(th);
-	free(pool.per_thread);
-	brp_files_free(&fl);
+	brp_source_free(src);
 	return status;
 }

@@ -165,7 +165,7 @@ int cmd_verify(int argc, char **argv)
 	const char *list = NULL;
 	struct vjob job;
 	rpl_rules *rules = NULL;
-	struct brp_files fl = { 0 };
+	struct brp_source *src = NULL;
 
 	sets = calloc((size_t)argc, sizeof(char *));
 	if (!sets) {
@@ -203,25 +203,21 @@ int cmd_verify(int argc, char **argv)
 	}
 	if (profile && brp_rules_make(name, profile, sets, nsets, &rules) < 0)
 		goto cleanup;
-	if (brp_files_collect(name, argc - optind, argv + optind, &fl) < 0)
+	if (brp_source_new(&src, name, argc - optind, argv + optind, list) < 0)
 		goto cleanup;
-	if (list && brp_files_from_list(name, list, &fl) < 0)
-		goto cleanup;
-	if (fl.n == 0) {
-		brp_error(name, "no .brp log found in the arguments");
-		goto cleanup;
-	}
 	job.rules = rules;
 	job.json = json;
 	job.quiet = quiet;
 	job.worst = BRP_EXIT_OK;
-	if (brp_pool_run(&fl, jobs, sizeof(struct vresult), verify_one, print_one, &job) < 0) {
-		brp_error(name, "out of memory or no thread");
+	if (brp_pool_run(name, src, jobs, sizeof(struct vresult), verify_one, print_one, &job) < 0)
+		goto cleanup;
+	if (brp_source_count(src) == 0) {
+		brp_error(name, "no .brp log found in the arguments");
 		goto cleanup;
 	}
 	status = job.worst;
 cleanup:
-	brp_files_free(&fl);
+	brp_source_free(src);
 	rpl_rules_free(rules);
 	free(sets);
 	return status;

@@ -1,8 +1,10 @@
 /*
- * brp: run a job on every file with N threads, results in the files' order.
- * Workers take files in order; a result is handed to the caller's output
- * function only once every earlier one has been, through a window of slots
- * so that memory stays the same whatever the size of the corpus.
+ * brp: run a job on every path of a source with N threads, results in the
+ * paths' order. Workers take the next path from the source under the lock,
+ * into a ring of window slots (each with its own copy of the path and room
+ * for a result); a result is handed to the caller's output function only once
+ * every earlier one has been, and a worker waits while the window is full.
+ * So memory depends on N, not on the number of paths.
  */
 #include "brp.h"
 
@@ -10,13 +12,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+struct slot {
+	char *path;   /* this slot's copy of its path */
+	size_t cap;
+	int ready;    /* result written */
+};
+
 struct pool {
-	const struct brp_files *fl;
+	struct brp_source *src;
 	size_t slot_size, window;
-	void *slots;     /* window slots of slot_size bytes */
-	uint8_t *ready;  /* per slot: result written */
-	size_t next;     /* next file to take */
-	size_t emitted;  /* files already handed out */
+	struct slot *slot;  /* path i in slot[i % window] */
+	char *results;      /* window results of slot_size bytes, in the same order */
+	size_t next;        /* paths taken from the source */
+	size_t emitted;     /* results handed out */
+	int end;            /* no more paths: the source ended or failed, or memory ran out */
+	int nomem;
 	brp_job_fn job;
 	brp_out_fn out;
 	void *ud;
@@ -24,82 +34,130 @@ struct pool {
 	pthread_cond_t cond;
 };
 
+/* With the lock held: the next path into its slot; NULL at the end. */
+static struct slot *take(struct pool *p)
+{
+	const char *path;
+	struct slot *s;
+	size_t len;
+
+	if (brp_source_next(p->src, &path) < 0 || !path) {
+		p->end = 1;
+		return NULL;
+	}
+	s = &p->slot[p->next % p->window];
+	len = strlen(path) + 1;
+	if (len > s->cap) {
+		char *copy = realloc(s->path, len);
+		if (!copy) {
+			p->end = p->nomem = 1;
+			return NULL;
+		}
+		s->path = copy;
+		s->cap = len;
+	}
+	memcpy(s->path, path, len);
+	s->ready = 0;
+	p->next++;
+	return s;
+}
+
 static void *worker(void *arg)
 {
 	struct pool *p = arg;
 
+	pthread_mutex_lock(&p->lock);
 	for (;;) {
+		struct slot *s;
 		size_t i;
-		void *slot;
-		pthread_mutex_lock(&p->lock);
-		while (p->next < p->fl->n && p->next >= p->emitted + p->window)
+		while (!p->end && p->next >= p->emitted + p->window)
 			pthread_cond_wait(&p->cond, &p->lock);
-		if (p->next >= p->fl->n) {
-			pthread_mutex_unlock(&p->lock);
-			return NULL;
+		if (p->end)
+			break;
+		i = p->next;
+		if (!(s = take(p))) {
+			pthread_cond_broadcast(&p->cond);
+			break;
 		}
-		i = p->next++;
 		pthread_mutex_unlock(&p->lock);
-		slot = (char *)p->slots + (i % p->window) * p->slot_size;
-		p->job(p->fl->path[i], slot, p->ud);
+		p->job(s->path, p->results + (i % p->window) * p->slot_size, p->ud);
 		pthread_mutex_lock(&p->lock);
-		p->ready[i % p->window] = 1;
+		s->ready = 1;
 		/* hand out every result that is now in order */
-		while (p->emitted < p->fl->n && p->ready[p->emitted % p->window]) {
+		while (p->emitted < p->next && p->slot[p->emitted % p->window].ready) {
 			size_t k = p->emitted % p->window;
-			p->out(p->fl->path[p->emitted], (char *)p->slots + k * p->slot_size, p->ud);
-			p->ready[k] = 0;
+			p->out(p->slot[k].path, p->results + k * p->slot_size, p->ud);
+			p->slot[k].ready = 0;
 			p->emitted++;
 		}
 		pthread_cond_broadcast(&p->cond);
-		pthread_mutex_unlock(&p->lock);
 	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
 }
 
-int brp_pool_run(const struct brp_files *fl, int jobs, size_t slot_size, brp_job_fn job, brp_out_fn out, void *ud)
+int brp_pool_run(const char *cmd, struct brp_source *src, int jobs, size_t slot_size, brp_job_fn job,
+                 brp_out_fn out, void *ud)
 {
 	struct pool p;
 	pthread_t *th = NULL;
 	int started = 0, err = -1;
 
-	if (jobs <= 1) {
-		void *slot = malloc(slot_size);
-		if (!slot)
-			return -1;
-		for (size_t i = 0; i < fl->n; i++) {
-			job(fl->path[i], slot, ud);
-			out(fl->path[i], slot, ud);
-		}
-		free(slot);
-		return 0;
-	}
 	memset(&p, 0, sizeof(p));
-	p.fl = fl;
+	p.src = src;
 	p.slot_size = slot_size;
-	p.window = (size_t)jobs * 16;
+	p.window = jobs <= 1 ? 1 : (size_t)jobs * 16;
 	p.job = job;
 	p.out = out;
 	p.ud = ud;
-	p.slots = malloc(p.window * slot_size);
-	p.ready = calloc(p.window, 1);
-	th = calloc((size_t)jobs, sizeof(*th));
 	pthread_mutex_init(&p.lock, NULL);
 	pthread_cond_init(&p.cond, NULL);
-	if (!p.slots || !p.ready || !th)
+	p.slot = calloc(p.window, sizeof(*p.slot));
+	p.results = malloc(p.window * slot_size);
+	if (!p.slot || !p.results) {
+		brp_error(cmd, "out of memory");
 		goto cleanup;
-	for (started = 0; started < jobs; started++)
-		if (pthread_create(&th[started], NULL, worker, &p) != 0)
-			break;
-	if (started == 0)
+	}
+	if (jobs <= 1) {
+		/* no thread: the path the source gives is used before it is asked again */
+		const char *path;
+		while (brp_source_next(src, &path) == 0 && path) {
+			job(path, p.results, ud);
+			out(path, p.results, ud);
+		}
+	} else {
+		if (!(th = calloc((size_t)jobs, sizeof(*th)))) {
+			brp_error(cmd, "out of memory");
+			goto cleanup;
+		}
+		for (started = 0; started < jobs; started++)
+			if (pthread_create(&th[started], NULL, worker, &p) != 0)
+				break;
+		if (started == 0) {
+			brp_error(cmd, "cannot start a thread");
+			goto cleanup;
+		}
+		for (int i = 0; i < started; i++)
+			pthread_join(th[i], NULL);
+	}
+	/* every result before the failure has been handed out: the failure comes in its place */
+	if (brp_source_errmsg(src)) {
+		brp_error(cmd, "%s", brp_source_errmsg(src));
 		goto cleanup;
-	for (int i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
+	}
+	if (p.nomem) {
+		brp_error(cmd, "out of memory");
+		goto cleanup;
+	}
 	err = 0;
 cleanup:
 	pthread_cond_destroy(&p.cond);
 	pthread_mutex_destroy(&p.lock);
 	free(th);
-	free(p.ready);
-	free(p.slots);
+	if (p.slot)
+		for (size_t i = 0; i < p.window; i++)
+			free(p.slot[i].path);
+	free(p.slot);
+	free(p.results);
 	return err;
 }
