@@ -75,48 +75,59 @@ struct sresult {
 	char message[sizeof(((rpl_verdict *)0)->message)];
 };
 
-/* Count one log (a pool job); verified first, events only for an ok one. */
+/* Counting while the log is verified: the decisions, and each deal as it ends. */
+static int count_after(void *ctx, const rpl_event *ev, const rpl_game *g)
+{
+	struct counts *one = ctx;
+
+	if (ev->kind != RPL_EV_ACTION)
+		return 0;
+	one->actions++;
+	if (rpl_game_phase(g) >= RPL_PHASE_DEAL_OVER)
+		deal_done(one, g);
+	return 0;
+}
+
+/*
+ * Count one log (a pool job): verified and counted in one pass (one decode,
+ * one replay); the events are kept only for a log that verifies ok.
+ */
 static void count_file(const char *path, void *result, void *ud)
 {
 	struct sresult *r = result;
 	struct counts *c = &r->c, one;
+	rpl_verify_observer obs = { &one, NULL, count_after };
 	rpl_verdict v;
 	rpl_reader *rd = NULL;
-	rpl_game *g = NULL;
-	const rpl_match_info *info;
-	rpl_event ev;
 
+	(void)ud;
 	memset(r, 0, sizeof(*r));
-	r->err = rpl_verify_file(path, NULL, &v);
+	memset(&one, 0, sizeof(one));
+	r->err = rpl_reader_open(&rd, path);
+	if (r->err == RPL_EINVAL || r->err == RPL_ENOMEM || r->err == RPL_EIO) {
+		/* not a verdict on the log: the file could not be read at all (as rpl_verify_file) */
+		snprintf(r->message, sizeof(r->message), "%s", rd ? rpl_reader_errmsg(rd) : rpl_strerror(r->err));
+		c->unreadable++;
+		goto cleanup;
+	}
+	if (r->err) {
+		r->err = 0;
+		c->verdicts[RPL_VERDICT_MALFORMED]++;
+		goto cleanup;
+	}
+	r->err = rpl_verify_reader_observe(rd, NULL, &v, &obs);
 	if (r->err) {
 		snprintf(r->message, sizeof(r->message), "%s", v.message[0] ? v.message : rpl_strerror(r->err));
 		c->unreadable++;
-		return;
+		goto cleanup;
 	}
 	c->verdicts[v.kind]++;
 	if (v.kind != RPL_VERDICT_OK)
-		return;
-	memset(&one, 0, sizeof(one));
-	if (rpl_reader_open(&rd, path) != 0)
 		goto cleanup;
-	info = rpl_reader_info(rd);
-	if (rpl_game_new(&g, info->rules, info->nplayers, info->first_dealer) != 0)
-		goto cleanup;
-	while (rpl_reader_next(rd, &ev) == 1) {
-		if (ev.kind == RPL_EV_DEAL) {
-			rpl_game_deal(g, &ev.layout);
-		} else if (ev.kind == RPL_EV_ACTION) {
-			rpl_game_apply(g, &ev.action);
-			one.actions++;
-			if (rpl_game_phase(g) >= RPL_PHASE_DEAL_OVER)
-				deal_done(&one, g);
-		}
-	}
 	one.matches = 1;
 	one.bytes = (long)rpl_reader_bytes(rd);
 	add_counts(c, &one);
 cleanup:
-	rpl_game_free(g);
 	rpl_reader_free(rd);
 }
 
