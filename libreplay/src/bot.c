@@ -162,19 +162,17 @@ static int lay_worth(const struct rpl_game *g, const rpl_action *a, rpl_bot *b)
 }
 
 /*
- * A vulnerable side's opening: lay greedily on a copy; open only if the
- * whole sequence reaches the minimum. Returns 1 with the first lay of such a
- * plan in *first, else 0.
+ * Lay greedily (the most cards first) on copy until the turn may end: the
+ * minimum reached and, when need_duty, a card of the taken pile laid.
+ * Returns 1 when it may, with the first lay in *first when asked; mv holds
+ * MAXMOVES moves. A plan that lays the whole hand down short of the minimum
+ * fails: the turn would go on with the morto, whose cards the bot has not
+ * seen (and cannot count on).
  */
-static int plan_opening(const struct rpl_game *g, rpl_action *first)
+static int plan_greedy(struct rpl_game *copy, rpl_action *mv, int need_duty, rpl_action *first)
 {
-	struct rpl_game *copy = malloc(sizeof(*copy));
-	rpl_action *mv = malloc(sizeof(rpl_action) * MAXMOVES);
-	int ok = 0;
+	int32_t min = RV(&copy->rules, VULNERABLE_MIN_OPEN);
 
-	if (!copy || !mv)
-		goto cleanup;
-	memcpy(copy, g, sizeof(*copy));
 	for (int step = 0; step < 40; step++) {
 		size_t m = rpl_game_legal(copy, mv, MAXMOVES);
 		int best = -1;
@@ -187,16 +185,65 @@ static int plan_opening(const struct rpl_game *g, rpl_action *first)
 				bestn = mv[i].ncards;
 			}
 		if (best < 0)
-			break;
+			return 0;
 		if (step == 0 && first)
 			*first = mv[best];
 		if (rpl__apply(copy, &mv[best]) != 0)
-			break;
-		if (copy->laid_value >= RV(&g->rules, VULNERABLE_MIN_OPEN) || copy->phase != RPL_PHASE_PLAY) {
-			ok = 1;
-			break;
-		}
+			return 0;
+		if (copy->phase != RPL_PHASE_PLAY && copy->phase != RPL_PHASE_MORTO)
+			return 1; /* the deal is over */
+		if (copy->laid_value >= min && (!need_duty || copy->duty_done))
+			return 1;
+		if (copy->phase == RPL_PHASE_MORTO)
+			return 0;
 	}
+	return 0;
+}
+
+/*
+ * A vulnerable side's opening: open only with a plan, made on a copy, that
+ * reaches the minimum. After a take with a pile duty the same turn must also
+ * lay a pile card, and the duty lay that a side with melds would make first
+ * may spend the cards the minimum needs (a joker in a short meld): so each
+ * lay that meets the duty is tried first, then the plain greedy plan, which
+ * may meet it on the way. A plan's later steps are the greedy plan of the
+ * state its first step leaves, so a plan once found is found again the next
+ * step. Returns 1 with the first lay of such a plan in *first (when asked),
+ * else 0.
+ */
+static int plan_opening(const struct rpl_game *g, rpl_action *first)
+{
+	struct rpl_game *copy = malloc(sizeof(*copy));
+	rpl_action *mv = malloc(sizeof(rpl_action) * MAXMOVES * 2), *lays = mv + MAXMOVES;
+	int need_duty = g->duty && !g->duty_done, ok = 0;
+
+	if (!copy || !mv)
+		goto cleanup;
+	if (need_duty) {
+		size_t m = rpl_game_legal(g, lays, MAXMOVES);
+		if (m > MAXMOVES)
+			m = MAXMOVES;
+		/* the duty lays, most cards first (the greedy order) */
+		for (size_t want = 14; want > 0 && !ok; want--)
+			for (size_t i = 0; i < m && !ok; i++) {
+				if (!is_lay(&lays[i]) || lays[i].ncards != want)
+					continue;
+				memcpy(copy, g, sizeof(*copy));
+				if (rpl__apply(copy, &lays[i]) != 0 || !copy->duty_done)
+					continue;
+				/* short of the minimum: the rest from the hand, as plan_greedy would */
+				if (copy->phase < RPL_PHASE_DEAL_OVER && copy->laid_value < RV(&g->rules, VULNERABLE_MIN_OPEN) &&
+				    (copy->phase == RPL_PHASE_MORTO || !plan_greedy(copy, mv, 0, NULL)))
+					continue;
+				if (first)
+					*first = lays[i];
+				ok = 1;
+			}
+		if (ok)
+			goto cleanup;
+	}
+	memcpy(copy, g, sizeof(*copy));
+	ok = plan_greedy(copy, mv, need_duty, first);
 cleanup:
 	free(copy);
 	free(mv);
@@ -213,6 +260,28 @@ static int opening_plan(rpl_bot *b, const struct rpl_game *g, size_t n)
 		if (!memcmp(&b->moves[i], &first, sizeof(rpl_action)))
 			return (int)i;
 	return -1;
+}
+
+/*
+ * May the seat to move take the pile (the decision take)? A vulnerable side
+ * that has not opened takes only with a plan that opens it: after a take with
+ * a pile duty the turn cannot end without laying a pile card, and laying it
+ * opens the side, so without such a plan no end of the turn may be legal
+ * (docs/rules.md 11.7). The greedy bot asks this of every take it wants
+ * (with no duty too: it opens with the pile or not at all).
+ */
+static int take_opens(rpl_bot *b, const struct rpl_game *g, const rpl_action *take)
+{
+	int side = SIDE(g->seat);
+
+	if (!g->vulnerable[side] || g->opened_before)
+		return 1;
+	memcpy(&b->scratch, g, sizeof(b->scratch));
+	if (rpl__apply(&b->scratch, take) != 0)
+		return 0;
+	if (b->kind == RPL_BOT_RANDOM && !b->scratch.duty)
+		return 1; /* no duty: the random bot need not open this turn */
+	return plan_opening(&b->scratch, NULL);
 }
 
 /* The greedy bot's view of how much a card is worth keeping. Lower: discard it first. */
@@ -270,7 +339,7 @@ int rpl_bot_choose(rpl_bot *b, const rpl_game *g, rpl_action *out)
 				pick = (int)i;
 		if (take >= 0) {
 			if (b->kind == RPL_BOT_RANDOM) {
-				if (rpl_rng_below(&b->rng, 3) == 0)
+				if (rpl_rng_below(&b->rng, 3) == 0 && take_opens(b, g, &b->moves[take]))
 					pick = take;
 			} else {
 				/* greedy: take a pile one of whose cards can be laid now (it will be: so piles
@@ -292,10 +361,8 @@ int rpl_bot_choose(rpl_bot *b, const rpl_game *g, rpl_action *out)
 					}
 				}
 				/* a vulnerable side that has not opened takes only what lets it open */
-				if (useful && g->vulnerable[side] && !g->opened_before) {
-					memcpy(&b->scratch, g, sizeof(b->scratch));
-					useful = rpl__apply(&b->scratch, &b->moves[take]) == 0 && plan_opening(&b->scratch, NULL);
-				}
+				if (useful)
+					useful = take_opens(b, g, &b->moves[take]);
 				if (useful)
 					pick = take;
 			}
@@ -305,8 +372,10 @@ int rpl_bot_choose(rpl_bot *b, const rpl_game *g, rpl_action *out)
 		                  g->laid_value < RV(&g->rules, VULNERABLE_MIN_OPEN);
 		for (size_t i = 0; i < n; i++)
 			nlay += is_lay(&b->moves[i]);
-		/* 1: the pile-use duty comes first */
-		if (g->duty && !g->duty_done) {
+		/* 1: the pile-use duty comes first; a vulnerable side that has not opened meets it inside a plan */
+		if (g->duty && !g->duty_done && vuln_closed) {
+			pick = opening_plan(b, g, n);
+		} else if (g->duty && !g->duty_done) {
 			int best = -1;
 			for (size_t i = 0; i < n; i++) {
 				if (!is_lay(&b->moves[i]) || !meets_duty(b, g, &b->moves[i]))

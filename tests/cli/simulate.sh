@@ -5,7 +5,8 @@
 #                run again; another seed gives other matches
 #   verdicts     every log written verifies ok (exit 0), with one line a log
 #   round trip   every log -> brp dump -> brp import is the same log byte for byte
-# Then a short match to a target (several deals) the same way.
+# Then matches to a target (several deals) the same way, among them tables
+# with rule overrides (-s).
 #
 #   simulate.sh BRP
 set -eu
@@ -56,4 +57,10 @@ check "stbl, 4 players" -r stbl -p 4 -n 3 -t 0 -b mixed --seed 5
 check "aberto, 2 players" -r aberto -p 2 -n 3 -t 0 -b mixed --seed 5
 check "aberto, 4 players" -r aberto -p 4 -n 3 -t 0 -b mixed --seed 5
 check "stbl to 1000, random bots" -r stbl -p 4 -n 2 -t 1000 -b random --seed 3
+# A pile duty for vulnerable sides, which no profile has by itself: a bot that
+# took the pile must lay a pile card and reach the opening minimum in one turn
+# (docs/rules.md 11.7). Both runs used to stop with "a bot found no way to go
+# on": the first at match 30, the second at match 1.
+check "aberto with STBL's pile rule, 2 wilds" -r aberto -p 4 -n 30 -b greedy -s pile_rule=top_laid -s max_wilds=2 --seed 81
+check "kzv vulnerable from 300, random bots" -r kzv -p 2 -n 5 -t 1200 -b random -s vulnerable_at=300 -s vulnerable_min_open=75 --seed 11
 exit "$failed"
