@@ -50,16 +50,25 @@ out=$work/results.md
 : > "$out"
 say() { echo "$*" | tee -a "$out"; }
 
-# the median wall time of a command, in seconds
+# the median of numbers, one an argument
+med() {
+	printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {printf "%.3f", a[int((NR+1)/2)]}'
+}
+# the wall time of one run of a command, in seconds
+once() {
+	local t0 t1
+	t0=$(date +%s.%N)
+	"$@" > /dev/null
+	t1=$(date +%s.%N)
+	echo "$t1 - $t0" | bc -l
+}
+# the median wall time of ROUNDS runs of a command, in seconds
 median() {
-	local times=() t0 t1
+	local times=()
 	for _ in $(seq "$rounds"); do
-		t0=$(date +%s.%N)
-		"$@" > /dev/null
-		t1=$(date +%s.%N)
-		times+=("$(echo "$t1 - $t0" | bc -l)")
+		times+=("$(once "$@")")
 	done
-	printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {printf "%.3f", a[int((NR+1)/2)]}'
+	med "${times[@]}"
 }
 
 configs="kzv-2 kzv-4 stbl-2 stbl-4 aberto-2 aberto-4"
@@ -142,18 +151,6 @@ say ""
 say "Speed-up of -j $jobs over one thread: $(echo "scale=2; $t1 / $tj" | bc -l)x. Decoding is $(echo "scale=0; 100 * $(sget decode_share) / 1" | bc)% of verification time in memory."
 say ""
 
-# the median of numbers, one an argument
-med() {
-	printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {printf "%.3f", a[int((NR+1)/2)]}'
-}
-# the wall time of one run of a command, in seconds
-once() {
-	local t0 t1
-	t0=$(date +%s.%N)
-	"$@" > /dev/null
-	t1=$(date +%s.%N)
-	echo "$t1 - $t0" | bc -l
-}
 # one export into a new database DB (MODE delete: as brp export creates it; wal: switched to WAL first)
 export_once() {
 	local db=$1 mode=$2

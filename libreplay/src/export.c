@@ -79,7 +79,8 @@ void rpl__export_meld_cards(const rpl_meld_info *mi, char *buf, size_t size)
 	buf[0] = '\0';
 	for (int i = 0; i < mi->length && i < 14; i++) {
 		size_t at = len;
-		int fits = (i == 0 || append(buf, size, &len, " ")) && append(buf, size, &len, rpl_card_name(mi->card[i]));
+		int fits = (i == 0 || append(buf, size, &len, " ")) &&
+		           append(buf, size, &len, rpl_card_name(mi->card[i]));
 		if (fits && mi->wild[i])
 			fits = append(buf, size, &len, "(") &&
 			       append(buf, size, &len, rpl_card_name(rpl_meld_natural(mi->suit, mi->lo + i))) &&
@@ -257,7 +258,6 @@ static int deal_over(rpl_export_match *m, struct xdeal *d, const rpl_game *g)
 	}
 	if (d->st.out_seat >= 0 && d->st.out_seat < 4)
 		d->seat[d->st.out_seat].went_out = 1;
-	d->meld0 = m->nmelds;
 	for (int s = 0; s < 2; s++) {
 		int n = rpl_game_meld_count(g, s);
 		for (int i = 0; i < n; i++) {
@@ -268,7 +268,6 @@ static int deal_over(rpl_export_match *m, struct xdeal *d, const rpl_game *g)
 				return err;
 		}
 	}
-	d->nmelds = m->nmelds - d->meld0;
 	return RPL_OK;
 }
 
@@ -341,11 +340,8 @@ static int collect_after(void *ctx, const rpl_event *ev, const rpl_game *g)
 	}
 	if ((c->flags & RPL_EXPORT_ACTIONS) && (err = push_action(m, d, ev)) != 0)
 		return err;
-	if (rpl_game_phase(g) >= RPL_PHASE_DEAL_OVER) {
-		d->nacts = m->nacts - d->act0;
-		if ((err = deal_over(m, d, g)) != 0)
-			return err;
-	}
+	if (rpl_game_phase(g) >= RPL_PHASE_DEAL_OVER && (err = deal_over(m, d, g)) != 0)
+		return err;
 	return RPL_OK;
 }
 
@@ -394,7 +390,8 @@ int rpl_export_match_load_memory(rpl_export_match **out, const char *name, const
 		err = rpl_verify_reader_observe(rd, NULL, &m->verdict, &obs);
 	}
 	if (err) {
-		fail(m, err, err == RPL_ENOMEM ? "out of memory" : m->verdict.message[0] ? m->verdict.message : rpl_strerror(err));
+		const char *why = m->verdict.message[0] ? m->verdict.message : rpl_strerror(err);
+		fail(m, err, err == RPL_ENOMEM ? "out of memory" : why);
 		goto cleanup;
 	}
 	if (m->verdict.kind != RPL_VERDICT_OK || m->ndeals != (size_t)m->verdict.deals) {

@@ -22,8 +22,7 @@ struct xdeal {
 	rpl_score score[2];
 	int32_t match_total[2];        /* after this deal */
 	struct xseat seat[4];
-	size_t meld0, nmelds;          /* into rpl_export_match.melds */
-	size_t act0, nacts;            /* into rpl_export_match.acts */
+	size_t act0;                   /* its first decision in rpl_export_match.acts */
 	int last_turn[4];              /* while replaying: the last turn counted per seat */
 };
 

@@ -46,23 +46,26 @@ static const struct {
 	int ncols;
 	const char *what; /* the error message's start */
 } row_tables[TB_COUNT] = {
-	[TB_PLAYER] = { "INSERT OR ROLLBACK INTO match_players (match_id, seat, side, name) VALUES ", 4, "cannot insert a player" },
-	[TB_META] = { "INSERT OR ROLLBACK INTO match_meta (match_id, idx, key, value) VALUES ", 4, "cannot insert metadata" },
-	[TB_DEAL] = { "INSERT OR ROLLBACK INTO deals (match_id, deal, dealer, first_seat, end_kind, out_seat, out_side, turns, "
-	              "decisions, pile_taken, pile_frozen, rejects, morto_direct, morto_indirect, morto_to_stock, "
-	              "vulnerable_open, morto0, morto0_side, morto1, morto1_side) VALUES ",
+	[TB_PLAYER] = { "INSERT OR ROLLBACK INTO match_players (match_id, seat, side, name) VALUES ", 4,
+	                "cannot insert a player" },
+	[TB_META] = { "INSERT OR ROLLBACK INTO match_meta (match_id, idx, key, value) VALUES ", 4,
+	              "cannot insert metadata" },
+	[TB_DEAL] = { "INSERT OR ROLLBACK INTO deals (match_id, deal, dealer, first_seat, end_kind, out_seat, "
+	              "out_side, turns, decisions, pile_taken, pile_frozen, rejects, morto_direct, morto_indirect, "
+	              "morto_to_stock, vulnerable_open, morto0, morto0_side, morto1, morto1_side) VALUES ",
 	              20, "cannot insert a deal" },
-	[TB_SCORE] = { "INSERT OR ROLLBACK INTO deal_scores (match_id, deal, side, melded, bonus, canastras, canastras_dirty, "
-	               "canastras_clean, canastras_clean13, canastras_clean14, canastras_dirty14, going_out, hand, "
-	               "morto, total, match_total) VALUES ",
+	[TB_SCORE] = { "INSERT OR ROLLBACK INTO deal_scores (match_id, deal, side, melded, bonus, canastras, "
+	               "canastras_dirty, canastras_clean, canastras_clean13, canastras_clean14, canastras_dirty14, "
+	               "going_out, hand, morto, total, match_total) VALUES ",
 	               16, "cannot insert a deal score" },
-	[TB_SEAT] = { "INSERT OR ROLLBACK INTO deal_seats (match_id, deal, seat, side, turns, draws, takes, rejects, melds, adds, "
-	              "discards, mortos, went_out) VALUES ",
+	[TB_SEAT] = { "INSERT OR ROLLBACK INTO deal_seats (match_id, deal, seat, side, turns, draws, takes, rejects, "
+	              "melds, adds, discards, mortos, went_out) VALUES ",
 	              13, "cannot insert a seat's deal" },
-	[TB_MELD] = { "INSERT OR ROLLBACK INTO melds (match_id, deal, side, idx, suit, lo, hi, length, wilds, clean, category, "
-	              "points, bonus, cards) VALUES ",
+	[TB_MELD] = { "INSERT OR ROLLBACK INTO melds (match_id, deal, side, idx, suit, lo, hi, length, wilds, clean, "
+	              "category, points, bonus, cards) VALUES ",
 	              14, "cannot insert a meld" },
-	[TB_ACTION] = { "INSERT OR ROLLBACK INTO actions (match_id, deal, seq, turn, seat, kind, text) VALUES ", 7, "cannot insert a decision" },
+	[TB_ACTION] = { "INSERT OR ROLLBACK INTO actions (match_id, deal, seq, turn, seat, kind, text) VALUES ", 7,
+	                "cannot insert a decision" },
 };
 
 struct rpl_export_db {
@@ -214,7 +217,8 @@ fail:
 /* The statement that inserts chunk_rows[k] rows into table t: "(?, ?), (?, ?)". */
 static int prepare_rows(rpl_export_db *x, int t, int k)
 {
-	size_t len = strlen(row_tables[t].head), size = len + (size_t)chunk_rows[k] * ((size_t)row_tables[t].ncols * 3 + 4) + 1;
+	size_t len = strlen(row_tables[t].head);
+	size_t size = len + (size_t)chunk_rows[k] * ((size_t)row_tables[t].ncols * 3 + 4) + 1;
 	char *sql = malloc(size);
 	int rc;
 
@@ -269,9 +273,8 @@ int rpl_export_db_open(rpl_export_db **out, const char *path, int timeout_ms)
 	 * holds only the few pages that were there before. WAL writes every page
 	 * twice (to the WAL, then back into the database) and the WAL grows to
 	 * the size of the whole run, but readers are never blocked
-	 * (docs/schema.md, "Concurrency").
-	 */
-	/*
+	 * (docs/schema.md, "Journal mode").
+	 *
 	 * Foreign keys are not enforced on this connection: every row it writes
 	 * hangs off the match it has just inserted, in the same transaction, so
 	 * the check could only fail on a bug here (the tests run

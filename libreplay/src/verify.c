@@ -30,7 +30,7 @@ int rpl_verify_reader(rpl_reader *rd, const rpl_rules *rules, rpl_verdict *out)
 }
 
 int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdict *out,
-                              const rpl_verify_observer *hook)
+                              const rpl_verify_observer *obs)
 {
 	const rpl_match_info *info;
 	rpl_game *g = NULL;
@@ -45,6 +45,7 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 		return RPL_EINVAL;
 	memset(out, 0, sizeof(*out));
 	out->winner = -1;
+	out->bytes = rpl_reader_bytes(rd);
 	info = rpl_reader_info(rd);
 	if (!info) {
 		out->kind = RPL_VERDICT_MALFORMED;
@@ -88,12 +89,12 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 			}
 			out->deals = ev.deal;
 			last_turn = 0;
-			if (hook && hook->after && (err = hook->after(hook->ctx, &ev, g)) != 0)
+			if (obs && obs->after && (err = obs->after(obs->ctx, &ev, g)) != 0)
 				goto cleanup;
 			break;
 		case RPL_EV_ACTION: {
 			int was_over;
-			if (hook && hook->before && (err = hook->before(hook->ctx, &ev, g)) != 0)
+			if (obs && obs->before && (err = obs->before(obs->ctx, &ev, g)) != 0)
 				goto cleanup;
 			if (rpl_game_apply(g, &ev.action) != 0) {
 				out->kind = RPL_VERDICT_ILLEGAL;
@@ -119,7 +120,7 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 				rpl_game_deal_score(g, 0, &scores[d - 1][0]);
 				rpl_game_deal_score(g, 1, &scores[d - 1][1]);
 			}
-			if (hook && hook->after && (err = hook->after(hook->ctx, &ev, g)) != 0)
+			if (obs && obs->after && (err = obs->after(obs->ctx, &ev, g)) != 0)
 				goto cleanup;
 			break;
 		}
@@ -245,6 +246,7 @@ int rpl_verify_file_observe(const char *path, const rpl_rules *rules, rpl_verdic
 	if (err) {
 		out->kind = RPL_VERDICT_MALFORMED;
 		out->offset = rpl_reader_offset(rd);
+		out->bytes = rpl_reader_bytes(rd);
 		snprintf(out->message, sizeof(out->message), "%s", rpl_reader_errmsg(rd));
 		rpl_reader_free(rd);
 		return RPL_OK;

@@ -1188,6 +1188,8 @@ static void test_observer(void **state)
 	s.order_ok = 1;
 	s.stop_at = 10;
 	assert_int_equal(rpl_reader_open(&rd, path), 0);
+	assert_int_equal(plain.bytes, rpl_reader_bytes(rd)); /* the verdict says the log's size */
+	assert_true(plain.bytes > 0);
 	assert_int_equal(rpl_verify_reader_observe(rd, NULL, &v, &obs), 42);
 	assert_int_equal(s.before, 10);
 	assert_int_equal(s.after, 9);

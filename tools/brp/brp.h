@@ -107,6 +107,9 @@ typedef void (*brp_out_fn)(const char *path, const void *result, void *ud);
 int brp_pool_run(const char *cmd, struct brp_source *src, int jobs, size_t slot_size, brp_job_fn job,
                  brp_out_fn out, void *ud);
 
+/* *buf becomes a copy of s, grown (*cap bytes) when s does not fit; -1 when out of memory. */
+int brp_copy_string(char **buf, size_t *cap, const char *s);
+
 /* Parse the argument of --jobs (1..256) into *jobs; on failure one line and -1. */
 int brp_parse_jobs(const char *cmd, const char *arg, int *jobs);
 

@@ -78,22 +78,14 @@ static struct slot *take(struct pipeline *p)
 {
 	const char *path;
 	struct slot *s;
-	size_t len;
 
 	if (brp_source_next(p->src, &path) < 0 || !path)
 		goto end;
 	s = &p->slots[p->next % p->window];
-	len = strlen(path) + 1;
-	if (len > s->cap) {
-		char *copy = realloc(s->path, len);
-		if (!copy) {
-			p->nomem = 1;
-			goto end;
-		}
-		s->path = copy;
-		s->cap = len;
+	if (brp_copy_string(&s->path, &s->cap, path) < 0) {
+		p->nomem = 1;
+		goto end;
 	}
-	memcpy(s->path, path, len);
 	s->m = NULL;
 	s->err = 0;
 	s->done = 0;

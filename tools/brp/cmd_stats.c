@@ -98,37 +98,22 @@ static void count_file(const char *path, void *result, void *ud)
 	struct counts *c = &r->c, one;
 	rpl_verify_observer obs = { &one, NULL, count_after };
 	rpl_verdict v;
-	rpl_reader *rd = NULL;
 
 	(void)ud;
 	memset(r, 0, sizeof(*r));
 	memset(&one, 0, sizeof(one));
-	r->err = rpl_reader_open(&rd, path);
-	if (r->err == RPL_EINVAL || r->err == RPL_ENOMEM || r->err == RPL_EIO) {
-		/* not a verdict on the log: the file could not be read at all (as rpl_verify_file) */
-		snprintf(r->message, sizeof(r->message), "%s", rd ? rpl_reader_errmsg(rd) : rpl_strerror(r->err));
-		c->unreadable++;
-		goto cleanup;
-	}
-	if (r->err) {
-		r->err = 0;
-		c->verdicts[RPL_VERDICT_MALFORMED]++;
-		goto cleanup;
-	}
-	r->err = rpl_verify_reader_observe(rd, NULL, &v, &obs);
+	r->err = rpl_verify_file_observe(path, NULL, &v, &obs);
 	if (r->err) {
 		snprintf(r->message, sizeof(r->message), "%s", v.message[0] ? v.message : rpl_strerror(r->err));
 		c->unreadable++;
-		goto cleanup;
+		return;
 	}
 	c->verdicts[v.kind]++;
 	if (v.kind != RPL_VERDICT_OK)
-		goto cleanup;
+		return;
 	one.matches = 1;
-	one.bytes = (long)rpl_reader_bytes(rd);
+	one.bytes = (long)v.bytes;
 	add_counts(c, &one);
-cleanup:
-	rpl_reader_free(rd);
 }
 
 /* Add one log's counts to the total (ud), in the logs' order: so are the errors. */

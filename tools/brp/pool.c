@@ -39,24 +39,16 @@ static struct slot *take(struct pool *p)
 {
 	const char *path;
 	struct slot *s;
-	size_t len;
 
 	if (brp_source_next(p->src, &path) < 0 || !path) {
 		p->end = 1;
 		return NULL;
 	}
 	s = &p->slot[p->next % p->window];
-	len = strlen(path) + 1;
-	if (len > s->cap) {
-		char *copy = realloc(s->path, len);
-		if (!copy) {
-			p->end = p->nomem = 1;
-			return NULL;
-		}
-		s->path = copy;
-		s->cap = len;
+	if (brp_copy_string(&s->path, &s->cap, path) < 0) {
+		p->end = p->nomem = 1;
+		return NULL;
 	}
-	memcpy(s->path, path, len);
 	s->ready = 0;
 	p->next++;
 	return s;

@@ -147,3 +147,18 @@ int brp_parse_jobs(const char *cmd, const char *arg, int *jobs)
 	*jobs = (int)n;
 	return 0;
 }
+
+int brp_copy_string(char **buf, size_t *cap, const char *s)
+{
+	size_t len = strlen(s) + 1;
+
+	if (len > *cap) {
+		char *p = realloc(*buf, len);
+		if (!p)
+			return -1;
+		*buf = p;
+		*cap = len;
+	}
+	memcpy(*buf, s, len);
+	return 0;
+}

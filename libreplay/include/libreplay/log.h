@@ -181,6 +181,7 @@ typedef struct rpl_verdict {
 	int32_t total[2];
 	int winner;            /* -1 unless the match is over */
 	int recovered;
+	uint64_t bytes;        /* the log's size: the bytes read (0 when it could not be read) */
 } rpl_verdict;
 
 /* The verdict's name: "ok", "illegal", "mismatch", "incomplete", "malformed". */
