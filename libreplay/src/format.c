@@ -337,11 +337,15 @@ int rpl__header_get(struct header *h, const uint8_t *p, size_t n, int *version, 
 		err = RPL_EUNSUPPORTED;
 		goto cleanup;
 	}
-	if (nparams < RPL_P_COUNT) {
-		snprintf(why, whylen, "%llu rule parameters: a header carries every one of the %d",
-		         (unsigned long long)nparams, RPL_P_COUNT);
+	if (nparams < RPL_P_COUNT_V2_OLD) {
+		snprintf(why, whylen, "%llu rule parameters: a header carries every one of the %d (%d before id %d)",
+		         (unsigned long long)nparams, RPL_P_COUNT, RPL_P_COUNT_V2_OLD, RPL_P_COUNT);
 		goto cleanup;
 	}
+	/* a header written before parameter 32 existed: the rules it was played by charged every side without
+	   a morto, whatever the profile (docs/format.md section 4) */
+	if (nparams == RPL_P_COUNT_V2_OLD)
+		h->rules.v[RPL_P_PENALTY_NO_MORTO_SIDES] = RPL_PENALTY_EACH;
 	for (uint64_t i = 0; i < nparams; i++) {
 		uint64_t id = rpl__cur_varint(&c);
 		int64_t v = rpl__cur_zigzag(&c);

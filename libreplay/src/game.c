@@ -239,7 +239,11 @@ static void compute_score(const struct rpl_game *g, int s, rpl_score *sc)
 		}
 		sc->hand -= rpl__cards_points(r, g->hand[seat]);
 	}
-	if (!has_morto(g, s) && (RV(r, PENALTY_IF_NONE_TAKEN) || any_taken))
+	/* STBL "Caso o outro jogador ou dupla nao tenha pegado o morto": penalty_no_morto_sides not_out spares the
+	   side that went out (docs/rules.md 9.3); a deal ended by the stock has no such side */
+	if (!has_morto(g, s) && (RV(r, PENALTY_IF_NONE_TAKEN) || any_taken) &&
+	    !(RV(r, PENALTY_NO_MORTO_SIDES) == RPL_PENALTY_NOT_OUT && g->deal_end == RPL_DEAL_OUT &&
+	      g->out_seat >= 0 && SIDE(g->out_seat) == s))
 		sc->morto = -RV(r, PENALTY_NO_MORTO);
 	sc->total = sc->melded + sc->bonus + sc->going_out + sc->hand + sc->morto;
 }

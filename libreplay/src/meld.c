@@ -547,11 +547,16 @@ int rpl__meld_arrange_cards(const struct rpl_rules *r, const struct cards *cs, i
 static int add_fixed(const struct rpl_rules *r, const struct meld *m, const struct cards *cs, int n, int end,
                      struct meld *out, struct meld_fail *f)
 {
-	int suit = m->suit, maxw = RV(r, MAX_WILDS);
+	int suit = m->suit, maxw = RV(r, MAX_WILDS), ndisp_max = 0;
 	unsigned old_nat, held, doubled;
 	struct split sp;
 
-	if (rpl__meld_len(m) + n > 14)
+	/* a wild whose natural card arrives needs a place of its own: when only such wilds make the meld longer
+	   than 14, the placement below names the refusal meld.wild_stuck (docs/rules.md 3.5) */
+	for (int i = 0; i < m->nw; i++)
+		if (cs->cnt[natural_card(suit, m->wpos[i])] > 0)
+			ndisp_max++;
+	if (rpl__meld_len(m) + n - ndisp_max > 14)
 		return fail_at(f, 9, RPL_RULE_MELD_LONG, FM_LONG, rpl__meld_len(m) + n, 0, 0, 0);
 	if (check_suit(cs, suit, f) < 0)
 		return f->code;

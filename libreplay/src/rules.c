@@ -10,6 +10,7 @@ static const char *const mobility_names[] = { "fixed", "floating" };
 static const char *const pile_names[] = { "use_any", "top_laid", "free" };
 static const char *const canastra_names[] = { "none", "any", "clean" };
 static const char *const last_names[] = { "any", "discard" };
+static const char *const penalty_sides_names[] = { "each", "not_out" };
 
 #define B RPL_PARAM_BOOL, 0, 1, NULL
 #define I(lo, hi) RPL_PARAM_INT, lo, hi, NULL
@@ -17,58 +18,66 @@ static const char *const last_names[] = { "any", "discard" };
 
 static const rpl_param_info params[RPL_P_COUNT] = {
 	{ RPL_P_ALLOW_2_PLAYERS, "allow_2_players", B, "a match may be played by 2 players",
-	  "STBL seed \"Jogadores: 2 ou 4\"; KZV, ABERTO: decision (RULES.md 8)" },
+	  "STBL seed \"Jogadores: 2 ou 4\"; KZV, ABERTO: decision (docs/rules.md 1.3)" },
 	{ RPL_P_ALLOW_4_PLAYERS, "allow_4_players", B, "a match may be played by 4 players in two sides",
-	  "STBL seed \"Jogadores: 2 ou 4\"; ABERTO seed \"Quatro em pares opostos\"; KZV: decision (RULES.md 8)" },
+	  "STBL seed \"Jogadores: 2 ou 4\"; ABERTO seed \"Quatro em pares opostos\"; KZV: decision (docs/rules.md 1.3)" },
 	{ RPL_P_TARGET, "target", I(0, 1000000), "match total that ends the match (0: a single deal)",
-	  "ABERTO seed \"Procure mais pontos, ate 3000\"; STBL, KZV: decision (RULES.md 8)" },
+	  "ABERTO seed \"Procure mais pontos, ate 3000\"; STBL seed \"Se um jogador que ja pegou um morto tornar a "
+	  "bater, terminara a partida\" (one deal); KZV: decision (docs/rules.md 10.1)" },
 	{ RPL_P_VALUE_JOKER, "value_joker", I(0, 1000), "points of a joker",
-	  "STBL seed \"Curinga (Joker) 50 pontos\"; ABERTO seed \"joker 20\"; KZV: decision (RULES.md 3)" },
+	  "STBL seed \"Curinga (Joker) 50 pontos\"; ABERTO seed \"joker 20\"; KZV: decision (docs/rules.md 4.1)" },
 	{ RPL_P_VALUE_TWO, "value_two", I(0, 1000), "points of a 2, natural or wild",
-	  "STBL, ABERTO seeds \"2 vale 10\"; KZV: decision (RULES.md 3)" },
+	  "STBL seed \"2 usado como curinga 10 pontos\"; ABERTO seed \"2 vale 10\"; KZV: decision (docs/rules.md 4.1)" },
 	{ RPL_P_VALUE_ACE, "value_ace", I(0, 1000), "points of an ace",
-	  "STBL, ABERTO seeds \"A vale 15\"; KZV: decision (RULES.md 3)" },
+	  "STBL seed \"As 15 pontos\"; ABERTO seed \"A vale 15\"; KZV: decision (docs/rules.md 4.1)" },
 	{ RPL_P_VALUE_HIGH, "value_high", I(0, 1000), "points of K Q J 10 9 8",
-	  "STBL seed \"Do Rei ao 8 10 pontos\"; ABERTO seed; KZV: decision (RULES.md 3)" },
+	  "STBL seed \"Do Rei ao 8 10 pontos\"; ABERTO seed \"K Q J 10 9 8 valem 10\"; KZV: decision "
+	  "(docs/rules.md 4.1)" },
 	{ RPL_P_VALUE_LOW, "value_low", I(0, 1000), "points of 7 6 5 4 3",
-	  "STBL seed \"Do 7 ao 3 5 pontos\"; ABERTO seed; KZV: decision (RULES.md 3)" },
+	  "STBL seed \"Do 7 ao 3 5 pontos\"; ABERTO seed \"7 6 5 4 3 valem 5\"; KZV: decision (docs/rules.md 4.1)" },
 	{ RPL_P_BONUS_DIRTY, "bonus_dirty", I(0, 100000), "bonus of a dirty canastra (7+ cards, one wild)",
-	  "STBL seed \"Canastra Suja 100 pontos\"; ABERTO seed \"suja 100\"; KZV seed (RULES.md 3)" },
+	  "STBL seed \"Canastra Suja 100 pontos\"; ABERTO seed \"suja 100\"; KZV seed \"+300 se tiver um "
+	  "coringa\" as the triple (docs/rules.md 4.3)" },
 	{ RPL_P_BONUS_CLEAN, "bonus_clean", I(0, 100000), "bonus of a clean canastra (7+ cards, no wild)",
-	  "STBL seed \"Canastra Limpa 200 pontos\"; ABERTO seed \"limpa 200\"; KZV seed (RULES.md 3)" },
+	  "STBL seed \"Canastra Limpa 200 pontos\"; ABERTO seed \"limpa 200\"; KZV: reading (docs/rules.md 4.3)" },
 	{ RPL_P_BONUS_CLEAN13, "bonus_clean13", I(0, 100000), "bonus of a clean canastra of 13 cards",
-	  "STBL seed \"Canastra de Quinhentos 500\"; ABERTO seed \"limpa de 13 cartas 500\"; KZV: RULES.md 3" },
+	  "STBL seed \"Canastra de Quinhentos 500\"; ABERTO seed \"limpa de 13 cartas 500\"; KZV: no such "
+	  "category (docs/rules.md 4.3)" },
 	{ RPL_P_BONUS_CLEAN14, "bonus_clean14", I(0, 100000), "bonus of a clean canastra A..A (14 cards)",
 	  "STBL seed \"Canastra Real 1000\"; ABERTO seed \"limpa de 14 cartas 1000\"; KZV seed \"vale o triplo\"" },
 	{ RPL_P_BONUS_DIRTY14, "bonus_dirty14", I(0, 100000), "bonus of a dirty canastra A..A (14 cards)",
-	  "KZV seed \"+300 se tiver um coringa\"; STBL, ABERTO: only the highest category (RULES.md 3)" },
+	  "KZV seed \"+300 se tiver um coringa\"; STBL, ABERTO: only the highest category (docs/rules.md 4.4, 4.5)" },
 	{ RPL_P_BONUS_GOING_OUT, "bonus_going_out", I(0, 100000), "bonus of the side that goes out",
-	  "STBL seed \"Batida 100 pontos\"; ABERTO seed \"Batida final soma 100 so a quem fecha\"" },
+	  "STBL seed \"Batida 100 pontos\"; ABERTO seed \"Batida final soma 100 so a quem fecha\"; KZV: decision "
+	  "(docs/rules.md 9.2)" },
 	{ RPL_P_PENALTY_NO_MORTO, "penalty_no_morto", I(0, 100000), "penalty of a side that took no morto",
-	  "KZV seed \"perde 100 pontos se nao pegou o morto\"; STBL seed; ABERTO seed \"custa -100\"" },
+	  "KZV seed \"perde 100 pontos se nao pegou o morto\"; STBL seed \"diminui-se 100 pontos como "
+	  "penalidade\"; ABERTO seed \"custa -100\"" },
 	{ RPL_P_MAX_WILDS, "max_wilds", I(1, 2), "wilds allowed in one meld",
-	  "KZV seed \"no maximo um coringa\"; ABERTO seed \"No maximo 1 substituto\"; STBL: decision (RULES.md 2)" },
+	  "KZV seed \"no maximo um coringa\"; ABERTO seed \"No maximo 1 substituto\"; STBL: decision "
+	  "(docs/rules.md 2.7)" },
 	{ RPL_P_WRAP_AS_DIRTY, "wrap_as_dirty", B,
 	  "K-A-2 of one suit reads as the dirty Q-K-A (false: a suit's own 2 may not be a wild below a high ace)",
-	  "decision (RULES.md 2)" },
+	  "KZV seed \"K-A-2 nao existe\" (false); STBL, ABERTO: decision (docs/rules.md 2.5)" },
 	{ RPL_P_WILD_END_DEFAULT, "wild_end_default", E(1, 2, end_names),
 	  "where a wild that fits either end goes when the decision does not say",
-	  "KZV seed \"o coringa vale 7 ou 10, o que for melhor\"; decision (RULES.md 2)" },
+	  "KZV seed \"o coringa vale 7 ou 10, o que for melhor\"; decision (docs/rules.md 3.2)" },
 	{ RPL_P_WILD_MOBILITY, "wild_mobility", E(0, 1, mobility_names),
 	  "floating: the engine re-places a meld's wild after each change; fixed: it stays where laid",
-	  "KZV seed \"o que for melhor\"; ABERTO seed \"mova substituto\"; STBL seed Obs. (RULES.md 2)" },
+	  "KZV seed \"o que for melhor\"; ABERTO seed \"mova substituto\"; STBL seed Obs. and reading "
+	  "(docs/rules.md 3.5)" },
 	{ RPL_P_PILE_RULE, "pile_rule", E(0, 2, pile_names),
 	  "use_any: a pile card must be laid that turn; top_laid: the top card must be; free: no obligation",
-	  "KZV seed \"pelo menos uma carta do lixo tem que ir pra mesa\"; STBL seed \"Comprar o lixo\" + decision; "
-	  "ABERTO seed \"Comprar nao exige usar topo\"" },
+	  "KZV seed \"pelo menos uma carta do lixo tem que ir pra mesa\"; STBL seed \"Comprar o lixo\" and decision "
+	  "(docs/rules.md 6.3); ABERTO seed \"Comprar nao exige usar topo\"" },
 	{ RPL_P_PILE_FREEZES, "pile_freezes", B, "a wild on top of the pile freezes it: nobody may take it",
-	  "KZV seed \"o lixo congela\"; ABERTO seed \"sem congelamento\"" },
+	  "KZV seed \"o lixo congela\"; ABERTO seed \"sem congelamento\"; STBL: reading (docs/rules.md 6.3)" },
 	{ RPL_P_ONE_CARD_PILE_NO_RETURN, "one_card_pile_no_return", B,
 	  "who took a one-card pile may not discard that card in the same turn",
 	  "ABERTO seed \"Se tirar descarte unico, nao devolva essa carta na mesma vez\"" },
 	{ RPL_P_FIRST_TURN_REJECT, "first_turn_reject", B,
 	  "the first player may reject the first card drawn onto the pile and draw the next",
-	  "ABERTO seed \"Excecao inicial\"" },
+	  "ABERTO seed \"Excecao inicial\" (docs/rules.md 5.3)" },
 	{ RPL_P_VULNERABLE_AT, "vulnerable_at", I(0, 1000000),
 	  "match total from which a side is vulnerable (0: never)",
 	  "ABERTO seed \"Par com acumulado de 1500 ou mais esta vulneravel\"" },
@@ -76,21 +85,30 @@ static const rpl_param_info params[RPL_P_COUNT] = {
 	  "card points a vulnerable side's first melds must reach in one turn",
 	  "ABERTO seed \"devem somar pelo menos 75 em cartas ao mesmo tempo\"" },
 	{ RPL_P_OUT_NEEDS_MORTO, "out_needs_morto", B, "a side must have taken its morto to go out",
-	  "STBL seed \"Batida - ... ja tenha pegado o morto\"; ABERTO seed \"Batida final apos morto\"" },
+	  "STBL seed \"Batida - ... ja tenha pegado o morto\"; ABERTO seed \"Batida final apos morto\"; KZV: "
+	  "reading (docs/rules.md 8.1)" },
 	{ RPL_P_OUT_IF_MORTOS_STOCK, "out_if_mortos_stock", B,
 	  "going out is allowed without a morto once both mortos became stock and none was taken",
-	  "STBL seed \"nenhum jogador tenha pegado o morto... os dois mortos virarem monte\"" },
+	  "STBL seed \"nenhum jogador tenha pegado o morto... os dois mortos virarem monte\"; a morto becomes the "
+	  "stock when the last stock card is drawn: decision (docs/rules.md 7.4)" },
 	{ RPL_P_OUT_CANASTRA, "out_canastra", E(0, 2, canastra_names), "canastra a side needs to go out",
-	  "STBL seed \"So pode bater com canastra limpa\"; ABERTO seed \"exige canastra limpa\"; KZV: decision" },
+	  "STBL seed \"So pode bater com canastra limpa\"; ABERTO seed \"exige canastra limpa\"; KZV: decision "
+	  "(docs/rules.md 8.3)" },
 	{ RPL_P_OUT_LAST_CARD, "out_last_card", E(0, 1, last_names),
 	  "discard: the final card must be discarded, not melded; any: either",
-	  "ABERTO seed \"ultima carta descartada, nao baixada\"; STBL seed \"Batida Direta\"; KZV: decision" },
+	  "ABERTO seed \"ultima carta descartada, nao baixada\"; STBL seed \"Batida Direta\"; KZV: decision "
+	  "(docs/rules.md 8.4)" },
 	{ RPL_P_PENALTY_IF_NONE_TAKEN, "penalty_if_none_taken", B,
 	  "the no-morto penalty applies even when no side took a morto",
-	  "ABERTO seed \"se nenhum par pegou, nenhum recebe pena\"; KZV: decision (RULES.md 7)" },
+	  "ABERTO seed \"se nenhum par pegou, nenhum recebe pena\"; STBL seed \"Se outra dupla ou o outro jogador "
+	  "nao pegar o morto\"; KZV: decision (docs/rules.md 9.3)" },
 	{ RPL_P_UNPLAYED_MORTO_COST, "unplayed_morto_cost", I(0, 100000),
 	  "flat cost of a morto picked up indirectly and never played before the opponents went out (0: off)",
 	  "ABERTO seed \"Morto pego apos descarte mas nunca usado... custa -100\"" },
+	{ RPL_P_PENALTY_NO_MORTO_SIDES, "penalty_no_morto_sides", E(0, 1, penalty_sides_names),
+	  "who pays the no-morto penalty: each side without a morto, or each but the side that went out",
+	  "STBL seed \"Caso o outro jogador ou dupla nao tenha pegado o morto\" (not_out); a deal without a going "
+	  "out: decision (docs/rules.md 9.3); KZV seed \"perde 100 pontos se nao pegou o morto\" (each)" },
 };
 
 #undef B
@@ -106,17 +124,17 @@ struct profile {
 /* Values in enum rpl_param order (index 0 unused). */
 static const struct profile profiles[] = {
 	{ "kzv", "KZV",
-	  { 0, 1, 1, 3000, 20, 10, 15, 10, 5, 100, 200, 200, 600, 300, 100, 100, 1, 1, RPL_END_HIGH,
+	  { 0, 1, 1, 3000, 20, 10, 15, 10, 5, 100, 200, 200, 600, 300, 100, 100, 1, 0, RPL_END_HIGH,
 	    RPL_WILD_FLOATING, RPL_PILE_USE_ANY, 1, 0, 0, 0, 0, 1, 0, RPL_OUT_CANASTRA_ANY, RPL_OUT_LAST_ANY, 1,
-	    0 } },
+	    0, RPL_PENALTY_EACH } },
 	{ "stbl", "STBL",
-	  { 0, 1, 1, 3000, 50, 10, 15, 10, 5, 100, 200, 500, 1000, 100, 100, 100, 1, 1, RPL_END_HIGH,
+	  { 0, 1, 1, 0, 50, 10, 15, 10, 5, 100, 200, 500, 1000, 100, 100, 100, 1, 1, RPL_END_HIGH,
 	    RPL_WILD_FIXED, RPL_PILE_TOP_LAID, 0, 0, 0, 0, 0, 1, 1, RPL_OUT_CANASTRA_CLEAN, RPL_OUT_LAST_ANY, 1,
-	    0 } },
+	    0, RPL_PENALTY_NOT_OUT } },
 	{ "aberto", "ABERTO",
 	  { 0, 1, 1, 3000, 20, 10, 15, 10, 5, 100, 200, 500, 1000, 100, 100, 100, 1, 1, RPL_END_HIGH,
 	    RPL_WILD_FIXED, RPL_PILE_FREE, 0, 1, 1, 1500, 75, 1, 0, RPL_OUT_CANASTRA_CLEAN,
-	    RPL_OUT_LAST_DISCARD, 0, 100 } },
+	    RPL_OUT_LAST_DISCARD, 0, 100, RPL_PENALTY_EACH } },
 };
 #define NPROFILES (sizeof(profiles) / sizeof(profiles[0]))
 

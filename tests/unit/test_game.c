@@ -24,6 +24,18 @@ static rpl_game *new2(const char *profile, const char *overrides)
 	return tl_game(profile, overrides, 2, 1);
 }
 
+/*
+ * The phase after a deal ends: the match is over after one deal under a
+ * target of 0 (STBL's own, rules.md 10.1) when the totals differ.
+ */
+static int phase_after_deal(const rpl_game *g)
+{
+	int target = -1;
+
+	assert_int_equal(rpl_rules_get_id(rpl_game_rules(g), RPL_P_TARGET, &target), 0);
+	return target == 0 && rpl_game_total(g, 0) != rpl_game_total(g, 1) ? RPL_PHASE_MATCH_OVER : RPL_PHASE_DEAL_OVER;
+}
+
 static rpl_deal_stats stats(const rpl_game *g)
 {
 	rpl_deal_stats st;
@@ -605,7 +617,7 @@ static void test_partner_no_second_morto(void **state)
 	assert_applied(g, A_MELD("10h Jh Qh Kh"));
 	assert_applied(g, A_MELD("10c Jc Qc Kc"));
 	assert_applied(g, A_MELD("10s Js Qs Ks"));
-	assert_int_equal(rpl_game_phase(g), RPL_PHASE_DEAL_OVER);
+	assert_int_equal(rpl_game_phase(g), phase_after_deal(g));
 	assert_int_equal(rpl_game_morto_state(g, 1), -1);
 	st = stats(g);
 	assert_int_equal(st.end, RPL_DEAL_OUT);
@@ -669,12 +681,12 @@ static void test_mortos_become_stock(void **state)
 			d.cards[0] = h[0];
 			assert_applied(g, d);
 		}
-		assert_int_equal(rpl_game_phase(g), RPL_PHASE_DEAL_OVER);
+		assert_int_equal(rpl_game_phase(g), phase_after_deal(g));
 		st = stats(g);
 		assert_int_equal(st.end, RPL_DEAL_STOCK);
 		assert_int_equal(st.out_seat, -1);
 		assert_int_equal(st.morto_to_stock, 2);
-		assert_refused_any(g, A_DRAW, RPL_RULE_NO_DEAL);
+		assert_refused_any(g, A_DRAW, RPL_RULE_NO_DEAL, RPL_RULE_MATCH_OVER);
 		rpl_game_free(g);
 	}
 	tl_context = NULL;
@@ -780,13 +792,14 @@ static void test_going_out(void **state)
 				for (int k = 0; k < nseq; k++)
 					assert_applied(g, seq[k]);
 				assert_hand(g, 0, "");
-				assert_int_equal(rpl_game_phase(g), RPL_PHASE_DEAL_OVER);
+				assert_int_equal(rpl_game_phase(g), phase_after_deal(g));
 				st = stats(g);
 				assert_int_equal(st.end, RPL_DEAL_OUT);
 				assert_int_equal(st.out_seat, 0);
 				assert_int_equal(tl_score(g, 0).going_out, 100);
 				assert_int_equal(tl_score(g, 1).going_out, 0);
-				assert_refused(g, A_DRAW, RPL_RULE_NO_DEAL);
+				assert_refused(g, A_DRAW,
+				               phase_after_deal(g) == RPL_PHASE_MATCH_OVER ? RPL_RULE_MATCH_OVER : RPL_RULE_NO_DEAL);
 			}
 			rpl_game_free(g);
 		}
@@ -843,9 +856,14 @@ static void test_out_after_mortos_became_stock(void **state)
 		} else {
 			assert_applied(g, A_MELD("5h 6h 7h 8h"));
 			assert_applied(g, d);
-			assert_int_equal(rpl_game_phase(g), RPL_PHASE_DEAL_OVER);
+			assert_int_equal(rpl_game_phase(g), phase_after_deal(g));
 			assert_int_equal(stats(g).end, RPL_DEAL_OUT);
 			assert_int_equal(stats(g).out_seat, 0);
+			/* rules.md 9.3, corrected 2026-12-01: STBL «Caso o outro jogador ou dupla não tenha pegado o
+			   morto, diminui-se 100 pontos»: the side that went out is not charged, the other is */
+			assert_int_equal(tl_score(g, 0).morto, 0);
+			assert_int_equal(tl_score(g, 0).going_out, 100);
+			assert_int_equal(tl_score(g, 1).morto, -100);
 		}
 		rpl_game_free(g);
 	}

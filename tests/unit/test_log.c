@@ -1205,6 +1205,132 @@ static void test_observer(void **state)
 	unlink(path);
 }
 
+/* Apply a through the recorder; the card drawn is the one the hand gained. */
+static rpl_card rec_draw(rpl_recorder *rec)
+{
+	const rpl_game *g = rpl_recorder_game(rec);
+	int seat = rpl_game_seat(g), before[RPL_NFACES] = {0};
+	rpl_card h[64];
+	int n = rpl_game_hand(g, seat, h, 64);
+	rpl_action a = tl_act(RPL_ACT_DRAW);
+
+	for (int i = 0; i < n; i++)
+		before[h[i]]++;
+	assert_int_equal(rpl_recorder_action(rec, &a), 0);
+	n = rpl_game_hand(g, seat, h, 64);
+	for (int i = 0; i < n; i++)
+		if (before[h[i]]-- == 0)
+			return h[i];
+	fail();
+	return RPL_JOKER;
+}
+
+/*
+ * A header of 31 pairs (written before parameter 32, penalty_no_morto_sides,
+ * existed) reads as "each side without a morto pays", whatever the profile
+ * (docs/format.md section 4), so an old STBL log keeps its old score. The
+ * deal: no side takes a morto, both become stock, and seat 0 goes out
+ * (STBL «só é possível bater quando os dois mortos virarem monte»). Under
+ * today's STBL (rules.md 9.3, «Caso o outro jogador ou dupla não tenha pegado
+ * o morto») side 0 is not charged; the same log with its header cut to 31
+ * pairs charges it the 100, as the old STBL did.
+ */
+static void test_header_31_pairs(void **state)
+{
+	const char *path = tmp_path("legacy.brp"), *old_path = tmp_path("legacy31.brp");
+	rpl_rules *rules = tl_rules("stbl", NULL);
+	rpl_match_info info;
+	rpl_recorder *rec = NULL;
+	rpl_layout L;
+	rpl_verdict now, old;
+	struct sec s[16];
+	size_t len, ns, p;
+	unsigned char *d;
+	struct bytes body = { NULL, 0 }, file = { NULL, 0 };
+	rpl_reader *rd = NULL;
+	int v = -1;
+
+	(void)state;
+	fill_info(&info, rules, 2);
+	assert_int_equal(rpl_recorder_open(&rec, path, &info, 0), 0);
+	tl_layout(&L, 2, .hand = { "3c 4c 5c 6c 7c 8c 9c 5h 6h 7h 8h", "3c 6c 9c Qc Ad 4d 7d 10d 8h Kh 5s" });
+	assert_int_equal(rpl_recorder_deal(rec, &L), 0);
+	for (int draws = 1; draws <= 75; draws++) {
+		rpl_action a = tl_act(RPL_ACT_DISCARD);
+		rpl_card c = rec_draw(rec);
+
+		if (draws == 75) {
+			/* morto 1 turned into stock: seat 0 goes out without a morto */
+			rpl_action m1 = A_MELD("3c 4c 5c 6c 7c 8c 9c"), m2 = A_MELD("5h 6h 7h 8h");
+
+			assert_int_equal(rpl_game_morto_state(rpl_recorder_game(rec), 1), 2);
+			assert_int_equal(rpl_recorder_action(rec, &m1), 0);
+			assert_int_equal(rpl_recorder_action(rec, &m2), 0);
+		}
+		a.ncards = 1;
+		a.cards[0] = c;
+		assert_int_equal(rpl_recorder_action(rec, &a), 0);
+	}
+	assert_int_equal(rpl_game_phase(rpl_recorder_game(rec)), RPL_PHASE_MATCH_OVER); /* STBL: one deal */
+	assert_int_equal(rpl_recorder_close(rec), 0);
+	rpl_recorder_free(rec);
+	rpl_rules_free(rules);
+
+	assert_int_equal(rpl_verify_file(path, NULL, &now), 0);
+	assert_int_equal(now.kind, RPL_VERDICT_OK);
+	/* 45 + 25 melded, 200 clean canastra, 100 going out, no hand, no penalty */
+	assert_int_equal(now.total[0], 45 + 25 + 200 + 100);
+
+	/* the header again with 31 pairs: nparams 31, pair 32 left out */
+	d = read_all(path, &len);
+	ns = sections(d, len, s, 16);
+	assert_true(ns >= 2);
+	assert_int_equal(s[0].type, 'H');
+	assert_int_equal(d[s[0].payload], 0x00); /* raw */
+	p = s[0].payload;
+	put(&body, d + p, 7); /* encoding, version, profile "stbl" */
+	assert_memory_equal(d + p + 1, "\x02\x04stbl", 6);
+	p += 7;
+	assert_int_equal(d[p], 32);
+	put_byte(&body, 31);
+	p++;
+	for (int id = 1; id <= 31; id++) {
+		size_t q = p;
+
+		assert_int_equal(d[q++], id);
+		while (d[q] & 0x80)
+			q++;
+		q++;
+		put(&body, d + p, q - p);
+		p = q;
+	}
+	assert_int_equal(d[p], 32);
+	assert_int_equal(d[p + 1], 2 * RPL_PENALTY_NOT_OUT); /* zigzag */
+	p += 2;
+	put(&body, d + p, s[0].payload + s[0].len - p);
+	put(&file, d, 8);
+	put_section(&file, 'H', body.p, body.n);
+	put(&file, d + s[0].end, len - s[0].end);
+	write_all(old_path, file.p, file.n);
+
+	assert_int_equal(rpl_reader_open(&rd, old_path), 0);
+	assert_int_equal(rpl_rules_get_id(rpl_reader_info(rd)->rules, RPL_P_PENALTY_NO_MORTO_SIDES, &v), 0);
+	assert_int_equal(v, RPL_PENALTY_EACH);
+	assert_int_equal(rpl_rules_is_override(rpl_reader_info(rd)->rules, RPL_P_PENALTY_NO_MORTO_SIDES), 1);
+	rpl_reader_free(rd);
+	assert_int_equal(rpl_verify_file(old_path, NULL, &old), 0);
+	assert_int_equal(old.kind, RPL_VERDICT_OK);
+	assert_int_equal(old.total[0], now.total[0] - 100);
+	assert_int_equal(old.total[1], now.total[1]);
+	assert_int_equal(old.winner, now.winner);
+
+	unlink(path);
+	unlink(old_path);
+	free(d);
+	free(body.p);
+	free(file.p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1215,6 +1341,7 @@ int main(void)
 		cmocka_unit_test(test_reader_refusals),
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_observer),
+		cmocka_unit_test(test_header_31_pairs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

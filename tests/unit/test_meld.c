@@ -31,8 +31,15 @@ static const struct meld_case {
 	{ALL, NULL, "9c 2c Jc", D, "9c 2c* Jc", 0, "KZV: o 2♣ está fazendo o papel do 10♣ ... fica suja"},
 	{ALL, NULL, "8c 8d 8h", D, NULL, RPL_RULE_MELD_SUIT, "KZV: Três 8 de naipes diferentes não formam jogo"},
 	{ALL, NULL, "8c 8d 8h 8s", D, NULL, RPL_RULE_MELD_SUIT, "§2: sets of one rank are never melds"},
-	{ALL, NULL, "Kh Ah 2h", D, "2h* Kh Ah", 0,
-	 "KZV: K♥-A♥-2♥ não existe (as a wrap); [decision] the same cards are the dirty Q-K-A"},
+	/* rules.md 2.5, corrected 2026-12-01: KZV follows its seed, STBL and ABERTO keep their decision */
+	{"kzv", NULL, "Kh Ah 2h", D, NULL, RPL_RULE_MELD_WRAP,
+	 "KZV: A sequência não dá a volta. K♥-A♥-2♥ não existe"},
+	{"kzv", NULL, "Kh Ah 2c", D, "2c* Kh Ah", 0,
+	 "KZV: K♥-A♥ with a 2 of another suit is the dirty Q-K-A (2♣ is a wild anyway)"},
+	{"stbl aberto", NULL, "Kh Ah 2h", D, "2h* Kh Ah", 0,
+	 "STBL, ABERTO [decision]: K♥-A♥-2♥ is the dirty Q-K-A, the 2 standing in for the queen"},
+	{"kzv", "wrap_as_dirty=true", "Kh Ah 2h", D, "2h* Kh Ah", 0,
+	 "KZV with the STBL/ABERTO decision set: the dirty Q-K-A"},
 	{ALL, "wrap_as_dirty=false", "Kh Ah 2h", D, NULL, RPL_RULE_MELD_WRAP,
 	 "KZV: K♥-A♥-2♥ não existe, with the wrap_as_dirty decision turned off"},
 
@@ -435,7 +442,7 @@ static void test_add_second_wild(void **state)
 /*
  * §2 "With no legal place, that natural card cannot be added": an A..A dirty
  * meld whose joker stands for the 2; adding the 2 leaves the joker nowhere to
- * go (that would also be 15 cards: either code names the refusal).
+ * go. The 15 cards are the joker's doing, so the refusal is meld.wild_stuck.
  */
 static void test_wild_stuck(void **state)
 {
@@ -457,7 +464,8 @@ static void test_wild_stuck(void **state)
 		assert_int_equal(m.category, RPL_CANASTRA_DIRTY14);
 		assert_int_equal(m.bonus, 100);
 	}
-	assert_refused_any(g, A_ADD(0, 0, "2d"), RPL_RULE_MELD_WILD_STUCK, RPL_RULE_MELD_LONG);
+	/* ABERTO «Sem destino legal não faça substituição»: the code says why (rules.md 3.5), not meld.long */
+	assert_refused(g, A_ADD(0, 0, "2d"), RPL_RULE_MELD_WILD_STUCK);
 	rpl_game_free(g);
 }
 
@@ -473,14 +481,16 @@ static void test_game_meld_refusals(void **state)
 	assert_refused(g, A_MELD("5c 6c 8c"), RPL_RULE_MELD_GAP);
 	assert_refused(g, A_MELD_END("Kd Ad JK", HI), RPL_RULE_MELD_END);
 	assert_refused(g, A_MELD("5c 6c 2h JK"), RPL_RULE_MELD_WILDS);
-	assert_applied(g, A_MELD("Kh Ah 2h"));                          /* dirty Q-K-A [decision] */
-	assert_meld(g, 0, 0, "2h* Kh Ah");
+	/* KZV «K♥-A♥-2♥ não existe» (rules.md 2.5) */
+	assert_refused(g, A_MELD("Kh Ah 2h"), RPL_RULE_MELD_WRAP);
 	rpl_game_free(g);
 
-	w = tl_game("kzv", "wrap_as_dirty=false", 2, 1);
+	/* STBL and ABERTO [decision]: the same cards are the dirty Q-K-A */
+	w = tl_game("stbl", NULL, 2, 1);
 	tl_deal(w, .hand = {"Kh Ah 2h"}, .stock = "Qs");
 	assert_applied(w, A_DRAW);
-	assert_refused(w, A_MELD("Kh Ah 2h"), RPL_RULE_MELD_WRAP);
+	assert_applied(w, A_MELD("Kh Ah 2h"));
+	assert_meld(w, 0, 0, "2h* Kh Ah");
 	rpl_game_free(w);
 }
 

@@ -18,7 +18,9 @@ static const struct {
 } values[] = {
 	{RPL_P_ALLOW_2_PLAYERS, "allow_2_players", 1, 1, 1},   /* §8 Players: ABERTO 2 allowed [decision] */
 	{RPL_P_ALLOW_4_PLAYERS, "allow_4_players", 1, 1, 1},
-	{RPL_P_TARGET, "target", 3000, 3000, 3000},            /* §8 "até 3000"; STBL, KZV [decision] */
+	/* rules.md 10.1: ABERTO "até 3000"; STBL one deal (corrected 2026-12-01): «Se um jogador que já pegou um
+	   morto tornar a bater, terminará a partida»; KZV decision */
+	{RPL_P_TARGET, "target", 3000, 0, 3000},
 	{RPL_P_VALUE_JOKER, "value_joker", 20, 50, 20},        /* STBL "este vale 50 pontos"; ABERTO "joker 20" */
 	{RPL_P_VALUE_TWO, "value_two", 10, 10, 10},
 	{RPL_P_VALUE_ACE, "value_ace", 15, 15, 15},
@@ -32,7 +34,8 @@ static const struct {
 	{RPL_P_BONUS_GOING_OUT, "bonus_going_out", 100, 100, 100},
 	{RPL_P_PENALTY_NO_MORTO, "penalty_no_morto", ANY, ANY, ANY}, /* 100 or -100: checked below */
 	{RPL_P_MAX_WILDS, "max_wilds", 1, 1, 1},
-	{RPL_P_WRAP_AS_DIRTY, "wrap_as_dirty", 1, 1, 1},
+	/* rules.md 2.5: KZV «K♥-A♥-2♥ não existe» (corrected 2026-12-01); STBL, ABERTO decision */
+	{RPL_P_WRAP_AS_DIRTY, "wrap_as_dirty", 0, 1, 1},
 	{RPL_P_WILD_END_DEFAULT, "wild_end_default", ANY, ANY, ANY},
 	{RPL_P_WILD_MOBILITY, "wild_mobility", RPL_WILD_FLOATING, RPL_WILD_FIXED, RPL_WILD_FIXED},
 	{RPL_P_PILE_RULE, "pile_rule", RPL_PILE_USE_ANY, RPL_PILE_TOP_LAID, RPL_PILE_FREE},
@@ -47,6 +50,10 @@ static const struct {
 	{RPL_P_OUT_LAST_CARD, "out_last_card", RPL_OUT_LAST_ANY, RPL_OUT_LAST_ANY, RPL_OUT_LAST_DISCARD},
 	{RPL_P_PENALTY_IF_NONE_TAKEN, "penalty_if_none_taken", 1, 1, 0},
 	{RPL_P_UNPLAYED_MORTO_COST, "unplayed_morto_cost", 0, 0, 100},
+	/* rules.md 9.3: STBL «Caso o outro jogador ou dupla não tenha pegado o morto, diminui-se 100 pontos»
+	   (corrected 2026-12-01); KZV «perde 100 pontos se não pegou o morto» */
+	{RPL_P_PENALTY_NO_MORTO_SIDES, "penalty_no_morto_sides", RPL_PENALTY_EACH, RPL_PENALTY_NOT_OUT,
+	 RPL_PENALTY_EACH},
 };
 #define NVALUES (sizeof(values) / sizeof(values[0]))
 
@@ -90,9 +97,9 @@ static void check_profile(const char *profile, int col)
 		if (v < info->min || v > info->max)
 			tl_fail("%s: %s = %d outside its range %d..%d", profile, values[i].name, v, info->min, info->max);
 		if (want != ANY && v != want)
-			tl_fail("%s: %s = %d, RULES.md says %d", profile, values[i].name, v, want);
+			tl_fail("%s: %s = %d, docs/rules.md 12 says %d", profile, values[i].name, v, want);
 		if (values[i].id == RPL_P_PENALTY_NO_MORTO && abs(v) != 100)
-			tl_fail("%s: penalty_no_morto = %d, RULES.md §7 says 100", profile, v);
+			tl_fail("%s: penalty_no_morto = %d, docs/rules.md 9.3 says 100", profile, v);
 		assert_int_equal(rpl_rules_is_override(r, values[i].id), 0);
 	}
 	rpl_rules_free(r);
@@ -356,7 +363,7 @@ static void test_players(void **state)
 			int v = 0;
 
 			assert_int_equal(rpl_rules_get_id(rpl_game_rules(g), RPL_P_TARGET, &v), 0);
-			assert_int_equal(v, 3000);
+			assert_int_equal(v, i == 1 ? 0 : 3000);
 		}
 		rpl_game_free(g);
 		g = NULL;

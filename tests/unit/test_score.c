@@ -125,7 +125,8 @@ static void test_score_going_out(void **state)
 
 		tl_context = profiles[p];
 		quick_out_deal(g);
-		assert_int_equal(rpl_game_phase(g), RPL_PHASE_DEAL_OVER);
+		/* STBL: the match is the deal (rules.md 10.1) */
+		assert_int_equal(rpl_game_phase(g), p == 1 ? RPL_PHASE_MATCH_OVER : RPL_PHASE_DEAL_OVER);
 		assert_score(g, 0, 155, 400, 100, 0, 0, 655);
 		/* STBL "Caso o outro jogador ou dupla não tenha pegado o morto, diminui-se 100 pontos" */
 		assert_score(g, 1, 0, 0, 0, -95, -100, -195);
@@ -280,7 +281,7 @@ static void test_unplayed_morto(void **state)
 		assert_applied(g, A_DRAW);
 		assert_applied(g, A_ADD(0, 2, "Qd"));
 		assert_applied(g, A_DISCARD("Qs"));
-		assert_int_equal(rpl_game_phase(g), RPL_PHASE_DEAL_OVER);
+		assert_int_equal(rpl_game_phase(g), p == 1 ? RPL_PHASE_MATCH_OVER : RPL_PHASE_DEAL_OVER);
 		assert_score(g, 0, 45 + 35 + 75, 400, 100, 0, 0, 655);
 		s = tl_score(g, 1);
 		assert_int_equal(s.melded, 55 + 30);
@@ -510,6 +511,63 @@ static void test_match_tie(void **state)
 	rpl_game_free(g);
 }
 
+/*
+ * rules.md 10.1, corrected 2026-12-01: STBL's match is one deal by default
+ * (target 0). STBL «Se um jogador que já pegou um morto tornar a bater,
+ * terminará a partida»; «O jogador ou a dupla que fizer o maior número de
+ * pontos, ganha a partida».
+ */
+static void test_stbl_match_is_one_deal(void **state)
+{
+	rpl_game *g = new2("stbl", NULL);
+	rpl_layout L;
+
+	(void)state;
+	quick_out_deal(g);
+	assert_int_equal(rpl_game_phase(g), RPL_PHASE_MATCH_OVER);
+	assert_int_equal(rpl_game_winner(g), 0);
+	tl_layout(&L, 2, .hand = {NULL});
+	assert_int_equal(rpl_game_deal(g, &L), RPL_EILLEGAL);
+	assert_int_equal(rpl_game_rule(g), RPL_RULE_MATCH_OVER);
+	rpl_game_free(g);
+	/* a header may still set a target: 3000 plays on */
+	g = new2("stbl", "target=3000");
+	quick_out_deal(g);
+	assert_int_equal(rpl_game_phase(g), RPL_PHASE_DEAL_OVER);
+	rpl_game_free(g);
+}
+
+/*
+ * rules.md 10.1: under STBL's one-deal match a tied deal plays another
+ * ("a tie still plays another deal"). Deal 1: both sides lay a clean
+ * canastra and take no morto: 105 each. Deal 2: seat 1 goes out and wins.
+ */
+static void test_stbl_tie_plays_another_deal(void **state)
+{
+	rpl_game *g = new2("stbl", NULL);
+
+	(void)state;
+	tl_deal(g, .hand = {"3c 4c 5c 6c 7c 8c 9c Kh Qs Jh 10s", "3d 4d 5d 6d 7d 8d 9d Ks Qh Js 10h"},
+	        .stock = "Kc Kd");
+	assert_applied(g, A_DRAW);
+	assert_applied(g, A_MELD("3c 4c 5c 6c 7c 8c 9c"));
+	assert_applied(g, A_DISCARD("Kc"));
+	assert_applied(g, A_DRAW);
+	assert_applied(g, A_MELD("3d 4d 5d 6d 7d 8d 9d"));
+	assert_applied(g, A_DISCARD("Kd"));
+	play_out_stock(g);
+	/* no going out: each side without a morto pays [decision] (rules.md 9.3) */
+	assert_score(g, 0, 45, 200, 0, -40, -100, 105);
+	assert_score(g, 1, 45, 200, 0, -40, -100, 105);
+	assert_int_equal(rpl_game_phase(g), RPL_PHASE_DEAL_OVER);
+	assert_int_equal(rpl_game_winner(g), -1);
+	quick_out_deal(g);
+	assert_int_equal(rpl_game_phase(g), RPL_PHASE_MATCH_OVER);
+	assert_int_equal(rpl_game_winner(g), 1);
+	assert_int_equal(rpl_game_total(g, 1), 105 + 655);
+	rpl_game_free(g);
+}
+
 /* ---- ABERTO vulnerability (§4) ------------------------------------------------- */
 
 /*
@@ -643,6 +701,8 @@ int main(void)
 		cmocka_unit_test(test_match_target_reached),
 		cmocka_unit_test(test_match_accumulates),
 		cmocka_unit_test(test_match_tie),
+		cmocka_unit_test(test_stbl_match_is_one_deal),
+		cmocka_unit_test(test_stbl_tie_plays_another_deal),
 		cmocka_unit_test(test_vulnerable_opening),
 		cmocka_unit_test(test_vulnerable_several_melds),
 		cmocka_unit_test(test_vulnerable_threshold),

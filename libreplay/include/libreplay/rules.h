@@ -53,9 +53,12 @@ enum rpl_param {
 	RPL_P_OUT_CANASTRA = 28,
 	RPL_P_OUT_LAST_CARD = 29,
 	RPL_P_PENALTY_IF_NONE_TAKEN = 30,
-	RPL_P_UNPLAYED_MORTO_COST = 31
+	RPL_P_UNPLAYED_MORTO_COST = 31,
+	RPL_P_PENALTY_NO_MORTO_SIDES = 32 /* a header of 31 pairs reads as RPL_PENALTY_EACH */
 };
-#define RPL_P_COUNT 31 /* ids run 1..RPL_P_COUNT */
+#define RPL_P_COUNT 32 /* ids run 1..RPL_P_COUNT */
+/* The parameters a header of format version 2 carried before id 32 existed. */
+#define RPL_P_COUNT_V2_OLD 31
 
 /* Values of the enumerated parameters. */
 enum rpl_wild_end { RPL_END_DEFAULT = 0, RPL_END_LOW = 1, RPL_END_HIGH = 2 };
@@ -67,6 +70,10 @@ enum rpl_pile_rule {
 };
 enum rpl_out_canastra { RPL_OUT_CANASTRA_NONE = 0, RPL_OUT_CANASTRA_ANY = 1, RPL_OUT_CANASTRA_CLEAN = 2 };
 enum rpl_out_last { RPL_OUT_LAST_ANY = 0, RPL_OUT_LAST_DISCARD = 1 };
+enum rpl_penalty_sides {
+	RPL_PENALTY_EACH = 0,   /* each side without a morto pays penalty_no_morto */
+	RPL_PENALTY_NOT_OUT = 1 /* each side without a morto but the side that went out */
+};
 
 enum rpl_param_kind { RPL_PARAM_BOOL = 0, RPL_PARAM_INT = 1, RPL_PARAM_ENUM = 2 };
 
