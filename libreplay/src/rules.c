@@ -58,7 +58,7 @@ static const rpl_param_info params[RPL_P_COUNT] = {
 	  "(docs/rules.md 2.7)" },
 	{ RPL_P_WRAP_AS_DIRTY, "wrap_as_dirty", B,
 	  "K-A-2 of one suit reads as the dirty Q-K-A (false: a suit's own 2 may not be a wild below a high ace)",
-	  "KZV seed \"K-A-2 nao existe\" (false); STBL, ABERTO: decision (docs/rules.md 2.5)" },
+	  "KZV seed \"A sequencia nao da a volta\" (false); STBL, ABERTO: decision (docs/rules.md 2.5)" },
 	{ RPL_P_WILD_END_DEFAULT, "wild_end_default", E(1, 2, end_names),
 	  "where a wild that fits either end goes when the decision does not say",
 	  "KZV seed \"o coringa vale 7 ou 10, o que for melhor\"; decision (docs/rules.md 3.2)" },

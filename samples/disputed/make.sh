@@ -70,11 +70,11 @@ claim claim-match stbl-4p 'claim match: 1220 275' 'claim match: 1220 285'
 awk '{ print } /^40\. / { exit }' "$src/stbl-2p.txt" > "$out/unfinished.txt"
 "$brp" import "$out/unfinished.txt" -o "$out/unfinished.brp"
 
-# aberto-4p.brp (459 bytes) cut after 380 bytes: the cut falls inside the
-# section of deal 2, bytes 315 to 429.
+# aberto-4p.brp (461 bytes) cut after 380 bytes: the cut falls inside the
+# section of deal 2, bytes 317 to 431.
 head -c 380 "$src/aberto-4p.brp" > "$out/truncated.brp"
-# kzv-4p.brp (431 bytes) with byte 350 (inside deal 2's section, bytes 296
-# to 401) changed by xor 0x01: the section's checksum no longer matches.
+# kzv-4p.brp (433 bytes) with byte 350 (inside deal 2's section, bytes 298
+# to 403) changed by xor 0x01: the section's checksum no longer matches.
 {
 	head -c 350 "$src/kzv-4p.brp"
 	b=$(od -An -tu1 -j350 -N1 "$src/kzv-4p.brp" | tr -d ' ')
