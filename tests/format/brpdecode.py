@@ -141,16 +141,21 @@ PARAMS = [
     (29, "out_last_card", "e", 0, 1, ["any", "discard"]),
     (30, "penalty_if_none_taken", "b", 0, 1, None),
     (31, "unplayed_morto_cost", "i", 0, 100000, None),
+    (32, "penalty_no_morto_sides", "e", 0, 1, ["each", "not_out"]),
 ]
-# Each profile's values by id 1..31 (docs/rules.md); the notation writes a
+NPARAMS = 32
+# A header written before id 32 existed carries 31 pairs; id 32 then takes the
+# value 0 (each), whatever the profile (§4).
+NPARAMS_OLD = 31
+# Each profile's values by id 1..32 (docs/rules.md); the notation writes a
 # [Rule] tag for every value that differs from the profile's.
 PROFILES = {
-    "kzv": [1, 1, 3000, 20, 10, 15, 10, 5, 100, 200, 200, 600, 300, 100, 100, 1, 1, 2,
-            1, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 1, 0],
-    "stbl": [1, 1, 3000, 50, 10, 15, 10, 5, 100, 200, 500, 1000, 100, 100, 100, 1, 1, 2,
-             0, 1, 0, 0, 0, 0, 0, 1, 1, 2, 0, 1, 0],
+    "kzv": [1, 1, 3000, 20, 10, 15, 10, 5, 100, 200, 200, 600, 300, 100, 100, 1, 0, 2,
+            1, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 1, 0, 0],
+    "stbl": [1, 1, 0, 50, 10, 15, 10, 5, 100, 200, 500, 1000, 100, 100, 100, 1, 1, 2,
+             0, 1, 0, 0, 0, 0, 0, 1, 1, 2, 0, 1, 0, 1],
     "aberto": [1, 1, 3000, 20, 10, 15, 10, 5, 100, 200, 500, 1000, 100, 100, 100, 1, 1, 2,
-               0, 2, 0, 1, 1, 1500, 75, 1, 0, 2, 1, 0, 100],
+               0, 2, 0, 1, 1, 1500, 75, 1, 0, 2, 1, 0, 100, 0],
 }
 
 # ---- §3 sections ----------------------------------------------------------
@@ -226,10 +231,12 @@ def read_header(payload):
     h["profile"] = profile
     values = [None] + list(PROFILES[profile])
     nparams = c.varint()
-    if nparams > 31:
-        raise ValueError("%d rule parameters; this decoder knows 31" % nparams)
-    if nparams < 31:
-        raise ValueError("%d rule parameters: a header carries all 31" % nparams)
+    if nparams > NPARAMS:
+        raise ValueError("%d rule parameters; this decoder knows %d" % (nparams, NPARAMS))
+    if nparams < NPARAMS_OLD:
+        raise ValueError("%d rule parameters: a header carries %d (or %d)" % (nparams, NPARAMS, NPARAMS_OLD))
+    if nparams == NPARAMS_OLD:
+        values[32] = 0
     for i in range(nparams):
         pid = c.varint()
         v = c.zigzag()

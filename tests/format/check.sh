@@ -5,7 +5,8 @@
 #
 # Logs: samples/short-stbl.txt imported (compact form), the same text
 # without 'end' (an unclosed log), and matches simulated by `brp simulate`
-# for each profile and table size (several deals, claims, random bots).
+# for each profile and table size (several deals, claims, random bots), and
+# the logs of tests/format/legacy/ (headers of 31 pairs, docs/format.md section 4).
 #
 #   check.sh BRP PYTHON3 BRPDECODE SRCROOT WORKDIR
 set -eu
@@ -26,6 +27,7 @@ for r in kzv stbl aberto; do
 done
 
 failed=0 n=0
+cp "$src"/tests/format/legacy/*.brp "$work/"
 for f in "$work"/*.brp "$work"/sim-*/*.brp; do
 	n=$((n + 1))
 	"$brp" dump "$f" > "$f.c.txt"
