@@ -1324,6 +1324,41 @@ static void test_header_31_pairs(void **state)
 	assert_int_equal(old.total[1], now.total[1]);
 	assert_int_equal(old.winner, now.winner);
 
+	/* 30 pairs are corrupt, 33 unsupported (docs/format.md section 10, item 14) */
+	for (int k = 0; k < 2; k++) {
+		struct bytes b2 = { NULL, 0 }, f2 = { NULL, 0 };
+		size_t q = s[0].payload + 8;
+		uint64_t off;
+		char msg[256];
+		int events, want_n = k == 0 ? 30 : 33;
+
+		put(&b2, d + s[0].payload, 7);
+		put_byte(&b2, (unsigned)want_n);
+		for (int id = 1; id <= 32; id++) {
+			size_t e = q + 1;
+
+			while (d[e] & 0x80)
+				e++;
+			e++;
+			if (id <= want_n)
+				put(&b2, d + q, e - q);
+			q = e;
+		}
+		if (want_n == 33) {
+			put_byte(&b2, 33);
+			put_byte(&b2, 0);
+		}
+		put(&b2, d + q, s[0].payload + s[0].len - q);
+		put(&f2, d, 8);
+		put_section(&f2, 'H', b2.p, b2.n);
+		put(&f2, d + s[0].end, len - s[0].end);
+		assert_int_equal(read_bytes(f2.p, f2.n, &off, msg, sizeof(msg), &events),
+		                 k == 0 ? RPL_ECORRUPT : RPL_EUNSUPPORTED);
+		assert_int_equal(off, 8);
+		free(b2.p);
+		free(f2.p);
+	}
+
 	unlink(path);
 	unlink(old_path);
 	free(d);
