@@ -1,6 +1,6 @@
 /*
  * The game state machine: deals, turns, the pile, mortos, going out,
- * scoring and the match. RULES.md sections 1 and 4 to 8.
+ * scoring and the match. docs/rules.md sections 1 and 5 to 10.
  *
  * Every decision is validated before anything changes, so a refusal leaves
  * the state as it was, and nothing here allocates.
@@ -333,7 +333,7 @@ static int out_check(struct rpl_game *g, const struct meld *ms, int nm, int by_m
 /*
  * A lay that leaves a single card when emptying the hand would not be
  * allowed (no morto to take, no right to go out) leaves the player with no
- * legal end of turn: RULES.md 6, "the player keeps a card". The last card
+ * legal end of turn: docs/rules.md 8.5 and 11.8, "the player keeps a card". The last card
  * may still end the turn by a discard that goes out, or, where the last card
  * may be melded, by an addition that goes out.
  */

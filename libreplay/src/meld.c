@@ -1,6 +1,6 @@
 /*
  * Melds: arranging cards into a same-suit run, adding cards to a run, and
- * what a run is worth. RULES.md sections 2 and 3.
+ * what a run is worth. docs/rules.md sections 2 to 4.
  *
  * The checks run for every lay and many times over for every pile take, so
  * they read the cards through bit masks (struct cards) and keep a refusal's

@@ -1,5 +1,5 @@
 /*
- * Cards: ids, parsing, canonical names (card.h). RULES.md §1: 108 cards, two
+ * Cards: ids, parsing, canonical names (card.h). docs/rules.md 1: 108 cards, two
  * 52-card decks + 4 jokers; a card is its face.
  */
 #include "testlib.h"

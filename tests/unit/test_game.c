@@ -1,5 +1,5 @@
 /*
- * The game as a state machine (game.h, RULES.md §1, §4, §5, §6): dealing,
+ * The game as a state machine (game.h, docs/rules.md 1, 5, 7, 8): dealing,
  * the order of a turn, taking the pile under each profile, the ABERTO
  * first-turn reject, mortos (direct, indirect, turned into stock), going out,
  * the legal-move list and state copies.
@@ -47,7 +47,7 @@ static rpl_deal_stats stats(const rpl_game *g)
 
 /* ---- dealing ------------------------------------------------------------ */
 
-/* §1: 11 cards each, two mortos of 11, the rest is the stock (64 / 42); the pile starts empty. */
+/* rules.md 1: 11 cards each, two mortos of 11, the rest is the stock (64 / 42); the pile starts empty. */
 static void test_deal_start(void **state)
 {
 	rpl_game *g = new2("kzv", NULL);
@@ -68,7 +68,7 @@ static void test_deal_start(void **state)
 	assert_int_equal(rpl_game_meld_count(g, 0), 0);
 	assert_int_equal(rpl_game_meld_count(g, 1), 0);
 	assert_int_equal(rpl_game_winner(g), -1);
-	/* RULES.md §1: a new deal only after the end of this one */
+	/* docs/rules.md 1: a new deal only after the end of this one */
 	{
 		rpl_layout L;
 
@@ -115,7 +115,7 @@ static void test_deal_bad_layout(void **state)
 	rpl_game_free(g);
 }
 
-/* ---- the order of a turn (§4) -------------------------------------------- */
+/* ---- the order of a turn (rules.md 5) -------------------------------------------- */
 
 static void test_turn_order(void **state)
 {
@@ -503,7 +503,7 @@ static void test_reject_elsewhere(void **state)
 	rpl_game_free(g);
 }
 
-/* ---- mortos (§5) ---------------------------------------------------------- */
+/* ---- mortos (rules.md 7) ---------------------------------------------------------- */
 
 #define H0_DIRECT "3c 4c 5c 6c 7c 8c 9c 5h 6h 7h 8h"       /* + 9♥ drawn: all melded */
 #define H0_INDIRECT "3c 4c 5c 6c 7c 8c 9c 5h 6h 7h Kd"     /* + 8♥ drawn: K♦ discarded */
@@ -626,7 +626,7 @@ static void test_partner_no_second_morto(void **state)
 }
 
 /*
- * §5 "Stock exhausted: an untaken morto becomes the new stock ...; when that runs
+ * rules.md 7 "Stock exhausted: an untaken morto becomes the new stock ...; when that runs
  * out, the next one. No stock and no morto left: the turn of the player who drew
  * the last card finishes, and the deal ends." (ABERTO §06 "Acabando monte, morto
  * intocado vira novo monte de 11 ...").
@@ -692,13 +692,13 @@ static void test_mortos_become_stock(void **state)
 	tl_context = NULL;
 }
 
-/* ---- going out (§6) ------------------------------------------------------- */
+/* ---- going out (rules.md 8) ------------------------------------------------------- */
 
 #define MORTO_NO_CANASTRA "3s 4s 5s 8s 9s 10s Jh Qh Kh Ah 7d"
 
 /*
  * Seat 0 picks up morto 0 directly in its first turn and then tries to go out
- * in the same turn. RULES.md §6 table: canastra needed (KZV any [decision],
+ * in the same turn. docs/rules.md 8 table: canastra needed (KZV any [decision],
  * STBL/ABERTO clean: "Só pode bater com canastra limpa", "Batida final após morto
  * exige canastra limpa de pelo menos 7 e última carta descartada, não baixada").
  */

@@ -1,5 +1,5 @@
 /*
- * Melds (meld.h, RULES.md §2, §3): which cards form a meld, where the wild
+ * Melds (meld.h, docs/rules.md 2 to 4): which cards form a meld, where the wild
  * sits, clean/dirty, canastra categories and bonuses; and, in play, how a
  * wild moves when cards are added (KZV floating, STBL/ABERTO fixed).
  *
@@ -21,7 +21,7 @@ static const struct meld_case {
 	int end;
 	const char *expect; /* NULL: not a meld */
 	int rule;           /* when not a meld; -1: any rule */
-	const char *why;    /* the seed sentence or RULES.md rule */
+	const char *why;    /* the seed sentence or docs/rules.md rule */
 } cases[] = {
 	/* ---- KZV seed "O que é um jogo válido" (same cards under every profile) ---- */
 	{ALL, NULL, "5c 6c 7c", D, "5c 6c 7c", 0, "KZV: 5♣-6♣-7♣: três cartas seguidas, todas de paus. Vale."},
@@ -30,7 +30,7 @@ static const struct meld_case {
 	{ALL, NULL, "Qd Kd Ad", D, "Qd Kd Ad", 0, "KZV: Q♦-K♦-A♦: o Ás também fecha a sequência"},
 	{ALL, NULL, "9c 2c Jc", D, "9c 2c* Jc", 0, "KZV: o 2♣ está fazendo o papel do 10♣ ... fica suja"},
 	{ALL, NULL, "8c 8d 8h", D, NULL, RPL_RULE_MELD_SUIT, "KZV: Três 8 de naipes diferentes não formam jogo"},
-	{ALL, NULL, "8c 8d 8h 8s", D, NULL, RPL_RULE_MELD_SUIT, "§2: sets of one rank are never melds"},
+	{ALL, NULL, "8c 8d 8h 8s", D, NULL, RPL_RULE_MELD_SUIT, "rules.md 2: sets of one rank are never melds"},
 	/* rules.md 2.5, corrected 2026-12-01: KZV follows its seed, STBL and ABERTO keep their decision */
 	{"kzv", NULL, "Kh Ah 2h", D, NULL, RPL_RULE_MELD_WRAP,
 	 "KZV: A sequência não dá a volta. K♥-A♥-2♥ não existe"},
@@ -55,7 +55,7 @@ static const struct meld_case {
 	 "KZV: 2 naturais (8♦, 9♦) e 2 coringas — não vale"},
 	{"kzv", "max_wilds=2", "8d 9d JK 2c", D, NULL, RPL_RULE_MELD_WILDS,
 	 "KZV: Coringas não podem empatar com as naturais (even with max_wilds raised)"},
-	{ALL, NULL, "5c JK JK", D, NULL, RPL_RULE_MELD_WILDS, "§2: naturals must outnumber wilds"},
+	{ALL, NULL, "5c JK JK", D, NULL, RPL_RULE_MELD_WILDS, "rules.md 2: naturals must outnumber wilds"},
 
 	/* ---- KZV seed "Canastra" ---- */
 	{ALL, NULL, "3c 4c 5c 6c 7c 8c 9c", D, "3c 4c 5c 6c 7c 8c 9c", 0,
@@ -68,35 +68,35 @@ static const struct meld_case {
 	 "KZV: (+300 se tiver um coringa): A..A with a joker as 2♣"},
 	{ALL, NULL, "Ah 2h 3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh", D, "Ah 2h 3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh", 0,
 	 "STBL: Canastra de quinhentos (13 clean cards)"},
-	{ALL, NULL, "6d 7d 8d 9d 10d Jd", D, "6d 7d 8d 9d 10d Jd", 0, "§2: 6 cards are not a canastra"},
+	{ALL, NULL, "6d 7d 8d 9d 10d Jd", D, "6d 7d 8d 9d 10d Jd", 0, "rules.md 2: 6 cards are not a canastra"},
 
-	/* ---- RULES.md §2 placement ---- */
+	/* ---- docs/rules.md 3, where the wild sits ---- */
 	{ALL, NULL, "2h 4h 5h", LO, "2h* 4h 5h", 0, "ABERTO: 2♥ no lugar de 3 em 2♥–4♥–5♥ (asked low)"},
-	{ALL, NULL, "2h 4h 5h", D, "4h 5h 2h*", 0, "§2 [decision]: unsaid, the 2♥ goes to the high end (6♥)"},
-	{ALL, NULL, "2h 3h 4h", D, "2h 3h 4h", 0, "§2: a 2 of suit S at position 2 is a natural"},
+	{ALL, NULL, "2h 4h 5h", D, "4h 5h 2h*", 0, "rules.md 3.2 [decision]: unsaid, the 2♥ goes to the high end (6♥)"},
+	{ALL, NULL, "2h 3h 4h", D, "2h 3h 4h", 0, "rules.md 2: a 2 of suit S at position 2 is a natural"},
 	{ALL, NULL, "2c 3c 4c JK", D, "2c 3c 4c JK*", 0,
 	 "ABERTO: Um 2 do naipe antes de 3 é natural, podendo coexistir outro 1 joker"},
-	{ALL, NULL, "2c 3c 4c JK", LO, "JK* 2c 3c 4c", 0, "§2: A-2-3-joker style, the joker as the ace"},
+	{ALL, NULL, "2c 3c 4c JK", LO, "JK* 2c 3c 4c", 0, "rules.md 2: A-2-3-joker style, the joker as the ace"},
 	{ALL, NULL, "2c 2d 3c", D, "2c 3c 2d*", 0, "ABERTO: ... ou dois curinga: natural 2♣ plus 2♦ as wild"},
-	{ALL, NULL, "2c 2c 3c 4c", D, "2c 3c 4c 2c*", 0, "§2: both 2♣: one natural, one wild"},
-	{ALL, NULL, "5c 6c 2c", D, "5c 6c 2c*", 0, "§2: a 2 of suit S away from position 2 is a wild"},
-	{ALL, NULL, "5c 6c 2c", LO, "2c* 5c 6c", 0, "§2: the same 2 as 4♣, asked low"},
-	{ALL, NULL, "Kd Ad JK", D, "JK* Kd Ad", 0, "§2 [decision]: the high end if legal, else the low end"},
+	{ALL, NULL, "2c 2c 3c 4c", D, "2c 3c 4c 2c*", 0, "rules.md 2: both 2♣: one natural, one wild"},
+	{ALL, NULL, "5c 6c 2c", D, "5c 6c 2c*", 0, "rules.md 2: a 2 of suit S away from position 2 is a wild"},
+	{ALL, NULL, "5c 6c 2c", LO, "2c* 5c 6c", 0, "rules.md 2: the same 2 as 4♣, asked low"},
+	{ALL, NULL, "Kd Ad JK", D, "JK* Kd Ad", 0, "rules.md 3.2 [decision]: the high end if legal, else the low end"},
 	{ALL, NULL, "Kd Ad JK", HI, NULL, RPL_RULE_MELD_END, "meld.end: no position above the high ace"},
-	{ALL, NULL, "As 2s JK", D, "As 2s JK*", 0, "§2: A-2 natural, joker as 3♠"},
+	{ALL, NULL, "As 2s JK", D, "As 2s JK*", 0, "rules.md 2: A-2 natural, joker as 3♠"},
 	{ALL, NULL, "As 2s JK", LO, NULL, RPL_RULE_MELD_END, "meld.end: no position below the low ace"},
-	{ALL, NULL, "Ac JK 3c", D, "Ac JK* 3c", 0, "§2: the joker fills position 2"},
+	{ALL, NULL, "Ac JK 3c", D, "Ac JK* 3c", 0, "rules.md 2: the joker fills position 2"},
 
-	/* ---- RULES.md §2 refusals ---- */
-	{ALL, NULL, "5c 6c", D, NULL, RPL_RULE_MELD_SHORT, "§2: at least 3 cards"},
-	{ALL, NULL, "5c JK", D, NULL, RPL_RULE_MELD_SHORT, "§2: at least 3 cards"},
-	{ALL, NULL, "5c 6c 7d", D, NULL, RPL_RULE_MELD_SUIT, "§2: same-suit sequences only"},
-	{ALL, NULL, "5c 6c 8c 9c", D, NULL, RPL_RULE_MELD_GAP, "§2: consecutive positions"},
-	{ALL, NULL, "5c 7c 9c JK", D, NULL, RPL_RULE_MELD_GAP, "§2: one wild fills one missing position"},
+	/* ---- docs/rules.md 2 refusals ---- */
+	{ALL, NULL, "5c 6c", D, NULL, RPL_RULE_MELD_SHORT, "rules.md 2: at least 3 cards"},
+	{ALL, NULL, "5c JK", D, NULL, RPL_RULE_MELD_SHORT, "rules.md 2: at least 3 cards"},
+	{ALL, NULL, "5c 6c 7d", D, NULL, RPL_RULE_MELD_SUIT, "rules.md 2: same-suit sequences only"},
+	{ALL, NULL, "5c 6c 8c 9c", D, NULL, RPL_RULE_MELD_GAP, "rules.md 2: consecutive positions"},
+	{ALL, NULL, "5c 7c 9c JK", D, NULL, RPL_RULE_MELD_GAP, "rules.md 2: one wild fills one missing position"},
 	{ALL, NULL, "5c 5c 6c", D, NULL, RPL_RULE_MELD_DUPLICATE, "ABERTO: Outros valores não repetem na sequência"},
-	{ALL, NULL, "5c 6c 7c 7c 8c", D, NULL, RPL_RULE_MELD_DUPLICATE, "§2: one card per position"},
+	{ALL, NULL, "5c 6c 7c 7c 8c", D, NULL, RPL_RULE_MELD_DUPLICATE, "rules.md 2: one card per position"},
 	{ALL, NULL, "Ac 2c 3c 4c 5c 6c 7c 8c 9c 10c Jc Qc Kc Ac JK", D, NULL, RPL_RULE_MELD_LONG,
-	 "§2: at most 14 cards (A..A)"},
+	 "rules.md 2: at most 14 cards (A..A)"},
 	{ALL, NULL, "Kh Ah 2h 3h", D, NULL, -1, "KZV: A sequência não dá a volta"},
 	{ALL, NULL, "Qc Kc Ac 2c 3c", D, NULL, -1, "KZV: o Ás é uma ponta OU a outra"},
 };
@@ -111,7 +111,7 @@ static int profile_in(const char *list, const char *p)
 	return 0;
 }
 
-/* RULES.md §3 card values. */
+/* docs/rules.md 4 card values. */
 static int card_value(const char *profile, rpl_card c)
 {
 	if (c == RPL_JOKER)
@@ -136,7 +136,7 @@ static void check_info_consistent(const char *profile, const rpl_meld_info *m, c
 			        rpl_card_name(m->card[k]), m->lo + k);
 	}
 	if (m->points != pts)
-		tl_fail("%s %s: points %d, RULES.md §3 values give %d", profile, what, m->points, pts);
+		tl_fail("%s %s: points %d, docs/rules.md 4 values give %d", profile, what, m->points, pts);
 	if (m->wilds != wilds || m->hi != m->lo + m->length - 1 || m->lo < 1 || m->hi > 14)
 		tl_fail("%s %s: inconsistent info (lo %d hi %d len %d wilds %d)", profile, what, m->lo, m->hi,
 		        m->length, m->wilds);
@@ -182,7 +182,7 @@ static void test_meld_table(void **state)
 	assert_true(checked > 100);
 }
 
-/* §3 canastra bonuses: only the highest category of each canastra counts. */
+/* rules.md 4 canastra bonuses: only the highest category of each canastra counts. */
 static void test_canastra_categories(void **state)
 {
 	static const struct {
@@ -227,7 +227,7 @@ static void test_canastra_categories(void **state)
 	}
 }
 
-/* STBL joker 50, KZV/ABERTO 20 (RULES.md §3), in a meld's points. */
+/* STBL joker 50, KZV/ABERTO 20 (docs/rules.md 4), in a meld's points. */
 static void test_points(void **state)
 {
 	static const char *const profiles[] = {"kzv", "stbl", "aberto"};
@@ -361,7 +361,7 @@ static void test_stbl_dirty_canastra_becomes_clean(void **state)
 	rpl_game_free(g);
 }
 
-/* §2 fixed wild: a 2 of another suit stays a wild, moved to the (default high) end. */
+/* rules.md 3.5 fixed wild: a 2 of another suit stays a wild, moved to the (default high) end. */
 static void test_stbl_other_two_moves_to_end(void **state)
 {
 	rpl_game *g = start("stbl", "5d 6d 2c 7d Kc", NULL, "Qh");
@@ -375,7 +375,7 @@ static void test_stbl_other_two_moves_to_end(void **state)
 }
 
 /*
- * §2 KZV: "the wild floats ... preferring a clean arrangement (a 2 of the suit
+ * rules.md 3.4 KZV: "the wild floats ... preferring a clean arrangement (a 2 of the suit
  * becomes natural when it can)"; STBL/ABERTO: "fixed where it was laid. It moves
  * only when the natural card it stands for is added".
  */
@@ -440,7 +440,7 @@ static void test_add_second_wild(void **state)
 }
 
 /*
- * §2 "With no legal place, that natural card cannot be added": an A..A dirty
+ * rules.md 3.5 "With no legal place, that natural card cannot be added": an A..A dirty
  * meld whose joker stands for the 2; adding the 2 leaves the joker nowhere to
  * go. The 15 cards are the joker's doing, so the refusal is meld.wild_stuck.
  */
@@ -469,7 +469,7 @@ static void test_wild_stuck(void **state)
 	rpl_game_free(g);
 }
 
-/* In play, a meld that breaks §2 is refused with the same rule code as rpl_meld_check. */
+/* In play, a meld that breaks rules.md 2 is refused with the same rule code as rpl_meld_check. */
 static void test_game_meld_refusals(void **state)
 {
 	rpl_game *g = start("kzv", "8c 8d 8h 5c 6c Kd Ad Kh Ah 2h JK", NULL, "Qs");

@@ -86,7 +86,7 @@ static void aberto_one_card_pile_copy_held_before(void **state)
 }
 
 /*
- * RULES.md 2, KZV "o que for melhor": a floating meld may be arranged anew.
+ * docs/rules.md 3.4, KZV "o que for melhor": a floating meld may be arranged anew.
  * Adding Kc to Ac 2s(2c) 3c..Jc moves the ace high and the 2s to the queen;
  * the legal-move generator lists that addition.
  */

@@ -1,5 +1,5 @@
 /*
- * Rule profiles (rules.h): the values RULES.md gives each profile, the
+ * Rule profiles (rules.h): the values docs/rules.md gives each profile, the
  * parameter table, overrides, and the stable rule-code names.
  */
 #include "testlib.h"
@@ -10,13 +10,13 @@
 
 #define ANY (-99999) /* a value this table does not pin down */
 
-/* RULES.md §3, §4, §6, §7, §8 and the brief's engine semantics, per profile. */
+/* docs/rules.md 4 to 10 and 12, per profile. */
 static const struct {
 	int id;
 	const char *name;
 	int kzv, stbl, aberto;
 } values[] = {
-	{RPL_P_ALLOW_2_PLAYERS, "allow_2_players", 1, 1, 1},   /* §8 Players: ABERTO 2 allowed [decision] */
+	{RPL_P_ALLOW_2_PLAYERS, "allow_2_players", 1, 1, 1},   /* rules.md 10 Players: ABERTO 2 allowed [decision] */
 	{RPL_P_ALLOW_4_PLAYERS, "allow_4_players", 1, 1, 1},
 	/* rules.md 10.1: ABERTO "até 3000"; STBL one deal (corrected 2026-12-01): «Se um jogador que já pegou um
 	   morto tornar a bater, terminará a partida»; KZV decision */
@@ -329,7 +329,7 @@ static void test_canastra_names(void **state)
 	assert_string_equal(rpl_canastra_name(RPL_CANASTRA_NONE), "none");
 }
 
-/* §8 Players: STBL 2 or 4; ABERTO 4 (2 allowed [decision]); KZV 2 or 4 [decision]. */
+/* rules.md 10 Players: STBL 2 or 4; ABERTO 4 (2 allowed [decision]); KZV 2 or 4 [decision]. */
 static void test_players(void **state)
 {
 	static const char *const profiles[] = {"kzv", "stbl", "aberto"};

@@ -1,6 +1,6 @@
 /*
- * Scoring a deal (RULES.md §7), canastra bonuses (§3), the match and its
- * target (§8), ABERTO vulnerability (§4).
+ * Scoring a deal (docs/rules.md 9), canastra bonuses (rules.md 4), the match and its
+ * target (rules.md 10), ABERTO vulnerability (rules.md 5.4).
  *
  * Unless said otherwise: 2 players, first dealer 1, so seat 0 moves first in
  * deal 1, seat 1 in deal 2.
@@ -113,7 +113,7 @@ static void play_out_stock(rpl_game *g)
 
 /* ---- a deal's score ---------------------------------------------------------- */
 
-/* §7 on a going-out deal, KZV: the other side pays its hand and the morto (-100). */
+/* rules.md 9 on a going-out deal, KZV: the other side pays its hand and the morto (-100). */
 static void test_score_going_out(void **state)
 {
 	static const char *const profiles[] = {"kzv", "stbl", "aberto"};
@@ -213,7 +213,7 @@ static void test_worked_example_465(void **state)
 }
 
 /*
- * §7 "− 100 if the side did not take a morto"; "ABERTO: if no side took a morto,
+ * rules.md 9 "− 100 if the side did not take a morto"; "ABERTO: if no side took a morto,
  * nobody pays the −100" ("se nenhum par pegou, nenhum recebe pena"); STBL and KZV
  * [decision]: each side without a morto pays. A deal ended by the stock.
  */
@@ -338,7 +338,7 @@ static void test_played_morto(void **state)
 }
 
 /*
- * §3 "Canastra bonus, only the highest category of each canastra counts": A..A
+ * rules.md 4 "Canastra bonus, only the highest category of each canastra counts": A..A
  * built over two steps via the morto; 13 clean cards first, then 14.
  */
 static void test_canastra_bonus_highest_only(void **state)
@@ -407,7 +407,7 @@ static void test_joker_value_in_hand(void **state)
 	tl_context = NULL;
 }
 
-/* ---- the match (§8) ------------------------------------------------------------ */
+/* ---- the match (rules.md 10) ------------------------------------------------------------ */
 
 /* target 0 = one deal ("The match header may set another target, including one deal"). */
 static void test_match_one_deal(void **state)
@@ -426,7 +426,7 @@ static void test_match_one_deal(void **state)
 	rpl_game_free(g);
 }
 
-/* §8 "When a side's total reaches the target, the match ends and the highest total wins". */
+/* rules.md 10 "When a side's total reaches the target, the match ends and the highest total wins". */
 static void test_match_target_reached(void **state)
 {
 	rpl_game *g = new2("stbl", "target=600");
@@ -480,7 +480,7 @@ static void test_match_accumulates(void **state)
 }
 
 /*
- * §8 "a tie plays another deal" (ABERTO §06 "igualdade exige outra"). Deal 1:
+ * rules.md 10 "a tie plays another deal" (ABERTO §06 "igualdade exige outra"). Deal 1:
  * both sides lay a clean canastra (45 + 200), keep 40 in hand, take no morto:
  * 105 each >= target 100. Deal 2: seat 1 goes out and wins.
  */
@@ -568,7 +568,7 @@ static void test_stbl_tie_plays_another_deal(void **state)
 	rpl_game_free(g);
 }
 
-/* ---- ABERTO vulnerability (§4) ------------------------------------------------- */
+/* ---- ABERTO vulnerability (rules.md 5.4) ------------------------------------------------- */
 
 /*
  * ABERTO §05 "Par com acumulado de 1500 ou mais está vulnerável: primeiros jogos da
