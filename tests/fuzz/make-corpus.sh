@@ -30,6 +30,10 @@ for f in "$root"/samples/*.brp "$root"/samples/disputed/*.brp; do
 	case $d in samples) p= ;; *) p=$d- ;; esac
 	cp "$f" "$corpus/reader/seed-$p$(basename "$f")"
 done
+# logs written before parameter 32 (headers of 31 pairs, docs/format.md section 4)
+for f in "$root"/tests/format/legacy/*.brp; do
+	cp "$f" "$corpus/reader/seed-legacy31-$(basename "$f")"
+done
 for f in "$root"/samples/*.txt "$root"/samples/disputed/*.txt; do
 	[ -f "$f" ] || continue
 	d=$(basename "$(dirname "$f")")
