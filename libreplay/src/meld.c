@@ -268,7 +268,10 @@ void rpl__meld_why(const struct meld_fail *f, char *why, size_t whylen)
 		snprintf(why, whylen, "the wild %s has no legal place once its natural card is added", c0);
 		break;
 	case FM_NO_ROOM_FOR: snprintf(why, whylen, "no room left for the wild %s: a run ends at the aces", c0); break;
-	case FM_WRAP: snprintf(why, whylen, "K-A-2 does not wrap around the ace (wrap_as_dirty is off)"); break;
+	case FM_WRAP:
+		snprintf(why, whylen,
+		         "K-A-2 of one suit is no meld: the ace is one end or the other, never both (wrap_as_dirty is false)");
+		break;
 	case FM_HAS_PLACE: snprintf(why, whylen, "%s already has its place in the meld", c0); break;
 	case FM_POS_TAKEN: snprintf(why, whylen, "that position of the meld already holds its natural card"); break;
 	case FM_GAP_ADDED:
