@@ -467,6 +467,14 @@ static void test_wild_stuck(void **state)
 	/* ABERTO «Sem destino legal não faça substituição»: the code says why (rules.md 3.5), not meld.long */
 	assert_refused(g, A_ADD(0, 0, "2d"), RPL_RULE_MELD_WILD_STUCK);
 	rpl_game_free(g);
+
+	/* without a displaced wild, 15 cards are meld.long: a wild added to a clean A..A has no room */
+	g = start("stbl", "Ac 2c 3c 4c 5c 6c 7c 8c 9c 10c Jc", "Kc Ac 2h 9s", "Qc");
+	assert_applied(g, A_MELD("Ac 2c 3c 4c 5c 6c 7c 8c 9c 10c Jc Qc"));
+	assert_applied(g, A_MORTO(0));
+	assert_applied(g, A_ADD(0, 0, "Kc Ac"));
+	assert_refused(g, A_ADD(0, 0, "2h"), RPL_RULE_MELD_LONG);
+	rpl_game_free(g);
 }
 
 /* In play, a meld that breaks rules.md 2 is refused with the same rule code as rpl_meld_check. */
