@@ -28,7 +28,7 @@ build=${BRP_BUILDDIR:-$root/build}
 case $build in /*) ;; *) build=$root/$build ;; esac
 
 packages=(meson ninja-build pkg-config gcc libsqlite3-dev zlib1g-dev libcsv-dev libcmocka-dev
-	python3 sqlite3 xz-utils bc time)
+	python3 sqlite3 xz-utils bc time scdoc bash-completion man-db)
 
 install_missing() {
 	local missing=() p sudo=
@@ -52,7 +52,7 @@ install_missing() {
 }
 
 configure() {
-	local opts=()
+	local opts=(-Dpkgconfig.relocatable=true)
 	if [ "${BRP_WERROR:-0}" = 1 ]; then opts+=(-Dwerror=true); else opts+=(-Dwerror=false); fi
 	if [ "${BRP_SANITIZE:-0}" = 1 ]; then
 		opts+=('-Db_sanitize=address,undefined' -Db_lundef=false)

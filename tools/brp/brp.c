@@ -35,9 +35,44 @@ static void usage(FILE *f)
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fputs("\n"
-	      "Run 'brp COMMAND --help' for the options of a command.\n"
+	      "Run 'brp COMMAND --help' or 'brp help COMMAND' for the options of a command,\n"
+	      "and 'man brp-COMMAND' for its manual page.\n"
 	      "Exit status: 0 success, 1 a negative answer (such as an invalid meld),\n"
 	      "2 a usage error or bad input.\n", f);
+}
+
+static const struct brp_cmd *find_command(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strcmp(name, commands[i].name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+static int finish(const char *cmd, int rc);
+
+/* brp help [COMMAND]: the list of commands, or exactly what brp COMMAND --help prints. */
+static int help(int argc, char **argv)
+{
+	const struct brp_cmd *cmd;
+	char *args[3];
+
+	if (argc < 2) {
+		usage(stdout);
+		return finish(NULL, BRP_EXIT_OK);
+	}
+	if (argc > 2) {
+		brp_error("help", "one command at a time (see brp --help)");
+		return BRP_EXIT_USAGE;
+	}
+	if ((cmd = find_command(argv[1])) == NULL) {
+		brp_error("help", "unknown command '%s' (see brp --help)", argv[1]);
+		return BRP_EXIT_USAGE;
+	}
+	args[0] = argv[1];
+	args[1] = (char *)"--help";
+	args[2] = NULL;
+	return finish(cmd->name, cmd->run(2, args));
 }
 
 /* Fail when stdout could not be written, so that `brp ... > full-disk` is not a success. */
@@ -60,10 +95,12 @@ int main(int argc, char **argv)
 		return BRP_EXIT_USAGE;
 	}
 	name = argv[1];
-	if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
+	if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
 		usage(stdout);
 		return finish(NULL, BRP_EXIT_OK);
 	}
+	if (strcmp(name, "help") == 0)
+		return help(argc - 1, argv + 1);
 	if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0) {
 		printf("brp %s\n", rpl_version());
 		return finish(NULL, BRP_EXIT_OK);
