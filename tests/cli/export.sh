@@ -89,7 +89,7 @@ agree)
 	cp "$src"/samples/disputed/*.brp "$src"/samples/*.brp c/disputed/
 	start=$(date +%s%N)
 	"$brp" export -q -j 3 --actions --sqlite db c
-	"$brp" export -q --csv csv c
+	"$brp" export -q --actions --csv csv c
 	end=$(date +%s%N)
 	echo "exported $(q 'SELECT count(*) FROM matches') logs to SQLite and CSV in $(((end - start) / 1000000)) ms"
 	"$brp" verify --json c > verify.jsonl || true
@@ -117,13 +117,13 @@ agree)
 	"$sqlite3" db .dump > dump3
 	"$sqlite3" db1 .dump > dump1
 	cmp -s dump1 dump3 || die "-j 3 and -j 1 give different databases"
-	"$brp" export -q -j 4 --csv csv4 c
+	"$brp" export -q -j 4 --actions --csv csv4 c
 	for f in csv/*.csv; do
 		cmp -s "$f" "csv4/$(basename "$f")" || die "-j 4 and -j 1 give different $(basename "$f")"
 	done
 	# the CSV does not depend on the locale either
 	loc=$(locale -a 2> /dev/null | grep -E '^(pt_BR|de_DE|fr_FR|tr_TR)' | head -1 || true)
-	LC_ALL=${loc:-C.UTF-8} TZ=America/Sao_Paulo "$brp" export -q --csv csvloc c
+	LC_ALL=${loc:-C.UTF-8} TZ=America/Sao_Paulo "$brp" export -q --actions --csv csvloc c
 	for f in csv/*.csv; do
 		cmp -s "$f" "csvloc/$(basename "$f")" || die "${loc:-C.UTF-8}: a different $(basename "$f")"
 	done
@@ -135,6 +135,16 @@ queries)
 	cp "$src"/samples/disputed/*.brp c/
 	"$brp" export -q --sqlite db c
 	$check queries "$sqlite3" db "$src/docs/schema.md"
+	# version 2: the usual filters use their index; seat_results says what side = winner says by hand
+	for f in "profile = 'stbl' AND players = 4:matches_profile" "start_unix >= 0:matches_start" \
+		"verdict = 'illegal':matches_verdict"; do
+		plan=$(q "EXPLAIN QUERY PLAN SELECT count(*) FROM matches WHERE ${f%:*}")
+		echo "$plan" | grep -q "USING .*INDEX ${f##*:}" || die "WHERE ${f%:*} does not use ${f##*:}: $plan"
+	done
+	a=$(q "SELECT seat, count(*), sum(won) FROM seat_results GROUP BY seat ORDER BY seat")
+	b=$(q "SELECT mp.seat, count(*), sum(m.winner = mp.side) FROM matches m JOIN match_players mp USING (match_id)
+		WHERE m.verdict = 'ok' GROUP BY mp.seat ORDER BY mp.seat")
+	[ -n "$a" ] && [ "$a" = "$b" ] || die "seat_results by seat: $a, by hand: $b"
 	;;
 
 failures)

@@ -76,7 +76,8 @@ def compare(label, want_rows, got_rows, text_cols):
 
 def agree(sqlite3, db, csvdir, schema_md, verify_jsonl, stats_json):
     doc = doc_csv_columns(schema_md)
-    files = ['matches.csv', 'meta.csv', 'deals.csv', 'deal_scores.csv', 'players.csv']
+    files = ['matches.csv', 'meta.csv', 'deals.csv', 'deal_scores.csv', 'deal_seats.csv', 'melds.csv',
+             'actions.csv', 'players.csv']
     if sorted(doc) != sorted(files):
         fail(f'docs/schema.md documents {sorted(doc)}, expected {sorted(files)}')
     if sorted(f for f in os.listdir(csvdir) if not f.startswith('.')) != sorted(files):
@@ -96,7 +97,9 @@ def agree(sqlite3, db, csvdir, schema_md, verify_jsonl, stats_json):
     # the database, through the sqlite3 shell, in the CSV files' order and columns
     players = ', '.join(f'(SELECT name FROM match_players p WHERE p.match_id = m.match_id AND p.seat = {s}) '
                         f'AS player{s}' for s in range(4))
-    mcols = [c for c in doc['matches.csv'] if not re.fullmatch(r'player\d', c)]
+    # start_time_utc is the database's start_time in the form spreadsheets read as a date
+    mcols = [("replace(replace(start_time, 'T', ' '), 'Z', '') AS start_time_utc" if c == 'start_time_utc' else c)
+             for c in doc['matches.csv'] if not re.fullmatch(r'player\d', c)]
     queries = {
         'matches.csv': 'SELECT ' + ', '.join(mcols[:11]) + ', ' + players + ', ' + ', '.join(mcols[11:]) +
                        ' FROM matches m ORDER BY match_id',
@@ -106,6 +109,12 @@ def agree(sqlite3, db, csvdir, schema_md, verify_jsonl, stats_json):
                      ' FROM deals d JOIN matches m USING (match_id) ORDER BY m.match_id, d.deal',
         'deal_scores.csv': 'SELECT m.hash, ' + ', '.join('s.' + c for c in doc['deal_scores.csv'][1:]) +
                            ' FROM deal_scores s JOIN matches m USING (match_id) ORDER BY m.match_id, s.deal, s.side',
+        'deal_seats.csv': 'SELECT m.hash, ' + ', '.join('s.' + c for c in doc['deal_seats.csv'][1:]) +
+                          ' FROM deal_seats s JOIN matches m USING (match_id) ORDER BY m.match_id, s.deal, s.seat',
+        'melds.csv': 'SELECT m.hash, ' + ', '.join('x.' + c for c in doc['melds.csv'][1:]) +
+                     ' FROM melds x JOIN matches m USING (match_id) ORDER BY m.match_id, x.deal, x.side, x.idx',
+        'actions.csv': 'SELECT m.hash, ' + ', '.join('a.' + c for c in doc['actions.csv'][1:]) +
+                       ' FROM actions a JOIN matches m USING (match_id) ORDER BY m.match_id, a.deal, a.seq',
         'players.csv': 'SELECT ' + ', '.join(doc['players.csv']) + ' FROM player_stats ORDER BY name',
     }
     for f in files:
@@ -116,9 +125,10 @@ def agree(sqlite3, db, csvdir, schema_md, verify_jsonl, stats_json):
         if result[0] != header:
             fail(f'{f}: the database query answers with {result[0]}')
         text = {j for j, c in enumerate(header)
-                if c in ('hash', 'file', 'profile', 'overrides', 'start_time', 'verdict', 'verdict_detail',
+                if c in ('hash', 'file', 'profile', 'overrides', 'verdict', 'verdict_detail',
                          'verdict_decision', 'verdict_rule', 'key', 'value', 'name', 'end_kind', 'morto0',
-                         'morto1') or c.startswith('player') and c != 'players'}
+                         'morto1', 'suit', 'category', 'cards', 'kind', 'text') or
+                c.startswith('player') and c != 'players'}
         compare(f, result[1:], rows, text)
         print(f'{f}: {len(rows)} rows, the same as the database')
 

@@ -134,7 +134,7 @@ static void sinks(void **state)
 	rpl_export_db_free(db);
 	db = NULL;
 
-	assert_int_equal(rpl_export_csv_open(&csv, dir), 0);
+	assert_int_equal(rpl_export_csv_open(&csv, dir, 0), 0);
 	assert_int_equal(rpl_export_csv_add(csv, m, &added), 0);
 	assert_int_equal(added, 1);
 	assert_int_equal(rpl_export_csv_add(csv, m, &added), 0);
@@ -145,6 +145,38 @@ static void sinks(void **state)
 	assert_int_equal(access(path, F_OK), 0);
 	assert_int_equal(rpl_export_csv_finish(csv), RPL_ESTATE);
 	rpl_export_csv_free(csv);
+	assert_int_equal(rpl_export_csv_open(&csv, dir, 0x80), RPL_EINVAL); /* an unknown flag */
+	assert_null(csv);
+
+	/* the workbook: written under a temporary name, renamed at finish; an unfinished one leaves nothing */
+	{
+		rpl_export_xlsx *x = NULL;
+		char part[300];
+		snprintf(path, sizeof(path), "%s/w.xlsx", dir);
+		snprintf(part, sizeof(part), "%s.part~", path);
+		assert_int_equal(rpl_export_xlsx_open(&x, path), 0);
+		assert_int_equal(rpl_export_xlsx_add(x, m, &added), 0);
+		assert_int_equal(added, 1);
+		assert_int_equal(rpl_export_xlsx_add(x, m, &added), 0);
+		assert_int_equal(added, 0);
+		rpl_export_xlsx_free(x);
+		assert_int_not_equal(access(path, F_OK), 0);
+		assert_int_not_equal(access(part, F_OK), 0);
+		x = NULL;
+		assert_int_equal(rpl_export_xlsx_open(&x, path), 0);
+		assert_int_equal(rpl_export_xlsx_add(x, m, &added), 0);
+		assert_int_equal(rpl_export_xlsx_finish(x), 0);
+		assert_int_equal(rpl_export_xlsx_finish(x), RPL_ESTATE);
+		rpl_export_xlsx_free(x);
+		assert_int_equal(access(path, F_OK), 0);
+		assert_int_not_equal(access(part, F_OK), 0);
+		/* an existing path that is not a regular file is refused before anything is written */
+		x = NULL;
+		assert_int_equal(rpl_export_xlsx_open(&x, dir), RPL_EIO);
+		assert_non_null(x);
+		assert_string_equal(rpl_export_xlsx_errmsg(x), "it exists and is not a regular file");
+		rpl_export_xlsx_free(x);
+	}
 
 	/* a missing file is an error, with a message */
 	rpl_export_match_free(m);

@@ -17,19 +17,26 @@ static const char *const name = "export";
 
 static void usage(FILE *f)
 {
-	fputs("Usage: brp export (--sqlite DB | --csv DIR)... [OPTION]... FILE|DIR|-...\n"
+	fputs("Usage: brp export (--sqlite DB | --csv DIR | --xlsx FILE)... [OPTION]... FILE|DIR|-...\n"
 	      "Verify each match log and export it for analysis (docs/schema.md):\n"
 	      "  --sqlite DB  add the matches to the SQLite database DB (created if missing,\n"
 	      "               its schema upgraded if older); a log already there (same\n"
 	      "               SHA-256) adds nothing; the whole run is one transaction\n"
-	      "  --csv DIR    write matches.csv, players.csv, meta.csv, deals.csv and\n"
-	      "               deal_scores.csv into DIR (created if missing), replacing them\n"
+	      "  --csv DIR    write one CSV file a table into DIR (created if missing),\n"
+	      "               replacing them: matches.csv, meta.csv, deals.csv,\n"
+	      "               deal_scores.csv, deal_seats.csv, melds.csv, actions.csv,\n"
+	      "               players.csv\n"
+	      "  --xlsx FILE  write the same tables as the sheets of one workbook\n"
+	      "               (numbers as numbers, times as dates, text as text)\n"
 	      "A log that does not verify ok is exported with its verdict but without\n"
 	      "deals, scores or melds. Directories are searched for *.brp files; - reads a\n"
 	      "list of paths from standard input, one a line.\n"
 	      "\n"
 	      "      --sqlite DB     the database to add to\n"
 	      "      --csv DIR       the directory to write CSV files into\n"
+	      "      --bom           start each CSV file with a UTF-8 byte order mark, which\n"
+	      "                      Excel needs to read accents right\n"
+	      "      --xlsx FILE     the workbook to write (replaced)\n"
 	      "  -a, --actions       also store every decision (SQLite: the actions table)\n"
 	      "  -j, --jobs N        threads that load logs (default 1; the result is the same)\n"
 	      "      --timeout SECS  how long to wait for another writer (default 600)\n"
@@ -139,6 +146,8 @@ int cmd_export(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "sqlite", required_argument, NULL, 'S' },
 		{ "csv", required_argument, NULL, 'C' },
+		{ "bom", no_argument, NULL, 'B' },
+		{ "xlsx", required_argument, NULL, 'X' },
 		{ "actions", no_argument, NULL, 'a' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "timeout", required_argument, NULL, 'T' },
@@ -147,7 +156,8 @@ int cmd_export(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *db_path = NULL, *csv_dir = NULL;
+	const char *db_path = NULL, *csv_dir = NULL, *xlsx_path = NULL;
+	unsigned csv_flags = 0;
 	int jobs = 1, quiet = 0, c, status = BRP_EXIT_USAGE, err, show, nthreads = 0;
 	long timeout_s = 600;
 	unsigned flags = 0;
@@ -155,6 +165,7 @@ int cmd_export(int argc, char **argv)
 	struct brp_source *src = NULL;
 	rpl_export_db *db = NULL;
 	rpl_export_csv *csv = NULL;
+	rpl_export_xlsx *xlsx = NULL;
 	struct pipeline p;
 	pthread_t *th = NULL;
 	struct totals t = { 0 };
@@ -165,6 +176,8 @@ int cmd_export(int argc, char **argv)
 		switch (c) {
 		case 'S': db_path = optarg; break;
 		case 'C': csv_dir = optarg; break;
+		case 'B': csv_flags |= RPL_EXPORT_CSV_BOM; break;
+		case 'X': xlsx_path = optarg; break;
 		case 'a': flags |= RPL_EXPORT_ACTIONS; break;
 		case 'j':
 			if (brp_parse_jobs(name, optarg, &jobs) < 0)
@@ -183,8 +196,8 @@ int cmd_export(int argc, char **argv)
 		default: return brp_bad_option(name, c, argv);
 		}
 	}
-	if (!db_path && !csv_dir) {
-		brp_error(name, "say where to export: --sqlite DB or --csv DIR (try 'brp export --help')");
+	if (!db_path && !csv_dir && !xlsx_path) {
+		brp_error(name, "say where to export: --sqlite DB, --csv DIR or --xlsx FILE (try 'brp export --help')");
 		return BRP_EXIT_USAGE;
 	}
 	if (optind >= argc && !list) {
@@ -203,10 +216,14 @@ int cmd_export(int argc, char **argv)
 				goto cleanup;
 			}
 		}
-		if ((err = rpl_export_csv_open(&csv, csv_dir)) != 0) {
-			brp_error(name, "%s", csv ? rpl_export_csv_errmsg(csv) : rpl_strerror(err));
+		if ((err = rpl_export_csv_open(&csv, csv_dir, csv_flags)) != 0) {
+			brp_error(name, "%s: %s", csv_dir, csv ? rpl_export_csv_errmsg(csv) : rpl_strerror(err));
 			goto cleanup;
 		}
+	}
+	if (xlsx_path && (err = rpl_export_xlsx_open(&xlsx, xlsx_path)) != 0) {
+		brp_error(name, "%s: %s", xlsx_path, xlsx ? rpl_export_xlsx_errmsg(xlsx) : rpl_strerror(err));
+		goto cleanup;
 	}
 	if (db_path) {
 		if ((err = rpl_export_db_open(&db, db_path, (int)(timeout_s * 1000))) != 0 ||
@@ -296,6 +313,16 @@ int cmd_export(int argc, char **argv)
 				else
 					t.present++;
 			}
+			if (!failed && xlsx && (err = rpl_export_xlsx_add(xlsx, m, &added)) != 0) {
+				brp_error(name, "%s: %s", xlsx_path, rpl_export_xlsx_errmsg(xlsx));
+				failed = 1;
+			}
+			if (!db && !csv && xlsx && !failed) {
+				if (added)
+					t.added++;
+				else
+					t.present++;
+			}
 		}
 		rpl_export_match_free(m);
 		pthread_mutex_lock(&p.lock);
@@ -347,6 +374,10 @@ teardown:
 		brp_error(name, "%s: %s", csv_dir, rpl_export_csv_errmsg(csv));
 		goto cleanup;
 	}
+	if (xlsx && (err = rpl_export_xlsx_finish(xlsx)) != 0) {
+		brp_error(name, "%s: %s", xlsx_path, rpl_export_xlsx_errmsg(xlsx));
+		goto cleanup;
+	}
 	if (!quiet)
 		printf("%zu logs: %zu added, %zu already %s; %zu ok, %zu not ok%s\n", t.logs, t.added, t.present,
 		       db ? "in the database" : "exported", t.ok, t.not_ok, t.unreadable ? ", some unreadable" : "");
@@ -354,6 +385,7 @@ teardown:
 cleanup:
 	rpl_export_db_free(db); /* rolls back a batch that was not committed */
 	rpl_export_csv_free(csv); /* removes temporary files that were not renamed */
+	rpl_export_xlsx_free(xlsx); /* removes a workbook that was not finished */
 	free(th);
 	free(p.slots);
 	brp_source_free(src);

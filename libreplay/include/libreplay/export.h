@@ -117,14 +117,20 @@ RPL_API const char *rpl_export_db_errmsg(const rpl_export_db *db);
 
 typedef struct rpl_export_csv rpl_export_csv;
 
+/* Flags for rpl_export_csv_open(). */
+#define RPL_EXPORT_CSV_BOM 1u /* start each file with a UTF-8 byte order mark (what Excel needs to read UTF-8) */
+
 /*
- * Start writing matches.csv, players.csv, meta.csv, deals.csv and
- * deal_scores.csv into the existing directory dir. Each file is written
- * under a temporary name in dir and renamed into place by
+ * Start writing one CSV file a table into the existing directory dir:
+ * matches.csv, meta.csv, deals.csv, deal_scores.csv, deal_seats.csv,
+ * melds.csv, actions.csv and players.csv (docs/schema.md). Each file is
+ * written under a temporary name in dir and renamed into place by
  * rpl_export_csv_finish(), so a file of that name is never half-written.
- * RPL_EIO, RPL_ENOMEM.
+ * flags: 0 or RPL_EXPORT_CSV_BOM. RPL_EINVAL (an unknown flag), RPL_EIO,
+ * RPL_ENOMEM; whenever *out is set on failure, rpl_export_csv_errmsg() says
+ * why: free it all the same.
  */
-RPL_API int rpl_export_csv_open(rpl_export_csv **out, const char *dir);
+RPL_API int rpl_export_csv_open(rpl_export_csv **out, const char *dir, unsigned flags);
 /* Add a loaded match; a match already added (by hash) adds nothing (*added = 0). RPL_EIO, RPL_ENOMEM. */
 RPL_API int rpl_export_csv_add(rpl_export_csv *w, const rpl_export_match *m, int *added);
 /* Write the per-player totals, close the files and rename them into place. RPL_EIO, RPL_ESTATE. */
@@ -132,6 +138,36 @@ RPL_API int rpl_export_csv_finish(rpl_export_csv *w);
 /* Free the writer; without a successful finish its temporary files are removed. */
 RPL_API void rpl_export_csv_free(rpl_export_csv *w);
 RPL_API const char *rpl_export_csv_errmsg(const rpl_export_csv *w);
+
+/* ---- XLSX ---- */
+
+typedef struct rpl_export_xlsx rpl_export_xlsx;
+
+/*
+ * Start writing a workbook at path with one sheet a table, the same tables
+ * and columns as the CSV files: integers as numbers, times as dates (UTC),
+ * text as text (a text cell is never a formula), a frozen header row, an
+ * autofilter and column widths that fit the values. The workbook is
+ * written as path ".part~" and renamed over path by
+ * rpl_export_xlsx_finish(), so path is never half-written; an existing path
+ * that is not a regular file is refused. Memory stays flat in the number of
+ * rows. RPL_EIO, RPL_ENOMEM;
+ * whenever *out is set on failure, rpl_export_xlsx_errmsg() says why: free
+ * it all the same.
+ */
+RPL_API int rpl_export_xlsx_open(rpl_export_xlsx **out, const char *path);
+/*
+ * Add a loaded match; a match already added (by hash) adds nothing (*added
+ * = 0). RPL_ELIMIT when a sheet would pass the 1,048,576 rows a sheet can
+ * hold (the actions of a large corpus: export them to SQLite or CSV),
+ * RPL_EIO, RPL_ENOMEM.
+ */
+RPL_API int rpl_export_xlsx_add(rpl_export_xlsx *w, const rpl_export_match *m, int *added);
+/* Write the per-player totals, close the workbook and rename it into place. RPL_EIO, RPL_ESTATE. */
+RPL_API int rpl_export_xlsx_finish(rpl_export_xlsx *w);
+/* Free the writer; without a successful finish nothing is left at path or beside it. */
+RPL_API void rpl_export_xlsx_free(rpl_export_xlsx *w);
+RPL_API const char *rpl_export_xlsx_errmsg(const rpl_export_xlsx *w);
 
 #ifdef __cplusplus
 }
