@@ -116,6 +116,24 @@ int brp_parse_jobs(const char *cmd, const char *arg, int *jobs);
 /* Write s to f as a JSON string literal, quotes included. */
 void brp_json_string(FILE *f, const char *s);
 
+/*
+ * A progress line on standard error while a long command runs, drawn only when
+ * standard error is a terminal and quiet is 0 (progress.c). total: the number
+ * of units when known, else 0. brp_progress_clear wipes the line before a
+ * result is printed to the terminal (the next step draws it again);
+ * brp_progress_end leaves the final count on a line of its own.
+ */
+struct brp_progress {
+	const char *cmd, *unit;
+	int on, shown;
+	size_t total, done;
+	double start, last;
+};
+void brp_progress_start(struct brp_progress *p, const char *cmd, const char *unit, int quiet, size_t total);
+void brp_progress_step(struct brp_progress *p, size_t done);
+void brp_progress_clear(struct brp_progress *p);
+void brp_progress_end(struct brp_progress *p);
+
 #define BRP_DEFAULT_PROFILE "stbl"
 
 #endif

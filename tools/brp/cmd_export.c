@@ -133,13 +133,6 @@ struct totals {
 	size_t logs, added, present, ok, not_ok, unreadable;
 };
 
-/* The number of logs is not known before the last: the count done. */
-static void progress(size_t done, int show)
-{
-	if (show)
-		fprintf(stderr, "\rbrp export: %zu", done);
-}
-
 int cmd_export(int argc, char **argv)
 {
 	const char *list = NULL;
@@ -158,7 +151,8 @@ int cmd_export(int argc, char **argv)
 	};
 	const char *db_path = NULL, *csv_dir = NULL, *xlsx_path = NULL;
 	unsigned csv_flags = 0;
-	int jobs = 1, quiet = 0, c, status = BRP_EXIT_USAGE, err, show, nthreads = 0;
+	int jobs = 1, quiet = 0, c, status = BRP_EXIT_USAGE, err, nthreads = 0;
+	struct brp_progress prog = { 0 };
 	long timeout_s = 600;
 	unsigned flags = 0;
 	char *end;
@@ -206,7 +200,7 @@ int cmd_export(int argc, char **argv)
 	}
 	if (brp_source_new(&src, name, argc - optind, argv + optind, list) < 0)
 		goto cleanup;
-	show = !quiet && isatty(STDERR_FILENO);
+	brp_progress_start(&prog, name, "logs", quiet, 0);
 
 	if (csv_dir) {
 		if (mkdir(csv_dir, 0777) != 0) {
@@ -286,6 +280,7 @@ int cmd_export(int argc, char **argv)
 			err = rpl_export_match_load(&m, s->path, flags);
 		t.logs++;
 		if (err) {
+			brp_progress_clear(&prog);
 			brp_error(name, "%s: %s", s->path, m ? rpl_export_match_errmsg(m) : rpl_strerror(err));
 			t.unreadable++;
 		} else {
@@ -294,6 +289,7 @@ int cmd_export(int argc, char **argv)
 			else
 				t.not_ok++;
 			if (db && (err = rpl_export_db_add(db, m, &added)) != 0) {
+				brp_progress_clear(&prog);
 				brp_error(name, "%s: %s: %s", db_path, s->path, rpl_export_db_errmsg(db));
 				failed = 1;
 			}
@@ -304,6 +300,7 @@ int cmd_export(int argc, char **argv)
 					t.present++;
 			}
 			if (!failed && csv && (err = rpl_export_csv_add(csv, m, &added)) != 0) {
+				brp_progress_clear(&prog);
 				brp_error(name, "%s: %s", csv_dir, rpl_export_csv_errmsg(csv));
 				failed = 1;
 			}
@@ -314,6 +311,7 @@ int cmd_export(int argc, char **argv)
 					t.present++;
 			}
 			if (!failed && xlsx && (err = rpl_export_xlsx_add(xlsx, m, &added)) != 0) {
+				brp_progress_clear(&prog);
 				brp_error(name, "%s: %s", xlsx_path, rpl_export_xlsx_errmsg(xlsx));
 				failed = 1;
 			}
@@ -333,8 +331,7 @@ int cmd_export(int argc, char **argv)
 		pthread_mutex_unlock(&p.lock);
 		if (failed)
 			break;
-		if (i % 16 == 15)
-			progress(i + 1, show);
+		brp_progress_step(&prog, i + 1);
 	}
 	/* every log before a failure of the source has been written: the failure comes in its place */
 	if (!failed && brp_source_errmsg(src)) {
@@ -345,10 +342,7 @@ int cmd_export(int argc, char **argv)
 		failed = 1;
 	}
 	complete = !failed;
-	if (show && t.logs) {
-		progress(t.logs, show);
-		fputc('\n', stderr);
-	}
+	brp_progress_end(&prog);
 
 teardown:
 	pthread_mutex_lock(&p.lock);

@@ -17,7 +17,7 @@ static void usage(FILE *f)
 	      "Each IN.db is one transaction.\n"
 	      "\n"
 	      "      --timeout S   wait up to S seconds for another writer (default 600)\n"
-	      "  -q, --quiet       no summary line\n"
+	      "  -q, --quiet       no progress and no summary line\n"
 	      "  -h, --help        print this help and exit\n"
 	      "\n"
 	      "Exit status: 0 merged, 2 a usage error or a database that cannot be merged\n"
@@ -35,6 +35,7 @@ int cmd_merge(int argc, char **argv)
 	};
 	rpl_export_db *db = NULL;
 	int c, quiet = 0, status = BRP_EXIT_USAGE, err, total = 0;
+	struct brp_progress prog = { 0 };
 	long timeout = 600;
 	char *end;
 
@@ -61,19 +62,24 @@ int cmd_merge(int argc, char **argv)
 		brp_error(name, "%s: %s", argv[optind], db ? rpl_export_db_errmsg(db) : rpl_strerror(err));
 		goto cleanup;
 	}
+	brp_progress_start(&prog, name, "databases", quiet, (size_t)(argc - optind - 1));
 	for (int i = optind + 1; i < argc; i++) {
 		int added = 0;
 		if (strcmp(argv[i], argv[optind]) == 0) {
+			brp_progress_clear(&prog);
 			brp_error(name, "%s: a database cannot be merged into itself", argv[i]);
 			goto cleanup;
 		}
 		err = rpl_export_db_merge(db, argv[i], &added);
 		if (err) {
+			brp_progress_clear(&prog);
 			brp_error(name, "%s: %s", argv[i], rpl_export_db_errmsg(db));
 			goto cleanup;
 		}
 		total += added;
+		brp_progress_step(&prog, (size_t)(i - optind));
 	}
+	brp_progress_end(&prog);
 	if (!quiet)
 		printf("%d matches added to %s from %d database%s\n", total, argv[optind], argc - optind - 1,
 		       argc - optind - 1 == 1 ? "" : "s");

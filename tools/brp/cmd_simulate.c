@@ -30,7 +30,7 @@ static void usage(FILE *f)
 	      "  -t, --target T        the match target (default: the profile's; 0: one deal)\n"
 	      "  -j, --jobs N          threads (default 1)\n"
 	      "  -o, --output DIR      where the logs go (created if missing)\n"
-	      "  -q, --quiet           no summary line\n"
+	      "  -q, --quiet           no progress and no summary line\n"
 	      "  -h, --help            print this help and exit\n"
 	      "\n"
 	      "Exit status: 0 all matches written, 2 a usage or write error.\n",
@@ -49,6 +49,8 @@ struct job {
 	atomic_long deals, decisions;
 	atomic_int failed;
 	pthread_mutex_t lock;
+	struct brp_progress prog; /* under lock */
+	size_t done;
 	char errmsg[512];
 };
 
@@ -198,8 +200,13 @@ static void *worker(void *arg)
 	long i;
 
 	while (!atomic_load(&j->failed) && (i = atomic_fetch_add(&j->next, 1)) < j->matches)
+	{
 		if (play_match(j, i) != 0)
 			break;
+		pthread_mutex_lock(&j->lock);
+		brp_progress_step(&j->prog, ++j->done);
+		pthread_mutex_unlock(&j->lock);
+	}
 	return NULL;
 }
 
@@ -314,6 +321,7 @@ int cmd_simulate(int argc, char **argv)
 	th = calloc((size_t)jobs, sizeof(*th));
 	if (!th)
 		goto cleanup;
+	brp_progress_start(&j.prog, name, "matches", quiet, (size_t)j.matches);
 	for (int i = 0; i < jobs; i++)
 		if (pthread_create(&th[i], NULL, worker, &j) != 0) {
 			brp_error(name, "cannot start a thread");
@@ -323,6 +331,7 @@ int cmd_simulate(int argc, char **argv)
 		}
 	for (int i = 0; i < jobs; i++)
 		pthread_join(th[i], NULL);
+	brp_progress_end(&j.prog);
 	if (atomic_load(&j.failed)) {
 		brp_error(name, "%s", j.errmsg);
 		goto cleanup;

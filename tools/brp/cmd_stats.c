@@ -20,6 +20,7 @@ static void usage(FILE *f)
 	      "      --json       one JSON object\n"
 	      "  -j, --jobs N     threads (default 1; the result is the same)\n"
 	      "      --from-list FILE  also count the paths listed in FILE, one a line\n"
+	      "  -q, --quiet      no progress line on a terminal\n"
 	      "  -h, --help       print this help and exit\n"
 	      "\n"
 	      "Exit status: 0 counted, 2 a usage error or a log that cannot be read.\n",
@@ -116,14 +117,24 @@ static void count_file(const char *path, void *result, void *ud)
 	add_counts(c, &one);
 }
 
+struct stotal {
+	struct counts c;
+	struct brp_progress prog;
+	size_t n;
+};
+
 /* Add one log's counts to the total (ud), in the logs' order: so are the errors. */
 static void add_one(const char *path, const void *result, void *ud)
 {
 	const struct sresult *r = result;
+	struct stotal *t = ud;
 
-	if (r->err)
+	if (r->err) {
+		brp_progress_clear(&t->prog);
 		brp_error(name, "%s: %s", path, r->message);
-	add_counts(ud, &r->c);
+	}
+	add_counts(&t->c, &r->c);
+	brp_progress_step(&t->prog, ++t->n);
 }
 
 static void print_text(const struct counts *c)
@@ -176,18 +187,20 @@ int cmd_stats(int argc, char **argv)
 		{ "json", no_argument, NULL, 'J' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "from-list", required_argument, NULL, 'F' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int json = 0, jobs = 1, c, status = BRP_EXIT_USAGE;
+	int json = 0, jobs = 1, c, status = BRP_EXIT_USAGE, rc, quiet = 0;
 	const char *list = NULL;
 	struct brp_source *src = NULL;
-	struct counts total;
+	struct stotal total;
 
 	memset(&total, 0, sizeof(total));
-	while ((c = getopt_long(argc, argv, ":j:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":j:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'J': json = 1; break;
+		case 'q': quiet = 1; break;
 		case 'F': list = optarg; break;
 		case 'j':
 			if (brp_parse_jobs(name, optarg, &jobs) < 0)
@@ -203,17 +216,20 @@ int cmd_stats(int argc, char **argv)
 	}
 	if (brp_source_new(&src, name, argc - optind, argv + optind, list) < 0)
 		goto cleanup;
-	if (brp_pool_run(name, src, jobs, sizeof(struct sresult), count_file, add_one, &total) < 0)
+	brp_progress_start(&total.prog, name, "logs", quiet, 0);
+	rc = brp_pool_run(name, src, jobs, sizeof(struct sresult), count_file, add_one, &total);
+	brp_progress_end(&total.prog);
+	if (rc < 0)
 		goto cleanup;
 	if (brp_source_count(src) == 0) {
 		brp_error(name, "no .brp log found in the arguments");
 		goto cleanup;
 	}
 	if (json)
-		print_json(&total);
+		print_json(&total.c);
 	else
-		print_text(&total);
-	status = total.unreadable ? BRP_EXIT_USAGE : BRP_EXIT_OK;
+		print_text(&total.c);
+	status = total.c.unreadable ? BRP_EXIT_USAGE : BRP_EXIT_OK;
 cleanup:
 	brp_source_free(src);
 	return status;

@@ -109,6 +109,8 @@ static void print_json(const char *path, const rpl_verdict *v)
 struct vjob {
 	const rpl_rules *rules;
 	int json, quiet, worst;
+	struct brp_progress prog;
+	size_t n;
 };
 
 struct vresult {
@@ -123,7 +125,7 @@ static void verify_one(const char *path, void *result, void *ud)
 	r->err = rpl_verify_file(path, j->rules, &r->v);
 }
 
-static void print_one(const char *path, const void *result, void *ud)
+static void print_result(const char *path, const void *result, void *ud)
 {
 	struct vjob *j = ud;
 	const struct vresult *r = result;
@@ -146,6 +148,16 @@ static void print_one(const char *path, const void *result, void *ud)
 		print_text(path, v);
 }
 
+/* Each result in the paths' order, with the progress line (a terminal's) wiped before and drawn after. */
+static void print_one(const char *path, const void *result, void *ud)
+{
+	struct vjob *j = ud;
+
+	brp_progress_clear(&j->prog);
+	print_result(path, result, ud);
+	brp_progress_step(&j->prog, ++j->n);
+}
+
 int cmd_verify(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -161,7 +173,7 @@ int cmd_verify(int argc, char **argv)
 	};
 	const char *profile = NULL;
 	char **sets = NULL;
-	int nsets = 0, json = 0, quiet = 0, c, jobs = 1, status = BRP_EXIT_USAGE;
+	int nsets = 0, json = 0, quiet = 0, c, jobs = 1, status = BRP_EXIT_USAGE, rc;
 	const char *list = NULL;
 	struct vjob job;
 	rpl_rules *rules = NULL;
@@ -209,7 +221,10 @@ int cmd_verify(int argc, char **argv)
 	job.json = json;
 	job.quiet = quiet;
 	job.worst = BRP_EXIT_OK;
-	if (brp_pool_run(name, src, jobs, sizeof(struct vresult), verify_one, print_one, &job) < 0)
+	brp_progress_start(&job.prog, name, "logs", quiet, 0);
+	rc = brp_pool_run(name, src, jobs, sizeof(struct vresult), verify_one, print_one, &job);
+	brp_progress_end(&job.prog);
+	if (rc < 0)
 		goto cleanup;
 	if (brp_source_count(src) == 0) {
 		brp_error(name, "no .brp log found in the arguments");
