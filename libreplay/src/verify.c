@@ -206,8 +206,9 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 		goto cleanup;
 	}
 	out->kind = RPL_VERDICT_OK;
-	snprintf(out->message, sizeof(out->message), "%d deals, %d decisions; side %d won %d to %d", out->deals,
-	         out->actions, out->winner, (int)out->total[out->winner], (int)out->total[!out->winner]);
+	snprintf(out->message, sizeof(out->message), "%d deal%s, %d decision%s; side %d won %d to %d", out->deals,
+	         out->deals == 1 ? "" : "s", out->actions, out->actions == 1 ? "" : "s", out->winner,
+	         (int)out->total[out->winner], (int)out->total[!out->winner]);
 cleanup:
 	if (g && out->kind != RPL_VERDICT_OK) {
 		/* what was replayed before the verdict: the totals of the deals that ended */

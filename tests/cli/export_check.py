@@ -180,7 +180,7 @@ def agree(sqlite3, db, csvdir, schema_md, verify_jsonl, stats_json):
         'matches': sum(1 for r in rows if r[col['verdict']] == 'ok'),
         'deals': len(drows),
         'turns': total(drows, dc['turns']),
-        'actions': total(drows, dc['decisions']),
+        'decisions': total(drows, dc['decisions']),
         'pile_taken': total(drows, dc['pile_taken']),
         'pile_frozen': total(drows, dc['pile_frozen']),
         'rejects': total(drows, dc['rejects']),

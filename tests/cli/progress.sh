@@ -36,7 +36,7 @@ tty_run "$brp" simulate -q -n 5 --seed 3 -o c3 > simq.out
 [ -s simq.out ] && bad "simulate -q on a terminal wrote: $(cat simq.out)"
 
 tty_run "$brp" verify c > ver.out
-grep -qx 'brp verify: 40 logs' ver.out || bad "verify on a terminal: $(tail -3 ver.out)"
+grep -q '^brp verify: 40 logs\(, .*\)\{0,1\}$' ver.out || bad "verify on a terminal: $(tail -3 ver.out)"
 [ "$(grep -c '^c/match-0000[0-9][0-9].brp: ok: ' ver.out)" = 40 ] || bad "verify's result lines are not whole: $(head -5 ver.out)"
 tty_run "$brp" verify -q c > verq.out
 [ -s verq.out ] && bad "verify -q on a terminal wrote: $(cat verq.out)"
@@ -44,11 +44,11 @@ tty_run "$brp" verify -q c > verq.out
 [ -s ver.err ] && bad "verify with stderr to a file wrote: $(cat ver.err)"
 
 tty_run "$brp" stats c > st.out
-grep -qx 'brp stats: 40 logs' st.out || bad "stats on a terminal: $(tail -3 st.out)"
+grep -q '^brp stats: 40 logs\(, .*\)\{0,1\}$' st.out || bad "stats on a terminal: $(tail -3 st.out)"
 grep -q '^matches  *40$' st.out || bad "stats' table is not whole: $(head -3 st.out)"
 
 tty_run "$brp" export --sqlite a.db c > ex.out
-grep -qx 'brp export: 40 logs' ex.out || bad "export on a terminal: $(cat ex.out)"
+grep -q '^brp export: 40 logs\(, .*\)\{0,1\}$' ex.out || bad "export on a terminal: $(cat ex.out)"
 grep -q '^40 logs: 40 added' ex.out || bad "export's summary: $(cat ex.out)"
 tty_run "$brp" export -q --sqlite b.db c > exq.out
 [ -s exq.out ] && bad "export -q on a terminal wrote: $(cat exq.out)"

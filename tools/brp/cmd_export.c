@@ -373,7 +373,8 @@ teardown:
 		goto cleanup;
 	}
 	if (!quiet)
-		printf("%zu logs: %zu added, %zu already %s; %zu ok, %zu not ok%s\n", t.logs, t.added, t.present,
+		printf("%zu log%s: %zu added, %zu already %s; %zu ok, %zu not ok%s\n", t.logs, t.logs == 1 ? "" : "s",
+		       t.added, t.present,
 		       db ? "in the database" : "exported", t.ok, t.not_ok, t.unreadable ? ", some unreadable" : "");
 	status = t.unreadable ? BRP_EXIT_USAGE : BRP_EXIT_OK;
 cleanup:

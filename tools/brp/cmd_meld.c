@@ -19,7 +19,7 @@ static void usage(FILE *f)
 	      "  -e, --end low|high    where a wild that could sit at either end goes\n"
 	      "                        (default: the profile's wild_end_default)\n"
 	      "      --symbols         write suits as the symbols \xe2\x99\xa3 \xe2\x99\xa6 \xe2\x99\xa5 \xe2\x99\xa0 (plain output only)\n"
-	      "  -j, --json            print one JSON object instead of a line\n"
+	      "      --json            print one JSON object instead of a line\n"
 	      "  -h, --help            print this help and exit\n"
 	      "\n"
 	      "Exit status: 0 a valid meld, 1 not a meld, 2 a usage error or a bad card.\n", f);
@@ -116,7 +116,7 @@ int cmd_meld(int argc, char **argv)
 		{ "set", required_argument, NULL, 's' },
 		{ "end", required_argument, NULL, 'e' },
 		{ "symbols", no_argument, NULL, OPT_SYMBOLS },
-		{ "json", no_argument, NULL, 'j' },
+		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -137,7 +137,7 @@ int cmd_meld(int argc, char **argv)
 	}
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":r:s:e:jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":r:s:e:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r': profile = optarg; break;
 		case 's': sets[nsets++] = optarg; break;
@@ -154,7 +154,7 @@ int cmd_meld(int argc, char **argv)
 			}
 			break;
 		case OPT_SYMBOLS: flags |= RPL_CARD_SYMBOLS; break;
-		case 'j': json = 1; break;
+		case 'J': json = 1; break;
 		case 'h':
 			usage(stdout);
 			rc = BRP_EXIT_OK;

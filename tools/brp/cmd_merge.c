@@ -81,8 +81,8 @@ int cmd_merge(int argc, char **argv)
 	}
 	brp_progress_end(&prog);
 	if (!quiet)
-		printf("%d matches added to %s from %d database%s\n", total, argv[optind], argc - optind - 1,
-		       argc - optind - 1 == 1 ? "" : "s");
+		printf("%d match%s added to %s from %d database%s\n", total, total == 1 ? "" : "es", argv[optind],
+		       argc - optind - 1, argc - optind - 1 == 1 ? "" : "s");
 	status = BRP_EXIT_OK;
 cleanup:
 	rpl_export_db_free(db);

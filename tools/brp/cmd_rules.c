@@ -13,8 +13,9 @@ static void usage(FILE *f)
 	      "Print the parameters of a rule profile (kzv, stbl or aberto; default stbl):\n"
 	      "name, value, meaning and [source]. Overridden values are marked '*'.\n"
 	      "\n"
+	      "  -r, --rules PROFILE   the profile, as in the other commands (the same as PROFILE)\n"
 	      "  -s, --set NAME=VALUE  override a parameter (repeatable)\n"
-	      "  -j, --json            print one JSON object {\"profile\":..., \"params\":{...}}\n"
+	      "      --json            print one JSON object {\"profile\":..., \"params\":{...}}\n"
 	      "  -h, --help            print this help and exit\n", f);
 }
 
@@ -97,14 +98,15 @@ int cmd_rules(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "set", required_argument, NULL, 's' },
-		{ "json", no_argument, NULL, 'j' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "rules", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	rpl_rules *r = NULL;
 	char **sets = NULL;
 	int nsets = 0, json = 0, rc = BRP_EXIT_USAGE, c;
-	const char *profile = NULL;
+	const char *profile = NULL, *profile_opt = NULL;
 
 	sets = calloc((size_t)argc, sizeof *sets);
 	if (!sets) {
@@ -113,10 +115,17 @@ int cmd_rules(int argc, char **argv)
 	}
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":s:jh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":r:s:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's': sets[nsets++] = optarg; break;
-		case 'j': json = 1; break;
+		case 'J': json = 1; break;
+		case 'r':
+			if (profile_opt) {
+				brp_error(name, "--rules given twice");
+				goto cleanup;
+			}
+			profile_opt = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			rc = BRP_EXIT_OK;
@@ -126,12 +135,15 @@ int cmd_rules(int argc, char **argv)
 			goto cleanup;
 		}
 	}
-	if (argc - optind > 1) {
-		brp_error(name, "one profile at most, got '%s' and '%s'", argv[optind], argv[optind + 1]);
+	if (argc - optind > 1 || (profile_opt && argc - optind == 1)) {
+		brp_error(name, "one profile at most, got '%s' and '%s'", profile_opt ? profile_opt : argv[optind],
+		          argv[argc - 1]);
 		goto cleanup;
 	}
 	if (optind < argc)
 		profile = argv[optind];
+	else if (profile_opt)
+		profile = profile_opt;
 	if (brp_rules_make(name, profile, sets, nsets, &r) < 0)
 		goto cleanup;
 	if (check_params(r) < 0)

@@ -336,9 +336,11 @@ int cmd_simulate(int argc, char **argv)
 		brp_error(name, "%s", j.errmsg);
 		goto cleanup;
 	}
-	if (!quiet)
-		printf("%ld matches, %ld deals, %ld decisions written to %s\n", j.matches, (long)atomic_load(&j.deals),
-		       (long)atomic_load(&j.decisions), j.dir);
+	if (!quiet) {
+		long deals = (long)atomic_load(&j.deals), decisions = (long)atomic_load(&j.decisions);
+		printf("%ld match%s, %ld deal%s, %ld decision%s written to %s\n", j.matches, j.matches == 1 ? "" : "es",
+		       deals, deals == 1 ? "" : "s", decisions, decisions == 1 ? "" : "s", j.dir);
+	}
 	status = BRP_EXIT_OK;
 cleanup:
 	free(th);

@@ -165,9 +165,9 @@ static void print_text(const struct counts *c)
 
 static void print_json(const struct counts *c)
 {
-	printf("{\"matches\":%ld,\"deals\":%ld,\"turns\":%ld,\"actions\":%ld,\"bytes\":%ld,", c->matches, c->deals,
+	printf("{\"matches\":%ld,\"deals\":%ld,\"turns\":%ld,\"decisions\":%ld,\"bytes\":%ld,", c->matches, c->deals,
 	       c->turns, c->actions, c->bytes);
-	printf("\"bytes_per_action\":%.4f,", c->actions ? (double)c->bytes / (double)c->actions : 0.0);
+	printf("\"bytes_per_decision\":%.4f,", c->actions ? (double)c->bytes / (double)c->actions : 0.0);
 	printf("\"pile_taken\":%ld,\"pile_frozen\":%ld,\"rejects\":%ld,\"morto_direct\":%ld,\"morto_indirect\":%ld,"
 	       "\"morto_to_stock\":%ld,\"ended_out\":%ld,\"ended_stock\":%ld,\"vulnerable_open\":%ld,",
 	       c->pile_taken, c->pile_frozen, c->rejects, c->morto_direct, c->morto_indirect, c->morto_to_stock,

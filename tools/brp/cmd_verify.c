@@ -175,7 +175,7 @@ int cmd_verify(int argc, char **argv)
 	char **sets = NULL;
 	int nsets = 0, json = 0, quiet = 0, c, jobs = 1, status = BRP_EXIT_USAGE, rc;
 	const char *list = NULL;
-	struct vjob job;
+	struct vjob job = { 0 };
 	rpl_rules *rules = NULL;
 	struct brp_source *src = NULL;
 
