@@ -22,9 +22,12 @@
  */
 #include "testlib.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -611,15 +614,26 @@ static void test_checked_and_unchecked(void **state)
 		assert_int_equal(rpl_recorder_seat(rec), 0);
 		assert_int_equal(rpl_recorder_turn(rec, RPL_ACT_DRAW), 1);
 		assert_int_equal(rpl_recorder_action(rec, &draw), 0);
+		if (mode == 0) {
+			/* a card not held, before any other refusal: the message is not empty */
+			assert_int_equal(rpl_recorder_action(rec, &ghost), RPL_EILLEGAL);
+			assert_int_equal(rpl_recorder_rule(rec), RPL_RULE_NOT_IN_HAND);
+			assert_string_equal(rpl_recorder_errmsg(rec), "STBL: Ac is not in seat 0's hand");
+		}
 		err = rpl_recorder_action(rec, &set);
 		if (mode == 0) {
 			/* checked: refused with the rule, nothing recorded */
 			assert_int_equal(err, RPL_EILLEGAL);
 			assert_int_equal(rpl_recorder_rule(rec), RPL_RULE_MELD_SUIT);
 			assert_true(rpl_recorder_errmsg(rec)[0] != '\0');
-			/* a card not held is an illegal decision too */
+			/*
+			 * A card not held is an illegal decision too, with its own message
+			 * (issue 13, item 8: the message was the older refusal's, or empty
+			 * in a fresh game).
+			 */
 			assert_int_equal(rpl_recorder_action(rec, &ghost), RPL_EILLEGAL);
 			assert_int_equal(rpl_recorder_rule(rec), RPL_RULE_NOT_IN_HAND);
+			assert_string_equal(rpl_recorder_errmsg(rec), "STBL: Ac is not in seat 0's hand");
 			assert_int_equal(rpl_recorder_action(rec, &run), 0);
 		} else {
 			/* unchecked: recorded as played; a card not held cannot be expressed */
@@ -1366,6 +1380,129 @@ static void test_header_31_pairs(void **state)
 	free(file.p);
 }
 
+/* ---- a deal longer than a section ---------------------------------------- */
+
+/* The sections of a log by type (frames only: the reader checks the rest). */
+static int count_sections(const char *path, char type)
+{
+	size_t n, pos = 8;
+	unsigned char *b = read_all(path, &n);
+	int k = 0;
+
+	while (pos < n) {
+		uint64_t len = 0;
+		int shift = 0;
+		char t = (char)b[pos++];
+		while (b[pos] & 0x80) {
+			len |= (uint64_t)(b[pos++] & 0x7F) << shift;
+			shift += 7;
+		}
+		len |= (uint64_t)b[pos++] << shift;
+		pos += len + 4;
+		k += t == type;
+	}
+	free(b);
+	return k;
+}
+
+/* The verdict of a log that must hold every decision of one unfinished deal. */
+static void assert_long_deal(const char *path, int decisions, int ended)
+{
+	rpl_verdict v;
+
+	assert_int_equal(rpl_verify_file(path, NULL, &v), 0);
+	if (v.kind != RPL_VERDICT_INCOMPLETE)
+		fail_msg("%s: %s: %s", path, rpl_verdict_name(v.kind), v.message);
+	assert_int_equal(v.deals, 1);
+	assert_int_equal(v.actions, decisions);
+	assert_int_equal(count_sections(path, 'D'), 1);
+	assert_true(count_sections(path, 'A') >= 1);
+	assert_int_equal(count_sections(path, 'E'), ended);
+}
+
+/*
+ * Issue 13, item 1: a deal of more than RPL_MAX_SECTION decisions (a
+ * take/discard loop under pile_rule=free, which never ends) was written as
+ * one D section that the reader refuses: by the growing form without a
+ * flush (brp import), by the compact form (brp record's close, brp recover).
+ * Every writer now goes on in A sections; each log reads back whole.
+ */
+static void test_long_deal(void **state)
+{
+	const char *path = tmp_path("long.brp"), *salvaged = tmp_path("long-recovered.brp");
+	const int turns = (int)(RPL_MAX_SECTION / 2) + 300, decisions = 2 * turns;
+	rpl_rules *rules = tl_rules("stbl", "pile_rule=free");
+	rpl_match_info info;
+	rpl_recorder *rec = NULL;
+	rpl_recover_report rep;
+	rpl_layout lay;
+	rpl_action draw = A_DRAW, take = A_TAKE, discard = A_DISCARD("7h");
+
+	(void)state;
+	fill_info(&info, rules, 2);
+	tl_layout(&lay, 2, .stock = "7h");
+	assert_int_equal(rpl_recorder_open(&rec, path, &info, 0), 0);
+	assert_int_equal(rpl_recorder_deal(rec, &lay), 0);
+	assert_int_equal(rpl_recorder_action(rec, &draw), 0);
+	assert_int_equal(rpl_recorder_action(rec, &discard), 0);
+	for (int t = 1; t < turns; t++) {
+		if (rpl_recorder_action(rec, &take) != 0 || rpl_recorder_action(rec, &discard) != 0)
+			fail_msg("turn %d: %s", t + 1, rpl_recorder_errmsg(rec));
+	}
+	/* the growing form, flushed once (as brp import writes a text without 'end') */
+	assert_int_equal(rpl_recorder_flush(rec), 0);
+	assert_long_deal(path, decisions, 0);
+	/* salvaged: rewritten compact, every turn kept */
+	assert_int_equal(rpl_recover(path, salvaged, &rep), 0);
+	assert_int_equal(rep.actions, decisions);
+	assert_int_equal(rep.dropped_actions, 0);
+	assert_long_deal(salvaged, decisions, 1);
+	/* closed: the compact form */
+	assert_int_equal(rpl_recorder_close(rec), 0);
+	rpl_recorder_free(rec);
+	assert_long_deal(path, decisions, 1);
+	rpl_rules_free(rules);
+	unlink(path);
+	unlink(salvaged);
+}
+
+/*
+ * Issue 13, item 3: a recorder opened on a full disk left an empty (or cut)
+ * log behind. The file size limit stands for the full disk (EFBIG, with
+ * SIGXFSZ ignored): nothing the failed open created is left.
+ */
+static void test_full_disk(void **state)
+{
+	const char *path = tmp_path("full.brp");
+	rpl_rules *rules = tl_rules("stbl", NULL);
+	rpl_match_info info;
+	struct rlimit old, lim;
+	void (*was)(int);
+	const rlim_t sizes[] = { 0, 20 };
+
+	(void)state;
+	fill_info(&info, rules, 4);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	was = signal(SIGXFSZ, SIG_IGN);
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		rpl_recorder *rec = NULL;
+		int err;
+		unlink(path);
+		lim = old;
+		lim.rlim_cur = sizes[i];
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+		err = rpl_recorder_open(&rec, path, &info, 0);
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+		assert_int_equal(err, RPL_EIO);
+		assert_non_null(strstr(rpl_recorder_errmsg(rec), strerror(EFBIG)));
+		rpl_recorder_free(rec);
+		if (access(path, F_OK) == 0)
+			fail_msg("a recorder that could not write its header left %s (limit %d bytes)", path, (int)sizes[i]);
+	}
+	signal(SIGXFSZ, was);
+	rpl_rules_free(rules);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1377,6 +1514,8 @@ int main(void)
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_observer),
 		cmocka_unit_test(test_header_31_pairs),
+		cmocka_unit_test(test_long_deal),
+		cmocka_unit_test(test_full_disk),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,6 +27,14 @@ extern "C" {
 #define RPL_MAX_META_TEXT 1024  /* bytes of a metadata key or value */
 #define RPL_MAX_SECTION (1u << 20) /* bytes of a section payload */
 #define RPL_MAX_DEALS 10000     /* deals in one match */
+/*
+ * Limits a recorder enforces (RPL_ELIMIT), so that it never writes a log
+ * its reader refuses and its memory stays bounded: decisions in one match
+ * (the recorder keeps each, 32 bytes, to write the compact form), and the
+ * reader's 64 MiB for the file. A deal longer than a section may hold
+ * (RPL_MAX_SECTION decisions or bytes) goes on in continuation sections.
+ */
+#define RPL_MAX_DECISIONS (1u << 22)
 
 /* What a match log's header says. Plain data; strings are borrowed. */
 typedef struct rpl_match_info {
