@@ -251,6 +251,39 @@ static int number(struct scan *sc, const char *what)
 	return (int)v;
 }
 
+/*
+ * A claimed score: an optionally negative decimal number in the 32-bit
+ * signed range, every score a log may hold (issue 13, item 9: the scores
+ * of 10^9 and more that a log holds were written but refused on reading).
+ */
+static int score(struct scan *sc, const char *what, int32_t *out)
+{
+	size_t start = sc->i, digits;
+	int neg = 0;
+	int64_t v = 0;
+	char f[64];
+
+	if (sc->i < sc->n && sc->s[sc->i] == '-') {
+		neg = 1;
+		sc->i++;
+	}
+	digits = sc->i;
+	while (sc->i < sc->n && is_digit(sc->s[sc->i]) && v <= (int64_t)INT32_MAX + 1) {
+		v = v * 10 + (sc->s[sc->i] - '0');
+		sc->i++;
+	}
+	if (sc->i == digits) {
+		return fail(sc->p, RPL_EPARSE, col(sc), "expected %s, not %s", what, found(sc, f, sizeof f));
+	}
+	if ((sc->i < sc->n && is_digit(sc->s[sc->i])) || v > (int64_t)INT32_MAX + neg) {
+		sc->i = start;
+		return fail(sc->p, RPL_EPARSE, col(sc), "%s is outside the 32-bit range (%ld to %ld)", what,
+		            (long)INT32_MIN, (long)INT32_MAX);
+	}
+	*out = (int32_t)(neg ? -v : v);
+	return 0;
+}
+
 /* A card token. */
 static int card(struct scan *sc, rpl_card *out)
 {
@@ -782,16 +815,10 @@ int rpl_notation_parser_line(rpl_notation_parser *p, const char *line, size_t le
 		if (expect_char(&sc, ':', "':'") < 0)
 			return RPL_EPARSE;
 		for (int s = 0; s < 2; s++) {
-			int neg = 0;
 			skip_ws(&sc);
-			if (sc.i < sc.n && sc.s[sc.i] == '-') {
-				neg = 1;
-				sc.i++;
-			}
-			err = number(&sc, s ? "side 1's score" : "side 0's score");
+			err = score(&sc, s ? "side 1's score" : "side 0's score", &it->score[s]);
 			if (err < 0)
 				return err;
-			it->score[s] = neg ? -(int32_t)err : (int32_t)err;
 		}
 		if (!at_end(&sc))
 			return fail(p, RPL_EPARSE, col(&sc), "expected the end of the line, not %s", found(&sc, f, sizeof f));
@@ -1081,7 +1108,7 @@ int rpl_notation_time_format(int64_t t, char *buf, size_t size)
 	if (!buf || size < 21)
 		return RPL_EINVAL;
 	/* bound before arithmetic so nothing overflows */
-	if (t < -62167219200 || t > 253402300799)
+	if (t < RPL_MIN_START_TIME || t > RPL_MAX_START_TIME)
 		return RPL_ELIMIT;
 	days = t >= 0 ? t / 86400 : -((-t + 86399) / 86400);
 	secs = t - days * 86400;

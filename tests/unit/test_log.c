@@ -1503,6 +1503,83 @@ static void test_full_disk(void **state)
 	rpl_rules_free(rules);
 }
 
+/*
+ * Issue 13, item 9: a start time outside the years 0000 to 9999 verified,
+ * but the notation refused to write it and the export wrote dates such as
+ * 292277026596-12-04. The format now refuses it: the recorder does not
+ * write it, the reader refuses it as corrupt; the years' bounds themselves
+ * are kept.
+ */
+static void test_start_time_range(void **state)
+{
+	const char *path = tmp_path("start.brp");
+	rpl_rules *rules = tl_rules("stbl", NULL);
+	const int64_t good[] = { RPL_MIN_START_TIME, RPL_MAX_START_TIME }, bad[] = { RPL_MIN_START_TIME - 1,
+		                                                                      RPL_MAX_START_TIME + 1, INT64_MAX,
+		                                                                      INT64_MIN };
+	rpl_match_info info;
+
+	(void)state;
+	fill_info(&info, rules, 2);
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		rpl_recorder *rec = NULL;
+		info.start_time = bad[i];
+		unlink(path);
+		assert_int_equal(rpl_recorder_open(&rec, path, &info, 0), RPL_EINVAL);
+		assert_non_null(strstr(rpl_recorder_errmsg(rec), "outside the years 0000 to 9999"));
+		rpl_recorder_free(rec);
+		assert_int_equal(access(path, F_OK), -1);
+	}
+	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+		rpl_recorder *rec = NULL;
+		rpl_reader *rd = NULL;
+		unsigned char *d, at[10], over[10];
+		size_t n, k = 0, m = 0, pos;
+		uint64_t z = ((uint64_t)good[i] << 1) ^ (uint64_t)(good[i] >> 63), zo;
+		struct bytes b = { NULL, 0 };
+
+		info.start_time = good[i];
+		assert_int_equal(rpl_recorder_open(&rec, path, &info, 0), 0);
+		assert_int_equal(rpl_recorder_close(rec), 0);
+		rpl_recorder_free(rec);
+		assert_int_equal(rpl_reader_open(&rd, path), 0);
+		assert_true(rpl_reader_info(rd)->start_time == good[i]);
+		rpl_reader_free(rd);
+		/* one second beyond, in a header framed again: refused, at the header */
+		zo = z + 2; /* zigzag: one second further from 0, either sign */
+		for (uint64_t v = z;; v >>= 7) {
+			at[k++] = (unsigned char)((v & 0x7F) | (v >= 0x80 ? 0x80 : 0));
+			if (v < 0x80)
+				break;
+		}
+		for (uint64_t v = zo;; v >>= 7) {
+			over[m++] = (unsigned char)((v & 0x7F) | (v >= 0x80 ? 0x80 : 0));
+			if (v < 0x80)
+				break;
+		}
+		assert_int_equal(k, m);
+		d = read_all(path, &n);
+		/* the header: 'H', a one- or two-byte length, the raw payload, the CRC */
+		pos = d[9] & 0x80 ? 11 : 10;
+		{
+			size_t plen = d[9] & 0x80 ? (size_t)(d[9] & 0x7F) | (size_t)d[10] << 7 : d[9];
+			unsigned char *hit = NULL;
+			for (size_t j = pos; j + k <= pos + plen; j++)
+				if (memcmp(d + j, at, k) == 0)
+					hit = d + j;
+			assert_non_null(hit);
+			memcpy(hit, over, k);
+			put(&b, d, 8);
+			put_section(&b, 'H', d + pos, plen);
+			assert_refused_bytes(&b, RPL_ECORRUPT, 8, "outside the years 0000 to 9999");
+		}
+		free(b.p);
+		free(d);
+	}
+	rpl_rules_free(rules);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1516,6 +1593,7 @@ int main(void)
 		cmocka_unit_test(test_header_31_pairs),
 		cmocka_unit_test(test_long_deal),
 		cmocka_unit_test(test_full_disk),
+		cmocka_unit_test(test_start_time_range),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

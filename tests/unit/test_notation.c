@@ -539,8 +539,8 @@ static void test_import_errors(void **state)
 /* A match recorded through the notation: claims, "end recovered", times, odd names. */
 static void test_import_details(void **state)
 {
-	static const char *const starts[] = { "0001-01-01T00:00:00Z", "1969-12-31T23:59:59Z", "2000-02-29T12:00:00Z",
-		                              "9999-12-31T23:59:59Z" };
+	static const char *const starts[] = { "0000-01-01T00:00:00Z", "0001-01-01T00:00:00Z", "1969-12-31T23:59:59Z",
+		                              "2000-02-29T12:00:00Z", "9999-12-31T23:59:59Z" };
 	rpl_layout lay;
 	uint64_t seed = 42;
 	char text[4096], expect[4096];
@@ -573,6 +573,35 @@ static void test_import_details(void **state)
 			assert_memory_equal(out, expect, (size_t)(strstr(expect, "hand 0:") - expect));
 		}
 		free(out);
+	}
+	remove(path);
+}
+
+/*
+ * Issue 13, item 9: every score a log holds (32 bits, signed) is written and
+ * read back; the notation read at most 9 digits, so a claim of 10^9 dumped
+ * but did not import.
+ */
+static void test_claim_range(void **state)
+{
+	static const char *const head = "[Notation \"1\"]\n[Profile \"stbl\"]\n[Players \"2\"]\n[FirstDealer \"1\"]\n";
+	static const char *const refused[] = { "2147483648 0", "0 -2147483649", "99999999999 0", "0 -", "--1 0" };
+	const char *path = tmp_path("claims.brp");
+	char text[512], err[400], *out;
+
+	(void)state;
+	snprintf(text, sizeof text, "%sclaim 1: 2147483647 -2147483648\nclaim match: 1000000000 -1000000000\nend\n", head);
+	import_ok(text, path);
+	out = dump(path);
+	if (strcmp(out, text) != 0)
+		tl_fail("written back:\n%s", out);
+	free(out);
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		snprintf(text, sizeof text, "%sclaim match: %s\n", head, refused[i]);
+		assert_int_equal(rpl_notation_import(text, strlen(text), path, err, sizeof err), RPL_EPARSE);
+		assert_non_null(strstr(err, "line 5, column "));
+		if (i < 3)
+			assert_non_null(strstr(err, "is outside the 32-bit range (-2147483648 to 2147483647)"));
 	}
 	remove(path);
 }
@@ -717,6 +746,7 @@ int main(void)
 		cmocka_unit_test(test_import_details),
 		cmocka_unit_test(test_round_trip_random),
 		cmocka_unit_test(test_line_limit),
+		cmocka_unit_test(test_claim_range),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
