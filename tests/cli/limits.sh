@@ -1,6 +1,7 @@
 #!/bin/sh
 # Limits on what brp import and brp record read, and what a failed record leaves (issue 13):
 #   limits.sh BRP SRCROOT
+# 0. A deal of more than 1,048,576 decisions imports, verifies and dumps back (item 1).
 # 1. brp record answers a line longer than RPL_NOTATION_MAX_LINE (65536 bytes)
 #    with one short error line that quotes 16 bytes of it, skips it and goes on
 #    (item 7); brp import refuses it with one line, and /dev/zero too (item 6).
@@ -74,6 +75,29 @@ for input in import.txt /dev/zero; do
 	fi
 	[ -e imp.brp ] || [ -e imp.brp.part~ ] && bad "brp import $input left a file behind"
 done
+
+# 0. a deal of more than 1,048,576 decisions (a take/discard loop under
+#    pile_rule=free, item 1): brp import wrote it as one section its reader
+#    refuses; now it imports, verifies and dumps back to the same text
+{
+	sed -n '1,2p' "$s/short-stbl.txt"
+	echo '[Rule "pile_rule" "free"]'
+	sed -n '3,/^stock:/p' "$s/short-stbl.txt"
+	echo '1. 0: draw, discard 7h'
+	awk 'BEGIN { for (t = 2; t <= 530000; t++) printf "%d. %d: take, discard 7h\n", t, (t - 1) % 4 }'
+	echo end
+} > long.txt
+rc=0
+"$brp" import long.txt -o long.brp 2> long.err || rc=$?
+[ "$rc" -eq 0 ] || bad "brp import of a deal of 1,060,000 decisions: exit $rc: $(cat long.err)"
+"$brp" verify long.brp > long.verify 2>&1
+if ! grep -q 'incomplete: the log stops in deal 1 after turn 530000$' long.verify; then
+	bad "a deal of 1,060,000 decisions imported: $(cat long.verify)"
+else
+	echo "ok: a deal of 1,060,000 decisions imported: $(cat long.verify)"
+fi
+"$brp" dump long.brp > long.out 2>&1
+cmp -s long.txt long.out || bad "a deal of 1,060,000 decisions: the text dumped is not the text imported"
 
 # 2. brp record on a full disk
 # (the limit holds for every file brp writes: its stderr goes through a pipe)

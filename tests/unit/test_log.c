@@ -1467,6 +1467,42 @@ static void test_long_deal(void **state)
 }
 
 /*
+ * The recorder keeps every decision of a match to write its compact form:
+ * it takes RPL_MAX_DECISIONS of them and refuses the next (RPL_ELIMIT,
+ * nothing recorded), so its memory is bounded by that limit (issue 13,
+ * items 1 and 6). Unchecked, as brp import records.
+ */
+static void test_decision_limit(void **state)
+{
+	const char *path = tmp_path("limit.brp");
+	rpl_rules *rules = tl_rules("stbl", "pile_rule=free");
+	rpl_match_info info;
+	rpl_recorder *rec = NULL;
+	rpl_layout lay;
+	rpl_action draw = A_DRAW, take = A_TAKE, discard = A_DISCARD("7h");
+	unsigned n = 2;
+	int err;
+
+	(void)state;
+	fill_info(&info, rules, 2);
+	tl_layout(&lay, 2, .stock = "7h");
+	assert_int_equal(rpl_recorder_open(&rec, path, &info, RPL_RECORD_UNCHECKED), 0);
+	assert_int_equal(rpl_recorder_deal(rec, &lay), 0);
+	assert_int_equal(rpl_recorder_action(rec, &draw), 0);
+	assert_int_equal(rpl_recorder_action(rec, &discard), 0);
+	while ((err = rpl_recorder_action(rec, n % 2 ? &discard : &take)) == 0)
+		n++;
+	assert_int_equal(err, RPL_ELIMIT);
+	assert_int_equal(n, RPL_MAX_DECISIONS);
+	assert_string_equal(rpl_recorder_errmsg(rec), "a match log holds at most 4194304 decisions");
+	/* what was taken is closed as usual (the compact form is read back in test_long_deal) */
+	assert_int_equal(rpl_recorder_close(rec), 0);
+	rpl_recorder_free(rec);
+	rpl_rules_free(rules);
+	unlink(path);
+}
+
+/*
  * Issue 13, item 3: a recorder opened on a full disk left an empty (or cut)
  * log behind. The file size limit stands for the full disk (EFBIG, with
  * SIGXFSZ ignored): nothing the failed open created is left.
@@ -1592,6 +1628,7 @@ int main(void)
 		cmocka_unit_test(test_observer),
 		cmocka_unit_test(test_header_31_pairs),
 		cmocka_unit_test(test_long_deal),
+		cmocka_unit_test(test_decision_limit),
 		cmocka_unit_test(test_full_disk),
 		cmocka_unit_test(test_start_time_range),
 	};
