@@ -642,12 +642,13 @@ static void test_line_limit(void **state)
 	const char *path = tmp_path("limit.brp");
 	const char *head = "[Notation \"1\"]\n[Profile \"stbl\"]\n[Players \"2\"]\n[FirstDealer \"1\"]\n";
 	size_t hn = strlen(head), max = RPL_NOTATION_MAX_LINE;
-	char *text = malloc(hn + max + 8), err[400];
+	static char text[RPL_NOTATION_MAX_LINE + 256];
+	char err[400];
 	rpl_notation_parser *p = NULL;
 	rpl_notation_item *it = malloc(sizeof *it);
 
 	(void)state;
-	assert_non_null(text);
+	assert_true(hn + max + 8 <= sizeof text);
 	assert_non_null(it);
 	assert_int_equal(rpl_notation_parser_new(&p), 0);
 	/* a comment line of exactly the limit, then one byte more */
@@ -678,7 +679,6 @@ static void test_line_limit(void **state)
 	/* a line with no end at all: stopped at the limit */
 	text[hn + max + 1] = 'x';
 	assert_int_equal(import_pieces(text, hn + max + 2, path, err, sizeof err), RPL_ELIMIT);
-	free(text);
 	free(it);
 	remove(path);
 }
