@@ -205,6 +205,11 @@ int rpl__header_put(struct buf *out, const rpl_match_info *info, char *why, size
 		rpl__buf_string(&raw, name);
 	}
 	rpl__buf_byte(&raw, (uint8_t)info->first_dealer);
+	if (info->start_time < RPL_MIN_START_TIME || info->start_time > RPL_MAX_START_TIME) {
+		snprintf(why, whylen, "the start time %lld is outside the years 0000 to 9999", (long long)info->start_time);
+		err = RPL_EINVAL;
+		goto cleanup;
+	}
 	rpl__buf_zigzag(&raw, info->start_time);
 	rpl__buf_varint(&raw, info->nmeta);
 	for (size_t i = 0; i < info->nmeta; i++) {
@@ -388,6 +393,11 @@ int rpl__header_get(struct header *h, const uint8_t *p, size_t n, int *version, 
 		goto cleanup;
 	}
 	h->info.start_time = rpl__cur_zigzag(&c);
+	if (!c.bad && (h->info.start_time < RPL_MIN_START_TIME || h->info.start_time > RPL_MAX_START_TIME)) {
+		/* what the notation and the export could not write as a date (issue 13, item 9) */
+		snprintf(why, whylen, "the start time %lld is outside the years 0000 to 9999", (long long)h->info.start_time);
+		goto cleanup;
+	}
 	nmeta = rpl__cur_varint(&c);
 	if (c.bad)
 		goto bad;

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,6 +249,39 @@ static int number(struct scan *sc, const char *what)
 		return fail(sc->p, RPL_EPARSE, col(sc), "expected %s, not %s", what, found(sc, f, sizeof f));
 	}
 	return (int)v;
+}
+
+/*
+ * A claimed score: an optionally negative decimal number in the 32-bit
+ * signed range, every score a log may hold (issue 13, item 9: the scores
+ * of 10^9 and more that a log holds were written but refused on reading).
+ */
+static int score(struct scan *sc, const char *what, int32_t *out)
+{
+	size_t start = sc->i, digits;
+	int neg = 0;
+	int64_t v = 0;
+	char f[64];
+
+	if (sc->i < sc->n && sc->s[sc->i] == '-') {
+		neg = 1;
+		sc->i++;
+	}
+	digits = sc->i;
+	while (sc->i < sc->n && is_digit(sc->s[sc->i]) && v <= (int64_t)INT32_MAX + 1) {
+		v = v * 10 + (sc->s[sc->i] - '0');
+		sc->i++;
+	}
+	if (sc->i == digits) {
+		return fail(sc->p, RPL_EPARSE, col(sc), "expected %s, not %s", what, found(sc, f, sizeof f));
+	}
+	if ((sc->i < sc->n && is_digit(sc->s[sc->i])) || v > (int64_t)INT32_MAX + neg) {
+		sc->i = start;
+		return fail(sc->p, RPL_EPARSE, col(sc), "%s is outside the 32-bit range (%ld to %ld)", what,
+		            (long)INT32_MIN, (long)INT32_MAX);
+	}
+	*out = (int32_t)(neg ? -v : v);
+	return 0;
 }
 
 /* A card token. */
@@ -667,6 +701,18 @@ int rpl_notation_parser_line(rpl_notation_parser *p, const char *line, size_t le
 		len--;
 	if (len && line[len - 1] == '\r')
 		len--;
+	if (len > RPL_NOTATION_MAX_LINE) {
+		/* quote a short prefix only: the line may be anything, of any length */
+		char q[24];
+		size_t k = 0;
+		for (; k < 16; k++) {
+			unsigned char c = (unsigned char)line[k];
+			q[k] = c < 0x20 || c >= 0x7f ? '?' : (char)c;
+		}
+		q[k] = '\0';
+		return fail(p, RPL_ELIMIT, 0, "a line holds at most %d bytes; this one is longer ('%s...')",
+		            RPL_NOTATION_MAX_LINE, q);
+	}
 	sc.p = p;
 	sc.s = line ? line : "";
 	sc.n = len;
@@ -769,16 +815,10 @@ int rpl_notation_parser_line(rpl_notation_parser *p, const char *line, size_t le
 		if (expect_char(&sc, ':', "':'") < 0)
 			return RPL_EPARSE;
 		for (int s = 0; s < 2; s++) {
-			int neg = 0;
 			skip_ws(&sc);
-			if (sc.i < sc.n && sc.s[sc.i] == '-') {
-				neg = 1;
-				sc.i++;
-			}
-			err = number(&sc, s ? "side 1's score" : "side 0's score");
+			err = score(&sc, s ? "side 1's score" : "side 0's score", &it->score[s]);
 			if (err < 0)
 				return err;
-			it->score[s] = neg ? -(int32_t)err : (int32_t)err;
 		}
 		if (!at_end(&sc))
 			return fail(p, RPL_EPARSE, col(&sc), "expected the end of the line, not %s", found(&sc, f, sizeof f));
@@ -1068,7 +1108,7 @@ int rpl_notation_time_format(int64_t t, char *buf, size_t size)
 	if (!buf || size < 21)
 		return RPL_EINVAL;
 	/* bound before arithmetic so nothing overflows */
-	if (t < -62167219200 || t > 253402300799)
+	if (t < RPL_MIN_START_TIME || t > RPL_MAX_START_TIME)
 		return RPL_ELIMIT;
 	days = t >= 0 ? t / 86400 : -((-t + 86399) / 86400);
 	secs = t - days * 86400;
@@ -1514,7 +1554,99 @@ static int open_output(rpl_notation_parser *p, const struct header *h, rpl_rules
 	return 0;
 }
 
+/*
+ * Where import takes its lines from: a text in memory, or a read callback
+ * through a buffer of one line at most (plus its line break), so that
+ * memory does not grow with the input. A line longer than the limit is
+ * handed over cut at RPL_NOTATION_MAX_LINE + 1 bytes, for the parser to
+ * refuse: the rest of it is never read.
+ */
+struct source {
+	const char *text; /* in memory */
+	size_t len, pos;
+	ptrdiff_t (*read)(void *ud, char *buf, size_t n); /* or streamed */
+	void *ud;
+	char *buf;
+	size_t start, end;
+	int eof;
+};
+
+#define SOURCE_BUF (RPL_NOTATION_MAX_LINE + 2)
+
+/* The next line without its "\n": 1, 0 at the end of the text, or a negative error of the callback. */
+static int next_line(struct source *src, const char **line, size_t *n)
+{
+	if (!src->read) {
+		const char *nl;
+		if (src->pos >= src->len)
+			return 0;
+		nl = memchr(src->text + src->pos, '\n', src->len - src->pos);
+		*line = src->text + src->pos;
+		*n = nl ? (size_t)(nl - *line) : src->len - src->pos;
+		src->pos += *n + (nl ? 1 : 0);
+		return 1;
+	}
+	for (;;) {
+		const char *nl = memchr(src->buf + src->start, '\n', src->end - src->start);
+		ptrdiff_t got;
+		if (nl || src->end - src->start == SOURCE_BUF || (src->eof && src->end > src->start)) {
+			*line = src->buf + src->start;
+			*n = nl ? (size_t)(nl - *line) : src->end - src->start;
+			src->start += *n + (nl ? 1 : 0);
+			return 1;
+		}
+		if (src->eof)
+			return 0;
+		if (src->start > 0) {
+			memmove(src->buf, src->buf + src->start, src->end - src->start);
+			src->end -= src->start;
+			src->start = 0;
+		}
+		got = src->read(src->ud, src->buf + src->end, SOURCE_BUF - src->end);
+		if (got < 0)
+			return (int)got;
+		if (got == 0)
+			src->eof = 1;
+		src->end += (size_t)got;
+	}
+}
+
+static int import_source(struct source *src, const char *out_path, char *err, size_t errlen);
+
 int rpl_notation_import(const char *text, size_t len, const char *out_path, char *err, size_t errlen)
+{
+	struct source src = { 0 };
+
+	if (err && errlen)
+		err[0] = '\0';
+	if ((!text && len) || !out_path)
+		return RPL_EINVAL;
+	src.text = text;
+	src.len = len;
+	return import_source(&src, out_path, err, errlen);
+}
+
+int rpl_notation_import_stream(ptrdiff_t (*read)(void *ud, char *buf, size_t n), void *ud, const char *out_path,
+                               char *err, size_t errlen)
+{
+	struct source src = { 0 };
+	int rc;
+
+	if (err && errlen)
+		err[0] = '\0';
+	if (!read || !out_path)
+		return RPL_EINVAL;
+	src.read = read;
+	src.ud = ud;
+	src.buf = malloc(SOURCE_BUF);
+	if (!src.buf)
+		return RPL_ENOMEM;
+	rc = import_source(&src, out_path, err, errlen);
+	free(src.buf);
+	return rc;
+}
+
+static int import_source(struct source *src, const char *out_path, char *err, size_t errlen)
 {
 	rpl_notation_parser *p = NULL;
 	rpl_notation_item *it = NULL;
@@ -1522,16 +1654,13 @@ int rpl_notation_import(const char *text, size_t len, const char *out_path, char
 	rpl_rules *rules = NULL;
 	rpl_match_info info;
 	struct header h;
-	size_t pos = 0;
-	int rc, ended = 0, created = 0;
+	const char *line = NULL;
+	size_t n = 0;
+	int rc, ended = 0, created = 0, got;
 	char *tmp = NULL;
 	struct stat st;
 
 	memset(&h, 0, sizeof h);
-	if (err && errlen)
-		err[0] = '\0';
-	if ((!text && len) || !out_path)
-		return RPL_EINVAL;
 	rc = rpl_notation_parser_new(&p);
 	if (rc < 0)
 		goto cleanup;
@@ -1552,12 +1681,8 @@ int rpl_notation_import(const char *text, size_t len, const char *out_path, char
 		rc = RPL_ENOMEM;
 		goto cleanup;
 	}
-	while (pos < len) {
-		const char *nl = memchr(text + pos, '\n', len - pos);
-		size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
-
-		rc = rpl_notation_parser_line(p, text + pos, n, it);
-		pos += n + (nl ? 1 : 0);
+	while ((got = next_line(src, &line, &n)) > 0) {
+		rc = rpl_notation_parser_line(p, line, n, it);
 		if (rc < 0)
 			goto cleanup;
 		if (it->kind == RPL_NOTATION_BLANK)
@@ -1582,6 +1707,11 @@ int rpl_notation_import(const char *text, size_t len, const char *out_path, char
 		rc = rpl_notation_record(p, rec, it, NULL);
 		if (rc < 0)
 			goto cleanup;
+	}
+	if (got < 0) {
+		rc = got;
+		snprintf(p->errmsg, sizeof p->errmsg, "line %d: cannot read the text: %s", p->line + 1, rpl_strerror(rc));
+		goto cleanup;
 	}
 	rc = rpl_notation_parser_finish(p);
 	if (rc < 0)

@@ -45,6 +45,8 @@ struct rpl_recorder {
 	int sec_open, sec_deal;  /* a section is being coded; it is a D */
 	uint32_t sec_count;
 	struct buf out;          /* whole sections not yet written */
+	uint64_t written;        /* bytes written to the file */
+	size_t decisions;        /* decisions recorded in the match */
 	/* history */
 	struct item *items;
 	size_t nitems, capitems;
@@ -64,6 +66,39 @@ static int rfail(struct rpl_recorder *rec, int err, const char *fmt, ...)
 	vsnprintf(rec->errmsg, sizeof(rec->errmsg), fmt, ap);
 	va_end(ap);
 	return err;
+}
+
+/*
+ * Room a section keeps for what is not coded yet: its deal and count varints
+ * (at most 2 + 3 bytes), the coder's pending bytes and end (pending + 5), and
+ * one more decision (a few hundred bytes at most: under 200 symbols of at
+ * most 12 bits each).
+ */
+#define SECTION_SLACK 4096u
+/* Room the file keeps below the reader's limit: an end section, a deal, claims. */
+#define FILE_SLACK (64u << 10)
+
+/* The bytes the stream being coded may take once finished, at most. */
+static uint64_t stream_bound(const struct buf *enc_out, const struct rc_enc *enc)
+{
+	return (uint64_t)(enc_out->n - enc->start) + enc->pending + 5;
+}
+
+/*
+ * A D or A section is closed when it holds as many decisions as a reader
+ * accepts in one, or when its payload could not take one more decision
+ * (docs/format.md, 5.2): the deal goes on in an A, so no writer ever
+ * makes a section its reader refuses, whatever the length of a deal.
+ */
+static int section_full(const struct buf *enc_out, const struct rc_enc *enc, uint32_t count)
+{
+	return count >= RPL_MAX_SECTION || stream_bound(enc_out, enc) + SECTION_SLACK > RPL_MAX_SECTION;
+}
+
+/* The bytes of the log once what is being coded is written, at most. */
+static uint64_t log_bytes(const struct rpl_recorder *rec)
+{
+	return rec->written + rec->out.n + (rec->sec_open ? stream_bound(&rec->enc_out, &rec->enc) + 8 : 0);
 }
 
 static char *dupstr(const char *s)
@@ -109,7 +144,7 @@ int rpl_recorder_open(rpl_recorder **out, const char *path, const rpl_match_info
 	struct rpl_recorder *rec;
 	char why[200];
 	struct stat st;
-	int err;
+	int err, created = 0;
 
 	if (!out)
 		return RPL_EINVAL;
@@ -161,14 +196,28 @@ int rpl_recorder_open(rpl_recorder **out, const char *path, const rpl_match_info
 	if (!rec->path)
 		return RPL_ENOMEM;
 	/* closing renames the compact form over path: never over a device, a FIFO or a directory */
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return rfail(rec, RPL_EIO, "%s: not a regular file", path);
+	if (stat(path, &st) == 0) {
+		if (!S_ISREG(st.st_mode))
+			return rfail(rec, RPL_EIO, "%s: not a regular file", path);
+	} else {
+		created = errno == ENOENT;
+	}
 	rec->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (rec->fd < 0)
 		return rfail(rec, RPL_EIO, "%s: %s", path, strerror(errno));
 	rpl__buf_put(&rec->out, BRP_MAGIC, BRP_MAGIC_LEN);
 	rpl__buf_put(&rec->out, rec->header.p, rec->header.n);
-	return rpl_recorder_flush(rec);
+	err = rpl_recorder_flush(rec);
+	if (err && created) {
+		/*
+		 * Not even the header could be written (a full disk): the file this
+		 * call created would be an empty or cut log; it goes (issue 13).
+		 */
+		close(rec->fd);
+		rec->fd = -1;
+		unlink(path);
+	}
+	return err;
 }
 
 /* Close the section being coded, if any, into rec->out. */
@@ -239,6 +288,8 @@ int rpl_recorder_deal(rpl_recorder *rec, const rpl_layout *layout)
 	}
 	if (rec->deal >= RPL_MAX_DEALS)
 		return rfail(rec, RPL_ELIMIT, "a match log holds at most %d deals", RPL_MAX_DEALS);
+	if (log_bytes(rec) + FILE_SLACK > BRP_MAX_FILE)
+		return rfail(rec, RPL_ELIMIT, "a match log holds at most %u bytes", BRP_MAX_FILE);
 	{
 		rpl_layout *p = rpl__grow(rec->layouts, &rec->caplayouts, rec->nlayouts + 1, sizeof(*p), 16);
 		if (!p)
@@ -280,11 +331,32 @@ int rpl_recorder_action(rpl_recorder *rec, const rpl_action *a)
 		return rfail(rec, RPL_ESTATE, "no deal has started");
 	memcpy(&next, &rec->t, sizeof(next));
 	if (rpl__track_apply(&next, a, why, sizeof(why)) < 0) {
-		/* checked mode: the engine names the rule (a card not held is one) */
-		if (rec->game && rpl_game_check(rec->game, a, &rec->rule) == RPL_EILLEGAL)
-			return rfail(rec, RPL_EILLEGAL, "%s", rpl_game_errmsg(rec->game));
+		/*
+		 * Checked mode: the engine names the rule (a card not held is one).
+		 * It judges a copy of the game, so its message is the copy's: the
+		 * game itself holds the message of an older refusal, if any
+		 * (issue 13: "refused: card.not_in_hand: " with no reason).
+		 */
+		if (rec->game) {
+			struct rpl_game *copy = malloc(sizeof(*copy));
+			if (!copy)
+				return RPL_ENOMEM;
+			memcpy(copy, rec->game, sizeof(*copy));
+			err = rpl__apply(copy, a);
+			if (err == RPL_EILLEGAL) {
+				rec->rule = copy->rule;
+				rfail(rec, RPL_EILLEGAL, "%s", copy->msg);
+			}
+			free(copy);
+			if (err == RPL_EILLEGAL)
+				return err;
+		}
 		return rfail(rec, RPL_EINVAL, "%s", why);
 	}
+	if (rec->decisions >= RPL_MAX_DECISIONS)
+		return rfail(rec, RPL_ELIMIT, "a match log holds at most %u decisions", RPL_MAX_DECISIONS);
+	if (log_bytes(rec) + FILE_SLACK > BRP_MAX_FILE)
+		return rfail(rec, RPL_ELIMIT, "a match log holds at most %u bytes", BRP_MAX_FILE);
 	if (!rec->sec_open) {
 		open_section(rec, 0);
 		opened = 1;
@@ -314,7 +386,10 @@ int rpl_recorder_action(rpl_recorder *rec, const rpl_action *a)
 		return RPL_ENOMEM;
 	}
 	rec->sec_count++;
+	rec->decisions++;
 	memcpy(&rec->t, &next, sizeof(next));
+	if (section_full(&rec->enc_out, &rec->enc, rec->sec_count))
+		close_section(rec); /* the deal goes on in an A section */
 	return 0;
 undo:
 	rec->enc = saved;
@@ -334,6 +409,8 @@ int rpl_recorder_claim(rpl_recorder *rec, int deal, const int32_t score[2])
 		return RPL_EINVAL;
 	if (rec->closed || rec->failed)
 		return rfail(rec, RPL_ESTATE, "the recorder is closed");
+	if (log_bytes(rec) + FILE_SLACK > BRP_MAX_FILE)
+		return rfail(rec, RPL_ELIMIT, "a match log holds at most %u bytes", BRP_MAX_FILE);
 	it.type = 'C';
 	it.deal = (uint16_t)deal;
 	it.score[0] = score[0];
@@ -365,6 +442,7 @@ int rpl_recorder_flush(rpl_recorder *rec)
 		rec->failed = 1;
 		return rfail(rec, RPL_EIO, "%s: %s", rec->path, strerror(errno));
 	}
+	rec->written += rec->out.n;
 	rec->out.n = 0;
 	if ((rec->flags & RPL_RECORD_SYNC) && fsync(rec->fd) < 0) {
 		rec->failed = 1;
@@ -431,6 +509,8 @@ static int build_compact(struct rpl_recorder *rec, struct buf *out)
 				return RPL_EINVAL;
 			}
 			count++;
+			if (section_full(&enc_out, &enc, count))
+				CLOSE_STREAM(); /* the deal goes on in an A section */
 		} else {
 			struct buf cpay = { 0 };
 			CLOSE_STREAM();

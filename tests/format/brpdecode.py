@@ -259,6 +259,8 @@ def read_header(payload):
         raise ValueError("the first dealer is not a seat")
     h["first_dealer"] = fd
     h["start"] = c.zigzag()
+    if not -62167219200 <= h["start"] <= 253402300799:
+        raise ValueError("the start time is outside the years 0000 to 9999")
     nmeta = c.varint()
     if nmeta > MAX_META:
         raise ValueError("too many metadata entries")

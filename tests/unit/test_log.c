@@ -22,9 +22,12 @@
  */
 #include "testlib.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -611,15 +614,26 @@ static void test_checked_and_unchecked(void **state)
 		assert_int_equal(rpl_recorder_seat(rec), 0);
 		assert_int_equal(rpl_recorder_turn(rec, RPL_ACT_DRAW), 1);
 		assert_int_equal(rpl_recorder_action(rec, &draw), 0);
+		if (mode == 0) {
+			/* a card not held, before any other refusal: the message is not empty */
+			assert_int_equal(rpl_recorder_action(rec, &ghost), RPL_EILLEGAL);
+			assert_int_equal(rpl_recorder_rule(rec), RPL_RULE_NOT_IN_HAND);
+			assert_string_equal(rpl_recorder_errmsg(rec), "STBL: Ac is not in seat 0's hand");
+		}
 		err = rpl_recorder_action(rec, &set);
 		if (mode == 0) {
 			/* checked: refused with the rule, nothing recorded */
 			assert_int_equal(err, RPL_EILLEGAL);
 			assert_int_equal(rpl_recorder_rule(rec), RPL_RULE_MELD_SUIT);
 			assert_true(rpl_recorder_errmsg(rec)[0] != '\0');
-			/* a card not held is an illegal decision too */
+			/*
+			 * A card not held is an illegal decision too, with its own message
+			 * (issue 13, item 8: the message was the older refusal's, or empty
+			 * in a fresh game).
+			 */
 			assert_int_equal(rpl_recorder_action(rec, &ghost), RPL_EILLEGAL);
 			assert_int_equal(rpl_recorder_rule(rec), RPL_RULE_NOT_IN_HAND);
+			assert_string_equal(rpl_recorder_errmsg(rec), "STBL: Ac is not in seat 0's hand");
 			assert_int_equal(rpl_recorder_action(rec, &run), 0);
 		} else {
 			/* unchecked: recorded as played; a card not held cannot be expressed */
@@ -1366,6 +1380,241 @@ static void test_header_31_pairs(void **state)
 	free(file.p);
 }
 
+/* ---- a deal longer than a section ---------------------------------------- */
+
+/* The sections of a log by type (frames only: the reader checks the rest). */
+static int count_sections(const char *path, char type)
+{
+	size_t n, pos = 8;
+	unsigned char *b = read_all(path, &n);
+	int k = 0;
+
+	while (pos < n) {
+		uint64_t len = 0;
+		int shift = 0;
+		char t = (char)b[pos++];
+		while (b[pos] & 0x80) {
+			len |= (uint64_t)(b[pos++] & 0x7F) << shift;
+			shift += 7;
+		}
+		len |= (uint64_t)b[pos++] << shift;
+		pos += len + 4;
+		k += t == type;
+	}
+	free(b);
+	return k;
+}
+
+/* The verdict of a log that must hold every decision of one unfinished deal. */
+static void assert_long_deal(const char *path, int decisions, int ended)
+{
+	rpl_verdict v;
+
+	assert_int_equal(rpl_verify_file(path, NULL, &v), 0);
+	if (v.kind != RPL_VERDICT_INCOMPLETE)
+		fail_msg("%s: %s: %s", path, rpl_verdict_name(v.kind), v.message);
+	assert_int_equal(v.deals, 1);
+	assert_int_equal(v.actions, decisions);
+	assert_int_equal(count_sections(path, 'D'), 1);
+	assert_true(count_sections(path, 'A') >= 1);
+	assert_int_equal(count_sections(path, 'E'), ended);
+}
+
+/*
+ * Issue 13, item 1: a deal of more than RPL_MAX_SECTION decisions (a
+ * take/discard loop under pile_rule=free, which never ends) was written as
+ * one D section that the reader refuses: by the growing form without a
+ * flush (brp import), by the compact form (brp record's close, brp recover).
+ * Every writer now goes on in A sections; each log reads back whole.
+ */
+static void test_long_deal(void **state)
+{
+	const char *path = tmp_path("long.brp"), *salvaged = tmp_path("long-recovered.brp");
+	const int turns = (int)(RPL_MAX_SECTION / 2) + 300, decisions = 2 * turns;
+	rpl_rules *rules = tl_rules("stbl", "pile_rule=free");
+	rpl_match_info info;
+	rpl_recorder *rec = NULL;
+	rpl_recover_report rep;
+	rpl_layout lay;
+	rpl_action draw = A_DRAW, take = A_TAKE, discard = A_DISCARD("7h");
+
+	(void)state;
+	fill_info(&info, rules, 2);
+	tl_layout(&lay, 2, .stock = "7h");
+	assert_int_equal(rpl_recorder_open(&rec, path, &info, 0), 0);
+	assert_int_equal(rpl_recorder_deal(rec, &lay), 0);
+	assert_int_equal(rpl_recorder_action(rec, &draw), 0);
+	assert_int_equal(rpl_recorder_action(rec, &discard), 0);
+	for (int t = 1; t < turns; t++) {
+		if (rpl_recorder_action(rec, &take) != 0 || rpl_recorder_action(rec, &discard) != 0)
+			fail_msg("turn %d: %s", t + 1, rpl_recorder_errmsg(rec));
+	}
+	/* the growing form, flushed once (as brp import writes a text without 'end') */
+	assert_int_equal(rpl_recorder_flush(rec), 0);
+	assert_long_deal(path, decisions, 0);
+	/* salvaged: rewritten compact, every turn kept */
+	assert_int_equal(rpl_recover(path, salvaged, &rep), 0);
+	assert_int_equal(rep.actions, decisions);
+	assert_int_equal(rep.dropped_actions, 0);
+	assert_long_deal(salvaged, decisions, 1);
+	/* closed: the compact form */
+	assert_int_equal(rpl_recorder_close(rec), 0);
+	rpl_recorder_free(rec);
+	assert_long_deal(path, decisions, 1);
+	rpl_rules_free(rules);
+	unlink(path);
+	unlink(salvaged);
+}
+
+/*
+ * The recorder keeps every decision of a match to write its compact form:
+ * it takes RPL_MAX_DECISIONS of them and refuses the next (RPL_ELIMIT,
+ * nothing recorded), so its memory is bounded by that limit (issue 13,
+ * items 1 and 6). Unchecked, as brp import records.
+ */
+static void test_decision_limit(void **state)
+{
+	const char *path = tmp_path("limit.brp");
+	rpl_rules *rules = tl_rules("stbl", "pile_rule=free");
+	rpl_match_info info;
+	rpl_recorder *rec = NULL;
+	rpl_layout lay;
+	rpl_action draw = A_DRAW, take = A_TAKE, discard = A_DISCARD("7h");
+	unsigned n = 2;
+	int err;
+
+	(void)state;
+	fill_info(&info, rules, 2);
+	tl_layout(&lay, 2, .stock = "7h");
+	assert_int_equal(rpl_recorder_open(&rec, path, &info, RPL_RECORD_UNCHECKED), 0);
+	assert_int_equal(rpl_recorder_deal(rec, &lay), 0);
+	assert_int_equal(rpl_recorder_action(rec, &draw), 0);
+	assert_int_equal(rpl_recorder_action(rec, &discard), 0);
+	while ((err = rpl_recorder_action(rec, n % 2 ? &discard : &take)) == 0)
+		n++;
+	assert_int_equal(err, RPL_ELIMIT);
+	assert_int_equal(n, RPL_MAX_DECISIONS);
+	assert_string_equal(rpl_recorder_errmsg(rec), "a match log holds at most 4194304 decisions");
+	/* (closing writes the compact form, split into sections as test_long_deal checks) */
+	rpl_recorder_free(rec);
+	rpl_rules_free(rules);
+	unlink(path);
+}
+
+/*
+ * Issue 13, item 3: a recorder opened on a full disk left an empty (or cut)
+ * log behind. The file size limit stands for the full disk (EFBIG, with
+ * SIGXFSZ ignored): nothing the failed open created is left.
+ */
+static void test_full_disk(void **state)
+{
+	const char *path = tmp_path("full.brp");
+	rpl_rules *rules = tl_rules("stbl", NULL);
+	rpl_match_info info;
+	struct rlimit old, lim;
+	void (*was)(int);
+	const rlim_t sizes[] = { 0, 20 };
+
+	(void)state;
+	fill_info(&info, rules, 4);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	was = signal(SIGXFSZ, SIG_IGN);
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		rpl_recorder *rec = NULL;
+		int err;
+		unlink(path);
+		lim = old;
+		lim.rlim_cur = sizes[i];
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+		err = rpl_recorder_open(&rec, path, &info, 0);
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+		assert_int_equal(err, RPL_EIO);
+		assert_non_null(strstr(rpl_recorder_errmsg(rec), strerror(EFBIG)));
+		rpl_recorder_free(rec);
+		if (access(path, F_OK) == 0)
+			fail_msg("a recorder that could not write its header left %s (limit %d bytes)", path, (int)sizes[i]);
+	}
+	signal(SIGXFSZ, was);
+	rpl_rules_free(rules);
+}
+
+/*
+ * Issue 13, item 9: a start time outside the years 0000 to 9999 verified,
+ * but the notation refused to write it and the export wrote dates such as
+ * 292277026596-12-04. The format now refuses it: the recorder does not
+ * write it, the reader refuses it as corrupt; the years' bounds themselves
+ * are kept.
+ */
+static void test_start_time_range(void **state)
+{
+	const char *path = tmp_path("start.brp");
+	rpl_rules *rules = tl_rules("stbl", NULL);
+	const int64_t good[] = { RPL_MIN_START_TIME, RPL_MAX_START_TIME }, bad[] = { RPL_MIN_START_TIME - 1,
+		                                                                      RPL_MAX_START_TIME + 1, INT64_MAX,
+		                                                                      INT64_MIN };
+	rpl_match_info info;
+
+	(void)state;
+	fill_info(&info, rules, 2);
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		rpl_recorder *rec = NULL;
+		info.start_time = bad[i];
+		unlink(path);
+		assert_int_equal(rpl_recorder_open(&rec, path, &info, 0), RPL_EINVAL);
+		assert_non_null(strstr(rpl_recorder_errmsg(rec), "outside the years 0000 to 9999"));
+		rpl_recorder_free(rec);
+		assert_int_equal(access(path, F_OK), -1);
+	}
+	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+		rpl_recorder *rec = NULL;
+		rpl_reader *rd = NULL;
+		unsigned char *d, at[10], over[10];
+		size_t n, k = 0, m = 0, pos;
+		uint64_t z = ((uint64_t)good[i] << 1) ^ (uint64_t)(good[i] >> 63), zo;
+		struct bytes b = { NULL, 0 };
+
+		info.start_time = good[i];
+		assert_int_equal(rpl_recorder_open(&rec, path, &info, 0), 0);
+		assert_int_equal(rpl_recorder_close(rec), 0);
+		rpl_recorder_free(rec);
+		assert_int_equal(rpl_reader_open(&rd, path), 0);
+		assert_true(rpl_reader_info(rd)->start_time == good[i]);
+		rpl_reader_free(rd);
+		/* one second beyond, in a header framed again: refused, at the header */
+		zo = z + 2; /* zigzag: one second further from 0, either sign */
+		for (uint64_t v = z;; v >>= 7) {
+			at[k++] = (unsigned char)((v & 0x7F) | (v >= 0x80 ? 0x80 : 0));
+			if (v < 0x80)
+				break;
+		}
+		for (uint64_t v = zo;; v >>= 7) {
+			over[m++] = (unsigned char)((v & 0x7F) | (v >= 0x80 ? 0x80 : 0));
+			if (v < 0x80)
+				break;
+		}
+		assert_int_equal(k, m);
+		d = read_all(path, &n);
+		/* the header: 'H', a one- or two-byte length, the raw payload, the CRC */
+		pos = d[9] & 0x80 ? 11 : 10;
+		{
+			size_t plen = d[9] & 0x80 ? (size_t)(d[9] & 0x7F) | (size_t)d[10] << 7 : d[9];
+			unsigned char *hit = NULL;
+			for (size_t j = pos; j + k <= pos + plen; j++)
+				if (memcmp(d + j, at, k) == 0)
+					hit = d + j;
+			assert_non_null(hit);
+			memcpy(hit, over, k);
+			put(&b, d, 8);
+			put_section(&b, 'H', d + pos, plen);
+			assert_refused_bytes(&b, RPL_ECORRUPT, 8, "outside the years 0000 to 9999");
+		}
+		free(b.p);
+		free(d);
+	}
+	rpl_rules_free(rules);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1377,6 +1626,10 @@ int main(void)
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_observer),
 		cmocka_unit_test(test_header_31_pairs),
+		cmocka_unit_test(test_long_deal),
+		cmocka_unit_test(test_decision_limit),
+		cmocka_unit_test(test_full_disk),
+		cmocka_unit_test(test_start_time_range),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

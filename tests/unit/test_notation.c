@@ -539,8 +539,8 @@ static void test_import_errors(void **state)
 /* A match recorded through the notation: claims, "end recovered", times, odd names. */
 static void test_import_details(void **state)
 {
-	static const char *const starts[] = { "0001-01-01T00:00:00Z", "1969-12-31T23:59:59Z", "2000-02-29T12:00:00Z",
-		                              "9999-12-31T23:59:59Z" };
+	static const char *const starts[] = { "0000-01-01T00:00:00Z", "0001-01-01T00:00:00Z", "1969-12-31T23:59:59Z",
+		                              "2000-02-29T12:00:00Z", "9999-12-31T23:59:59Z" };
 	rpl_layout lay;
 	uint64_t seed = 42;
 	char text[4096], expect[4096];
@@ -577,6 +577,112 @@ static void test_import_details(void **state)
 	remove(path);
 }
 
+/*
+ * Issue 13, item 9: every score a log holds (32 bits, signed) is written and
+ * read back; the notation read at most 9 digits, so a claim of 10^9 dumped
+ * but did not import.
+ */
+static void test_claim_range(void **state)
+{
+	static const char *const head = "[Notation \"1\"]\n[Profile \"stbl\"]\n[Players \"2\"]\n[FirstDealer \"1\"]\n";
+	static const char *const refused[] = { "2147483648 0", "0 -2147483649", "99999999999 0", "0 -", "--1 0" };
+	const char *path = tmp_path("claims.brp");
+	char text[512], err[400], *out;
+
+	(void)state;
+	snprintf(text, sizeof text, "%sclaim 1: 2147483647 -2147483648\nclaim match: 1000000000 -1000000000\nend\n", head);
+	import_ok(text, path);
+	out = dump(path);
+	if (strcmp(out, text) != 0)
+		tl_fail("written back:\n%s", out);
+	free(out);
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		snprintf(text, sizeof text, "%sclaim match: %s\n", head, refused[i]);
+		assert_int_equal(rpl_notation_import(text, strlen(text), path, err, sizeof err), RPL_EPARSE);
+		assert_non_null(strstr(err, "line 5, column "));
+		if (i < 3)
+			assert_non_null(strstr(err, "is outside the 32-bit range (-2147483648 to 2147483647)"));
+	}
+	remove(path);
+}
+
+/* A text handed to rpl_notation_import_stream in pieces of 1 to 7 bytes. */
+struct pieces {
+	const char *s;
+	size_t n, pos, k;
+};
+
+static ptrdiff_t read_pieces(void *ud, char *buf, size_t n)
+{
+	struct pieces *p = ud;
+	size_t k = 1 + p->k++ % 7;
+
+	if (k > n)
+		k = n;
+	if (k > p->n - p->pos)
+		k = p->n - p->pos;
+	memcpy(buf, p->s + p->pos, k);
+	p->pos += k;
+	return (ptrdiff_t)k;
+}
+
+static int import_pieces(const char *text, size_t len, const char *path, char *err, size_t errlen)
+{
+	struct pieces p = { text, len, 0, 0 };
+	return rpl_notation_import_stream(read_pieces, &p, path, err, errlen);
+}
+
+/*
+ * Issue 13, items 6 and 7: a line holds at most RPL_NOTATION_MAX_LINE bytes;
+ * the parser refuses a longer one quoting 16 bytes of it, and the streamed
+ * import stops at it (it keeps one line at most).
+ */
+static void test_line_limit(void **state)
+{
+	const char *path = tmp_path("limit.brp");
+	const char *head = "[Notation \"1\"]\n[Profile \"stbl\"]\n[Players \"2\"]\n[FirstDealer \"1\"]\n";
+	size_t hn = strlen(head), max = RPL_NOTATION_MAX_LINE;
+	static char text[RPL_NOTATION_MAX_LINE + 256];
+	char err[400];
+	rpl_notation_parser *p = NULL;
+	rpl_notation_item *it = malloc(sizeof *it);
+
+	(void)state;
+	assert_true(hn + max + 8 <= sizeof text);
+	assert_non_null(it);
+	assert_int_equal(rpl_notation_parser_new(&p), 0);
+	/* a comment line of exactly the limit, then one byte more */
+	memcpy(text, "; ", 2);
+	memset(text + 2, 'x', max - 2);
+	text[max] = '\n';
+	assert_int_equal(rpl_notation_parser_line(p, text, max + 1, it), 0);
+	assert_int_equal(it->kind, RPL_NOTATION_BLANK);
+	text[max] = 'x';
+	text[max + 1] = '\r';
+	text[max + 2] = '\n';
+	assert_int_equal(rpl_notation_parser_line(p, text, max + 3, it), RPL_ELIMIT);
+	assert_string_equal(rpl_notation_parser_errmsg(p),
+	                    "line 2: a line holds at most 65536 bytes; this one is longer ('; xxxxxxxxxxxxxx...')");
+	rpl_notation_parser_free(p);
+	/* imported from memory or in pieces: the limit is the same */
+	memcpy(text, head, hn);
+	memcpy(text + hn, "; ", 2);
+	memset(text + hn + 2, 'x', max - 2);
+	memcpy(text + hn + max, "\r\n", 3);
+	import_ok(text, path);
+	assert_int_equal(import_pieces(text, strlen(text), path, err, sizeof err), 0);
+	memcpy(text + hn + max, "x\n", 3);
+	assert_int_equal(rpl_notation_import(text, strlen(text), path, err, sizeof err), RPL_ELIMIT);
+	assert_string_equal(err, "line 5: a line holds at most 65536 bytes; this one is longer ('; xxxxxxxxxxxxxx...')");
+	assert_int_equal(import_pieces(text, strlen(text), path, err, sizeof err), RPL_ELIMIT);
+	assert_string_equal(err, "line 5: a line holds at most 65536 bytes; this one is longer ('; xxxxxxxxxxxxxx...')");
+	/* a line with no end at all: stopped at the limit */
+	text[hn + max + 1] = 'x';
+	assert_int_equal(import_pieces(text, hn + max + 2, path, err, sizeof err), RPL_ELIMIT);
+	free(it);
+	remove(path);
+}
+
 /* log -> text -> log is byte-identical; text -> log -> text is identical. */
 static void round_trip(const char *profile, int nplayers, uint64_t seed, int max_deals, int max_actions, int close)
 {
@@ -597,6 +703,21 @@ static void round_trip(const char *profile, int nplayers, uint64_t seed, int max
 		        (unsigned long long)seed, na, nb);
 	t2 = dump(b);
 	assert_string_equal(t1, t2);
+	/* streamed in pieces: the same log */
+	{
+		char err[400];
+		unsigned char *bc;
+		size_t nc = 0;
+		int rc = import_pieces(t1, strlen(t1), b, err, sizeof err);
+		if (rc != 0)
+			tl_fail("rpl_notation_import_stream = %d: %s", rc, err);
+		bc = read_all(b, &nc);
+		assert_non_null(bc);
+		if (nc != na || memcmp(ba, bc, na) != 0)
+			tl_fail("%s, %d players, seed %llu: the log imported in pieces differs", profile, nplayers,
+			        (unsigned long long)seed);
+		free(bc);
+	}
 	free(ba);
 	free(bb);
 	free(t1);
@@ -624,6 +745,8 @@ int main(void)
 		cmocka_unit_test(test_import_errors),
 		cmocka_unit_test(test_import_details),
 		cmocka_unit_test(test_round_trip_random),
+		cmocka_unit_test(test_line_limit),
+		cmocka_unit_test(test_claim_range),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,7 +15,8 @@ static void usage(FILE *f)
 	      "and write it as a match log. Decisions are recorded as written, legal or\n"
 	      "not (only the cards must be where a decision says), so that a disputed\n"
 	      "match can be imported and then judged by 'brp verify'. A text that ends\n"
-	      "without 'end' gives a log that was never closed.\n"
+	      "without 'end' gives a log that was never closed. The text is read as it\n"
+	      "is imported (one line at a time; a line holds at most 65536 bytes).\n"
 	      "\n"
 	      "  -o, --output FILE  the log to write (required)\n"
 	      "  -h, --help         print this help and exit\n"
@@ -24,33 +25,22 @@ static void usage(FILE *f)
 	      "(the message names the line and the column).\n", f);
 }
 
-/* The whole of f in a malloc'ed buffer; NULL on a read error or out of memory. */
-static char *slurp(FILE *f, size_t *len)
-{
-	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap);
+/* The text, read in pieces by the import (it keeps one line at most): errno of a failed read is kept. */
+struct input {
+	FILE *f;
+	int error;
+};
 
-	while (buf) {
-		size_t k = fread(buf + n, 1, cap - n, f);
-		n += k;
-		if (k == 0)
-			break;
-		if (n == cap) {
-			char *nb = realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				return NULL;
-			}
-			buf = nb;
-			cap *= 2;
-		}
+static ptrdiff_t read_input(void *ud, char *buf, size_t n)
+{
+	struct input *in = ud;
+	size_t k = fread(buf, 1, n, in->f);
+
+	if (k == 0 && ferror(in->f)) {
+		in->error = errno ? errno : EIO;
+		return RPL_EIO;
 	}
-	if (buf && ferror(f)) {
-		free(buf);
-		return NULL;
-	}
-	*len = n;
-	return buf;
+	return (ptrdiff_t)k;
 }
 
 int cmd_import(int argc, char **argv)
@@ -61,9 +51,8 @@ int cmd_import(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out_path = NULL, *path;
-	FILE *in = NULL;
-	char *text = NULL, err[400];
-	size_t len = 0;
+	struct input in = { NULL, 0 };
+	char err[400];
 	int rc = BRP_EXIT_USAGE, c, e;
 
 	opterr = 0;
@@ -87,26 +76,23 @@ int cmd_import(int argc, char **argv)
 		return BRP_EXIT_USAGE;
 	}
 	path = argv[optind];
-	in = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-	if (!in) {
+	in.f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	if (!in.f) {
 		brp_error(name, "cannot open %s: %s", path, strerror(errno));
 		goto cleanup;
 	}
 	errno = 0;
-	text = slurp(in, &len);
-	if (!text) {
-		brp_error(name, "cannot read %s: %s", path, errno ? strerror(errno) : "out of memory");
-		goto cleanup;
-	}
-	e = rpl_notation_import(text, len, out_path, err, sizeof err);
+	e = rpl_notation_import_stream(read_input, &in, out_path, err, sizeof err);
 	if (e < 0) {
-		brp_error(name, "%s", err[0] ? err : rpl_strerror(e));
+		if (in.error)
+			brp_error(name, "cannot read %s: %s", path, strerror(in.error));
+		else
+			brp_error(name, "%s", err[0] ? err : rpl_strerror(e));
 		goto cleanup;
 	}
 	rc = BRP_EXIT_OK;
 cleanup:
-	if (in && in != stdin)
-		fclose(in);
-	free(text);
+	if (in.f && in.f != stdin)
+		fclose(in.f);
 	return rc;
 }

@@ -4,7 +4,10 @@
  * One answer line on stdout for every input line that holds something
  * (blank lines and comments get none), flushed at once, so that a program
  * driving brp can read one answer per line it writes:
- *   ok                          the line was taken (recorded, or kept for the deal block)
+ *   ok                          the line was taken and is in the file
+ *   kept                        a deal, hand or morto line: held until the deal
+ *                               block's stock line writes the deal (a kill before
+ *                               that loses it)
  *   refused: RULE: MESSAGE      a decision or a deal the rules engine refused
  *   error: MESSAGE              a line that cannot be taken (syntax, wrong seat...)
  */
@@ -27,10 +30,14 @@ static void usage(FILE *f)
 	      "is the rest of its line: the decisions before it on the line are kept, so\n"
 	      "the turn goes on with a line that repeats the turn number and the seat.\n"
 	      "The log is flushed after every line and closed at 'end' or at the end of\n"
-	      "the input. The header comes from the options, not from tags.\n"
+	      "the input. The header comes from the options, not from tags. A line holds\n"
+	      "at most 65536 bytes; a longer one is answered with an error and skipped.\n"
 	      "\n"
 	      "Each input line that is not blank or a comment gets one answer on stdout:\n"
-	      "  ok                       taken\n"
+	      "  ok                       taken, and in the file: it survives a crash\n"
+	      "  kept                     a deal, hand or morto line, held until the\n"
+	      "                           block's stock line: that line's ok writes the\n"
+	      "                           deal; a crash before it loses the block\n"
 	      "  refused: RULE: MESSAGE   refused by the rules (RULE is a stable code);\n"
 	      "                           '; not recorded: ...' lists the rest of the line\n"
 	      "  error: MESSAGE           not taken: a syntax error, a wrong seat or turn\n"
@@ -61,6 +68,29 @@ static int number_opt(const char *opt, const char *v, int lo, int hi)
 		return -1;
 	}
 	return (int)n;
+}
+
+/*
+ * The next line of f into buf (cap = RPL_NOTATION_MAX_LINE + 2 bytes, the
+ * line and its line break): 1 with *len, 0 at the end of the input. A longer
+ * line is kept cut at cap bytes, for the parser to refuse, and the rest of it
+ * is read and dropped: memory never grows with a line.
+ */
+static int read_line(FILE *f, char *buf, size_t cap, size_t *len)
+{
+	size_t n = 0;
+	int c = EOF;
+
+	while (n < cap && (c = getc(f)) != EOF) {
+		buf[n++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	if (n == cap && c != '\n')
+		while ((c = getc(f)) != EOF && c != '\n')
+			;
+	*len = n;
+	return n > 0;
 }
 
 static void answer(const char *fmt, ...)
@@ -135,8 +165,8 @@ int cmd_record(int argc, char **argv)
 	rpl_match_info info;
 	int64_t start = 0;
 	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
+	const size_t cap = RPL_NOTATION_MAX_LINE + 2;
+	size_t len;
 
 	memset(&info, 0, sizeof info);
 	sets = calloc((size_t)argc, sizeof *sets);
@@ -144,7 +174,8 @@ int cmd_record(int argc, char **argv)
 	keys = calloc((size_t)argc, sizeof *keys);
 	values = calloc((size_t)argc, sizeof *values);
 	it = malloc(sizeof *it);
-	if (!sets || !metas || !keys || !values || !it) {
+	line = malloc(cap);
+	if (!sets || !metas || !keys || !values || !it || !line) {
 		brp_error(name, "out of memory");
 		goto cleanup;
 	}
@@ -254,10 +285,10 @@ int cmd_record(int argc, char **argv)
 		goto cleanup;
 	}
 
-	while (!closed && (len = getline(&line, &cap, stdin)) >= 0) {
+	while (!closed && read_line(stdin, line, cap, &len)) {
 		size_t recorded = 0;
 
-		e = rpl_notation_parser_line(p, line, (size_t)len, it);
+		e = rpl_notation_parser_line(p, line, len, it);
 		if (e < 0) {
 			answer("error: %s", rpl_notation_parser_errmsg(p));
 			bad = 1;
@@ -304,6 +335,9 @@ int cmd_record(int argc, char **argv)
 			printf("error: %s", rpl_notation_parser_errmsg(p));
 			not_recorded(it, recorded);
 			bad = 1;
+		} else if (it->kind == RPL_NOTATION_DEAL || it->kind == RPL_NOTATION_HAND ||
+		           it->kind == RPL_NOTATION_MORTO) {
+			answer("kept"); /* the stock line writes the deal */
 		} else {
 			answer("ok");
 		}

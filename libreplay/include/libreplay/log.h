@@ -27,6 +27,22 @@ extern "C" {
 #define RPL_MAX_META_TEXT 1024  /* bytes of a metadata key or value */
 #define RPL_MAX_SECTION (1u << 20) /* bytes of a section payload */
 #define RPL_MAX_DEALS 10000     /* deals in one match */
+/*
+ * The start time a header may hold, when known (not 0): the years 0000 to
+ * 9999, 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z, which the notation and
+ * the export write as dates. A recorder refuses another (RPL_EINVAL), a
+ * reader refuses it as corrupt.
+ */
+#define RPL_MIN_START_TIME (-62167219200LL)
+#define RPL_MAX_START_TIME 253402300799LL
+/*
+ * Limits a recorder enforces (RPL_ELIMIT), so that it never writes a log
+ * its reader refuses and its memory stays bounded: decisions in one match
+ * (the recorder keeps each, 32 bytes, to write the compact form), and the
+ * reader's 64 MiB for the file. A deal longer than a section may hold
+ * (RPL_MAX_SECTION decisions or bytes) goes on in continuation sections.
+ */
+#define RPL_MAX_DECISIONS (1u << 22)
 
 /* What a match log's header says. Plain data; strings are borrowed. */
 typedef struct rpl_match_info {
@@ -34,7 +50,7 @@ typedef struct rpl_match_info {
 	int nplayers;               /* 2 or 4 */
 	const char *players[4];     /* names by seat; NULL or "" for unnamed */
 	int first_dealer;           /* seat */
-	int64_t start_time;         /* seconds since 1970-01-01 UTC; 0 unknown */
+	int64_t start_time;         /* seconds since 1970-01-01 UTC; 0 unknown; RPL_MIN/MAX_START_TIME */
 	size_t nmeta;               /* free-form metadata: platform, table id... */
 	const char *const *meta_keys;
 	const char *const *meta_values;

@@ -38,6 +38,13 @@ extern "C" {
  * continued on the next one).
  */
 #define RPL_NOTATION_MAX_ACTIONS 128
+/*
+ * Bytes one line may hold, its line break excluded (docs/security.md,
+ * "Limits"). The writer's longest line (a turn of 128 decisions, a [Meta]
+ * tag of two 1024-byte values all escaped) is under 9 KiB; a longer line
+ * is refused (RPL_ELIMIT), and a reader of lines need never keep more.
+ */
+#define RPL_NOTATION_MAX_LINE 65536
 /* Cards a layout line may hold: the stock of a 2-player deal. */
 #define RPL_NOTATION_MAX_CARDS RPL_STOCK_SIZE(2)
 
@@ -94,8 +101,9 @@ RPL_API void rpl_notation_parser_free(rpl_notation_parser *p);
  * 0, morto 1, stock, and nothing after "end". Returns 0 with *out filled,
  * RPL_EPARSE (nothing changed but the line count; see
  * rpl_notation_parser_errmsg), RPL_EUNSUPPORTED for [Notation] other than
- * "1", RPL_ELIMIT for a line with more than RPL_NOTATION_MAX_ACTIONS
- * decisions, RPL_ENOMEM.
+ * "1", RPL_ELIMIT for a line of more than RPL_NOTATION_MAX_LINE bytes
+ * (its message quotes 16 bytes of it) or with more than
+ * RPL_NOTATION_MAX_ACTIONS decisions, RPL_ENOMEM.
  */
 RPL_API int rpl_notation_parser_line(rpl_notation_parser *p, const char *line, size_t len,
                                      rpl_notation_item *out);
@@ -167,6 +175,17 @@ RPL_API int rpl_notation_write(rpl_reader *rd, int (*write)(void *ud, const char
  * Errors: RPL_EPARSE, RPL_EUNSUPPORTED, RPL_ELIMIT, and the recorder's.
  */
 RPL_API int rpl_notation_import(const char *text, size_t len, const char *out_path, char *err, size_t errlen);
+
+/*
+ * The same, with the text read in pieces through read(ud, buf, n), which
+ * returns the bytes it put in buf (at most n), 0 at the end of the text, or
+ * a negative enum rpl_error that stops the import and is returned. Memory
+ * does not grow with the text: one line at most is kept, and the first line
+ * longer than RPL_NOTATION_MAX_LINE stops the import (RPL_ELIMIT) before
+ * the rest of it is read.
+ */
+RPL_API int rpl_notation_import_stream(ptrdiff_t (*read)(void *ud, char *buf, size_t n), void *ud,
+                                       const char *out_path, char *err, size_t errlen);
 
 /*
  * The notation's time stamps ([Start]): "YYYY-MM-DDTHH:MM:SSZ", UTC, years
