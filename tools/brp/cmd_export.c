@@ -30,7 +30,7 @@ static void usage(FILE *f)
 	      "               (numbers as numbers, times as dates, text as text)\n"
 	      "A log that does not verify ok is exported with its verdict but without\n"
 	      "deals, scores or melds. Directories are searched for *.brp files; - reads a\n"
-	      "list of paths from standard input, one a line.\n"
+	      "list of paths from standard input, one a line of at most 4095 bytes.\n"
 	      "\n"
 	      "      --sqlite DB     the database to add to\n"
 	      "      --csv DIR       the directory to write CSV files into\n"

@@ -307,7 +307,9 @@ static int enter(struct brp_source *s, const char *dir)
 		if (fresh < 0) {
 			err = fail(s, NULL, NULL);
 		} else if (!fresh) {
-			brp_error(s->cmd, "%s: skipped: a directory this walk has entered already (a symbolic link)",
+			brp_error(s->cmd,
+			          "%s: skipped: a directory this walk has entered already, reached again through a "
+			          "symbolic link",
 			          dir);
 			closedir(d);
 			frame_free(f);
@@ -398,7 +400,8 @@ int brp_source_next(struct brp_source *s, const char **path)
 				if ((fresh = fid_add(&s->seen, id)) < 0)
 					return fail(s, NULL, NULL);
 				if (!fresh) {
-					brp_error(s->cmd, "%s: skipped: a log this walk has given already (a link to it)",
+					brp_error(s->cmd,
+					          "%s: skipped: a log this walk has given already, reached again through a link",
 					          s->path);
 					continue;
 				}
