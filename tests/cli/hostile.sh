@@ -158,7 +158,7 @@ grep -q '"matches":2,' out || bad "stats of the walk did not count 2 matches: $(
 echo "ok: the walk gave each log once and said what it skipped"
 
 # --- 5. list lines longer than a path
-# a path (one line) as long as a path may be, then 8 MiB without a newline
+# a path, then 8 MiB without a newline; then a line holding a NUL
 rc=0
 {
 	echo "$s/stbl-4p.brp"
@@ -170,6 +170,10 @@ grep -q 'stbl-4p.brp: ok' out || bad "verify - with an 8 MiB line: the path befo
 	{ bad "verify - with an 8 MiB line: not one line on stderr:"; head -c 300 err; }
 [ "$(wc -c < err)" -lt 200 ] || bad "verify - with an 8 MiB line: $(wc -c < err) bytes on stderr, not a short quote"
 echo "ok: an 8 MiB list line: $(cat err)"
+rc=0
+printf '%s\n' "$s/stbl-4p.brp" | sed 's/stbl/st\x00bl/' | timeout "$limit" "$brp" verify - > out 2> err || rc=$?
+[ "$rc" -eq 2 ] && grep -q '^brp verify: standard input, line 1: holds a NUL byte, so no path: "' err ||
+	bad "verify - with a NUL in a line: exit $rc: $(cat err)"
 if [ -x /usr/bin/time ]; then
 	kib=$({ head -c 67108864 /dev/zero | tr '\0' a; } |
 		/usr/bin/time -f '%M' "$brp" verify --from-list - 2>&1 > /dev/null | tail -1)

@@ -205,6 +205,43 @@ static int kind_of(struct brp_source *s, const struct frame *f, const struct dir
 	}
 }
 
+/*
+ * The next line of the list being read into s->line (BRP_LIST_LINE_MAX + 3
+ * bytes), without its LF and trailing CRs: 1 (*len its length), 0 at the
+ * end; -1 a line longer than BRP_LIST_LINE_MAX, -2 one holding a NUL (no path
+ * does). At most BRP_LIST_LINE_MAX + 2 bytes of a line are read: a longer one
+ * stops the list, so the rest of it is never read.
+ */
+static int read_line(struct brp_source *s, size_t *len)
+{
+	FILE *f = s->reading;
+	size_t n = 0;
+	int c = EOF, any = 0, nul = 0, rc;
+
+	flockfile(f);
+	while (n < BRP_LIST_LINE_MAX + 2 && (c = getc_unlocked(f)) != EOF) {
+		any = 1;
+		if (c == '\n')
+			break;
+		nul |= c == '\0';
+		s->line[n++] = (char)c;
+	}
+	funlockfile(f);
+	s->line[n] = '\0';
+	if (!any)
+		return 0;
+	s->lineno++;
+	rc = n == BRP_LIST_LINE_MAX + 2 ? -1 : 1; /* and no LF yet: longer than a path with its CR */
+	while (n > 0 && s->line[n - 1] == '\r')
+		s->line[--n] = '\0';
+	if (rc == 1 && n > BRP_LIST_LINE_MAX)
+		rc = -1;
+	if (rc == 1 && nul)
+		rc = -2;
+	*len = n;
+	return rc;
+}
+
 /* Read and sort the entries of d, f's directory (not the names starting with a dot). */
 static int frame_read(struct brp_source *s, struct frame *f, DIR *d)
 {
@@ -409,26 +446,23 @@ int brp_source_next(struct brp_source *s, const char **path)
 			break;
 		}
 		if (s->reading) {
-			/* a bounded line: a list of any length never holds more than one path */
 			size_t len;
-			int whole;
+			int got;
 			struct stat st;
 			if (!s->line && !(s->line = malloc(BRP_LIST_LINE_MAX + 3)))
 				return fail(s, NULL, NULL);
-			if (!fgets(s->line, BRP_LIST_LINE_MAX + 3, s->reading)) {
+			if ((got = read_line(s, &len)) == 0) {
 				s->reading = NULL;
 				continue;
 			}
-			s->lineno++;
-			len = strlen(s->line);
-			whole = (len > 0 && s->line[len - 1] == '\n') || feof(s->reading);
-			while (len > 0 && (s->line[len - 1] == '\n' || s->line[len - 1] == '\r'))
-				s->line[--len] = '\0';
-			if (!whole || len > BRP_LIST_LINE_MAX) {
+			if (got < 0) {
 				char what[64], why[LINE_QUOTE + 80];
 				snprintf(what, sizeof(what), "%s, line %lu", s->reading_name, s->lineno);
-				snprintf(why, sizeof(why), "longer than %d bytes, so no path: \"%.*s...\"", BRP_LIST_LINE_MAX,
-				         LINE_QUOTE, s->line);
+				if (got == -1)
+					snprintf(why, sizeof(why), "longer than %d bytes, so no path: \"%.*s...\"",
+					         BRP_LIST_LINE_MAX, LINE_QUOTE, s->line);
+				else
+					snprintf(why, sizeof(why), "holds a NUL byte, so no path: \"%.*s\"...", LINE_QUOTE, s->line);
 				return fail(s, what, why);
 			}
 			if (len == 0)
