@@ -99,7 +99,14 @@ static int db_fail(rpl_export_db *x, int rc, const char *what)
 {
 	int code = rc & 0xff;
 
-	snprintf(x->errmsg, sizeof(x->errmsg), "%s: %s", what, x->db ? sqlite3_errmsg(x->db) : sqlite3_errstr(rc));
+	if (rc == SQLITE_READONLY_DBMOVED) /* SQLite's own guard against writing into a removed file */
+		snprintf(x->errmsg, sizeof(x->errmsg),
+		         "%s: the database file was removed or replaced while it was open (by another run that "
+		         "created it and failed?): run again",
+		         what);
+	else
+		snprintf(x->errmsg, sizeof(x->errmsg), "%s: %s", what,
+		         x->db ? sqlite3_errmsg(x->db) : sqlite3_errstr(rc));
 	if (code == SQLITE_NOMEM)
 		return RPL_ENOMEM;
 	if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
@@ -297,8 +304,9 @@ static int prepare_rows(rpl_export_db *x, int t, int k)
  * transaction: it needs no write (BEGIN IMMEDIATE writes a journal header
  * at once, which a full disk refuses), and no other connection can commit
  * while it lasts. So a match another run committed is never removed; one that
- * waited for the lock finds the file gone before it writes (begin_write), or
- * after it committed (rpl_export_db_commit fails).
+ * had the file open finds it gone when it takes the write lock (begin_write),
+ * at its next write (SQLite: SQLITE_READONLY_DBMOVED, see db_fail) or at its
+ * commit (rpl_export_db_commit checks again).
  */
 static void remove_created(rpl_export_db *x)
 {
