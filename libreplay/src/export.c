@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "export_impl.h"
+#include "format.h"
 #include "grow.h"
 #include "sha256.h"
 
@@ -412,15 +413,16 @@ int rpl_export_match_load(rpl_export_match **out, const char *path, unsigned fla
 	size_t len = 0, cap = 0;
 	int fd = -1, err, e = 0;
 	struct stat st;
+	char why[160] = "";
 
 	if (!out)
 		return RPL_EINVAL;
 	*out = NULL;
 	if (!path)
 		return RPL_EINVAL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) != 0) {
-		e = errno;
+	/* a FIFO or a device is refused without waiting on it */
+	fd = rpl__open_regular(path, &st, &e, why, sizeof(why));
+	if (fd < 0) {
 		err = e == ENOMEM ? RPL_ENOMEM : RPL_EIO;
 		goto fail;
 	}
@@ -467,7 +469,9 @@ fail:
 		if (!m)
 			return RPL_ENOMEM;
 		m->verdict.winner = -1;
-		if (err == RPL_ENOMEM || strerror_r(e, m->errmsg, sizeof(m->errmsg)) != 0)
+		if (e == 0 && why[0])
+			snprintf(m->errmsg, sizeof(m->errmsg), "%s", why); /* not a regular file */
+		else if (err == RPL_ENOMEM || strerror_r(e, m->errmsg, sizeof(m->errmsg)) != 0)
 			snprintf(m->errmsg, sizeof(m->errmsg), "%s", rpl_strerror(err));
 		*out = m;
 		return err;

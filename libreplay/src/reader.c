@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "format.h"
 
@@ -93,7 +94,8 @@ int rpl_reader_open(rpl_reader **out, const char *path)
 	struct rpl_reader *rd = NULL;
 	FILE *f = NULL;
 	struct stat st;
-	int err = RPL_OK;
+	char why[160];
+	int err = RPL_OK, fd, e;
 
 	if (!out || !path)
 		return RPL_EINVAL;
@@ -102,13 +104,15 @@ int rpl_reader_open(rpl_reader **out, const char *path)
 	if (!rd)
 		return RPL_ENOMEM;
 	*out = rd;
-	f = fopen(path, "rb");
-	if (!f) {
-		err = fail(rd, RPL_EIO, 0, "cannot open: %s", strerror(errno));
+	/* never fopen: a FIFO would block it until a writer comes */
+	fd = rpl__open_regular(path, &st, &e, why, sizeof(why));
+	if (fd < 0) {
+		err = fail(rd, e == ENOMEM ? RPL_ENOMEM : RPL_EIO, 0, "%s", why);
 		goto cleanup;
 	}
-	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {
-		err = fail(rd, RPL_EIO, 0, "not a regular file");
+	if (!(f = fdopen(fd, "rb"))) {
+		err = fail(rd, RPL_EIO, 0, "cannot open: %s", strerror(errno));
+		close(fd);
 		goto cleanup;
 	}
 	if ((uint64_t)st.st_size > BRP_MAX_FILE) {

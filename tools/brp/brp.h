@@ -39,7 +39,10 @@ int cmd_stats(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 
-/* Print "brp CMD: message" and a newline to stderr (cmd may be NULL). */
+/*
+ * Print "brp CMD: message" and a newline to stderr (cmd may be NULL); the
+ * message is written through brp_text, so it stays one line.
+ */
 void brp_error(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 2, 3)))
@@ -67,8 +70,13 @@ int brp_rules_make(const char *cmd, const char *profile, char *const *sets, int 
  * listed on standard input, one a line, read as they are needed; then the
  * paths listed in the --from-list file (list; "-": standard input; NULL: none).
  * A path that does not exist is given as it is: the command reports it in its
- * place. Empty lines are skipped, a line's CR and LF dropped.
+ * place. Empty lines are skipped, a line's CR and LF dropped; a line longer
+ * than BRP_LIST_LINE_MAX bytes (PATH_MAX on Linux, with its NUL) cannot be a
+ * path and stops the list, quoting 40 bytes of it. A walk enters each
+ * directory once and gives each log once (by device and inode): a directory
+ * or a log met again through a link is skipped, with one line on stderr.
  */
+#define BRP_LIST_LINE_MAX 4095
 struct brp_source;
 
 /*
@@ -112,6 +120,18 @@ int brp_copy_string(char **buf, size_t *cap, const char *s);
 
 /* Parse the argument of --jobs (1..256) into *jobs; on failure one line and -1. */
 int brp_parse_jobs(const char *cmd, const char *arg, int *jobs);
+
+/*
+ * Write s to f for a terminal, every text output's one escaping (JSON and the
+ * notation have their own): a control character (below 0x20, 0x7f, and the
+ * C1 controls U+0080 to U+009F) and a byte that is not part of well-formed
+ * UTF-8 as \xHH, except \n, \t and \r; a backslash as \\. So a file or a
+ * player name cannot move the cursor, set the title or end a line, and the
+ * escaped text reads back unambiguously. Other UTF-8 passes through.
+ */
+void brp_text(FILE *f, const char *s);
+/* The same, of at most the first max bytes of s (cut at a character's start). */
+void brp_text_n(FILE *f, const char *s, size_t max);
 
 /* Write s to f as a JSON string literal, quotes included. */
 void brp_json_string(FILE *f, const char *s);

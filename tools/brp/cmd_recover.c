@@ -55,6 +55,9 @@ int cmd_recover(int argc, char **argv)
 		brp_error(name, "%s: %s", argv[optind], rep.message[0] ? rep.message : rpl_strerror(err));
 		return BRP_EXIT_USAGE;
 	}
-	printf("%s: %s\n", argv[optind], rep.message);
+	brp_text(stdout, argv[optind]);
+	fputs(": ", stdout);
+	brp_text(stdout, rep.message);
+	putchar('\n');
 	return BRP_EXIT_OK;
 }

@@ -338,8 +338,10 @@ int cmd_simulate(int argc, char **argv)
 	}
 	if (!quiet) {
 		long deals = (long)atomic_load(&j.deals), decisions = (long)atomic_load(&j.decisions);
-		printf("%ld match%s, %ld deal%s, %ld decision%s written to %s\n", j.matches, j.matches == 1 ? "" : "es",
-		       deals, deals == 1 ? "" : "s", decisions, decisions == 1 ? "" : "s", j.dir);
+		printf("%ld match%s, %ld deal%s, %ld decision%s written to ", j.matches, j.matches == 1 ? "" : "es",
+		       deals, deals == 1 ? "" : "s", decisions, decisions == 1 ? "" : "s");
+		brp_text(stdout, j.dir);
+		putchar('\n');
 	}
 	status = BRP_EXIT_OK;
 cleanup:

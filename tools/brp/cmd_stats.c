@@ -15,7 +15,9 @@ static void usage(FILE *f)
 	      "frozen pile, morto picked up directly or indirectly, morto turned into stock,\n"
 	      "deals ended by going out or by the stock, each canastra category, openings\n"
 	      "by a vulnerable side, ABERTO rejects). Only logs that verify ok are counted\n"
-	      "in the events; the others are counted by verdict.\n"
+	      "in the events; the others are counted by verdict. Directories are searched\n"
+	      "for *.brp files, each directory and log once; - reads a list of paths from\n"
+	      "standard input, one a line of at most 4095 bytes.\n"
 	      "\n"
 	      "      --json       one JSON object\n"
 	      "  -j, --jobs N     threads (default 1; the result is the same)\n"
@@ -23,7 +25,9 @@ static void usage(FILE *f)
 	      "  -q, --quiet      no progress line on a terminal\n"
 	      "  -h, --help       print this help and exit\n"
 	      "\n"
-	      "Exit status: 0 counted, 2 a usage error or a log that cannot be read.\n",
+	      "Exit status, as brp verify's: 0 every log ok; 1 some illegal, mismatch or\n"
+	      "incomplete; 2 some malformed or unreadable (no table when none could be\n"
+	      "read), or a usage error.\n",
 	      f);
 }
 
@@ -225,11 +229,20 @@ int cmd_stats(int argc, char **argv)
 		brp_error(name, "no .brp log found in the arguments");
 		goto cleanup;
 	}
-	if (json)
-		print_json(&total.c);
+	/* a table of zeros would say nothing of logs that could not be read */
+	if ((size_t)total.c.unreadable < brp_source_count(src)) {
+		if (json)
+			print_json(&total.c);
+		else
+			print_text(&total.c);
+	}
+	if (total.c.unreadable || total.c.verdicts[RPL_VERDICT_MALFORMED])
+		status = BRP_EXIT_USAGE;
+	else if (total.c.verdicts[RPL_VERDICT_ILLEGAL] || total.c.verdicts[RPL_VERDICT_MISMATCH] ||
+	         total.c.verdicts[RPL_VERDICT_INCOMPLETE])
+		status = BRP_EXIT_NO;
 	else
-		print_text(&total.c);
-	status = total.c.unreadable ? BRP_EXIT_USAGE : BRP_EXIT_OK;
+		status = BRP_EXIT_OK;
 cleanup:
 	brp_source_free(src);
 	return status;

@@ -16,8 +16,9 @@ static void usage(FILE *f)
 	      "  mismatch    all legal, but a claimed score differs from the recomputed one\n"
 	      "  incomplete  all legal, but the log stops before the match ended\n"
 	      "  malformed   the file cannot be read: byte offset and reason\n"
-	      "Directories are searched for *.brp files; - reads a list of paths from\n"
-	      "standard input, one a line. Output follows the order of the arguments.\n"
+	      "Directories are searched for *.brp files, each directory and log once; - reads\n"
+	      "a list of paths from standard input, one a line of at most 4095 bytes.\n"
+	      "Output follows the order of the arguments.\n"
 	      "\n"
 	      "      --rules-from-log  judge by the rules the log carries (the default)\n"
 	      "  -r, --rules PROFILE   judge by this profile instead (kzv, stbl, aberto)\n"
@@ -37,22 +38,27 @@ static void print_text(const char *path, const rpl_verdict *v)
 {
 	char act[160];
 
-	printf("%s: %s: ", path, rpl_verdict_name(v->kind));
+	/* the path and the message may hold any byte (a name from the log): escaped */
+	brp_text(stdout, path);
+	printf(": %s: ", rpl_verdict_name(v->kind));
 	switch (v->kind) {
 	case RPL_VERDICT_ILLEGAL:
 		if (v->turn > 0) {
 			rpl_action_format(&v->action, act, sizeof(act));
-			printf("deal %d, turn %d, seat %d: %s: %s: %s\n", v->deal, v->turn, v->seat, act,
-			       rpl_rule_name(v->rule), v->message);
+			printf("deal %d, turn %d, seat %d: %s: %s: ", v->deal, v->turn, v->seat, act, rpl_rule_name(v->rule));
 		} else {
-			printf("deal %d: %s: %s\n", v->deal, rpl_rule_name(v->rule), v->message);
+			printf("deal %d: %s: ", v->deal, rpl_rule_name(v->rule));
 		}
+		brp_text(stdout, v->message);
+		putchar('\n');
 		break;
 	case RPL_VERDICT_MALFORMED:
-		printf("%s\n", v->message);
+		brp_text(stdout, v->message);
+		putchar('\n');
 		break;
 	default:
-		printf("%s%s\n", v->message, v->recovered ? " (recovered log)" : "");
+		brp_text(stdout, v->message);
+		printf("%s\n", v->recovered ? " (recovered log)" : "");
 		break;
 	}
 }

@@ -72,8 +72,13 @@ RPL_API const char *rpl_export_schema_sql(int version);
  * rollback journal; one switched to WAL stays in WAL, where readers are
  * never blocked (docs/schema.md). timeout_ms is how long to wait for another
  * writer's lock, here and in rpl_export_db_begin (< 0: 10 minutes).
+ * A path that exists and is not a regular file (a device, a FIFO) is refused
+ * before SQLite opens it (RPL_EIO). A database this handle creates is removed
+ * again by rpl_export_db_free when no batch of the handle was committed and
+ * it holds no match: a failed run leaves no empty database behind.
  * RPL_EIO (cannot open or write), RPL_EUNSUPPORTED (the schema is newer than
- * this build), RPL_ECORRUPT (not an export database, or damaged), RPL_ENOMEM.
+ * this build), RPL_ECORRUPT (not an export database, a negative schema
+ * version, or damaged), RPL_ENOMEM.
  */
 RPL_API int rpl_export_db_open(rpl_export_db **out, const char *path, int timeout_ms);
 
@@ -103,13 +108,18 @@ RPL_API int rpl_export_db_add(rpl_export_db *db, const rpl_export_match *m, int 
  * elsewhere) that db lacks, by hash, with all its rows; match ids are
  * renumbered. One batch of its own: call it with no batch open (SQLite
  * attaches src outside a transaction); on failure nothing is added.
- * src must have db's schema version. *added (may be NULL): matches added.
+ * src must have db's schema version, and be an existing regular file (it is
+ * never created). *added (may be NULL): matches added.
  * RPL_ESTATE with a batch open, RPL_EIO (cannot read src, a database error,
  * another older schema version), RPL_EUNSUPPORTED (a newer one).
  */
 RPL_API int rpl_export_db_merge(rpl_export_db *db, const char *src, int *added);
 
-/* Free the handle; an open batch is rolled back. */
+/*
+ * Free the handle; an open batch is rolled back. A database the handle
+ * created and never committed to is removed if it holds no match (see
+ * rpl_export_db_open).
+ */
 RPL_API void rpl_export_db_free(rpl_export_db *db);
 RPL_API const char *rpl_export_db_errmsg(const rpl_export_db *db);
 
