@@ -56,4 +56,7 @@ struct header {
 int rpl__header_get(struct header *h, const uint8_t *p, size_t n, int *version, char *why, size_t whylen);
 void rpl__header_free(struct header *h);
 
+/* The bytes of the log a reader holds (for the signature check). */
+const uint8_t *rpl__reader_data(const rpl_reader *rd, size_t *n);
+
 #endif
