@@ -286,6 +286,12 @@ int rpl_seckey_load(rpl_seckey **out, const char *path, const char *passphrase)
 			err = SKFAIL(k, RPL_ESTATE, "%s: the key is encrypted and no passphrase was given", path);
 			goto cleanup;
 		}
+		/* a key file must not make us spend more than twice minisign's own limits */
+		if (le64(file + 38) > 2ull * crypto_pwhash_scryptsalsa208sha256_OPSLIMIT_SENSITIVE ||
+		    le64(file + 46) > 2ull * crypto_pwhash_scryptsalsa208sha256_MEMLIMIT_SENSITIVE) {
+			err = SKFAIL(k, RPL_ELIMIT, "%s: the key's scrypt limits are beyond twice minisign's", path);
+			goto cleanup;
+		}
 		if (seckey_crypt(file, passphrase) != 0) {
 			err = SKFAIL(k, RPL_ENOMEM, "%s: the key derivation failed (out of memory?)", path);
 			goto cleanup;

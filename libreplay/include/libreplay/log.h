@@ -78,6 +78,17 @@ typedef struct rpl_recorder rpl_recorder;
  */
 RPL_API int rpl_recorder_open(rpl_recorder **out, const char *path, const rpl_match_info *info, unsigned flags);
 
+/*
+ * rpl_recorder_open() that signs as it writes: every flush ends with a
+ * signature section over every byte of the file so far (the BLAKE2b state
+ * goes on from flush to flush: nothing is hashed twice), so a killed
+ * recording leaves a signed prefix; the compact form written by
+ * rpl_recorder_close() ends with one signature over the whole log. key is
+ * borrowed: it must outlive the recorder. key NULL: rpl_recorder_open().
+ */
+RPL_API int rpl_recorder_open_signed(rpl_recorder **out, const char *path, const rpl_match_info *info,
+                                     unsigned flags, const rpl_seckey *key);
+
 /* Start the next deal from its layout. RPL_EILLEGAL (see rpl_recorder_rule). */
 RPL_API int rpl_recorder_deal(rpl_recorder *rec, const rpl_layout *layout);
 

@@ -61,7 +61,8 @@ RPL_API int rpl_seckey_generate(rpl_seckey **out);
  * set whenever possible so that rpl_seckey_errmsg says why: free it.
  * RPL_EIO, RPL_EPARSE (not a key file), RPL_EUNSUPPORTED (another
  * algorithm), RPL_ESTATE (encrypted and no passphrase), RPL_EINVAL (wrong
- * passphrase or damaged key: its checksum differs), RPL_ENOMEM.
+ * passphrase or damaged key: its checksum differs), RPL_ELIMIT (scrypt
+ * limits beyond twice minisign's: 2 GiB), RPL_ENOMEM.
  */
 RPL_API int rpl_seckey_load(rpl_seckey **out, const char *path, const char *passphrase);
 /* 1 when the key file at path is encrypted, 0 when not, or a negative error. */
