@@ -12,13 +12,15 @@
 #   in place         brp sign leaves the log as it was when it fails (a damaged
 #                    log, an unreadable key); signing twice keeps both
 #                    signatures valid
+#   export           a tampered log exports with its verdict (SQLite and CSV)
 #
-#   sign.sh BRP MINISIGN
+#   sign.sh BRP MINISIGN [SQLITE3]
 set -eu
 
-[ $# -eq 2 ] || { echo "usage: sign.sh BRP MINISIGN" >&2; exit 2; }
+[ $# -ge 2 ] && [ $# -le 3 ] || { echo "usage: sign.sh BRP MINISIGN [SQLITE3]" >&2; exit 2; }
 brp=$1
 minisign=$2
+sqlite3=${3:-}
 case $brp in /*) ;; *) brp=$(pwd)/$brp ;; esac
 export LC_ALL=C LANG=C TZ=UTC
 
@@ -115,6 +117,28 @@ cmp -s bad.brp bad.orig || bad "a failed sign changed the log"
 [ -z "$(ls ./*~ 2> /dev/null)" ] || bad "a failed sign left $(ls ./*~)"
 expect 2 "sign with a missing key" "$brp" sign -k nokey d.orig
 expect 2 "sign a missing log" "$brp" sign -k k.key missing.brp
+
+# export: the signature's public key changed (its CRC recomputed): it no longer verifies
+cp sim/match-000001.brp t.brp
+expect 0 "sign for the export" "$brp" sign -k k.key t.brp
+size=$(stat -c %s t.brp)
+python3 - t.brp << 'PYEOF' || bad "cannot craft a tampered log"
+import sys, zlib
+d = bytearray(open(sys.argv[1], "rb").read())
+s = len(d) - 112
+d[len(d) - 36] ^= 1
+d[-4:] = zlib.crc32(bytes(d[s:-4])).to_bytes(4, "little")
+open(sys.argv[1], "wb").write(bytes(d))
+PYEOF
+expect 1 "verify the tampered log" "$brp" verify t.brp
+grep -q ": tampered: the signature at byte $((size - 112)) " out || bad "not tampered at $((size - 112)): $(cat out)"
+expect 0 "export --csv a tampered log" "$brp" export --csv csv t.brp
+grep -q ',"tampered",' csv/matches.csv || bad "matches.csv: no tampered verdict"
+if [ -n "$sqlite3" ]; then
+	expect 0 "export --sqlite a tampered log" "$brp" export --sqlite t.db t.brp
+	[ "$("$sqlite3" t.db "SELECT verdict, verdict_offset FROM matches")" = "tampered|$((size - 112))" ] ||
+		bad "the database does not say tampered at $((size - 112))"
+fi
 
 [ $failed -eq 0 ] && echo "sign.sh: all passed"
 exit $failed
