@@ -541,6 +541,7 @@ static int insert_match(rpl_export_db *x, const rpl_export_match *m)
 		sqlite3_bind_int(st, 14, v->claim_deal);
 		break;
 	case RPL_VERDICT_MALFORMED:
+	case RPL_VERDICT_TAMPERED:
 		sqlite3_bind_int64(st, 19, (long long)v->offset);
 		break;
 	default:

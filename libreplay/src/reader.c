@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "format.h"
+#include "sign_impl.h"
 
 struct rpl_reader {
 	uint8_t *data;
@@ -171,6 +172,12 @@ uint64_t rpl_reader_bytes(const rpl_reader *rd)
 	return rd ? rd->n : 0;
 }
 
+const uint8_t *rpl__reader_data(const rpl_reader *rd, size_t *n)
+{
+	*n = rd ? rd->n : 0;
+	return rd ? rd->data : NULL;
+}
+
 /* Open the coded stream of a D or A section after its two varints. */
 static int open_stream(struct rpl_reader *rd, struct cursor *c)
 {
@@ -233,6 +240,13 @@ int rpl_reader_next(rpl_reader *rd, rpl_event *ev)
 			return 0;
 		if (got < 0)
 			return fail(rd, RPL_ECORRUPT, rd->pos, "%s", why);
+		if (rd->sec.type == BRP_SIG_TYPE) {
+			/* a signature: checked by rpl_signatures_check; here only its form (format.md 5.5) */
+			if (rd->sec.len >= 2 && memcmp(rd->sec.payload, BRP_SIG_ALG, 2) == 0 && rd->sec.len != BRP_SIG_PAYLOAD)
+				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: malformed signature section",
+				            (size_t)rd->sec.offset);
+			continue;
+		}
 		if (rd->ended)
 			return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: section '%c' after the end section",
 			            (size_t)rd->sec.offset, rd->sec.type);

@@ -17,6 +17,7 @@
 #include "format.h"
 #include "game_impl.h"
 #include "grow.h"
+#include "sign_impl.h"
 
 /* What was recorded, kept to write the compact form on close. */
 struct item {
@@ -54,6 +55,9 @@ struct rpl_recorder {
 	size_t nlayouts, caplayouts;
 	int recovered, closed, failed;
 	int rule;
+	/* signing: the key (borrowed) and the hash of every byte written so far */
+	const rpl_seckey *key;
+	rpl_prehash *hash;
 	char errmsg[256];
 };
 
@@ -141,6 +145,12 @@ static int write_all(int fd, const uint8_t *p, size_t n)
 
 int rpl_recorder_open(rpl_recorder **out, const char *path, const rpl_match_info *info, unsigned flags)
 {
+	return rpl_recorder_open_signed(out, path, info, flags, NULL);
+}
+
+int rpl_recorder_open_signed(rpl_recorder **out, const char *path, const rpl_match_info *info, unsigned flags,
+                             const rpl_seckey *key)
+{
 	struct rpl_recorder *rec;
 	char why[200];
 	struct stat st;
@@ -195,6 +205,12 @@ int rpl_recorder_open(rpl_recorder **out, const char *path, const rpl_match_info
 	rec->path = dupstr(path);
 	if (!rec->path)
 		return RPL_ENOMEM;
+	if (key) {
+		err = rpl_prehash_new(&rec->hash);
+		if (err)
+			return rfail(rec, err, "the signature's hash cannot be set up");
+		rec->key = key;
+	}
 	/* closing renames the compact form over path: never over a device, a FIFO or a directory */
 	if (stat(path, &st) == 0) {
 		if (!S_ISREG(st.st_mode))
@@ -436,6 +452,14 @@ int rpl_recorder_flush(rpl_recorder *rec)
 	if (rec->closed)
 		return rfail(rec, RPL_ESTATE, "the recorder is closed");
 	close_section(rec);
+	if (rec->key && rec->out.n) {
+		/* a signature over everything written, this flush included: the hash goes on from the last */
+		size_t n = rec->out.n;
+		rpl_prehash_update(rec->hash, rec->out.p, n);
+		rpl__sig_section_put(&rec->out, rec->hash, rec->key);
+		if (!rec->out.oom)
+			rpl_prehash_update(rec->hash, rec->out.p + n, rec->out.n - n);
+	}
 	if (rec->out.oom)
 		return RPL_ENOMEM;
 	if (rec->out.n && write_all(rec->fd, rec->out.p, rec->out.n) < 0) {
@@ -532,6 +556,16 @@ static int build_compact(struct rpl_recorder *rec, struct buf *out)
 	if (enc_out.oom)
 		out->oom = 1;
 	rpl__buf_free(&enc_out);
+	if (rec->key && !out->oom) {
+		/* one signature over the whole compact log, after E */
+		rpl_prehash *h = NULL;
+		int err = rpl_prehash_new(&h);
+		if (err)
+			return err;
+		rpl_prehash_update(h, out->p, out->n);
+		rpl__sig_section_put(out, h, rec->key);
+		rpl_prehash_free(h);
+	}
 	return out->oom ? RPL_ENOMEM : 0;
 }
 
@@ -613,6 +647,7 @@ void rpl_recorder_free(rpl_recorder *rec)
 	free(rec->items);
 	free(rec->layouts);
 	free(rec->path);
+	rpl_prehash_free(rec->hash);
 	free(rec);
 }
 

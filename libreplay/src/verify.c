@@ -15,6 +15,8 @@ const char *rpl_verdict_name(int kind)
 	case RPL_VERDICT_MISMATCH: return "mismatch";
 	case RPL_VERDICT_INCOMPLETE: return "incomplete";
 	case RPL_VERDICT_MALFORMED: return "malformed";
+	case RPL_VERDICT_TAMPERED: return "tampered";
+	case RPL_VERDICT_UNTRUSTED: return "untrusted";
 	default: return "unknown";
 	}
 }
@@ -26,10 +28,58 @@ struct claim {
 
 int rpl_verify_reader(rpl_reader *rd, const rpl_rules *rules, rpl_verdict *out)
 {
-	return rpl_verify_reader_observe(rd, rules, out, NULL);
+	return rpl_verify_reader_trusted(rd, rules, NULL, out, NULL);
 }
 
 int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdict *out,
+                              const rpl_verify_observer *obs)
+{
+	return rpl_verify_reader_trusted(rd, rules, NULL, out, obs);
+}
+
+/*
+ * The signatures' part of a verdict, once the replay has judged: a broken
+ * signature makes the log tampered whatever else it is; with trusted keys,
+ * a log found ok is untrusted unless a trusted signature covers all of it.
+ */
+static int judge_signatures(rpl_reader *rd, const rpl_keyring *trusted, rpl_verdict *out)
+{
+	rpl_signature_report *sr = &out->signature;
+	char id[RPL_KEY_ID_TEXT], rest[sizeof(out->message)];
+	size_t n;
+	const uint8_t *data = rpl__reader_data(rd, &n);
+	int err = rpl_signatures_check(data, n, trusted, sr);
+
+	if (err)
+		return err;
+	rpl_key_id_format(sr->key.id, id);
+	snprintf(rest, sizeof(rest), "%s", out->message);
+	if (sr->status == RPL_SIG_INVALID) {
+		out->kind = RPL_VERDICT_TAMPERED;
+		out->offset = sr->offset;
+		snprintf(out->message, sizeof(out->message),
+		         "the signature at byte %llu (key %s) does not verify: bytes 0 to %llu were changed after signing",
+		         (unsigned long long)sr->offset, id, (unsigned long long)sr->covered);
+		return 0;
+	}
+	if (out->kind != RPL_VERDICT_OK || rpl_keyring_count(trusted) == 0)
+		return 0;
+	if (sr->status == RPL_SIG_UNSIGNED) {
+		out->kind = RPL_VERDICT_UNTRUSTED;
+		snprintf(out->message, sizeof(out->message), "unsigned, and trusted keys were given; %.200s", rest);
+	} else if (!sr->trusted) {
+		out->kind = RPL_VERDICT_UNTRUSTED;
+		snprintf(out->message, sizeof(out->message), "signed by key %s, which is not a trusted key; %.200s", id, rest);
+	} else if (sr->status == RPL_SIG_PARTIAL) {
+		out->kind = RPL_VERDICT_UNTRUSTED;
+		snprintf(out->message, sizeof(out->message),
+		         "the trusted key %s signs bytes 0 to %llu of %llu: the rest is not covered; %.160s", id,
+		         (unsigned long long)sr->covered, (unsigned long long)sr->size, rest);
+	}
+	return 0;
+}
+
+int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_keyring *trusted, rpl_verdict *out,
                               const rpl_verify_observer *obs)
 {
 	const rpl_match_info *info;
@@ -51,7 +101,7 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 		out->kind = RPL_VERDICT_MALFORMED;
 		out->offset = rpl_reader_offset(rd);
 		snprintf(out->message, sizeof(out->message), "%s", rpl_reader_errmsg(rd));
-		return RPL_OK;
+		return judge_signatures(rd, trusted, out);
 	}
 	err = rpl_game_new(&g, rules ? rules : info->rules, info->nplayers, info->first_dealer);
 	if (err == RPL_ENOMEM)
@@ -219,15 +269,23 @@ cleanup:
 	rpl_game_free(g);
 	free(claims);
 	free(scores);
+	if (err == RPL_OK)
+		err = judge_signatures(rd, trusted, out);
 	return err;
 }
 
 int rpl_verify_file(const char *path, const rpl_rules *rules, rpl_verdict *out)
 {
-	return rpl_verify_file_observe(path, rules, out, NULL);
+	return rpl_verify_file_trusted(path, rules, NULL, out, NULL);
 }
 
 int rpl_verify_file_observe(const char *path, const rpl_rules *rules, rpl_verdict *out,
+                            const rpl_verify_observer *obs)
+{
+	return rpl_verify_file_trusted(path, rules, NULL, out, obs);
+}
+
+int rpl_verify_file_trusted(const char *path, const rpl_rules *rules, const rpl_keyring *trusted, rpl_verdict *out,
                             const rpl_verify_observer *obs)
 {
 	rpl_reader *rd = NULL;
@@ -249,10 +307,11 @@ int rpl_verify_file_observe(const char *path, const rpl_rules *rules, rpl_verdic
 		out->offset = rpl_reader_offset(rd);
 		out->bytes = rpl_reader_bytes(rd);
 		snprintf(out->message, sizeof(out->message), "%s", rpl_reader_errmsg(rd));
+		err = judge_signatures(rd, trusted, out);
 		rpl_reader_free(rd);
-		return RPL_OK;
+		return err;
 	}
-	err = rpl_verify_reader_observe(rd, rules, out, obs);
+	err = rpl_verify_reader_trusted(rd, rules, trusted, out, obs);
 	rpl_reader_free(rd);
 	return err;
 }

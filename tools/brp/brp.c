@@ -20,6 +20,8 @@ static const struct brp_cmd commands[] = {
 	{ "stats", cmd_stats, "count what happened in a corpus of logs" },
 	{ "export", cmd_export, "export logs to a SQLite database or CSV files" },
 	{ "merge", cmd_merge, "merge the export databases of corpus shards into one" },
+	{ "keygen", cmd_keygen, "make a signing key pair (minisign's formats)" },
+	{ "sign", cmd_sign, "sign match logs, in place or with a detached minisign signature" },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

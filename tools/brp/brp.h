@@ -38,6 +38,8 @@ int cmd_simulate(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_keygen(int argc, char **argv);
+int cmd_sign(int argc, char **argv);
 
 /*
  * Print "brp CMD: message" and a newline to stderr (cmd may be NULL); the
@@ -155,5 +157,20 @@ void brp_progress_clear(struct brp_progress *p);
 void brp_progress_end(struct brp_progress *p);
 
 #define BRP_DEFAULT_PROFILE "stbl"
+
+/* ---- keys (keys.c) ---- */
+#define BRP_PASSPHRASE_MAX 1024
+
+/*
+ * A passphrase: one line from file descriptor fd, or (fd < 0) asked on the
+ * terminal with echo off, twice when confirm. On failure one line and -1.
+ */
+int brp_passphrase(const char *cmd, int fd, int confirm, char *buf, size_t cap);
+/* The argument of --passphrase-fd. On failure one line and -1. */
+int brp_parse_fd(const char *cmd, const char *arg, int *fd);
+/* A secret key file, asking for its passphrase (from passfd, or the terminal) if it is encrypted. */
+int brp_seckey_open(const char *cmd, const char *path, int passfd, rpl_seckey **out);
+/* Add the public keys of path (a .pub file or a keyring) to *kr, made on first use. */
+int brp_keyring_add(const char *cmd, rpl_keyring **kr, const char *path);
 
 #endif

@@ -30,6 +30,8 @@ static void usage(FILE *f)
 	      "  -t, --target T        the match target (default: the profile's; 0: one deal)\n"
 	      "  -j, --jobs N          threads (default 1)\n"
 	      "  -o, --output DIR      where the logs go (created if missing)\n"
+	      "  -k, --key FILE        sign every log with this secret key as it is written\n"
+	      "      --passphrase-fd N read the key's passphrase from file descriptor N\n"
 	      "  -q, --quiet           no progress and no summary line\n"
 	      "  -h, --help            print this help and exit\n"
 	      "\n"
@@ -41,6 +43,7 @@ enum { BOT_GREEDY, BOT_RANDOM, BOT_MIXED };
 
 struct job {
 	const rpl_rules *rules;
+	const rpl_seckey *key;
 	int players, bot;
 	uint64_t seed;
 	long matches;
@@ -120,7 +123,7 @@ static int play_match(struct job *j, long index)
 		job_fail(j, "the rules do not allow this number of players", "");
 		goto cleanup;
 	}
-	if (rpl_recorder_open(&rec, path, &info, 0) != 0) {
+	if (rpl_recorder_open_signed(&rec, path, &info, 0, j->key) != 0) {
 		job_fail(j, path, rec ? rpl_recorder_errmsg(rec) : "out of memory");
 		goto cleanup;
 	}
@@ -223,10 +226,14 @@ int cmd_simulate(int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "key", required_argument, NULL, 'k' },
+		{ "passphrase-fd", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *profile = NULL, *target = NULL;
+	const char *profile = NULL, *target = NULL, *keyfile = NULL;
+	int passfd = -1;
+	rpl_seckey *key = NULL;
 	char **sets = NULL, *end, tset[64];
 	int nsets = 0, c, jobs = 1, quiet = 0, status = BRP_EXIT_USAGE;
 	struct job j;
@@ -242,7 +249,7 @@ int cmd_simulate(int argc, char **argv)
 	sets = calloc((size_t)argc + 1, sizeof(char *));
 	if (!sets)
 		goto cleanup;
-	while ((c = getopt_long(argc, argv, ":r:s:p:n:b:t:j:o:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":r:s:p:n:b:t:j:o:k:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'r': profile = optarg; break;
 		case 's': sets[nsets++] = optarg; break;
@@ -294,6 +301,11 @@ int cmd_simulate(int argc, char **argv)
 			break;
 		case 'o': j.dir = optarg; break;
 		case 'q': quiet = 1; break;
+		case 'k': keyfile = optarg; break;
+		case 'P':
+			if (brp_parse_fd(name, optarg, &passfd) < 0)
+				goto cleanup;
+			break;
 		case 'h':
 			usage(stdout);
 			status = BRP_EXIT_OK;
@@ -314,6 +326,9 @@ int cmd_simulate(int argc, char **argv)
 	if (brp_rules_make(name, profile, sets, nsets, &rules) < 0)
 		goto cleanup;
 	j.rules = rules;
+	if (keyfile && brp_seckey_open(name, keyfile, passfd, &key) < 0)
+		goto cleanup;
+	j.key = key;
 	if (make_dirs(j.dir) < 0) {
 		brp_error(name, "%s: %s", j.dir, strerror(errno));
 		goto cleanup;
@@ -347,6 +362,7 @@ int cmd_simulate(int argc, char **argv)
 cleanup:
 	free(th);
 	free(sets);
+	rpl_seckey_free(key);
 	rpl_rules_free(rules);
 	pthread_mutex_destroy(&j.lock);
 	return status;

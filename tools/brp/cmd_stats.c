@@ -36,7 +36,7 @@ struct counts {
 	long pile_taken, pile_frozen, rejects, morto_direct, morto_indirect, morto_to_stock;
 	long ended_out, ended_stock, vulnerable_open;
 	long canastras[RPL_CANASTRA_NCAT];
-	long verdicts[5];
+	long verdicts[RPL_VERDICT_UNTRUSTED + 1];
 	long unreadable;
 };
 
@@ -162,7 +162,7 @@ static void print_text(const struct counts *c)
 	for (int k = 1; k < RPL_CANASTRA_NCAT; k++)
 		printf("canastra %-9s %ld\n", rpl_canastra_name(k), c->canastras[k]);
 	printf("vulnerable opening %ld\n", c->vulnerable_open);
-	for (int k = 1; k < 5; k++)
+	for (int k = 1; k <= RPL_VERDICT_UNTRUSTED; k++)
 		if (c->verdicts[k])
 			printf("not counted: %s %ld\n", rpl_verdict_name(k), c->verdicts[k]);
 }
@@ -180,7 +180,7 @@ static void print_json(const struct counts *c)
 	for (int k = 1; k < RPL_CANASTRA_NCAT; k++)
 		printf("%s\"%s\":%ld", k > 1 ? "," : "", rpl_canastra_name(k), c->canastras[k]);
 	fputs("},\"verdicts\":{", stdout);
-	for (int k = 0; k < 5; k++)
+	for (int k = 0; k <= RPL_VERDICT_TAMPERED; k++)
 		printf("%s\"%s\":%ld", k ? "," : "", rpl_verdict_name(k), c->verdicts[k]);
 	fputs("}}\n", stdout);
 }

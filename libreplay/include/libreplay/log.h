@@ -16,6 +16,7 @@
 #include "libreplay/card.h"
 #include "libreplay/rules.h"
 #include "libreplay/game.h"
+#include "libreplay/sign.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -76,6 +77,17 @@ typedef struct rpl_recorder rpl_recorder;
  * failure, rpl_recorder_errmsg() says why: free it all the same.
  */
 RPL_API int rpl_recorder_open(rpl_recorder **out, const char *path, const rpl_match_info *info, unsigned flags);
+
+/*
+ * rpl_recorder_open() that signs as it writes: every flush ends with a
+ * signature section over every byte of the file so far (the BLAKE2b state
+ * goes on from flush to flush: nothing is hashed twice), so a killed
+ * recording leaves a signed prefix; the compact form written by
+ * rpl_recorder_close() ends with one signature over the whole log. key is
+ * borrowed: it must outlive the recorder. key NULL: rpl_recorder_open().
+ */
+RPL_API int rpl_recorder_open_signed(rpl_recorder **out, const char *path, const rpl_match_info *info,
+                                     unsigned flags, const rpl_seckey *key);
 
 /* Start the next deal from its layout. RPL_EILLEGAL (see rpl_recorder_rule). */
 RPL_API int rpl_recorder_deal(rpl_recorder *rec, const rpl_layout *layout);
@@ -177,7 +189,10 @@ enum rpl_verdict_kind {
 	RPL_VERDICT_ILLEGAL = 1,
 	RPL_VERDICT_MISMATCH = 2,
 	RPL_VERDICT_INCOMPLETE = 3,
-	RPL_VERDICT_MALFORMED = 4
+	RPL_VERDICT_MALFORMED = 4,
+	RPL_VERDICT_TAMPERED = 5,  /* a signature does not verify: signature.offset, .covered */
+	RPL_VERDICT_UNTRUSTED = 6  /* otherwise ok, but trusted keys were given and no trusted
+	                              signature covers the whole log (signature says why) */
 };
 
 typedef struct rpl_verdict {
@@ -198,9 +213,11 @@ typedef struct rpl_verdict {
 	int winner;            /* -1 unless the match is over */
 	int recovered;
 	uint64_t bytes;        /* the log's size: the bytes read (0 when it could not be read) */
+	/* what the log's signature sections cover (sign.h), whatever the verdict */
+	rpl_signature_report signature;
 } rpl_verdict;
 
-/* The verdict's name: "ok", "illegal", "mismatch", "incomplete", "malformed". */
+/* The verdict's name: "ok", "illegal", "mismatch", "incomplete", "malformed", "tampered", "untrusted". */
 RPL_API const char *rpl_verdict_name(int kind);
 
 /*
@@ -235,6 +252,20 @@ RPL_API int rpl_verify_file_observe(const char *path, const rpl_rules *rules, rp
                                     const rpl_verify_observer *obs);
 RPL_API int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdict *out,
                                       const rpl_verify_observer *obs);
+
+/*
+ * Verification that also judges the log's signatures against trusted keys
+ * (NULL or empty: none, and then no log is untrusted). Every verification
+ * checks the signature sections (out->signature): a signature that does not
+ * verify makes the verdict TAMPERED, whatever the replay found, malformed
+ * included. With trusted keys, a log that the replay finds ok is UNTRUSTED
+ * unless its last signature is by a trusted key and covers every byte.
+ * rpl_verify_file() and the others are these with trusted NULL.
+ */
+RPL_API int rpl_verify_file_trusted(const char *path, const rpl_rules *rules, const rpl_keyring *trusted,
+                                    rpl_verdict *out, const rpl_verify_observer *obs);
+RPL_API int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_keyring *trusted,
+                                      rpl_verdict *out, const rpl_verify_observer *obs);
 
 /* ---- salvage ---- */
 
