@@ -11,20 +11,20 @@
 #include <string.h>
 
 #include "game_impl.h"
+#include "msg.h"
 
 static int refuse(struct rpl_game *g, int rule, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static int refuse(struct rpl_game *g, int rule, const char *fmt, ...)
 {
 	va_list ap;
-	int k;
+	size_t k;
 
 	g->rule = rule;
-	k = snprintf(g->msg, sizeof(g->msg), "%s: ", g->rules.profile_name);
-	if (k < 0 || (size_t)k >= sizeof(g->msg))
-		k = 0;
+	/* the profile first: the same decision may be legal under another */
+	k = rpl__msgf(g->msg, "%s: ", g->rules.profile_name);
 	va_start(ap, fmt);
-	vsnprintf(g->msg + k, sizeof(g->msg) - (size_t)k, fmt, ap);
+	rpl__vmsgf_at(g->msg, k, fmt, ap);
 	va_end(ap);
 	return RPL_EILLEGAL;
 }
@@ -304,30 +304,49 @@ static int end_of_turn_check(struct rpl_game *g, int duty_done, int32_t laid_val
 	return 0;
 }
 
-/* May seat's side go out now, its melds being ms[0..nm)? by_meld: the last card is melded. */
-static int out_check(struct rpl_game *g, const struct meld *ms, int nm, int by_meld)
+/*
+ * May seat's side go out now, its melds being ms[0..nm)? by_meld: the last
+ * card is melded. 0 when it may, else the rule it breaks, with the reason
+ * (without the profile) in why: keep_check wraps it in a refusal of its own.
+ */
+static int out_rule(const struct rpl_game *g, const struct meld *ms, int nm, int by_meld, char *why)
 {
 	const struct rpl_rules *r = &g->rules;
 	int side = SIDE(g->seat), need = RV(r, OUT_CANASTRA), found = 0;
 
 	if (RV(r, OUT_NEEDS_MORTO) && !has_morto(g, side) &&
-	    !(RV(r, OUT_IF_MORTOS_STOCK) && g->morto_state[0] == 2 && g->morto_state[1] == 2))
-		return refuse(g, RPL_RULE_OUT_NO_MORTO,
-		              "seat %d's side has not taken a morto and none is left for it: it may not go out, so the "
-		              "player keeps a card",
-		              g->seat);
+	    !(RV(r, OUT_IF_MORTOS_STOCK) && g->morto_state[0] == 2 && g->morto_state[1] == 2)) {
+		rpl__msgf(why,
+		          "seat %d's side has not taken a morto and none is left for it: it may not go out, so the "
+		          "player keeps a card",
+		          g->seat);
+		return RPL_RULE_OUT_NO_MORTO;
+	}
 	for (int i = 0; i < nm && !found; i++)
 		if (rpl__meld_len(&ms[i]) >= 7 && (need != RPL_OUT_CANASTRA_CLEAN || ms[i].nw == 0))
 			found = 1;
-	if (need == RPL_OUT_CANASTRA_ANY && !found)
-		return refuse(g, RPL_RULE_OUT_NO_CANASTRA,
-		              "going out needs a canastra on the side's table: the player keeps a card");
-	if (need == RPL_OUT_CANASTRA_CLEAN && !found)
-		return refuse(g, RPL_RULE_OUT_NO_CLEAN,
-		              "going out needs a clean canastra on the side's table: the player keeps a card");
-	if (by_meld && RV(r, OUT_LAST_CARD) == RPL_OUT_LAST_DISCARD)
-		return refuse(g, RPL_RULE_OUT_MELDED, "the last card must be discarded, not melded, to go out");
+	if (need == RPL_OUT_CANASTRA_ANY && !found) {
+		rpl__msgf(why, "going out needs a canastra on the side's table: the player keeps a card");
+		return RPL_RULE_OUT_NO_CANASTRA;
+	}
+	if (need == RPL_OUT_CANASTRA_CLEAN && !found) {
+		rpl__msgf(why, "going out needs a clean canastra on the side's table: the player keeps a card");
+		return RPL_RULE_OUT_NO_CLEAN;
+	}
+	if (by_meld && RV(r, OUT_LAST_CARD) == RPL_OUT_LAST_DISCARD) {
+		rpl__msgf(why, "the last card must be discarded, not melded, to go out");
+		return RPL_RULE_OUT_MELDED;
+	}
 	return 0;
+}
+
+/* out_rule as a refusal. */
+static int out_check(struct rpl_game *g, const struct meld *ms, int nm, int by_meld)
+{
+	char why[RPL_ERRMSG_SIZE];
+	int rule = out_rule(g, ms, nm, by_meld, why);
+
+	return rule ? refuse(g, rule, "%s", why) : 0;
 }
 
 /*
@@ -340,11 +359,10 @@ static int out_check(struct rpl_game *g, const struct meld *ms, int nm, int by_m
 static int keep_check(struct rpl_game *g, const cardset laid, const struct meld m, int idx)
 {
 	const struct rpl_rules *r = &g->rules;
-	int side = SIDE(g->seat), nm = g->nmelds[side], err;
+	int side = SIDE(g->seat), nm = g->nmelds[side], rule;
 	struct meld after[RPL_MAX_MELDS];
 	rpl_card last = NO_FACE;
-	char reason[200];
-	size_t plen = strlen(g->rules.profile_name) + 2;
+	char reason[RPL_ERRMSG_SIZE], unused[RPL_ERRMSG_SIZE];
 
 	memcpy(after, g->melds[side], sizeof(struct meld) * (size_t)nm);
 	after[idx] = m;
@@ -353,10 +371,9 @@ static int keep_check(struct rpl_game *g, const cardset laid, const struct meld 
 	for (rpl_card c = 0; c < RPL_NFACES; c++)
 		if (g->hand[g->seat][c] > laid[c])
 			last = c;
-	err = out_check(g, after, nm, 0);
-	if (!err)
+	rule = out_rule(g, after, nm, 0, reason);
+	if (!rule)
 		return 0;
-	snprintf(reason, sizeof(reason), "%s", g->msg + plen);
 	if (RV(r, OUT_LAST_CARD) == RPL_OUT_LAST_ANY && last != NO_FACE) {
 		cardset one;
 		memset(one, 0, sizeof(one));
@@ -366,12 +383,12 @@ static int keep_check(struct rpl_game *g, const cardset laid, const struct meld 
 			if (rpl__meld_add(r, &after[i], one, 1, RPL_END_DEFAULT, &m2, NULL, 0) != 0)
 				continue;
 			after[i] = m2;
-			if (out_check(g, after, nm, 1) == 0)
+			if (out_rule(g, after, nm, 1, unused) == 0)
 				return 0;
 			after[i] = saved;
 		}
 	}
-	return refuse(g, g->rule, "this leaves one card, %s, which could not end the turn: %s",
+	return refuse(g, rule, "this leaves one card, %s, which could not end the turn: %s",
 	              rpl_card_name(last), reason);
 }
 
@@ -415,7 +432,7 @@ static int do_lay(struct rpl_game *g, const rpl_action *a)
 	struct cards cs;
 	cardset cnt;
 	int32_t value = 0;
-	char why[160];
+	char why[RPL_ERRMSG_SIZE];
 
 	if (a->end > RPL_END_HIGH)
 		return refuse(g, RPL_RULE_BAD_ACTION, "unknown wild end %d", a->end);

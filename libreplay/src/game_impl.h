@@ -58,7 +58,7 @@ struct rpl_game {
 	rpl_deal_stats stats;
 
 	int rule;
-	char msg[200];
+	char msg[RPL_ERRMSG_SIZE];
 };
 
 #define SIDE(seat) ((seat) & 1)

@@ -6,6 +6,7 @@
 #include "format.h"
 #include "game_impl.h"
 #include "grow.h"
+#include "msg.h"
 
 const char *rpl_verdict_name(int kind)
 {
@@ -50,7 +51,7 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 	if (!info) {
 		out->kind = RPL_VERDICT_MALFORMED;
 		out->offset = rpl_reader_offset(rd);
-		snprintf(out->message, sizeof(out->message), "%s", rpl_reader_errmsg(rd));
+		rpl__msgf(out->message, "%s", rpl_reader_errmsg(rd));
 		return RPL_OK;
 	}
 	err = rpl_game_new(&g, rules ? rules : info->rules, info->nplayers, info->first_dealer);
@@ -59,7 +60,7 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 	if (err) {
 		out->kind = RPL_VERDICT_ILLEGAL;
 		out->rule = RPL_RULE_BAD_ACTION;
-		snprintf(out->message, sizeof(out->message), "the rules do not allow a match of %d players",
+		rpl__msgf(out->message, "the rules do not allow a match of %d players",
 		         info->nplayers);
 		err = RPL_OK;
 		goto cleanup;
@@ -75,7 +76,7 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 			}
 			out->kind = RPL_VERDICT_MALFORMED;
 			out->offset = rpl_reader_offset(rd);
-			snprintf(out->message, sizeof(out->message), "%s", rpl_reader_errmsg(rd));
+			rpl__msgf(out->message, "%s", rpl_reader_errmsg(rd));
 			goto cleanup;
 		}
 		switch (ev.kind) {
@@ -84,7 +85,7 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 				out->kind = RPL_VERDICT_ILLEGAL;
 				out->deal = ev.deal;
 				out->rule = rpl_game_rule(g);
-				snprintf(out->message, sizeof(out->message), "%s", rpl_game_errmsg(g));
+				rpl__msgf(out->message, "%s", rpl_game_errmsg(g));
 				goto cleanup;
 			}
 			out->deals = ev.deal;
@@ -103,7 +104,7 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 				out->seat = ev.seat;
 				out->action = ev.action;
 				out->rule = rpl_game_rule(g);
-				snprintf(out->message, sizeof(out->message), "%s", rpl_game_errmsg(g));
+				rpl__msgf(out->message, "%s", rpl_game_errmsg(g));
 				goto cleanup;
 			}
 			out->actions++;
@@ -163,7 +164,7 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 				out->claim_deal = c->deal;
 				out->side = s;
 				out->claimed = c->score[s];
-				snprintf(out->message, sizeof(out->message), "a score is claimed for deal %d, which never ended",
+				rpl__msgf(out->message, "a score is claimed for deal %d, which never ended",
 				         c->deal);
 				goto cleanup;
 			} else {
@@ -177,15 +178,15 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 				out->computed = computed;
 				if (c->deal > 0) {
 					out->breakdown = scores[c->deal - 1][s];
-					snprintf(out->message, sizeof(out->message),
-					         "deal %d, side %d: claimed %d, recomputed %d (melded %d, bonus %d, going out %d, "
-					         "hand %d, morto %d)",
-					         c->deal, s, (int)c->score[s], (int)computed, (int)out->breakdown.melded,
-					         (int)out->breakdown.bonus, (int)out->breakdown.going_out, (int)out->breakdown.hand,
-					         (int)out->breakdown.morto);
+					rpl__msgf(out->message,
+					          "deal %d, side %d: claimed %d, recomputed %d (melded %d, bonus %d, going out %d, "
+					          "hand %d, morto %d)",
+					          c->deal, s, (int)c->score[s], (int)computed, (int)out->breakdown.melded,
+					          (int)out->breakdown.bonus, (int)out->breakdown.going_out, (int)out->breakdown.hand,
+					          (int)out->breakdown.morto);
 				} else {
-					snprintf(out->message, sizeof(out->message), "match total, side %d: claimed %d, recomputed %d",
-					         s, (int)c->score[s], (int)computed);
+					rpl__msgf(out->message, "match total, side %d: claimed %d, recomputed %d",
+					          s, (int)c->score[s], (int)computed);
 				}
 				goto cleanup;
 			}
@@ -196,19 +197,19 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 		out->deal = rpl_game_deal_number(g);
 		out->turn = last_turn;
 		if (rpl_game_phase(g) == RPL_PHASE_NO_DEAL)
-			snprintf(out->message, sizeof(out->message), "the log stops before the first deal");
+			rpl__msgf(out->message, "the log stops before the first deal");
 		else if (rpl_game_phase(g) == RPL_PHASE_DEAL_OVER)
-			snprintf(out->message, sizeof(out->message), "the log stops after deal %d; the match is not over (%d to %d)",
+			rpl__msgf(out->message, "the log stops after deal %d; the match is not over (%d to %d)",
 			         out->deal, (int)out->total[0], (int)out->total[1]);
 		else
-			snprintf(out->message, sizeof(out->message), "the log stops in deal %d after turn %d", out->deal,
+			rpl__msgf(out->message, "the log stops in deal %d after turn %d", out->deal,
 			         last_turn);
 		goto cleanup;
 	}
 	out->kind = RPL_VERDICT_OK;
-	snprintf(out->message, sizeof(out->message), "%d deal%s, %d decision%s; side %d won %d to %d", out->deals,
-	         out->deals == 1 ? "" : "s", out->actions, out->actions == 1 ? "" : "s", out->winner,
-	         (int)out->total[out->winner], (int)out->total[!out->winner]);
+	rpl__msgf(out->message, "%d deal%s, %d decision%s; side %d won %d to %d", out->deals,
+	          out->deals == 1 ? "" : "s", out->actions, out->actions == 1 ? "" : "s", out->winner,
+	          (int)out->total[out->winner], (int)out->total[!out->winner]);
 cleanup:
 	if (g && out->kind != RPL_VERDICT_OK) {
 		/* what was replayed before the verdict: the totals of the deals that ended */
@@ -240,7 +241,7 @@ int rpl_verify_file_observe(const char *path, const rpl_rules *rules, rpl_verdic
 	out->winner = -1;
 	if (err == RPL_EINVAL || err == RPL_ENOMEM || err == RPL_EIO) {
 		/* not a verdict on the log: the file could not be read at all */
-		snprintf(out->message, sizeof(out->message), "%s", rd ? rpl_reader_errmsg(rd) : rpl_strerror(err));
+		rpl__msgf(out->message, "%s", rd ? rpl_reader_errmsg(rd) : rpl_strerror(err));
 		rpl_reader_free(rd);
 		return err;
 	}
@@ -248,7 +249,7 @@ int rpl_verify_file_observe(const char *path, const rpl_rules *rules, rpl_verdic
 		out->kind = RPL_VERDICT_MALFORMED;
 		out->offset = rpl_reader_offset(rd);
 		out->bytes = rpl_reader_bytes(rd);
-		snprintf(out->message, sizeof(out->message), "%s", rpl_reader_errmsg(rd));
+		rpl__msgf(out->message, "%s", rpl_reader_errmsg(rd));
 		rpl_reader_free(rd);
 		return RPL_OK;
 	}

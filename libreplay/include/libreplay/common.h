@@ -39,6 +39,14 @@ enum rpl_error {
 	RPL_ELIMIT = -10       /* a size or count exceeds a documented limit */
 };
 
+/*
+ * The size, NUL included, of every buffer that holds a one-line detail
+ * message: a handle's, a result's message member (rpl_verdict,
+ * rpl_recover_report, rpl_meld_check_result), the err argument of
+ * rpl_notation_import and rpl_notation_write. Longer messages are cut.
+ */
+#define RPL_ERRMSG_SIZE 256
+
 /* A short, static, English description of an error code. Never NULL. */
 RPL_API const char *rpl_strerror(int err);
 

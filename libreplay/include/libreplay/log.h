@@ -182,7 +182,7 @@ enum rpl_verdict_kind {
 
 typedef struct rpl_verdict {
 	int kind;              /* enum rpl_verdict_kind */
-	char message[320];     /* one line: the rule message, the mismatch, the damage */
+	char message[RPL_ERRMSG_SIZE]; /* one line: the rule message, the mismatch, the damage */
 	/* where: the deal, turn (1-based) and seat of an illegal decision or where the log stops */
 	int deal, turn, seat;
 	rpl_action action;     /* ILLEGAL: the decision refused */
@@ -247,7 +247,8 @@ typedef struct rpl_recover_report {
 	uint64_t read_bytes;    /* bytes of the input that were whole */
 	uint64_t total_bytes;   /* bytes of the input */
 	int damaged;            /* 1 when reading stopped at damage or a cut, 0 at a clean end */
-	char message[320];      /* one line: what was cut and why */
+	int output;             /* on failure: 1 when writing out failed, 0 when reading in did */
+	char message[RPL_ERRMSG_SIZE]; /* one line: what was cut and why, or why the call failed */
 } rpl_recover_report;
 
 /*

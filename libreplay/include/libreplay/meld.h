@@ -48,7 +48,7 @@ typedef struct rpl_meld_info {
 typedef struct rpl_meld_check_result {
 	int valid;          /* 1 if the cards form a meld */
 	int rule;           /* enum rpl_rule when not valid */
-	char reason[160];   /* one line naming the rule when not valid */
+	char reason[RPL_ERRMSG_SIZE]; /* one line naming the rule when not valid */
 	rpl_meld_info meld; /* the arrangement when valid */
 } rpl_meld_check_result;
 
