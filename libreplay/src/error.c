@@ -52,10 +52,7 @@ size_t rpl__msgf(char *buf, const char *fmt, ...)
 	return n;
 }
 
-#define RPL_STR2(x) #x
-#define RPL_STR(x) RPL_STR2(x)
-
 const char *rpl_version(void)
 {
-	return RPL_STR(RPL_VERSION_MAJOR) "." RPL_STR(RPL_VERSION_MINOR) "." RPL_STR(RPL_VERSION_PATCH);
+	return RPL_VERSION;
 }

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "libreplay/version.h"
+
 #if defined(_WIN32)
 #define RPL_API
 #elif defined(__GNUC__)
@@ -19,10 +21,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define RPL_VERSION_MAJOR 0
-#define RPL_VERSION_MINOR 1
-#define RPL_VERSION_PATCH 0
 
 /* Stable error codes: their values never change meaning. */
 enum rpl_error {
