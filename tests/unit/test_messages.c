@@ -62,6 +62,38 @@ static void recorder_open_names_no_path(void **state)
 	rpl_rules_free(r);
 }
 
+/*
+ * A message matches its rule: the recorder's refusal of a card not held,
+ * after a refusal of another rule, says the card is not held (it once
+ * repeated the engine's previous refusal).
+ */
+static void recorder_refusal_says_its_own_rule(void **state)
+{
+	rpl_rules *r = tl_rules("stbl", NULL);
+	rpl_match_info info = { .rules = r, .nplayers = 2, .first_dealer = 1 };
+	rpl_recorder *rec = NULL;
+	rpl_layout lay;
+	rpl_action draw = A_DRAW, set = A_MELD("8c 8d 8h"), ghost = A_MELD("Ac 2c 3c");
+	char path[256];
+	(void)state;
+
+	snprintf(path, sizeof path, "%s/brp-test-messages-%ld.brp", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+	         (long)getpid());
+	tl_layout(&lay, 2, .hand = { "8c 8d 8h 3s 4s 5s 9c 10c Jc Qh Kh", NULL }, .stock = "6s");
+	assert_int_equal(rpl_recorder_open(&rec, path, &info, 0), 0);
+	assert_int_equal(rpl_recorder_deal(rec, &lay), 0);
+	assert_int_equal(rpl_recorder_action(rec, &draw), 0);
+	assert_int_equal(rpl_recorder_action(rec, &set), RPL_EILLEGAL);
+	assert_int_equal(rpl_recorder_rule(rec), RPL_RULE_MELD_SUIT);
+	assert_int_equal(rpl_recorder_action(rec, &ghost), RPL_EILLEGAL);
+	assert_int_equal(rpl_recorder_rule(rec), RPL_RULE_NOT_IN_HAND);
+	assert_message(rpl_recorder_errmsg(rec), path);
+	assert_string_equal(rpl_recorder_errmsg(rec), "STBL: Ac is not in seat 0's hand");
+	rpl_recorder_free(rec);
+	remove(path);
+	rpl_rules_free(r);
+}
+
 static void reader_and_verify_name_no_path(void **state)
 {
 	rpl_reader *rd = NULL;
@@ -158,6 +190,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(one_size),
 		cmocka_unit_test(recorder_open_names_no_path),
+		cmocka_unit_test(recorder_refusal_says_its_own_rule),
 		cmocka_unit_test(reader_and_verify_name_no_path),
 		cmocka_unit_test(import_names_no_path),
 		cmocka_unit_test(recover_names_no_path),
