@@ -135,7 +135,7 @@ static int begin_immediate(rpl_export_db *x)
 			return db_fail(x, rc, "cannot begin a transaction");
 		if (now_ms() - start >= x->timeout_ms) {
 			rpl__msgf(x->errmsg, "the database is busy: another writer held it for %d ms",
-			         x->timeout_ms);
+			          x->timeout_ms);
 			return RPL_EIO;
 		}
 		sleep_ms(20);
@@ -778,7 +778,7 @@ int rpl_export_db_merge(rpl_export_db *x, const char *src, int *added)
 	st = NULL;
 	if (version != RPL__SCHEMA_VERSION) {
 		rpl__msgf(x->errmsg, "schema version %d, not %d: export it again or upgrade it first",
-		         version, RPL__SCHEMA_VERSION);
+		          version, RPL__SCHEMA_VERSION);
 		err = version > RPL__SCHEMA_VERSION ? RPL_EUNSUPPORTED : RPL_EIO;
 		goto cleanup;
 	}

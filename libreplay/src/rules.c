@@ -253,7 +253,7 @@ int rpl_rules_set_id(rpl_rules *r, int id, int value)
 	}
 	if (value < p->min || value > p->max) {
 		rpl__msgf(r->errmsg, "%s: %d is out of range %d..%d", p->name, value, p->min,
-		         p->max);
+		          p->max);
 		return RPL_EINVAL;
 	}
 	if (id == RPL_P_ALLOW_2_PLAYERS && !value && !r->v[RPL_P_ALLOW_4_PLAYERS]) {
@@ -314,7 +314,7 @@ int rpl_rules_set(rpl_rules *r, const char *name, const char *value)
 	n = strtol(value, &end, 10);
 	if (end == value || *end != '\0' || n < p->min || n > p->max) {
 		rpl__msgf(r->errmsg, "%s: '%.40s' is not a number in %d..%d", p->name, value, p->min,
-		         p->max);
+		          p->max);
 		return RPL_EINVAL;
 	}
 	return rpl_rules_set_id(r, p->id, (int)n);

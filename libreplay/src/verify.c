@@ -61,7 +61,7 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 		out->kind = RPL_VERDICT_ILLEGAL;
 		out->rule = RPL_RULE_BAD_ACTION;
 		rpl__msgf(out->message, "the rules do not allow a match of %d players",
-		         info->nplayers);
+		          info->nplayers);
 		err = RPL_OK;
 		goto cleanup;
 	}
@@ -165,7 +165,7 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 				out->side = s;
 				out->claimed = c->score[s];
 				rpl__msgf(out->message, "a score is claimed for deal %d, which never ended",
-				         c->deal);
+				          c->deal);
 				goto cleanup;
 			} else {
 				computed = scores[c->deal - 1][s].total;
@@ -200,10 +200,10 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 			rpl__msgf(out->message, "the log stops before the first deal");
 		else if (rpl_game_phase(g) == RPL_PHASE_DEAL_OVER)
 			rpl__msgf(out->message, "the log stops after deal %d; the match is not over (%d to %d)",
-			         out->deal, (int)out->total[0], (int)out->total[1]);
+			          out->deal, (int)out->total[0], (int)out->total[1]);
 		else
 			rpl__msgf(out->message, "the log stops in deal %d after turn %d", out->deal,
-			         last_turn);
+			          last_turn);
 		goto cleanup;
 	}
 	out->kind = RPL_VERDICT_OK;
