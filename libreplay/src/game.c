@@ -952,6 +952,10 @@ static int add_beyond(struct laytry *t, const struct meld *m, int side, int idx,
 			if (c.n <= 14 && try_lay(t, RPL_ACT_ADD, side, idx, m, &c))
 				return 1;
 		} else if (missing == 1) {
+			/* floating wilds: the meld's own wild may move to fill the way (the meld rules arrange it) */
+			if (m->nw > 0 && RV(t->r, WILD_MOBILITY) == RPL_WILD_FLOATING && c.n <= 14 &&
+			    try_lay(t, RPL_ACT_ADD, side, idx, m, &c))
+				return 1;
 			for (int wi = 0; wi < hv->nwild; wi++) {
 				rpl_card w = hv->wild[wi];
 				if (c.cnt[w] >= h[w] || c.n + 1 > 14)

@@ -298,9 +298,35 @@ static void generator_and_take_check_agree_with_the_engine(void **state)
 	              st.positions, st.listed, st.sampled, st.accepted, st.takes_ok, st.takes_refused);
 }
 
+/*
+ * Found by the corpus above: under floating wilds (KZV) a meld's own wild
+ * moves to fill the way to a pile card, so the pile may be taken. Seat 0's
+ * 7c..Jc with the joker takes 4c 5c (the joker moving to 6c); the take
+ * check once tried only the hand's wilds and refused the pile.
+ */
+static void kzv_take_with_the_meld_wild_moving(void **state)
+{
+	rpl_game *g = tl_game("kzv", "target=0", 2, 1);
+	(void)state;
+
+	tl_deal(g, .hand = { "7c 8c 9c 10c Jc JK 5c Kd 3h 6s Qd", "4c 9s 3d 6d 10d Ah 5h 8h Jh As Js" },
+	        .stock = "9h 5s");
+	assert_applied(g, A_DRAW);
+	assert_applied(g, A_MELD("7c 8c 9c 10c Jc JK"));
+	assert_applied(g, A_DISCARD("9h"));
+	assert_applied(g, A_DRAW);
+	assert_applied(g, A_DISCARD("4c"));
+	assert_pile(g, "9h 4c");
+	assert_applied(g, A_TAKE);
+	assert_applied(g, A_ADD(0, 0, "4c 5c"));
+	assert_meld(g, 0, 0, "4c 5c JK* 7c 8c 9c 10c Jc");
+	rpl_game_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(kzv_take_with_the_meld_wild_moving),
 		cmocka_unit_test(generator_and_take_check_agree_with_the_engine),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

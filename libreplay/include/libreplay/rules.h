@@ -84,6 +84,7 @@ enum rpl_pile_rule {
 enum rpl_out_canastra { RPL_OUT_CANASTRA_NONE = 0, RPL_OUT_CANASTRA_ANY = 1, RPL_OUT_CANASTRA_CLEAN = 2 };
 /* out_last_card: whether the last card may be melded, or must be discarded, to go out. */
 enum rpl_out_last { RPL_OUT_LAST_ANY = 0, RPL_OUT_LAST_DISCARD = 1 };
+/* penalty_no_morto_sides: which sides without a morto pay penalty_no_morto when a deal ends. */
 enum rpl_penalty_sides {
 	RPL_PENALTY_EACH = 0,   /* each side without a morto pays penalty_no_morto */
 	RPL_PENALTY_NOT_OUT = 1 /* each side without a morto but the side that went out */
