@@ -176,6 +176,10 @@ RPL_API const char *rpl_export_csv_errmsg(const rpl_export_csv *w);
 
 /* ---- XLSX ---- */
 
+/*
+ * A workbook being written: an opaque handle made by rpl_export_xlsx_open,
+ * freed with rpl_export_xlsx_free; one thread at a time.
+ */
 typedef struct rpl_export_xlsx rpl_export_xlsx;
 
 /*
@@ -202,6 +206,7 @@ RPL_API int rpl_export_xlsx_add(rpl_export_xlsx *w, const rpl_export_match *m, i
 RPL_API int rpl_export_xlsx_finish(rpl_export_xlsx *w);
 /* Free the writer; without a successful finish nothing is left at path or beside it. */
 RPL_API void rpl_export_xlsx_free(rpl_export_xlsx *w);
+/* The detail of the last failure on w in one line (never naming path); "" when none. */
 RPL_API const char *rpl_export_xlsx_errmsg(const rpl_export_xlsx *w);
 
 #ifdef __cplusplus
