@@ -37,8 +37,8 @@ extern "C" {
  * the export write as dates. A recorder refuses another (RPL_EINVAL), a
  * reader refuses it as corrupt.
  */
-#define RPL_MIN_START_TIME (-62167219200LL)
-#define RPL_MAX_START_TIME 253402300799LL
+#define RPL_MIN_START_TIME (-62167219200LL) /* 0000-01-01T00:00:00Z */
+#define RPL_MAX_START_TIME 253402300799LL   /* 9999-12-31T23:59:59Z */
 /*
  * Limits a recorder enforces (RPL_ELIMIT), so that it never writes a log
  * its reader refuses and its memory stays bounded: decisions in one match
@@ -54,7 +54,7 @@ typedef struct rpl_match_info {
 	int nplayers;               /* 2 or 4 */
 	const char *players[4];     /* names by seat; NULL or "" for unnamed */
 	int first_dealer;           /* seat */
-	int64_t start_time;         /* seconds since 1970-01-01 UTC; 0 unknown; RPL_MIN/MAX_START_TIME */
+	int64_t start_time;         /* seconds since 1970-01-01 UTC; 0 unknown; RPL_MIN_START_TIME.. */
 	size_t nmeta;               /* free-form metadata: platform, table id... */
 	const char *const *meta_keys;
 	const char *const *meta_values;
