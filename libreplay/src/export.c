@@ -16,6 +16,7 @@
 #include "format.h"
 #include "grow.h"
 #include "sha256.h"
+#include "msg.h"
 
 const char *const rpl__export_morto_names[4] = { "untouched", "direct", "indirect", "stock" };
 
@@ -163,7 +164,7 @@ static char *overrides_json(const rpl_rules *r)
 
 static int fail(rpl_export_match *m, int err, const char *msg)
 {
-	snprintf(m->errmsg, sizeof(m->errmsg), "%s", msg);
+	rpl__msgf(m->errmsg, "%s", msg);
 	return err;
 }
 
@@ -377,7 +378,7 @@ int rpl_export_match_load_memory(rpl_export_match **out, const char *name, const
 		/* not even the header: a verdict, malformed */
 		m->verdict.kind = RPL_VERDICT_MALFORMED;
 		m->verdict.offset = rpl_reader_offset(rd);
-		snprintf(m->verdict.message, sizeof(m->verdict.message), "%s", rpl_reader_errmsg(rd));
+		rpl__msgf(m->verdict.message, "%s", rpl_reader_errmsg(rd));
 		err = RPL_OK;
 		goto cleanup;
 	}
@@ -470,9 +471,9 @@ fail:
 			return RPL_ENOMEM;
 		m->verdict.winner = -1;
 		if (e == 0 && why[0])
-			snprintf(m->errmsg, sizeof(m->errmsg), "%s", why); /* not a regular file */
+			rpl__msgf(m->errmsg, "%s", why); /* not a regular file */
 		else if (err == RPL_ENOMEM || strerror_r(e, m->errmsg, sizeof(m->errmsg)) != 0)
-			snprintf(m->errmsg, sizeof(m->errmsg), "%s", rpl_strerror(err));
+			rpl__msgf(m->errmsg, "%s", rpl_strerror(err));
 		*out = m;
 		return err;
 	}

@@ -16,6 +16,7 @@
 #include "export_impl.h"
 #include "format.h"
 #include "schema_sql.h"
+#include "msg.h"
 
 #define DEFAULT_TIMEOUT_MS (10 * 60 * 1000)
 
@@ -81,7 +82,7 @@ struct rpl_export_db {
 	char *path;     /* as opened: to remove the file again */
 	int created;    /* the file did not exist before this handle opened it */
 	int committed;  /* a batch of this handle was committed */
-	char errmsg[320];
+	char errmsg[RPL_ERRMSG_SIZE];
 };
 
 int rpl_export_schema_version(void)
@@ -99,16 +100,16 @@ static int db_fail(rpl_export_db *x, int rc, const char *what)
 {
 	int code = rc & 0xff;
 
-	if (rc == SQLITE_READONLY_DBMOVED) /* SQLite's own guard against writing into a removed file */
-		snprintf(x->errmsg, sizeof(x->errmsg),
-		         "%s: the database file was removed or replaced while it was open (by another run that "
-		         "created it and failed?): run again",
-		         what);
-	else
-		snprintf(x->errmsg, sizeof(x->errmsg), "%s: %s", what,
-		         x->db ? sqlite3_errmsg(x->db) : sqlite3_errstr(rc));
-	if (code == SQLITE_NOMEM)
+	if (code == SQLITE_NOMEM) {
+		rpl__msgf(x->errmsg, "out of memory");
 		return RPL_ENOMEM;
+	}
+	if (rc == SQLITE_READONLY_DBMOVED) { /* SQLite's own guard against writing into a removed file */
+		rpl__msgf(x->errmsg, "%s: the database file was removed or replaced while it was open (by another run "
+		          "that created it and failed?): run again", what);
+		return RPL_EIO;
+	}
+	rpl__msgf(x->errmsg, "%s: %s", what, x->db ? sqlite3_errmsg(x->db) : sqlite3_errstr(rc));
 	if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
 		return RPL_ECORRUPT;
 	return RPL_EIO;
@@ -145,8 +146,8 @@ static int begin_immediate(rpl_export_db *x)
 		if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED)
 			return db_fail(x, rc, "cannot begin a transaction");
 		if (now_ms() - start >= x->timeout_ms) {
-			snprintf(x->errmsg, sizeof(x->errmsg), "the database is busy: another writer held it for %d ms",
-			         x->timeout_ms);
+			rpl__msgf(x->errmsg, "the database is busy: another writer held it for %d ms",
+			          x->timeout_ms);
 			return RPL_EIO;
 		}
 		sleep_ms(20);
@@ -229,9 +230,9 @@ static int upgrade(rpl_export_db *x)
 	    (err = query_int(x, "SELECT count(*) FROM sqlite_master", &tables)) != 0)
 		goto fail;
 	if (version > RPL__SCHEMA_VERSION) {
-		snprintf(x->errmsg, sizeof(x->errmsg),
-		         "the database has schema version %d, newer than this build's %d: use a newer brp", version,
-		         RPL__SCHEMA_VERSION);
+		rpl__msgf(x->errmsg,
+		          "the database has schema version %d, newer than this build's %d: use a newer brp", version,
+		          RPL__SCHEMA_VERSION);
 		err = RPL_EUNSUPPORTED;
 		goto fail;
 	}
@@ -243,7 +244,7 @@ static int upgrade(rpl_export_db *x)
 		goto fail;
 	}
 	if (version == 0 && tables > 0) {
-		snprintf(x->errmsg, sizeof(x->errmsg), "the database holds tables but no schema version: not an export");
+		rpl__msgf(x->errmsg, "the database holds tables but no schema version: not an export");
 		err = RPL_ECORRUPT;
 		goto fail;
 	}
@@ -273,7 +274,7 @@ static int prepare_rows(rpl_export_db *x, int t, int k)
 	int rc;
 
 	if (!sql) {
-		snprintf(x->errmsg, sizeof(x->errmsg), "out of memory");
+		rpl__msgf(x->errmsg, "out of memory");
 		return RPL_ENOMEM;
 	}
 	memcpy(sql, row_tables[t].head, len);
@@ -366,7 +367,7 @@ int rpl_export_db_open(rpl_export_db **out, const char *path, int timeout_ms)
 		strcpy(x->path, path);
 	rc = sqlite3_open_v2(path, &x->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK)
-		return db_fail(x, rc, path);
+		return db_fail(x, rc, "cannot open");
 	sqlite3_extended_result_codes(x->db, 1);
 	sqlite3_busy_timeout(x->db, x->timeout_ms);
 	/*
@@ -410,7 +411,7 @@ int rpl_export_db_begin(rpl_export_db *x)
 	if (!x || !x->db)
 		return RPL_EINVAL;
 	if (x->in_batch) {
-		snprintf(x->errmsg, sizeof(x->errmsg), "a batch is already open");
+		rpl__msgf(x->errmsg, "a batch is already open");
 		return RPL_ESTATE;
 	}
 	if ((err = begin_write(x)) != 0)
@@ -426,7 +427,7 @@ int rpl_export_db_commit(rpl_export_db *x)
 	if (!x || !x->db)
 		return RPL_EINVAL;
 	if (!x->in_batch) {
-		snprintf(x->errmsg, sizeof(x->errmsg), "no batch is open");
+		rpl__msgf(x->errmsg, "no batch is open");
 		return RPL_ESTATE;
 	}
 	err = exec_retry(x, "COMMIT", "cannot commit");
@@ -773,7 +774,7 @@ int rpl_export_db_add(rpl_export_db *x, const rpl_export_match *m, int *added)
 	if (!x || !x->db || !m)
 		return RPL_EINVAL;
 	if (!x->in_batch) {
-		snprintf(x->errmsg, sizeof(x->errmsg), "no batch is open");
+		rpl__msgf(x->errmsg, "no batch is open");
 		return RPL_ESTATE;
 	}
 	/*
@@ -840,7 +841,7 @@ static int columns(rpl_export_db *x, const char *t, int with_id, char *buf, size
 	if (rc != SQLITE_DONE)
 		return db_fail(x, rc, t);
 	if (n >= size) {
-		snprintf(x->errmsg, sizeof(x->errmsg), "%s: too many columns", t);
+		rpl__msgf(x->errmsg, "%s: too many columns", t);
 		return RPL_EIO;
 	}
 	return 0;
@@ -863,7 +864,7 @@ int rpl_export_db_merge(rpl_export_db *x, const char *src, int *added)
 	if (!x || !src)
 		return RPL_EINVAL;
 	if (x->in_batch) {
-		snprintf(x->errmsg, sizeof(x->errmsg), "a batch is open: a merge is a batch of its own");
+		rpl__msgf(x->errmsg, "a batch is open: a merge is a batch of its own");
 		return RPL_ESTATE;
 	}
 	/* ATTACH would create a missing file, or read a FIFO or a device */
@@ -887,7 +888,10 @@ int rpl_export_db_merge(rpl_export_db *x, const char *src, int *added)
 	sqlite3_finalize(st);
 	st = NULL;
 	if (rc != SQLITE_DONE) {
-		err = db_fail(x, rc, src);
+		err = db_fail(x, rc, "cannot open");
+		/* SQLite's message for a failed ATTACH names the path: the code's text does not */
+		if (err != RPL_ENOMEM)
+			rpl__msgf(x->errmsg, "cannot open: %s", sqlite3_errstr(rc));
 		goto cleanup;
 	}
 	attached = 1;
@@ -897,8 +901,8 @@ int rpl_export_db_merge(rpl_export_db *x, const char *src, int *added)
 	sqlite3_finalize(st);
 	st = NULL;
 	if (version != RPL__SCHEMA_VERSION) {
-		snprintf(x->errmsg, sizeof(x->errmsg), "%s: schema version %d, not %d: export it again or upgrade it first",
-		         src, version, RPL__SCHEMA_VERSION);
+		rpl__msgf(x->errmsg, "schema version %d, not %d: export it again or upgrade it first",
+		          version, RPL__SCHEMA_VERSION);
 		err = version > RPL__SCHEMA_VERSION ? RPL_EUNSUPPORTED : RPL_EIO;
 		goto cleanup;
 	}

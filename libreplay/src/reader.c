@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "format.h"
+#include "msg.h"
 #include "sign_impl.h"
 
 struct rpl_reader {
@@ -25,7 +26,7 @@ struct rpl_reader {
 	int ended;       /* an E section was read */
 	int failed;      /* the error to repeat */
 	uint64_t err_offset;
-	char errmsg[256];
+	char errmsg[RPL_ERRMSG_SIZE];
 };
 
 static int fail(struct rpl_reader *rd, int err, uint64_t offset, const char *fmt, ...)
@@ -35,7 +36,7 @@ static int fail(struct rpl_reader *rd, int err, uint64_t offset, const char *fmt
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(rd->errmsg, sizeof(rd->errmsg), fmt, ap);
+	rpl__vmsgf(rd->errmsg, fmt, ap);
 	va_end(ap);
 	rd->err_offset = offset;
 	rd->failed = err;
@@ -46,7 +47,7 @@ static int fail(struct rpl_reader *rd, int err, uint64_t offset, const char *fmt
 static int start(struct rpl_reader *rd)
 {
 	struct section s;
-	char why[200];
+	char why[RPL_ERRMSG_SIZE];
 	int err;
 
 	if (rd->n < BRP_MAGIC_LEN || memcmp(rd->data, BRP_MAGIC, BRP_MAGIC_LEN) != 0)
@@ -202,7 +203,7 @@ static int close_stream(struct rpl_reader *rd)
 
 int rpl_reader_next(rpl_reader *rd, rpl_event *ev)
 {
-	char why[200];
+	char why[RPL_ERRMSG_SIZE];
 
 	if (!rd || !ev)
 		return RPL_EINVAL;

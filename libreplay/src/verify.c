@@ -6,6 +6,7 @@
 #include "format.h"
 #include "game_impl.h"
 #include "grow.h"
+#include "msg.h"
 
 const char *rpl_verdict_name(int kind)
 {
@@ -57,7 +58,7 @@ static int judge_signatures(rpl_reader *rd, const rpl_keyring *trusted, rpl_verd
 	if (sr->status == RPL_SIG_INVALID) {
 		out->kind = RPL_VERDICT_TAMPERED;
 		out->offset = sr->offset;
-		snprintf(out->message, sizeof(out->message),
+		rpl__msgf(out->message,
 		         "the signature at byte %llu (key %s) does not verify: bytes 0 to %llu were changed after signing",
 		         (unsigned long long)sr->offset, id, (unsigned long long)sr->covered);
 		return 0;
@@ -66,13 +67,13 @@ static int judge_signatures(rpl_reader *rd, const rpl_keyring *trusted, rpl_verd
 		return 0;
 	if (sr->status == RPL_SIG_UNSIGNED) {
 		out->kind = RPL_VERDICT_UNTRUSTED;
-		snprintf(out->message, sizeof(out->message), "unsigned, and trusted keys were given; %.200s", rest);
+		rpl__msgf(out->message, "unsigned, and trusted keys were given; %.200s", rest);
 	} else if (!sr->trusted) {
 		out->kind = RPL_VERDICT_UNTRUSTED;
-		snprintf(out->message, sizeof(out->message), "signed by key %s, which is not a trusted key; %.200s", id, rest);
+		rpl__msgf(out->message, "signed by key %s, which is not a trusted key; %.200s", id, rest);
 	} else if (sr->status == RPL_SIG_PARTIAL) {
 		out->kind = RPL_VERDICT_UNTRUSTED;
-		snprintf(out->message, sizeof(out->message),
+		rpl__msgf(out->message,
 		         "the trusted key %s signs bytes 0 to %llu of %llu: the rest is not covered; %.160s", id,
 		         (unsigned long long)sr->covered, (unsigned long long)sr->size, rest);
 	}
@@ -100,7 +101,7 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 	if (!info) {
 		out->kind = RPL_VERDICT_MALFORMED;
 		out->offset = rpl_reader_offset(rd);
-		snprintf(out->message, sizeof(out->message), "%s", rpl_reader_errmsg(rd));
+		rpl__msgf(out->message, "%s", rpl_reader_errmsg(rd));
 		return judge_signatures(rd, trusted, out);
 	}
 	err = rpl_game_new(&g, rules ? rules : info->rules, info->nplayers, info->first_dealer);
@@ -109,8 +110,8 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 	if (err) {
 		out->kind = RPL_VERDICT_ILLEGAL;
 		out->rule = RPL_RULE_BAD_ACTION;
-		snprintf(out->message, sizeof(out->message), "the rules do not allow a match of %d players",
-		         info->nplayers);
+		rpl__msgf(out->message, "the rules do not allow a match of %d players",
+		          info->nplayers);
 		err = RPL_OK;
 		goto cleanup;
 	}
@@ -125,7 +126,7 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 			}
 			out->kind = RPL_VERDICT_MALFORMED;
 			out->offset = rpl_reader_offset(rd);
-			snprintf(out->message, sizeof(out->message), "%s", rpl_reader_errmsg(rd));
+			rpl__msgf(out->message, "%s", rpl_reader_errmsg(rd));
 			goto cleanup;
 		}
 		switch (ev.kind) {
@@ -134,7 +135,7 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 				out->kind = RPL_VERDICT_ILLEGAL;
 				out->deal = ev.deal;
 				out->rule = rpl_game_rule(g);
-				snprintf(out->message, sizeof(out->message), "%s", rpl_game_errmsg(g));
+				rpl__msgf(out->message, "%s", rpl_game_errmsg(g));
 				goto cleanup;
 			}
 			out->deals = ev.deal;
@@ -153,7 +154,7 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 				out->seat = ev.seat;
 				out->action = ev.action;
 				out->rule = rpl_game_rule(g);
-				snprintf(out->message, sizeof(out->message), "%s", rpl_game_errmsg(g));
+				rpl__msgf(out->message, "%s", rpl_game_errmsg(g));
 				goto cleanup;
 			}
 			out->actions++;
@@ -213,8 +214,8 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 				out->claim_deal = c->deal;
 				out->side = s;
 				out->claimed = c->score[s];
-				snprintf(out->message, sizeof(out->message), "a score is claimed for deal %d, which never ended",
-				         c->deal);
+				rpl__msgf(out->message, "a score is claimed for deal %d, which never ended",
+				          c->deal);
 				goto cleanup;
 			} else {
 				computed = scores[c->deal - 1][s].total;
@@ -227,15 +228,15 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 				out->computed = computed;
 				if (c->deal > 0) {
 					out->breakdown = scores[c->deal - 1][s];
-					snprintf(out->message, sizeof(out->message),
-					         "deal %d, side %d: claimed %d, recomputed %d (melded %d, bonus %d, going out %d, "
-					         "hand %d, morto %d)",
-					         c->deal, s, (int)c->score[s], (int)computed, (int)out->breakdown.melded,
-					         (int)out->breakdown.bonus, (int)out->breakdown.going_out, (int)out->breakdown.hand,
-					         (int)out->breakdown.morto);
+					rpl__msgf(out->message,
+					          "deal %d, side %d: claimed %d, recomputed %d (melded %d, bonus %d, going out %d, "
+					          "hand %d, morto %d)",
+					          c->deal, s, (int)c->score[s], (int)computed, (int)out->breakdown.melded,
+					          (int)out->breakdown.bonus, (int)out->breakdown.going_out, (int)out->breakdown.hand,
+					          (int)out->breakdown.morto);
 				} else {
-					snprintf(out->message, sizeof(out->message), "match total, side %d: claimed %d, recomputed %d",
-					         s, (int)c->score[s], (int)computed);
+					rpl__msgf(out->message, "match total, side %d: claimed %d, recomputed %d",
+					          s, (int)c->score[s], (int)computed);
 				}
 				goto cleanup;
 			}
@@ -246,19 +247,19 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 		out->deal = rpl_game_deal_number(g);
 		out->turn = last_turn;
 		if (rpl_game_phase(g) == RPL_PHASE_NO_DEAL)
-			snprintf(out->message, sizeof(out->message), "the log stops before the first deal");
+			rpl__msgf(out->message, "the log stops before the first deal");
 		else if (rpl_game_phase(g) == RPL_PHASE_DEAL_OVER)
-			snprintf(out->message, sizeof(out->message), "the log stops after deal %d; the match is not over (%d to %d)",
-			         out->deal, (int)out->total[0], (int)out->total[1]);
+			rpl__msgf(out->message, "the log stops after deal %d; the match is not over (%d to %d)",
+			          out->deal, (int)out->total[0], (int)out->total[1]);
 		else
-			snprintf(out->message, sizeof(out->message), "the log stops in deal %d after turn %d", out->deal,
-			         last_turn);
+			rpl__msgf(out->message, "the log stops in deal %d after turn %d", out->deal,
+			          last_turn);
 		goto cleanup;
 	}
 	out->kind = RPL_VERDICT_OK;
-	snprintf(out->message, sizeof(out->message), "%d deal%s, %d decision%s; side %d won %d to %d", out->deals,
-	         out->deals == 1 ? "" : "s", out->actions, out->actions == 1 ? "" : "s", out->winner,
-	         (int)out->total[out->winner], (int)out->total[!out->winner]);
+	rpl__msgf(out->message, "%d deal%s, %d decision%s; side %d won %d to %d", out->deals,
+	          out->deals == 1 ? "" : "s", out->actions, out->actions == 1 ? "" : "s", out->winner,
+	          (int)out->total[out->winner], (int)out->total[!out->winner]);
 cleanup:
 	if (g && out->kind != RPL_VERDICT_OK) {
 		/* what was replayed before the verdict: the totals of the deals that ended */
@@ -298,7 +299,7 @@ int rpl_verify_file_trusted(const char *path, const rpl_rules *rules, const rpl_
 	out->winner = -1;
 	if (err == RPL_EINVAL || err == RPL_ENOMEM || err == RPL_EIO) {
 		/* not a verdict on the log: the file could not be read at all */
-		snprintf(out->message, sizeof(out->message), "%s", rd ? rpl_reader_errmsg(rd) : rpl_strerror(err));
+		rpl__msgf(out->message, "%s", rd ? rpl_reader_errmsg(rd) : rpl_strerror(err));
 		rpl_reader_free(rd);
 		return err;
 	}
@@ -306,7 +307,7 @@ int rpl_verify_file_trusted(const char *path, const rpl_rules *rules, const rpl_
 		out->kind = RPL_VERDICT_MALFORMED;
 		out->offset = rpl_reader_offset(rd);
 		out->bytes = rpl_reader_bytes(rd);
-		snprintf(out->message, sizeof(out->message), "%s", rpl_reader_errmsg(rd));
+		rpl__msgf(out->message, "%s", rpl_reader_errmsg(rd));
 		err = judge_signatures(rd, trusted, out);
 		rpl_reader_free(rd);
 		return err;

@@ -292,11 +292,7 @@ int cmd_record(int argc, char **argv)
 	e = rpl_recorder_open_signed(&rec, out_path, &info, 0, key);
 	if (e < 0) {
 		const char *m = rec ? rpl_recorder_errmsg(rec) : "";
-		size_t n = strlen(out_path);
-		/* an I/O message names the file already: "PATH: why" */
-		if (m && strncmp(m, out_path, n) == 0 && m[n] == ':' && m[n + 1] == ' ')
-			m += n + 2;
-		brp_error(name, "cannot record into %s: %s", out_path, m && *m ? m : rpl_strerror(e));
+		brp_error(name, "cannot record into %s: %s", out_path, *m ? m : rpl_strerror(e));
 		goto cleanup;
 	}
 

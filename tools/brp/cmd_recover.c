@@ -52,7 +52,11 @@ int cmd_recover(int argc, char **argv)
 	}
 	err = rpl_recover(argv[optind], out, &rep);
 	if (err) {
-		brp_error(name, "%s: %s", argv[optind], rep.message[0] ? rep.message : rpl_strerror(err));
+		const char *why = rep.message[0] ? rep.message : rpl_strerror(err);
+		if (rep.output)
+			brp_error(name, "%s: cannot write %s: %s", argv[optind], out, why);
+		else
+			brp_error(name, "%s: %s", argv[optind], why);
 		return BRP_EXIT_USAGE;
 	}
 	brp_text(stdout, argv[optind]);

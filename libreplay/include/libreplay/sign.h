@@ -22,7 +22,7 @@ extern "C" {
 
 #define RPL_KEY_ID_BYTES 8   /* a key id: 8 random bytes, minisign's "key number" */
 #define RPL_PUBKEY_BYTES 32  /* an Ed25519 public key */
-#define RPL_SIGNATURE_BYTES 64
+#define RPL_SIGNATURE_BYTES 64 /* an Ed25519 signature */
 #define RPL_KEY_ID_TEXT 17   /* 16 upper-case hex digits and a NUL, as minisign prints it */
 #define RPL_PUBKEY_TEXT 57   /* the base64 line of a public key file and a NUL */
 
@@ -49,6 +49,12 @@ RPL_API void rpl_pubkey_format(const rpl_pubkey *pk, char out[RPL_PUBKEY_TEXT]);
 
 /* ---- secret keys ---- */
 
+/*
+ * A key pair that signs: its id, its public key and its secret key, held in
+ * memory wiped on free. Opaque; made by rpl_seckey_generate or
+ * rpl_seckey_load, owned by the caller, released by rpl_seckey_free. Not
+ * to be used by two threads at once (signing writes its errmsg).
+ */
 typedef struct rpl_seckey rpl_seckey;
 
 /* A new key pair with a random key id. RPL_ENOMEM, RPL_EIO (no randomness: libsodium failed). */
@@ -83,16 +89,25 @@ RPL_API int rpl_seckey_save(rpl_seckey *k, const char *secret_path, const char *
 
 /* The public half. */
 RPL_API void rpl_seckey_public(const rpl_seckey *k, rpl_pubkey *out);
+/* The one-line reason of k's last failure; "" when none (and for NULL). Lives as long as k. */
 RPL_API const char *rpl_seckey_errmsg(const rpl_seckey *k);
 /* Wipes the key. Accepts NULL. */
 RPL_API void rpl_seckey_free(rpl_seckey *k);
 
 /* ---- trusted keys ---- */
 
+/*
+ * A set of trusted public keys (brp verify -K, --keyring). Opaque; owned by
+ * the caller. Read-only use (verification) may share one keyring between
+ * threads; adding keys may not run beside any other use.
+ */
 typedef struct rpl_keyring rpl_keyring;
 
+/* An empty keyring in *out (free it with rpl_keyring_free). 0 or RPL_ENOMEM (*out NULL). */
 RPL_API int rpl_keyring_new(rpl_keyring **out);
+/* Accepts NULL. */
 RPL_API void rpl_keyring_free(rpl_keyring *kr);
+/* Add a copy of pk (a key already there is not added twice). 0, RPL_ENOMEM, RPL_EINVAL for NULL. */
 RPL_API int rpl_keyring_add(rpl_keyring *kr, const rpl_pubkey *pk);
 /*
  * Add every public key of a file: a minisign public key file, or a keyring,
@@ -102,9 +117,11 @@ RPL_API int rpl_keyring_add(rpl_keyring *kr, const rpl_pubkey *pk);
  * rpl_keyring_errmsg), RPL_ENOMEM; a file without any key is RPL_EPARSE.
  */
 RPL_API int rpl_keyring_add_file(rpl_keyring *kr, const char *path);
+/* The number of keys held; 0 for NULL. */
 RPL_API size_t rpl_keyring_count(const rpl_keyring *kr);
 /* 1 when kr holds exactly this key (id and public key), else 0. kr may be NULL. */
 RPL_API int rpl_keyring_has(const rpl_keyring *kr, const rpl_pubkey *pk);
+/* The one-line reason of kr's last failure; "" when none. Lives as long as kr. */
 RPL_API const char *rpl_keyring_errmsg(const rpl_keyring *kr);
 
 /* ---- the prehash and signing ---- */
@@ -116,8 +133,11 @@ RPL_API const char *rpl_keyring_errmsg(const rpl_keyring *kr);
  */
 typedef struct rpl_prehash rpl_prehash;
 
+/* A hash of no bytes yet in *out (owned by the caller: rpl_prehash_free). 0 or RPL_ENOMEM (*out NULL). */
 RPL_API int rpl_prehash_new(rpl_prehash **out);
+/* Accepts NULL. */
 RPL_API void rpl_prehash_free(rpl_prehash *h);
+/* Hash len more bytes of data. One thread at a time per h. */
 RPL_API void rpl_prehash_update(rpl_prehash *h, const void *data, size_t len);
 /* Bytes hashed so far. */
 RPL_API uint64_t rpl_prehash_length(const rpl_prehash *h);
@@ -148,6 +168,7 @@ RPL_API int rpl_sign_detached(rpl_seckey *k, const char *path, const char *sig_p
 
 /* ---- what a log's signatures cover ---- */
 
+/* What a log's signature sections say, as rpl_signatures_check reports it. */
 enum rpl_signature_status {
 	RPL_SIG_UNSIGNED = 0, /* no signature section */
 	RPL_SIG_OK = 1,       /* the last signature covers every byte of the file */
@@ -155,6 +176,7 @@ enum rpl_signature_status {
 	RPL_SIG_INVALID = 3   /* a signature does not verify: the bytes it covers were changed */
 };
 
+/* What a log's signatures cover (verify's "signature" JSON object). Plain data. */
 typedef struct rpl_signature_report {
 	int status;                     /* enum rpl_signature_status */
 	rpl_pubkey key;                 /* the last valid signature's key, or the invalid one's */
