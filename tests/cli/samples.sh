@@ -89,12 +89,13 @@ while IFS= read -r line; do
 		has "$json" "$k" "$v" || { echo "FAILED: $file: \"$k\" is not $v: $json"; echo x >> details-failed; }
 	done
 
-	# plain text: "PATH: VERDICT: ...", the same exit code
+	# plain text: "PATH: VERDICT: ..." ("PATH: VERDICT, unclosed: ..." without an end section), the same exit code
 	rc=0
 	"$brp" verify "$path" > text 2> err || rc=$?
 	[ "$rc" = "$want" ] || bad "$file: verify exits $rc, not $want"
 	case $(cat text) in
-	"$path: $verdict: "*) ;;
+	"$path: $verdict: "*) [ "$verdict" = malformed ] || has "$json" closed true || bad "$file: an unclosed log without 'unclosed': $(cat text)" ;;
+	"$path: $verdict, unclosed: "*) has "$json" closed false || bad "$file: a closed log said unclosed: $(cat text)" ;;
 	*) bad "$file: verify says: $(cat text)" ;;
 	esac
 	# -q: nothing for an ok log, the same line otherwise
