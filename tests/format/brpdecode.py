@@ -2,19 +2,22 @@
 """An educational decoder of .brp match logs, written from docs/format.md.
 
 It depends on nothing but the Python standard library (zlib for CRC-32 and
-inflate) and shares no code with libreplay: its point is to show that the
+inflate, hashlib for the match identity's BLAKE2b) and shares no code with libreplay: its point is to show that the
 specification is enough to read a log. It prints the canonical text
 notation (docs/notation.md), the same bytes `brp dump FILE` prints.
 
     brpdecode.py FILE            the whole log as text notation
     brpdecode.py --actions FILE  only the decisions, one a line:
                                  DEAL TURN SEAT DECISION
+    brpdecode.py --match-id FILE the match identity (§15), as brp verify
+                                 --json gives it in "match_id"
 
 Exit status: 0 success, 2 a log this decoder refuses (one line on stderr:
 the byte offset and why; what was decoded before is printed).
 
 Section numbers (§) refer to docs/format.md.
 """
+import hashlib
 import math
 import sys
 import zlib
@@ -1056,14 +1059,78 @@ def dump(data, out, actions_only=False):
             out.write("\n")
 
 
+# ---- §15 the match identity ------------------------------------------------
+
+
+def uvarint(v):
+    out = bytearray()
+    while v >= 0x80:
+        out.append((v & 0x7F) | 0x80)
+        v >>= 7
+    out.append(v)
+    return bytes(out)
+
+
+def zz(v):
+    return uvarint(((v << 1) ^ (v >> 63)) & (2**64 - 1))
+
+
+def text(b):
+    return uvarint(len(b)) + bytes(b)
+
+
+def match_id(data):
+    """The identity record of §15, hashed with BLAKE2b-256: 64 hex digits."""
+    info = {}
+    rec = bytearray(b"brp-match-id-1\x00")
+    for kind, ev in events(data, info):
+        if kind == "header":
+            rec += text(ev["profile"].encode()) + uvarint(31)
+            for pid in range(1, 32):
+                rec += uvarint(pid) + zz(ev["rules"][pid])
+            rec += uvarint(ev["players"])
+            for name in ev["names"]:
+                rec += text(name)
+            rec += uvarint(ev["first_dealer"]) + zz(ev["start"]) + uvarint(len(ev["meta"]))
+            for k, v in ev["meta"]:
+                rec += text(k) + text(v)
+        elif kind == "deal":
+            number, (hands, mortos, stock) = ev
+            rec += b"D" + uvarint(number)
+            for hand in hands:
+                rec += bytes(sorted(hand))
+            for morto in mortos:
+                rec += bytes(morto)
+            rec += bytes(stock)
+        elif kind == "action":
+            a = ev[3]
+            rec += b"A" + bytes([a["kind"]])
+            if a["kind"] == ADD:
+                rec += bytes([a["side"], a["meld"]])
+            if a["kind"] in (MELD, ADD):
+                rec += bytes([a["end"], len(a["cards"])]) + bytes(sorted(a["cards"]))
+            elif a["kind"] == DISCARD:
+                rec += bytes(a["cards"])
+            elif a["kind"] == MORTO:
+                rec += bytes([a["morto"]])
+        elif kind == "claim":
+            d, s0, s1 = ev
+            rec += b"C" + uvarint(d) + zz(s0) + zz(s1)
+        # "end": not part of the record
+    return hashlib.blake2b(bytes(rec), digest_size=32).hexdigest()
+
+
 def main(argv):
     args = argv[1:]
-    actions_only = False
+    actions_only = ident = False
     if args and args[0] == "--actions":
         actions_only = True
         args = args[1:]
+    elif args and args[0] == "--match-id":
+        ident = True
+        args = args[1:]
     if len(args) != 1:
-        sys.stderr.write("usage: brpdecode.py [--actions] FILE\n")
+        sys.stderr.write("usage: brpdecode.py [--actions | --match-id] FILE\n")
         return 2
     try:
         with open(args[0], "rb") as f:
@@ -1073,6 +1140,9 @@ def main(argv):
         return 2
     out = sys.stdout
     try:
+        if ident:
+            out.write(match_id(data) + "\n")
+            return 0
         dump(memoryview(data).tobytes(), out, actions_only)
     except Refused as e:
         out.flush()
