@@ -1085,8 +1085,9 @@ def match_id(data):
     rec = bytearray(b"brp-match-id-1\x00")
     for kind, ev in events(data, info):
         if kind == "header":
-            rec += text(ev["profile"].encode()) + uvarint(31)
-            for pid in range(1, 32):
+            # every parameter, as the header decodes (a 31-pair header gives id 32 its value, §4)
+            rec += text(ev["profile"].encode()) + uvarint(NPARAMS)
+            for pid in range(1, NPARAMS + 1):
                 rec += uvarint(pid) + zz(ev["rules"][pid])
             rec += uvarint(ev["players"])
             for name in ev["names"]:

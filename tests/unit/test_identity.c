@@ -11,7 +11,8 @@
  *   illegal      an illegal decision stops the replay, not the reading: the
  *                verdict still has the identity and the closed status
  *   vector       samples/stbl-2p.brp has the identity docs/format.md gives
- *                (tests/format/brpdecode.py computes it from the spec alone)
+ *                (tests/format/brpdecode.py computes it from the spec alone),
+ *                and so has its 31-pair original in tests/format/legacy
  */
 #include "testlib.h"
 
@@ -261,7 +262,10 @@ static void test_vector(void **state)
 
 	(void)state;
 	assert_int_equal(rpl_verify_file(SRCROOT "/samples/stbl-2p.brp", NULL, &v), 0);
-	assert_string_equal(v.match_id, "ccbd7e5af6d75925aeadbd6fc1a59bd6be164cda3da6ee999a629b3a9b8e1dcf");
+	assert_string_equal(v.match_id, "fa4e2e75c23c914e7d6618fc48248623af496e2b22d5ef0635f9b678925c48f3");
+	/* the same match written before parameter 32 (31 pairs, id 32 read as each): the same rules, one identity */
+	assert_int_equal(rpl_verify_file(SRCROOT "/tests/format/legacy/stbl-2p.brp", NULL, &v), 0);
+	assert_string_equal(v.match_id, "fa4e2e75c23c914e7d6618fc48248623af496e2b22d5ef0635f9b678925c48f3");
 }
 
 int main(void)
