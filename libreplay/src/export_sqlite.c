@@ -1008,7 +1008,7 @@ int rpl_export_db_merge(rpl_export_db *x, const char *src, int *added)
 	if (err)
 		goto cleanup;
 	err = exec_sql(x,
-	               version >= 2 ? "CREATE TEMP TABLE merge_new AS SELECT match_id AS old_id, hash FROM merge_src.matches s "
+	               version >= 3 ? "CREATE TEMP TABLE merge_new AS SELECT match_id AS old_id, hash FROM merge_src.matches s "
 	                              "WHERE hash NOT IN (SELECT hash FROM main.matches) AND NOT EXISTS "
 	                              "(SELECT 1 FROM main.matches m WHERE m.identity = s.identity) ORDER BY match_id"
 	                            : "CREATE TEMP TABLE merge_new AS SELECT match_id AS old_id, hash FROM merge_src.matches "

@@ -8,8 +8,8 @@
   end section all have one match_id; edits of its content (a name, the start time,
   metadata, a claim, a rule parameter) each give another.
 - brp export (SQLite and CSV) and brp merge keep one row for the five; the row
-  describes the best file (closed, not salvaged); a database of schema version 1 is
-  upgraded and its rows get their identity when exported again; a version-1 shard
+  describes the best file (closed, not salvaged); a database of schema version 2 (before the identity) is
+  upgraded and its rows get their identity when exported again; a version-2 shard
   merges.
 - Every cut of a log at a section boundary after its last deal is reported unclosed,
   never with the intact log's JSON, and fails --strict; samples/disputed/claim-deal.brp
@@ -303,8 +303,8 @@ def check_export(brp):
     got = rows("all.db", "SELECT identity, hash, file, closed, recovered, verdict, verdict_detail FROM matches")
     if got != [(mid, sha, "v/compact.brp", 1, 0, "ok", got[0][6] if got else None)] or "missing" in got[0][6]:
         fail("five byte-variants exported: %r" % got)
-    if rows("all.db", "PRAGMA user_version") != [(2,)]:
-        fail("the schema version is not 2")
+    if rows("all.db", "PRAGMA user_version") != [(3,)]:
+        fail("the schema version is not 3")
     with open("csv/matches.csv", newline="") as f:
         recs = list(csv.DictReader(f))
     if len(recs) != 1 or recs[0]["identity"] != mid or recs[0]["closed"] != "0" or recs[0]["hash"] != \
@@ -331,23 +331,24 @@ def check_export(brp):
         fail("merge: the match's row does not describe its best file: %r" % rows("m.db", "SELECT * FROM matches"))
     if not run(brp, "merge", "m.db", "a.db", "b.db").stdout.startswith("0 matches added"):
         fail("merging again added something")
-    # a database of schema version 1: upgraded; its rows get their identity when exported again
+    # a database of schema version 2 (before the identity): upgraded; its rows get their identity when
+    # exported again
     run(brp, "export", "-q", "--sqlite", "old.db", "v/compact.brp", "sim/match-000002.brp")
     con = sqlite3.connect("old.db")
     con.executescript("DROP INDEX matches_identity; ALTER TABLE matches DROP COLUMN identity; "
-                      "ALTER TABLE matches DROP COLUMN closed; PRAGMA user_version = 1;")
+                      "ALTER TABLE matches DROP COLUMN closed; PRAGMA user_version = 2;")
     con.close()
     shutil.copy("old.db", "old-shard.db")
     run(brp, "export", "-q", "--sqlite", "old.db", "v/compact.brp")
-    if rows("old.db", "PRAGMA user_version") != [(2,)] or \
+    if rows("old.db", "PRAGMA user_version") != [(3,)] or \
             rows("old.db", "SELECT identity, closed FROM matches WHERE hash = '%s'" % sha) != [(mid, 1)]:
-        fail("a version-1 database exported again: %r" % rows("old.db", "SELECT hash, identity FROM matches"))
+        fail("a version-2 database exported again: %r" % rows("old.db", "SELECT hash, identity FROM matches"))
     run(brp, "export", "-q", "--sqlite", "old.db", *five)
     if rows("old.db", "SELECT count(*) FROM matches") != [(2,)]:
-        fail("a version-1 database, then the five variants: %r" % rows("old.db", "SELECT file FROM matches"))
+        fail("a version-2 database, then the five variants: %r" % rows("old.db", "SELECT file FROM matches"))
     r = run(brp, "merge", "m1.db", "old-shard.db")
     if r.returncode != 0 or rows("m1.db", "SELECT count(*), count(identity) FROM matches") != [(2, 0)]:
-        fail("merge of a version-1 shard: %s %s" % (r.stdout, r.stderr))
+        fail("merge of a version-2 shard: %s %s" % (r.stdout, r.stderr))
 
 
 if __name__ == "__main__":
