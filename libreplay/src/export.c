@@ -1,6 +1,7 @@
 /*
- * Export, step 1: a log loaded for export. Its identity is the SHA-256 of
- * its bytes; its verdict comes from verification, which also collects, in
+ * Export, step 1: a log loaded for export. Its identity is the match
+ * identity that verification gives (the SHA-256 of its bytes for a log that
+ * has none); its verdict comes from verification, which also collects, in
  * the same pass, what the database and the CSV files hold per deal (the
  * engine's own scores, stats and melds): kept only for an ok log.
  */
@@ -503,6 +504,11 @@ void rpl_export_match_free(rpl_export_match *m)
 const char *rpl_export_match_hash(const rpl_export_match *m)
 {
 	return m ? m->hash : "";
+}
+
+const char *rpl_export_match_id(const rpl_export_match *m)
+{
+	return m ? m->verdict.match_id : "";
 }
 
 const rpl_verdict *rpl_export_match_verdict(const rpl_export_match *m)

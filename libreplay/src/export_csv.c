@@ -188,7 +188,8 @@ int rpl_export_csv_add(rpl_export_csv *w, const rpl_export_match *m, int *added)
 		rpl__msgf(w->errmsg, "the CSV files are not open");
 		return RPL_ESTATE;
 	}
-	isnew = rpl__export_seen_add(&w->seen, m->hash);
+	/* one match once: by its identity, or by its bytes when it has none (malformed) */
+	isnew = rpl__export_seen_add(&w->seen, m->verdict.match_id[0] ? m->verdict.match_id : m->hash);
 	if (isnew < 0)
 		return csv_fail(w, RPL_ENOMEM, "out of memory", ENOMEM);
 	if (!isnew)

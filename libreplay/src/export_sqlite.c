@@ -20,16 +20,28 @@
 
 #define DEFAULT_TIMEOUT_MS (10 * 60 * 1000)
 
-enum { ST_MATCH, ST_FIND, ST_ACTIONS_STORED, ST_COUNT };
+enum { ST_MATCH, ST_FIND, ST_ACTIONS_STORED, ST_SET_IDENTITY, ST_BETTER_FILE, ST_COUNT };
 
 static const char *const sql_text[ST_COUNT] = {
 	[ST_MATCH] = "INSERT OR IGNORE INTO matches (hash, file, bytes, format_version, profile, overrides, players, "
 	             "target, first_dealer, start_time, start_unix, verdict, verdict_detail, verdict_deal, verdict_turn, "
 	             "verdict_seat, verdict_decision, verdict_rule, verdict_offset, recovered, deals, decisions, winner, "
-	             "total0, total1, actions_stored) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
-	             "?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)",
-	[ST_FIND] = "SELECT match_id, actions_stored, verdict FROM matches WHERE hash = ?1",
+	             "total0, total1, actions_stored, identity, closed) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
+	             "?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)",
+	/* the match, by its identity; a log without one (malformed), or a version-1 row, by its bytes */
+	[ST_FIND] = "SELECT match_id, actions_stored, verdict FROM matches WHERE identity = ?2 "
+	            "UNION ALL SELECT match_id, actions_stored, verdict FROM matches WHERE hash = ?1 LIMIT 1",
 	[ST_ACTIONS_STORED] = "UPDATE matches SET actions_stored = 1 WHERE match_id = ?1",
+	/* a version-1 row exported again: it gets its identity, unless another row has it already */
+	[ST_SET_IDENTITY] = "UPDATE OR IGNORE matches SET identity = ?2, closed = ?3 WHERE match_id = ?1 AND identity IS NULL",
+	/*
+	 * Another byte-variant of a match in the database: the row describes the
+	 * better file, a closed one over an unclosed one, then one that was not
+	 * salvaged over one that was (the verdict is the same: the content is).
+	 */
+	[ST_BETTER_FILE] = "UPDATE OR IGNORE matches SET hash = ?2, file = ?3, bytes = ?4, format_version = ?5, "
+	                   "closed = ?6, recovered = ?7, verdict_detail = ?8 WHERE match_id = ?1 AND "
+	                   "2 * coalesce(closed, 0) + 1 - recovered < 2 * ?6 + 1 - ?7",
 };
 
 /*
@@ -555,6 +567,8 @@ static int insert_match(rpl_export_db *x, const rpl_export_match *m)
 	bind_int_or_null(st, 24, v->total[0], ok);
 	bind_int_or_null(st, 25, v->total[1], ok);
 	sqlite3_bind_int(st, 26, ok && m->has_actions);
+	bind_text(st, 27, v->match_id[0] ? v->match_id : NULL);
+	bind_int_or_null(st, 28, v->closed, v->kind != RPL_VERDICT_MALFORMED);
 	return step_done(x, st, "cannot insert the match");
 }
 
@@ -718,6 +732,33 @@ static void bind_action(sqlite3_stmt *st, int base, const rpl_export_match *m, s
 	sqlite3_bind_text(st, base + 7, a->text, -1, SQLITE_STATIC);
 }
 
+/* A match already in the database, met again in this file (the same bytes, or another byte-variant). */
+static int update_file(rpl_export_db *x, const rpl_export_match *m, sqlite3_int64 id)
+{
+	const rpl_verdict *v = &m->verdict;
+	sqlite3_stmt *st;
+	int err;
+
+	if (!v->match_id[0])
+		return RPL_OK; /* found by its bytes, and no identity to add */
+	st = x->st[ST_SET_IDENTITY];
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_text(st, 2, v->match_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 3, v->closed);
+	if ((err = step_done(x, st, "cannot set the match identity")) != 0)
+		return err;
+	st = x->st[ST_BETTER_FILE];
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_text(st, 2, m->hash, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, m->file, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, (long long)m->bytes);
+	sqlite3_bind_int(st, 5, m->format_version);
+	sqlite3_bind_int(st, 6, v->closed);
+	sqlite3_bind_int(st, 7, v->recovered);
+	sqlite3_bind_text(st, 8, v->message, -1, SQLITE_STATIC);
+	return step_done(x, st, "cannot update the match's file");
+}
+
 static int add_match(rpl_export_db *x, const rpl_export_match *m, int *added)
 {
 	sqlite3_stmt *st;
@@ -731,6 +772,7 @@ static int add_match(rpl_export_db *x, const rpl_export_match *m, int *added)
 		int stored = 1, ok = 0;
 		st = x->st[ST_FIND];
 		sqlite3_bind_text(st, 1, m->hash, -1, SQLITE_STATIC);
+		bind_text(st, 2, m->verdict.match_id[0] ? m->verdict.match_id : NULL);
 		rc = sqlite3_step(st);
 		if (rc == SQLITE_ROW) {
 			id = sqlite3_column_int64(st, 0);
@@ -740,6 +782,8 @@ static int add_match(rpl_export_db *x, const rpl_export_match *m, int *added)
 		sqlite3_reset(st);
 		if (rc != SQLITE_ROW)
 			return db_fail(x, rc, "cannot find the match");
+		if ((err = update_file(x, m, id)) != 0)
+			return err;
 		if (stored || !ok || !m->detailed || !m->has_actions)
 			return RPL_OK;
 		if ((err = insert_rows(x, TB_ACTION, m->nacts, bind_action, m, id)) != 0)
@@ -847,6 +891,50 @@ static int columns(rpl_export_db *x, const char *t, int with_id, char *buf, size
 	return 0;
 }
 
+/*
+ * The columns cols ("a", "b", ... of this database's table t) read from the
+ * source's table aliased s: s."a", or NULL for a column the source lacks (an
+ * older schema version).
+ */
+static int source_columns(rpl_export_db *x, const char *t, const char *cols, char *sel, size_t size)
+{
+	sqlite3_stmt *st = NULL;
+	size_t n = 0;
+	const char *p = cols;
+	int rc = sqlite3_prepare_v2(x->db, "SELECT 1 FROM pragma_table_info(?1, 'merge_src') WHERE name = ?2", -1,
+	                            &st, NULL);
+
+	if (rc != SQLITE_OK)
+		return db_fail(x, rc, t);
+	sel[0] = '\0';
+	while (*p) {
+		const char *q = strchr(p, ',');
+		size_t len = q ? (size_t)(q - p) : strlen(p);
+		int has;
+		/* a column is "name", quoted */
+		sqlite3_bind_text(st, 1, t, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, p + 1, len >= 2 ? (int)len - 2 : 0, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		has = rc == SQLITE_ROW;
+		sqlite3_reset(st);
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+			sqlite3_finalize(st);
+			return db_fail(x, rc, t);
+		}
+		n += (size_t)snprintf(sel + n, n < size ? size - n : 0, "%s%s%.*s", n ? ", " : "", has ? "s." : "",
+		                      has ? (int)len : 4, has ? p : "NULL");
+		p += len;
+		while (*p == ',' || *p == ' ')
+			p++;
+	}
+	sqlite3_finalize(st);
+	if (n >= size) {
+		snprintf(x->errmsg, sizeof(x->errmsg), "%s: too many columns", t);
+		return RPL_EIO;
+	}
+	return 0;
+}
+
 static int exec_sql(rpl_export_db *x, const char *sql, const char *what)
 {
 	int rc = sqlite3_exec(x->db, sql, NULL, NULL, NULL);
@@ -900,29 +988,51 @@ int rpl_export_db_merge(rpl_export_db *x, const char *src, int *added)
 		version = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	st = NULL;
-	if (version != RPL__SCHEMA_VERSION) {
-		rpl__msgf(x->errmsg, "schema version %d, not %d: export it again or upgrade it first",
-		          version, RPL__SCHEMA_VERSION);
+	/* an older shard is read as it is: a column it lacks is NULL (versions 1 and 2: no identity) */
+	if (version < 1 || version > RPL__SCHEMA_VERSION) {
+		rpl__msgf(x->errmsg, "schema version %d, not 1 to %d: %s", version, RPL__SCHEMA_VERSION,
+		          version > RPL__SCHEMA_VERSION ? "use a newer brp" : "not an export database");
 		err = version > RPL__SCHEMA_VERSION ? RPL_EUNSUPPORTED : RPL_EIO;
 		goto cleanup;
 	}
 	err = rpl_export_db_begin(x);
 	if (err)
 		goto cleanup;
-	/* the matches this database lacks, by hash, and their new ids */
+	/*
+	 * The matches this database lacks, by identity (by hash for a log without
+	 * one), and their new ids. A match it has, met in another byte-variant,
+	 * takes the better file, as rpl_export_db_add does (update_file).
+	 */
+	if (version >= 3)
+		err = exec_sql(x,
+		               "UPDATE OR IGNORE main.matches AS m SET hash = s.hash, file = s.file, bytes = s.bytes, "
+		               "format_version = s.format_version, closed = s.closed, recovered = s.recovered, "
+		               "verdict_detail = s.verdict_detail FROM merge_src.matches AS s WHERE s.identity = m.identity "
+		               "AND 2 * coalesce(m.closed, 0) + 1 - m.recovered < 2 * coalesce(s.closed, 0) + 1 - s.recovered",
+		               "merge: matches");
+	if (err)
+		goto cleanup;
 	err = exec_sql(x,
-	               "CREATE TEMP TABLE merge_new AS SELECT match_id AS old_id, hash FROM merge_src.matches "
-	               "WHERE hash NOT IN (SELECT hash FROM main.matches) ORDER BY match_id",
+	               version >= 3 ? "CREATE TEMP TABLE merge_new AS SELECT match_id AS old_id, hash FROM merge_src.matches s "
+	                              "WHERE hash NOT IN (SELECT hash FROM main.matches) AND NOT EXISTS "
+	                              "(SELECT 1 FROM main.matches m WHERE m.identity = s.identity) ORDER BY match_id"
+	                            : "CREATE TEMP TABLE merge_new AS SELECT match_id AS old_id, hash FROM merge_src.matches "
+	                              "WHERE hash NOT IN (SELECT hash FROM main.matches) ORDER BY match_id",
 	               "merge");
 	if (err)
 		goto cleanup;
 	err = columns(x, "matches", 0, cols, sizeof(cols));
 	if (err)
 		goto cleanup;
-	snprintf(sql, sizeof(sql),
-	         "INSERT INTO main.matches (%s) SELECT %s FROM merge_src.matches "
-	         "WHERE match_id IN (SELECT old_id FROM merge_new) ORDER BY match_id",
-	         cols, cols);
+	{
+		char sel[2048];
+		if ((err = source_columns(x, "matches", cols, sel, sizeof(sel))) != 0)
+			goto cleanup;
+		snprintf(sql, sizeof(sql),
+		         "INSERT INTO main.matches (%s) SELECT %s FROM merge_src.matches s "
+		         "WHERE match_id IN (SELECT old_id FROM merge_new) ORDER BY match_id",
+		         cols, sel);
+	}
 	err = exec_sql(x, sql, "merge: matches");
 	if (err)
 		goto cleanup;
@@ -940,21 +1050,8 @@ int rpl_export_db_merge(rpl_export_db *x, const char *src, int *added)
 		err = columns(x, t, 0, cols, sizeof(cols));
 		if (err)
 			goto cleanup;
-		/* the same columns, read from the source table aliased s */
-		{
-			size_t n = 0;
-			const char *p = cols;
-			sel[0] = '\0';
-			while (*p) {
-				const char *q = strchr(p, ',');
-				size_t len = q ? (size_t)(q - p) : strlen(p);
-				n += (size_t)snprintf(sel + n, n < sizeof(sel) ? sizeof(sel) - n : 0, "%ss.%.*s", n ? ", " : "",
-				                      (int)len, p);
-				p += len;
-				while (*p == ',' || *p == ' ')
-					p++;
-			}
-		}
+		if ((err = source_columns(x, t, cols, sel, sizeof(sel))) != 0)
+			goto cleanup;
 		snprintf(sql, sizeof(sql),
 		         "INSERT INTO main.%s (match_id, %s) SELECT map.new_id, %s FROM merge_src.%s s "
 		         "JOIN merge_map map ON s.match_id = map.old_id",

@@ -13,7 +13,7 @@ static const char *const matches_cols[] = {
 	"hash", "file", "bytes", "format_version", "profile", "overrides", "players", "target", "first_dealer",
 	"start_time_utc", "start_unix", "player0", "player1", "player2", "player3", "verdict", "verdict_detail",
 	"verdict_deal", "verdict_turn", "verdict_seat", "verdict_decision", "verdict_rule", "verdict_offset",
-	"recovered", "deals", "decisions", "winner", "total0", "total1",
+	"recovered", "deals", "decisions", "winner", "total0", "total1", "identity", "closed",
 };
 static const char *const meta_cols[] = { "hash", "idx", "key", "value" };
 static const char *const deals_cols[] = {
@@ -134,6 +134,8 @@ static int match_row(const rpl_export_match *m, rpl__export_row_fn fn, void *ctx
 	put_opt(&r, v->winner, ok);
 	put_opt(&r, v->total[0], ok);
 	put_opt(&r, v->total[1], ok);
+	put_text(&r, v->match_id[0] ? v->match_id : NULL);
+	put_opt(&r, v->closed, v->kind != RPL_VERDICT_MALFORMED);
 	return emit(&r, XT_MATCHES, fn, ctx);
 }
 

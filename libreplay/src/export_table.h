@@ -38,12 +38,12 @@ typedef int (*rpl__export_row_fn)(void *ctx, int table, const struct xcell *cell
  */
 int rpl__export_rows(const rpl_export_match *m, rpl__export_row_fn fn, void *ctx);
 
-/* The hashes of the matches written (open addressing). */
+/* The matches written, by identity, or by hash for one without (open addressing). */
 struct xseen {
 	char (*v)[65];
 	size_t n, cap;
 };
-/* 1 when hash is new (now added), 0 when seen before, RPL_ENOMEM. */
+/* 1 when the key (an identity or a hash) is new (now added), 0 when seen before, RPL_ENOMEM. */
 int rpl__export_seen_add(struct xseen *set, const char *hash);
 void rpl__export_seen_free(struct xseen *set);
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "format.h"
+#include "identity.h"
 #include "msg.h"
 #include "sign_impl.h"
 
@@ -24,6 +25,9 @@ struct rpl_reader {
 	struct section sec;
 	uint32_t left;   /* decisions left in the current section */
 	int ended;       /* an E section was read */
+	int done;        /* the log was read to its end without error: match_id is set */
+	struct rpl__ident *ident; /* the match identity, built as events are read */
+	char match_id[RPL_MATCH_ID_SIZE];
 	int failed;      /* the error to repeat */
 	uint64_t err_offset;
 	char errmsg[RPL_ERRMSG_SIZE];
@@ -64,6 +68,9 @@ static int start(struct rpl_reader *rd)
 	err = rpl__header_get(&rd->hdr, s.payload, s.len, &rd->version, why, sizeof(why));
 	if (err)
 		return fail(rd, err, s.offset, "byte %zu: header: %s", (size_t)s.offset, why);
+	err = rpl__ident_new(&rd->ident, &rd->hdr.info);
+	if (err)
+		return fail(rd, err, s.offset, "out of memory");
 	return 0;
 }
 
@@ -144,6 +151,7 @@ void rpl_reader_free(rpl_reader *rd)
 	if (!rd)
 		return;
 	rpl__header_free(&rd->hdr);
+	rpl__ident_free(rd->ident);
 	free(rd->data);
 	free(rd);
 }
@@ -179,6 +187,24 @@ const uint8_t *rpl__reader_data(const rpl_reader *rd, size_t *n)
 	return rd ? rd->data : NULL;
 }
 
+int rpl_reader_closed(const rpl_reader *rd)
+{
+	return rd ? rd->ended : 0;
+}
+
+int rpl_reader_match_id(const rpl_reader *rd, char out[RPL_MATCH_ID_SIZE])
+{
+	if (!rd || !out)
+		return RPL_EINVAL;
+	out[0] = '\0';
+	if (rd->failed)
+		return rd->failed;
+	if (!rd->done)
+		return RPL_ESTATE;
+	memcpy(out, rd->match_id, RPL_MATCH_ID_SIZE);
+	return out[0] ? RPL_OK : RPL_ENOMEM;
+}
+
 /* Open the coded stream of a D or A section after its two varints. */
 static int open_stream(struct rpl_reader *rd, struct cursor *c)
 {
@@ -201,14 +227,10 @@ static int close_stream(struct rpl_reader *rd)
 	return 0;
 }
 
-int rpl_reader_next(rpl_reader *rd, rpl_event *ev)
+static int next_event(rpl_reader *rd, rpl_event *ev)
 {
 	char why[RPL_ERRMSG_SIZE];
 
-	if (!rd || !ev)
-		return RPL_EINVAL;
-	if (rd->failed)
-		return rd->failed;
 	memset(ev, 0, sizeof(*ev));
 	for (;;) {
 		struct cursor c = { 0 };
@@ -323,4 +345,30 @@ int rpl_reader_next(rpl_reader *rd, rpl_event *ev)
 			continue; /* an optional section this reader does not know: skipped */
 		}
 	}
+}
+
+/* Every event read goes into the match identity; the end of the log completes it. */
+int rpl_reader_next(rpl_reader *rd, rpl_event *ev)
+{
+	int got;
+
+	if (!rd || !ev)
+		return RPL_EINVAL;
+	if (rd->failed)
+		return rd->failed;
+	if (!rd->ident)
+		return RPL_ESTATE; /* the header was not read: the open failed */
+	got = next_event(rd, ev);
+	if (got == 0 && !rd->done) {
+		rpl__ident_final(rd->ident, rd->match_id);
+		rd->done = 1;
+	} else if (got == 1) {
+		if (ev->kind == RPL_EV_DEAL)
+			rpl__ident_deal(rd->ident, ev->deal, rd->hdr.info.nplayers, &ev->layout);
+		else if (ev->kind == RPL_EV_ACTION)
+			rpl__ident_action(rd->ident, &ev->action);
+		else if (ev->kind == RPL_EV_CLAIM)
+			rpl__ident_claim(rd->ident, ev->deal, ev->score);
+	}
+	return got;
 }

@@ -132,6 +132,13 @@ int rpl_recover(const char *in, const char *out, rpl_recover_report *rep)
 		snprintf(why, sizeof(why), "%s", rpl_reader_errmsg(rd));
 	} else {
 		rep->read_bytes = rep->total_bytes;
+		if (rpl_reader_closed(rd)) {
+			/* whole and closed: there is nothing to salvage, and out is left as it is */
+			rep->closed = 1;
+			snprintf(rep->message, sizeof(rep->message),
+			         "the log is whole and closed (it has its end section): nothing to salvage, %s not written", out);
+			goto cleanup;
+		}
 	}
 	cut = cut_point(info, &k);
 	for (size_t i = cut; i < k.n; i++)

@@ -27,6 +27,25 @@ struct claim {
 	int32_t score[2];
 };
 
+/*
+ * Whether the log is closed, and its identity: both need the log read to its
+ * end, also past an illegal decision (which stops the replay, not the reading).
+ */
+static int finish_reading(rpl_reader *rd, rpl_verdict *out)
+{
+	rpl_event ev;
+	int got;
+
+	while ((got = rpl_reader_next(rd, &ev)) == 1)
+		;
+	if (got == RPL_ENOMEM)
+		return got;
+	out->closed = rpl_reader_closed(rd);
+	if (got == 0)
+		rpl_reader_match_id(rd, out->match_id);
+	return RPL_OK;
+}
+
 int rpl_verify_reader(rpl_reader *rd, const rpl_rules *rules, rpl_verdict *out)
 {
 	return rpl_verify_reader_trusted(rd, rules, NULL, out, NULL);
@@ -90,7 +109,7 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 	size_t nclaims = 0, capclaims = 0;
 	rpl_score(*scores)[2] = NULL;
 	size_t capscores = 0;
-	int err = RPL_OK, got, last_turn = 0;
+	int err = RPL_OK, got, last_turn = 0, read_all = 0;
 
 	if (!rd || !out)
 		return RPL_EINVAL;
@@ -196,6 +215,9 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 			break;
 		}
 	}
+	read_all = 1;
+	if ((err = finish_reading(rd, out)) != 0)
+		goto cleanup;
 	out->total[0] = rpl_game_total(g, 0);
 	out->total[1] = rpl_game_total(g, 1);
 	out->winner = rpl_game_winner(g);
@@ -257,10 +279,13 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 		goto cleanup;
 	}
 	out->kind = RPL_VERDICT_OK;
-	rpl__msgf(out->message, "%d deal%s, %d decision%s; side %d won %d to %d", out->deals,
+	rpl__msgf(out->message, "%d deal%s, %d decision%s; side %d won %d to %d%s", out->deals,
 	          out->deals == 1 ? "" : "s", out->actions, out->actions == 1 ? "" : "s", out->winner,
-	          (int)out->total[out->winner], (int)out->total[!out->winner]);
+	          (int)out->total[out->winner], (int)out->total[!out->winner],
+	          out->closed ? "" : "; no end section: claims recorded after its last section may be missing");
 cleanup:
+	if (err == RPL_OK && !read_all && out->kind != RPL_VERDICT_MALFORMED)
+		err = finish_reading(rd, out);
 	if (g && out->kind != RPL_VERDICT_OK) {
 		/* what was replayed before the verdict: the totals of the deals that ended */
 		out->total[0] = rpl_game_total(g, 0);

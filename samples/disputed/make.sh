@@ -70,6 +70,11 @@ claim claim-match stbl-4p 'claim match: 1220 275' 'claim match: 1220 285'
 awk '{ print } /^40\. / { exit }' "$src/stbl-2p.txt" > "$out/unfinished.txt"
 "$brp" import "$out/unfinished.txt" -o "$out/unfinished.brp"
 
+# claim-deal.brp (433 bytes) cut after 404 bytes, the end of deal 2's section:
+# its two claims (the wrong one included) and its end are gone, every decision
+# is there. Not plain ok: unclosed, the claims after the last section may be
+# missing.
+head -c 404 "$out/claim-deal.brp" > "$out/claims-cut.brp"
 # aberto-4p.brp (461 bytes) cut after 380 bytes: the cut falls inside the
 # section of deal 2, bytes 317 to 431.
 head -c 380 "$src/aberto-4p.brp" > "$out/truncated.brp"

@@ -2,16 +2,19 @@
 """An educational decoder of .brp match logs, written from docs/format.md.
 
 It depends on nothing but the Python standard library (zlib for CRC-32 and
-inflate, hashlib for BLAKE2b) and, to check signatures, PyNaCl (Debian
-python3-nacl) for Ed25519; it shares no code with libreplay: its point is to
-show that the specification is enough to read a log. It prints the canonical
-text notation (docs/notation.md), the same bytes `brp dump FILE` prints.
+inflate, hashlib for BLAKE2b: the match identity and the signatures' digest)
+and, to check signatures, PyNaCl (Debian python3-nacl) for Ed25519; it shares
+no code with libreplay: its point is to show that the specification is enough
+to read a log. It prints the canonical text notation (docs/notation.md), the
+same bytes `brp dump FILE` prints.
 
     brpdecode.py FILE               the whole log as text notation
     brpdecode.py --actions FILE     only the decisions, one a line:
                                     DEAL TURN SEAT DECISION
     brpdecode.py --signatures FILE  what the signature sections cover (§5.5),
                                     one line: STATUS KEYID COVERED SIZE
+    brpdecode.py --match-id FILE    the match identity (§15), as brp verify
+                                    --json gives it in "match_id"
 
 Exit status: 0 success, 2 a log this decoder refuses (one line on stderr:
 the byte offset and why; what was decoded before is printed).
@@ -1107,17 +1110,82 @@ def dump(data, out, actions_only=False):
             out.write("\n")
 
 
+# ---- §15 the match identity ------------------------------------------------
+
+
+def uvarint(v):
+    out = bytearray()
+    while v >= 0x80:
+        out.append((v & 0x7F) | 0x80)
+        v >>= 7
+    out.append(v)
+    return bytes(out)
+
+
+def zz(v):
+    return uvarint(((v << 1) ^ (v >> 63)) & (2**64 - 1))
+
+
+def text(b):
+    return uvarint(len(b)) + bytes(b)
+
+
+def match_id(data):
+    """The identity record of §15, hashed with BLAKE2b-256: 64 hex digits."""
+    info = {}
+    rec = bytearray(b"brp-match-id-1\x00")
+    for kind, ev in events(data, info):
+        if kind == "header":
+            # every parameter, as the header decodes (a 31-pair header gives id 32 its value, §4)
+            rec += text(ev["profile"].encode()) + uvarint(NPARAMS)
+            for pid in range(1, NPARAMS + 1):
+                rec += uvarint(pid) + zz(ev["rules"][pid])
+            rec += uvarint(ev["players"])
+            for name in ev["names"]:
+                rec += text(name)
+            rec += uvarint(ev["first_dealer"]) + zz(ev["start"]) + uvarint(len(ev["meta"]))
+            for k, v in ev["meta"]:
+                rec += text(k) + text(v)
+        elif kind == "deal":
+            number, (hands, mortos, stock) = ev
+            rec += b"D" + uvarint(number)
+            for hand in hands:
+                rec += bytes(sorted(hand))
+            for morto in mortos:
+                rec += bytes(morto)
+            rec += bytes(stock)
+        elif kind == "action":
+            a = ev[3]
+            rec += b"A" + bytes([a["kind"]])
+            if a["kind"] == ADD:
+                rec += bytes([a["side"], a["meld"]])
+            if a["kind"] in (MELD, ADD):
+                rec += bytes([a["end"], len(a["cards"])]) + bytes(sorted(a["cards"]))
+            elif a["kind"] == DISCARD:
+                rec += bytes(a["cards"])
+            elif a["kind"] == MORTO:
+                rec += bytes([a["morto"]])
+        elif kind == "claim":
+            d, s0, s1 = ev
+            rec += b"C" + uvarint(d) + zz(s0) + zz(s1)
+        # "end": not part of the record
+    return hashlib.blake2b(bytes(rec), digest_size=32).hexdigest()
+
+
 def main(argv):
     args = argv[1:]
-    actions_only = sigs = False
+    actions_only = sigs = ident = False
     if args and args[0] == "--actions":
         actions_only = True
         args = args[1:]
     elif args and args[0] == "--signatures":
         sigs = True
         args = args[1:]
+    elif args and args[0] == "--match-id":
+        ident = True
+        args = args[1:]
     if len(args) != 1:
-        sys.stderr.write("usage: brpdecode.py [--actions|--signatures] FILE\n")
+        sys.stderr.write("usage: brpdecode.py [--actions | --signatures | --match-id] FILE\n")
         return 2
     try:
         with open(args[0], "rb") as f:
@@ -1131,6 +1199,9 @@ def main(argv):
         out.write("%s %s %d %d\n" % (status, key or "-", covered, size))
         return 0
     try:
+        if ident:
+            out.write(match_id(data) + "\n")
+            return 0
         dump(memoryview(data).tobytes(), out, actions_only)
     except Refused as e:
         out.flush()

@@ -86,6 +86,12 @@ for f in "$work"/*.brp "$work"/sim-*/*.brp; do
 		failed=1
 		continue
 	fi
+	c_id=$("$brp" verify --json "$f" | sed -n 's/.*"match_id":"\([0-9a-f]*\)".*/\1/p')
+	py_id=$("$py" "$dec" --match-id "$f")
+	if [ -z "$c_id" ] || [ "$c_id" != "$py_id" ]; then
+		echo "$f: FAILED: match_id $c_id (brp verify), $py_id (brpdecode.py)"
+		failed=1
+	fi
 	if cmp -s "$f.c.txt" "$f.py.txt"; then
 		echo "$f: ok"
 	else
@@ -94,5 +100,9 @@ for f in "$work"/*.brp "$work"/sim-*/*.brp; do
 		failed=1
 	fi
 done
+# the same match closed and unclosed: one identity
+a=$("$py" "$dec" --match-id "$work/short-stbl.brp")
+b=$("$py" "$dec" --match-id "$work/short-stbl-open.brp")
+[ "$a" = "$b" ] || { echo "short-stbl.brp and short-stbl-open.brp: match_id $a and $b"; failed=1; }
 echo "$n logs compared"
 exit $failed

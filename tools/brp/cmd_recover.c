@@ -13,12 +13,15 @@ static void usage(FILE *f)
 	      "Salvage a damaged log, or a recording cut short by a crash: every complete\n"
 	      "turn up to the first damaged or missing byte is written to OUT as a valid,\n"
 	      "closed log (its end marked recovered), and one line says what was cut.\n"
+	      "A log that is whole and closed needs no salvage: brp recover says so and\n"
+	      "leaves OUT as it was.\n"
 	      "\n"
 	      "  -o, --output FILE   the salvaged log (required; written whole or not at all)\n"
 	      "  -h, --help          print this help and exit\n"
 	      "\n"
-	      "Exit status: 0 salvaged (even if something was cut), 2 nothing could be\n"
-	      "salvaged (no readable header), or a usage or write error.\n",
+	      "Exit status: 0 salvaged (even if something was cut), 1 nothing to salvage\n"
+	      "(the log is whole and closed; OUT not written), 2 nothing could be salvaged\n"
+	      "(no readable header), or a usage or write error.\n",
 	      f);
 }
 
@@ -63,5 +66,5 @@ int cmd_recover(int argc, char **argv)
 	fputs(": ", stdout);
 	brp_text(stdout, rep.message);
 	putchar('\n');
-	return BRP_EXIT_OK;
+	return rep.closed ? BRP_EXIT_NO : BRP_EXIT_OK;
 }

@@ -18,6 +18,8 @@ static void usage(FILE *f)
 	      "  malformed   the file cannot be read: byte offset and reason\n"
 	      "  tampered    a signature does not verify: the bytes it covers were changed\n"
 	      "  untrusted   otherwise ok, but no trusted key (-K, --keyring) signs the whole log\n"
+	      "A log without its end section is said \"unclosed\" (\"ok, unclosed: ...\"):\n"
+	      "a recording that was never closed, or one whose end was cut off.\n"
 	      "Directories are searched for *.brp files, each directory and log once; - reads\n"
 	      "a list of paths from standard input, one a line of at most 4095 bytes.\n"
 	      "Output follows the order of the arguments.\n"
@@ -25,17 +27,22 @@ static void usage(FILE *f)
 	      "      --rules-from-log  judge by the rules the log carries (the default)\n"
 	      "  -r, --rules PROFILE   judge by this profile instead (kzv, stbl, aberto)\n"
 	      "  -s, --set NAME=VALUE  with --rules: override a parameter (repeatable)\n"
-	      "      --json            one JSON object a match, one a line\n"
+	      "      --json            one JSON object a match, one a line; \"closed\" and\n"
+	      "                        \"match_id\", the match identity: the same for every\n"
+	      "                        byte-variant of one match (docs/format.md 15)\n"
 	      "  -j, --jobs N          threads (default 1; the output is the same, in order)\n"
 	      "      --from-list FILE  also verify the paths listed in FILE, one a line\n"
-	      "  -q, --quiet           print only the matches that are not ok\n"
+	      "  -q, --quiet           print only the matches that are not ok (or unclosed)\n"
+	      "      --strict          an unclosed log (no end section) is not ok, even when\n"
+	      "                        its match is over: claims after its last section may\n"
+	      "                        be missing\n"
 	      "  -K, --key FILE        a trusted public key (a minisign .pub file; repeatable)\n"
 	      "      --keyring FILE    trusted public keys, one after another in a file\n"
 	      "Signatures are checked in every log; a signed log's line names the key.\n"
 	      "  -h, --help            print this help and exit\n"
 	      "\n"
 	      "Exit status: 0 all ok; 1 some illegal, mismatch, incomplete, tampered or\n"
-	      "untrusted; 2 some malformed, or a usage error.\n",
+	      "untrusted (or, with --strict, unclosed); 2 some malformed, or a usage error.\n",
 	      f);
 }
 
@@ -63,7 +70,8 @@ static void print_text(const char *path, const rpl_verdict *v, int keys)
 
 	/* the path and the message may hold any byte (a name from the log): escaped */
 	brp_text(stdout, path);
-	printf(": %s: ", rpl_verdict_name(v->kind));
+	/* a log without its end section may lack what came after its last section: said on every line */
+	printf(": %s%s: ", rpl_verdict_name(v->kind), v->kind != RPL_VERDICT_MALFORMED && !v->closed ? ", unclosed" : "");
 	switch (v->kind) {
 	case RPL_VERDICT_ILLEGAL:
 		if (v->turn > 0) {
@@ -149,6 +157,12 @@ static void print_json(const char *path, const rpl_verdict *v)
 	if (v->kind != RPL_VERDICT_MALFORMED)
 		printf(",\"deals\":%d,\"decisions\":%d,\"total\":[%d,%d],\"winner\":%d,\"recovered\":%s", v->deals, v->actions,
 		       (int)v->total[0], (int)v->total[1], v->winner, v->recovered ? "true" : "false");
+	/* what the log is: closed (its end section), and the match identity (null: the log does not decode) */
+	printf(",\"closed\":%s,\"match_id\":", v->closed ? "true" : "false");
+	if (v->match_id[0])
+		printf("\"%s\"", v->match_id);
+	else
+		fputs("null", stdout);
 	fputs(",\"message\":", stdout);
 	brp_json_string(stdout, v->message);
 	fputs("}\n", stdout);
@@ -157,7 +171,7 @@ static void print_json(const char *path, const rpl_verdict *v)
 struct vjob {
 	const rpl_rules *rules;
 	const rpl_keyring *trusted;
-	int json, quiet, worst;
+	int json, quiet, strict, worst;
 	struct brp_progress prog;
 	size_t n;
 };
@@ -187,9 +201,11 @@ static void print_result(const char *path, const void *result, void *ud)
 		return;
 	}
 	rc = v->kind == RPL_VERDICT_OK ? BRP_EXIT_OK : v->kind == RPL_VERDICT_MALFORMED ? BRP_EXIT_USAGE : BRP_EXIT_NO;
+	if (rc == BRP_EXIT_OK && j->strict && !v->closed)
+		rc = BRP_EXIT_NO; /* a finished match whose claims may have been cut off */
 	if (rc > j->worst)
 		j->worst = rc;
-	if (j->quiet && rc == BRP_EXIT_OK)
+	if (j->quiet && rc == BRP_EXIT_OK && v->closed)
 		return;
 	if (j->json)
 		print_json(path, v);
@@ -215,6 +231,7 @@ int cmd_verify(int argc, char **argv)
 		{ "set", required_argument, NULL, 's' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "strict", no_argument, NULL, 'S' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "from-list", required_argument, NULL, 'F' },
 		{ "key", required_argument, NULL, 'K' },
@@ -224,7 +241,7 @@ int cmd_verify(int argc, char **argv)
 	};
 	const char *profile = NULL;
 	char **sets = NULL;
-	int nsets = 0, json = 0, quiet = 0, c, jobs = 1, status = BRP_EXIT_USAGE, rc;
+	int nsets = 0, json = 0, quiet = 0, strict = 0, c, jobs = 1, status = BRP_EXIT_USAGE, rc;
 	const char *list = NULL;
 	struct vjob job = { 0 };
 	rpl_rules *rules = NULL;
@@ -243,6 +260,7 @@ int cmd_verify(int argc, char **argv)
 		case 's': sets[nsets++] = optarg; break;
 		case 'J': json = 1; break;
 		case 'q': quiet = 1; break;
+		case 'S': strict = 1; break;
 		case 'j':
 			if (brp_parse_jobs(name, optarg, &jobs) < 0)
 				goto cleanup;
@@ -278,6 +296,7 @@ int cmd_verify(int argc, char **argv)
 	job.trusted = trusted;
 	job.json = json;
 	job.quiet = quiet;
+	job.strict = strict;
 	job.worst = BRP_EXIT_OK;
 	brp_progress_start(&job.prog, name, "logs", quiet, 0);
 	rc = brp_pool_run(name, src, jobs, sizeof(struct vresult), verify_one, print_one, &job);

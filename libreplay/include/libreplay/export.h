@@ -4,8 +4,8 @@
  *
  * Two steps, so that the slow one may run on several threads:
  *
- * 1. rpl_export_match_load() reads one log, names it by the SHA-256 of its
- *    bytes, verifies it (as rpl_verify_reader does) and, when it is ok,
+ * 1. rpl_export_match_load() reads one log, hashes its bytes (SHA-256),
+ *    verifies it (which gives its match identity, rpl_verdict.match_id) (as rpl_verify_reader does) and, when it is ok,
  *    replays it to collect every deal, score breakdown, final meld and (with
  *    RPL_EXPORT_ACTIONS) decision. It touches no shared state: loads of
  *    different logs may run at once.
@@ -65,8 +65,10 @@ RPL_API int rpl_export_match_load_memory(rpl_export_match **out, const char *nam
 /* Free a loaded match; NULL is accepted. */
 RPL_API void rpl_export_match_free(rpl_export_match *m);
 
-/* The identity: the SHA-256 of the log's bytes as 64 lower-case hex digits ("" for NULL). Lent by m. */
+/* The SHA-256 of the log's bytes as 64 lower-case hex digits ("" for NULL). Lent by m. */
 RPL_API const char *rpl_export_match_hash(const rpl_export_match *m);
+/* The match identity (docs/format.md section 15), "" when the log has none (malformed). Lent by m. */
+RPL_API const char *rpl_export_match_id(const rpl_export_match *m);
 /* The verdict, as rpl_verify_reader() gives it; NULL for NULL. Lent by m. */
 RPL_API const rpl_verdict *rpl_export_match_verdict(const rpl_export_match *m);
 /* The detail of the failure that made m's load fail; "" when none. Lent by m. */
@@ -124,8 +126,10 @@ RPL_API void rpl_export_db_rollback(rpl_export_db *db);
 
 /*
  * Add a loaded match to the open batch. A match already in the database (by
- * hash) adds nothing (*added = 0), except its decisions when they were not
- * stored before and m has them. *added (may be NULL) is 1 for a new match.
+ * its identity, or by hash when it has none) adds nothing (*added = 0),
+ * except its decisions when they were not stored before and m has them, and
+ * its file when m's is better (closed over unclosed, then not salvaged over
+ * salvaged: docs/schema.md). *added (may be NULL) is 1 for a new match.
  * RPL_ESTATE without a batch; RPL_EIO (RPL_ENOMEM) on a database error,
  * and then the whole batch has been rolled back: none is open.
  */
@@ -133,13 +137,15 @@ RPL_API int rpl_export_db_add(rpl_export_db *db, const rpl_export_match *m, int 
 
 /*
  * Add every match of another export database src (a shard, exported
- * elsewhere) that db lacks, by hash, with all its rows; match ids are
+ * elsewhere) that db lacks, by identity (by hash for a match without one),
+ * with all its rows, and for a match db has, the better file; match ids are
  * renumbered. One batch of its own: call it with no batch open (SQLite
  * attaches src outside a transaction); on failure nothing is added.
- * src must have db's schema version, and be an existing regular file (it is
- * never created). *added (may be NULL): matches added.
- * RPL_ESTATE with a batch open, RPL_EIO (cannot read src, a database error,
- * another older schema version), RPL_EUNSUPPORTED (a newer one).
+ * src may have db's schema version or an older one (a column it lacks is
+ * NULL), and must be an existing regular file (it is never created).
+ * *added (may be NULL): matches added. RPL_ESTATE with a batch open,
+ * RPL_EIO (cannot read src, a database error, not an export database),
+ * RPL_EUNSUPPORTED (a newer schema version).
  */
 RPL_API int rpl_export_db_merge(rpl_export_db *db, const char *src, int *added);
 
@@ -175,7 +181,7 @@ typedef struct rpl_export_csv rpl_export_csv;
  * on failure, rpl_export_csv_errmsg() says why: free it all the same.
  */
 RPL_API int rpl_export_csv_open(rpl_export_csv **out, const char *dir, unsigned flags);
-/* Add a loaded match; a match already added (by hash) adds nothing (*added = 0). RPL_EIO, RPL_ENOMEM. */
+/* Add a loaded match; a match already added (by identity, or hash) adds nothing (*added = 0). RPL_EIO, RPL_ENOMEM. */
 RPL_API int rpl_export_csv_add(rpl_export_csv *w, const rpl_export_match *m, int *added);
 /* Write the per-player totals, close the files and rename them into place. RPL_EIO, RPL_ESTATE. */
 RPL_API int rpl_export_csv_finish(rpl_export_csv *w);
@@ -206,7 +212,7 @@ typedef struct rpl_export_xlsx rpl_export_xlsx;
  */
 RPL_API int rpl_export_xlsx_open(rpl_export_xlsx **out, const char *path);
 /*
- * Add a loaded match; a match already added (by hash) adds nothing (*added
+ * Add a loaded match; a match already added (by identity, or hash) adds nothing (*added
  * = 0). RPL_ELIMIT when a sheet would pass the 1,048,576 rows a sheet can
  * hold (the actions of a large corpus: export them to SQLite or CSV),
  * RPL_EIO, RPL_ENOMEM.

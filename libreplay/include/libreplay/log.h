@@ -49,6 +49,9 @@ extern "C" {
  */
 #define RPL_MAX_DECISIONS (1u << 22)
 
+/* A match identity: 64 lower-case hex digits and a NUL (docs/format.md section 15). */
+#define RPL_MATCH_ID_SIZE 65
+
 /* What a match log's header says. Plain data; strings are borrowed. */
 typedef struct rpl_match_info {
 	const rpl_rules *rules;     /* the rules played, every parameter */
@@ -242,6 +245,17 @@ RPL_API uint64_t rpl_reader_offset(const rpl_reader *rd);
 RPL_API const char *rpl_reader_errmsg(const rpl_reader *rd);
 /* The size of the log in bytes (the whole file is read at open); 0 for NULL. */
 RPL_API uint64_t rpl_reader_bytes(const rpl_reader *rd);
+/* 1 once the end section (E) has been read: the recording was closed. */
+RPL_API int rpl_reader_closed(const rpl_reader *rd);
+/*
+ * The match identity (docs/format.md section 15): BLAKE2b-256 of the
+ * match's content (the header's fields, every layout, decision and claim,
+ * decoded), the same for every byte-variant of one match, into out as 64
+ * lower-case hex digits. Known once rpl_reader_next() has returned 0: then
+ * 0. RPL_ESTATE before the end of the log; after a reading error, that
+ * error (a log that does not decode to its end has no identity).
+ */
+RPL_API int rpl_reader_match_id(const rpl_reader *rd, char out[RPL_MATCH_ID_SIZE]);
 
 /* ---- verification ---- */
 
@@ -278,6 +292,15 @@ typedef struct rpl_verdict {
 	uint64_t bytes;        /* the log's size: the bytes read (0 when it could not be read) */
 	/* what the log's signature sections cover (sign.h), whatever the verdict */
 	rpl_signature_report signature;
+	/*
+	 * What the log is, whatever its verdict. closed: 1 when it has its end
+	 * section (E); an unclosed log may lack what was recorded after its last
+	 * section (claims, the end of a deal). match_id: the match identity
+	 * (rpl_reader_match_id), "" when the log does not decode to its end
+	 * (malformed; or illegal and damaged after the illegal decision).
+	 */
+	int closed;
+	char match_id[RPL_MATCH_ID_SIZE];
 } rpl_verdict;
 
 /* The verdict's name: "ok", "illegal", "mismatch", "incomplete", "malformed", "tampered", "untrusted"; "unknown" otherwise. Static storage. */
@@ -349,6 +372,7 @@ typedef struct rpl_recover_report {
 	uint64_t total_bytes;   /* bytes of the input */
 	int damaged;            /* 1 when reading stopped at damage or a cut, 0 at a clean end */
 	int output;             /* on failure: 1 when writing out failed, 0 when reading in did */
+	int closed;             /* 1 when in is whole and closed: nothing was salvaged or written */
 	char message[RPL_ERRMSG_SIZE]; /* one line: what was cut and why, or why the call failed */
 } rpl_recover_report;
 
@@ -358,7 +382,9 @@ typedef struct rpl_recover_report {
  * closed, so that a failure leaves out as it was; an existing out that is
  * not a regular file is refused with RPL_EIO; its end section is marked
  * recovered). Reading stops at the first damaged or missing byte;
- * decisions after the last complete turn are cut. Returns 0 with *rep
+ * decisions after the last complete turn are cut. A log that is whole and
+ * closed (read to its end section without damage) needs no salvage: 0 with
+ * rep->closed set, and out is neither written nor touched. Returns 0 with *rep
  * filled, RPL_ECORRUPT when not even the header can be read (nothing to
  * salvage; rep->message says why), RPL_EIO, RPL_ENOMEM.
  */

@@ -1,0 +1,192 @@
+/*
+ * The match identity: one name for one match, whatever bytes hold it. The
+ * record (docs/format.md section 15) is built from decoded values only, so
+ * the growing and compact forms, a raw or deflated header, optional
+ * sections and the end section all give the same identity. It is hashed as
+ * it is built, through a buffer of 4 KiB: a match of any length costs no
+ * more memory than that.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "format.h"
+#include "identity.h"
+
+#define IDENT_PREFIX "brp-match-id-1"
+#define IDENT_BUF 4096  /* bytes of record buffered before they are hashed */
+#define IDENT_EVENT 128 /* room for the longest event: a deal is 1 + 2 + 108 bytes */
+
+struct rpl__ident {
+	crypto_generichash_state *h; /* aligned as libsodium asks (64 bytes) */
+	size_t n;                    /* bytes in rec */
+	uint8_t rec[IDENT_BUF];      /* the record not hashed yet */
+};
+
+/* Room for one more event: what is buffered is hashed when the buffer is nearly full. */
+static uint8_t *room(struct rpl__ident *id)
+{
+	if (id->n + IDENT_EVENT > IDENT_BUF) {
+		crypto_generichash_update(id->h, id->rec, id->n);
+		id->n = 0;
+	}
+	return id->rec + id->n;
+}
+
+static uint8_t *put_varint(uint8_t *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+static uint8_t *put_zigzag(uint8_t *p, int64_t v)
+{
+	return put_varint(p, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+}
+
+int rpl__ident_new(struct rpl__ident **out, const rpl_match_info *info)
+{
+	struct rpl__ident *id;
+	struct buf head = { 0 };
+	size_t size = (sizeof(crypto_generichash_state) + 63) / 64 * 64;
+
+	*out = NULL;
+	if (sodium_init() < 0)
+		return RPL_ENOMEM; /* libsodium could not start: nothing can be hashed */
+	id = calloc(1, sizeof(*id));
+	if (!id)
+		return RPL_ENOMEM;
+	id->h = aligned_alloc(64, size);
+	if (!id->h) {
+		free(id);
+		return RPL_ENOMEM;
+	}
+	crypto_generichash_init(id->h, NULL, 0, 32);
+	/* the header part: its strings may be long (metadata), so built in a buffer that grows */
+	rpl__buf_put(&head, IDENT_PREFIX, sizeof(IDENT_PREFIX)); /* with its NUL */
+	rpl__buf_string(&head, rpl_rules_profile(info->rules));
+	rpl__buf_varint(&head, RPL_P_COUNT);
+	for (int p = 1; p <= RPL_P_COUNT; p++) {
+		int v = 0;
+		rpl_rules_get_id(info->rules, p, &v);
+		rpl__buf_varint(&head, (uint64_t)p);
+		rpl__buf_zigzag(&head, v);
+	}
+	rpl__buf_varint(&head, (uint64_t)info->nplayers);
+	for (int s = 0; s < info->nplayers; s++)
+		rpl__buf_string(&head, info->players[s] ? info->players[s] : "");
+	rpl__buf_varint(&head, (uint64_t)info->first_dealer);
+	rpl__buf_zigzag(&head, info->start_time);
+	rpl__buf_varint(&head, info->nmeta);
+	for (size_t i = 0; i < info->nmeta; i++) {
+		rpl__buf_string(&head, info->meta_keys[i] ? info->meta_keys[i] : "");
+		rpl__buf_string(&head, info->meta_values[i] ? info->meta_values[i] : "");
+	}
+	if (head.oom) {
+		rpl__buf_free(&head);
+		rpl__ident_free(id);
+		return RPL_ENOMEM;
+	}
+	crypto_generichash_update(id->h, head.p, head.n);
+	rpl__buf_free(&head);
+	*out = id;
+	return RPL_OK;
+}
+
+/*
+ * n cards (n <= 14) in ascending id order: hands and the cards of a meld are
+ * sets, their order is not recorded. The reader decodes them in that order
+ * already (format.md sections 7.1, 9.1), so this is a check more than a sort.
+ */
+static uint8_t *put_sorted(uint8_t *p, const rpl_card *cards, size_t n)
+{
+	memcpy(p, cards, n); /* a card is its id, one byte (rpl_card) */
+	for (size_t i = 1; i < n; i++) {
+		uint8_t c = p[i];
+		size_t j = i;
+		for (; j > 0 && p[j - 1] > c; j--)
+			p[j] = p[j - 1];
+		p[j] = c;
+	}
+	return p + n;
+}
+
+void rpl__ident_deal(struct rpl__ident *id, int deal, int nplayers, const rpl_layout *l)
+{
+	uint8_t *p = room(id);
+
+	*p++ = 'D';
+	p = put_varint(p, (uint64_t)deal);
+	for (int s = 0; s < nplayers; s++)
+		p = put_sorted(p, l->hand[s], RPL_HAND_SIZE);
+	memcpy(p, l->morto[0], RPL_MORTO_SIZE);
+	p += RPL_MORTO_SIZE;
+	memcpy(p, l->morto[1], RPL_MORTO_SIZE);
+	p += RPL_MORTO_SIZE;
+	memcpy(p, l->stock, (size_t)RPL_STOCK_SIZE(nplayers));
+	p += RPL_STOCK_SIZE(nplayers);
+	id->n = (size_t)(p - id->rec);
+}
+
+void rpl__ident_action(struct rpl__ident *id, const rpl_action *a)
+{
+	uint8_t *p = room(id);
+	size_t n = a->ncards > 14 ? 14 : a->ncards;
+
+	*p++ = 'A';
+	*p++ = a->kind;
+	switch (a->kind) {
+	case RPL_ACT_ADD:
+		*p++ = a->side;
+		*p++ = a->meld;
+		/* fall through */
+	case RPL_ACT_MELD:
+		*p++ = a->end;
+		*p++ = (uint8_t)n;
+		p = put_sorted(p, a->cards, n);
+		break;
+	case RPL_ACT_DISCARD:
+		*p++ = a->cards[0];
+		break;
+	case RPL_ACT_MORTO:
+		*p++ = a->morto;
+		break;
+	default: /* draw, take, reject: the kind says it all */
+		break;
+	}
+	id->n = (size_t)(p - id->rec);
+}
+
+void rpl__ident_claim(struct rpl__ident *id, int deal, const int32_t score[2])
+{
+	uint8_t *p = room(id);
+
+	*p++ = 'C';
+	p = put_varint(p, (uint64_t)deal);
+	p = put_zigzag(p, score[0]);
+	p = put_zigzag(p, score[1]);
+	id->n = (size_t)(p - id->rec);
+}
+
+void rpl__ident_final(struct rpl__ident *id, char hex[RPL_MATCH_ID_SIZE])
+{
+	unsigned char digest[32];
+
+	crypto_generichash_update(id->h, id->rec, id->n);
+	id->n = 0;
+	crypto_generichash_final(id->h, digest, sizeof(digest));
+	sodium_bin2hex(hex, RPL_MATCH_ID_SIZE, digest, sizeof(digest));
+}
+
+void rpl__ident_free(struct rpl__ident *id)
+{
+	if (!id)
+		return;
+	free(id->h);
+	free(id);
+}
