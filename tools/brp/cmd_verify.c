@@ -36,31 +36,14 @@ static void usage(FILE *f)
 
 static void print_text(const char *path, const rpl_verdict *v)
 {
-	char act[160];
+	char line[1024];
 
 	/* the path and the message may hold any byte (a name from the log): escaped */
+	rpl_verdict_format(v, line, sizeof(line));
 	brp_text(stdout, path);
-	printf(": %s: ", rpl_verdict_name(v->kind));
-	switch (v->kind) {
-	case RPL_VERDICT_ILLEGAL:
-		if (v->turn > 0) {
-			rpl_action_format(&v->action, act, sizeof(act));
-			printf("deal %d, turn %d, seat %d: %s: %s: ", v->deal, v->turn, v->seat, act, rpl_rule_name(v->rule));
-		} else {
-			printf("deal %d: %s: ", v->deal, rpl_rule_name(v->rule));
-		}
-		brp_text(stdout, v->message);
-		putchar('\n');
-		break;
-	case RPL_VERDICT_MALFORMED:
-		brp_text(stdout, v->message);
-		putchar('\n');
-		break;
-	default:
-		brp_text(stdout, v->message);
-		printf("%s\n", v->recovered ? " (recovered log)" : "");
-		break;
-	}
+	fputs(": ", stdout);
+	brp_text(stdout, line);
+	putchar('\n');
 }
 
 static void print_score(const rpl_score *s)
