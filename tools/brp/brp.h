@@ -38,6 +38,7 @@ int cmd_simulate(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_view(int argc, char **argv);
 
 /*
  * Print "brp CMD: message" and a newline to stderr (cmd may be NULL); the
