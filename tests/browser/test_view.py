@@ -103,7 +103,7 @@ return {
   pile_shown: q('.card', pile).map(c => c.dataset.card),
   stock: +document.getElementById('stock').dataset.stock,
   mortos: q('.morto').map(m => m.dataset.state),
-  totals: q('#score tr[data-side]').map(r => [+r.dataset.total, +r.dataset.match]),
+  totals: q('#score tr[data-side]').map(r => [r.dataset.total === 'hidden' ? null : +r.dataset.total, +r.dataset.match]),
   moved: q('.card.moved').length,
   banner: document.getElementById('banner').className,
   hash: location.hash,
@@ -181,7 +181,8 @@ def compare(tag, got, want, seat=-1, revealed=False):
     check(got['stock'] == want['stock'], '%s: stock %d, show %d' % (tag, got['stock'], want['stock']))
     check(got['mortos'] == [m['state'] for m in want['mortos']], '%s: mortos %s, show %s' % (tag, got['mortos'],
                                                                                            want['mortos']))
-    totals = [[want['score'][s]['total'], want['total'][s]] for s in (0, 1)]
+    hide = seat >= 0 and want['phase'] not in ('deal_over', 'match_over')  # the hands' points tell about the hands
+    totals = [[None if hide else want['score'][s]['total'], want['total'][s]] for s in (0, 1)]
     check(got['totals'] == totals, '%s: scores %s, show %s' % (tag, got['totals'], totals))
     if seat < 0:
         check(got['moved'] == len(want['moved']), '%s: %d cards highlighted, show moved %d' % (tag, got['moved'],
@@ -346,12 +347,37 @@ def main():
         ms = b.d.execute_script('var t = performance.getEntriesByType("navigation")[0];'
                                 'return t ? t.domContentLoadedEventEnd : -1')
         print('budget: %d bytes; DOMContentLoaded after %.0f ms (not judged)' % (size, ms))
+        # without JavaScript: the summary reads all the same
+        log = os.path.join(ROOT, 'samples', 'disputed', 'claim-deal.brp')
+        html = os.path.join(tmp, 'nojs.html')
+        run('view', '-o', html, log)
+        text, data = page_data(html)
+        b.d.execute_cdp_cmd('Emulation.setScriptExecutionDisabled', {'value': True})
+        b.d.get('file://' + html)
+        summary = b.d.find_element(By.ID, 'summary').text
+        check(data['line'] in summary, 'no JavaScript: the verdict line is not shown: %r' % summary[:200])
+        check('claimed 615, recomputed 515' in summary, 'no JavaScript: the mismatched deal is not shown')
+        check(len(b.d.find_elements(By.CSS_SELECTOR, '#deals tr[data-deal]')) == 2, 'no JavaScript: no deal rows')
+        check('needs JavaScript' in b.d.find_element(By.ID, 'stepper').text, 'no JavaScript: the stepper says nothing')
+        b.d.execute_cdp_cmd('Emulation.setScriptExecutionDisabled', {'value': False})
+        b.logs(html)
         if SHOT:
-            b.d.set_window_size(1280, 900)
-            b.open(os.path.join(tmp, 'links.html'), '#d=2&t=10&n=2')
-            b.d.execute_script('document.getElementById("stepper").scrollIntoView()')
+            # a moment with canastras on both sides, a pile, and cards just laid
+            log = os.path.join(ROOT, 'samples', 'kzv-4p.brp')
+            html = os.path.join(tmp, 'shot.html')
+            run('view', '-o', html, log)
+            positions = []
+            prev = {}
+            for r in page_data(html)[1]['positions']:
+                prev = dict(prev, **r)
+                positions.append(prev)
+            pick = next(p for p in positions if p['c'][0] >= 5 and p.get('mv') and p['mv'][0][0] == 4 and
+                        all(any(m[2] for m in p['m%d' % s]) for s in (0, 1)))
+            b.d.set_window_size(1280, 1000)
+            b.open(html, '#d=%d&t=%d&n=%d' % (pick['d'], pick['t'], pick['n']))
+            b.d.execute_script('window.scrollTo(0, document.getElementById("stepper").offsetTop - 8)')
             b.d.save_screenshot(SHOT)
-            print('screenshot: ' + SHOT)
+            print('screenshot: %s at #d=%d&t=%d&n=%d' % (SHOT, pick['d'], pick['t'], pick['n']))
     finally:
         b.quit()
         shutil.rmtree(tmp, ignore_errors=True)

@@ -111,6 +111,9 @@ try:
                 if 'stbl' in log:
                     check(len(pile) <= 1, '%s --seat %d: STBL shows the top card only' % (log, seat))
                 check(prev['h%d' % seat] == full[i]['h%d' % seat], '%s --seat %d: own hand' % (log, seat))
+                over = prev['g'][0] >= 4
+                check(all((sc[3] is None and sc[5] is None) != over for sc in prev['sc']),
+                      '%s --seat %d: the points left in the hands during the deal at %d' % (log, seat, i))
                 for m in r.get('mv', []):
                     check(m[0] != 2 or m[1] == seat, '%s --seat %d: a card into hand %d' % (log, seat, m[1]))
     # the default output name, and standard output

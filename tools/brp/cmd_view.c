@@ -124,12 +124,26 @@ static void melds_field(char *buf, size_t size, const rpl_position *p, int side)
 		snprintf(buf + k, size - k, "]");
 }
 
-static void score_field(char *buf, size_t size, const rpl_position *p)
+/*
+ * The deal's score of both sides. On a --seat page, while the deal goes on,
+ * the points left in the hands (and so the total) are null: they would tell
+ * what the other hands hold; at the deal's end the hands are counted openly.
+ */
+static void score_field(char *buf, size_t size, const rpl_position *p, int seat)
 {
-	const rpl_score *a = &p->score[0], *b = &p->score[1];
-	snprintf(buf, size, "[[%d,%d,%d,%d,%d,%d],[%d,%d,%d,%d,%d,%d]]", (int)a->melded, (int)a->bonus,
-	         (int)a->going_out, (int)a->hand, (int)a->morto, (int)a->total, (int)b->melded, (int)b->bonus,
-	         (int)b->going_out, (int)b->hand, (int)b->morto, (int)b->total);
+	size_t k = 0;
+	int hide = seat >= 0 && p->phase < RPL_PHASE_DEAL_OVER;
+	for (int s = 0; s < 2 && k < size; s++) {
+		const rpl_score *a = &p->score[s];
+		if (hide)
+			k += (size_t)snprintf(buf + k, size - k, "%s[%d,%d,%d,null,%d,null]", s ? "," : "[", (int)a->melded,
+			                      (int)a->bonus, (int)a->going_out, (int)a->morto);
+		else
+			k += (size_t)snprintf(buf + k, size - k, "%s[%d,%d,%d,%d,%d,%d]", s ? "," : "[", (int)a->melded,
+			                      (int)a->bonus, (int)a->going_out, (int)a->hand, (int)a->morto, (int)a->total);
+	}
+	if (k < size)
+		snprintf(buf + k, size - k, "]");
 }
 
 /* One field: written when it differs from the previous position's, or always. */
@@ -187,7 +201,7 @@ static int on_position(void *ctx, const rpl_position *p)
 	snprintf(buf, sizeof(buf), "[%d,%d,%d,%d,%d]", p->pile_count, p->pile_visible, p->stock_count, p->morto[0],
 	         p->morto[1]);
 	field(w, 8, "c", buf, full, &first);
-	score_field(buf, sizeof(buf), p);
+	score_field(buf, sizeof(buf), p, w->seat);
 	field(w, 9, "sc", buf, full, &first);
 	snprintf(buf, sizeof(buf), "[%d,%d,%d,%d,%d]", (int)p->total[0], (int)p->total[1], p->vulnerable[0],
 	         p->vulnerable[1], p->winner);
@@ -255,10 +269,14 @@ static int on_position(void *ctx, const rpl_position *p)
 	return ferror(w->data) ? RPL_ENOMEM : 0;
 }
 
-static void breakdown(FILE *f, const rpl_score *s)
+static void breakdown(FILE *f, const rpl_score *s, int hide_hand)
 {
-	fprintf(f, "melded %d, bonus %d, going out %d, hand %d, morto %d", (int)s->melded, (int)s->bonus,
-	        (int)s->going_out, (int)s->hand, (int)s->morto);
+	fprintf(f, "melded %d, bonus %d, going out %d, ", (int)s->melded, (int)s->bonus, (int)s->going_out);
+	if (hide_hand)
+		fputs("hand not shown", f);
+	else
+		fprintf(f, "hand %d", (int)s->hand);
+	fprintf(f, ", morto %d", (int)s->morto);
 }
 
 static const char *seat_name(const rpl_match_info *info, int s)
@@ -349,14 +367,16 @@ deals:
 		        d->dealer);
 		for (int s = 0; s < 2; s++) {
 			int differs = d->claimed && d->claim[s] != d->score[s].total;
-			fprintf(f, "<td class=\"%s\" data-side=\"%d\" data-total=\"%d\">", differs ? "differs" : "", s,
-			        (int)d->score[s].total);
+			int hide = w->seat >= 0 && !ended; /* as the stepper: the hands are counted at the deal's end */
+			fprintf(f, "<td class=\"%s\" data-side=\"%d\">", differs ? "differs" : "", s);
 			if (differs)
 				fprintf(f, "claimed <b>%d</b>, recomputed <b>%d</b>", (int)d->claim[s], (int)d->score[s].total);
+			else if (hide)
+				fputs("on the table so far", f);
 			else
 				fprintf(f, "<b>%d</b>%s", (int)d->score[s].total, ended ? "" : " so far");
 			fputs("<br><small>", f);
-			breakdown(f, &d->score[s]);
+			breakdown(f, &d->score[s], hide);
 			fputs("</small></td>", f);
 		}
 		fprintf(f, "<td>%d to %d</td></tr>\n", (int)d->total[0], (int)d->total[1]);

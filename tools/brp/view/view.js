@@ -270,8 +270,14 @@
 			first = cards.length - shown;
 		if (first > 0 || (D.seat >= 0 && shown < c[0]))
 			row.appendChild(el('span', 'count', (c[0] - shown) + ' face down'));
-		for (var i = first; i < cards.length; i++)
-			row.appendChild(card(cards[i], moved['3:' + p.s + ':0:' + i]));
+		for (var i = first; i < cards.length; i++) {
+			var ce = card(cards[i], moved['3:' + p.s + ':0:' + i]);
+			if (i === cards.length - 1) {
+				ce.classList.add('top');
+				ce.title = 'the top of the pile';
+			}
+			row.appendChild(ce);
+		}
 		pile.appendChild(row);
 		if (shown < c[0] && D.seat < 0) {
 			var lab = el('label', 'toggle');
@@ -321,12 +327,13 @@
 			r.setAttribute('data-side', side);
 			r.appendChild(el('th', '', 'side ' + side));
 			for (var k = 0; k < 6; k++) {
-				var td = el('td', k === 5 ? 'total' : '', String(s[k]));
+				/* null: a seat's page does not show the points left in the hands during the deal */
+				var td = el('td', k === 5 ? 'total' : '', s[k] === null ? 'hidden' : String(s[k]));
 				r.appendChild(td);
 			}
 			var m = el('td', 'match', String(p.tt[side]));
 			r.appendChild(m);
-			r.setAttribute('data-total', s[5]);
+			r.setAttribute('data-total', s[5] === null ? 'hidden' : s[5]);
 			r.setAttribute('data-match', p.tt[side]);
 			if (p.cl) {
 				var cl = el('td', 'claimed', String(p.cl[side]));
