@@ -56,7 +56,7 @@ struct view {
 	int seat;               /* --seat, or -1 */
 	int npos;
 	int nplayers;
-	char prev[16][2048];    /* the previous position's field texts: a field is written when it changed */
+	char prev[16][4096];    /* the previous position's field texts: a field is written when it changed */
 	struct deal_sum *deals;
 	int ndeals, capdeals;
 	int32_t match_claim[2];
@@ -159,7 +159,7 @@ static void field(struct view *w, int slot, const char *key, const char *text, i
 static int on_position(void *ctx, const rpl_position *p)
 {
 	struct view *w = ctx;
-	char buf[2048];
+	char buf[4096]; /* a side's melds: at most 108 cards and 36 melds, under 1200 bytes */
 	int first = 1, full = p->kind == RPL_POS_DEALT;
 	static const char *const hkey[4] = { "h0", "h1", "h2", "h3" };
 
