@@ -336,7 +336,7 @@ def main():
                 check_log(b, log, html, positions, seat)
         # the budget: a typical 4-player match of three deals
         out = os.path.join(tmp, 'budget')
-        run('simulate', '-q', '-r', 'stbl', '-p', '4', '-n', '1', '--seed', '5', '-o', out)
+        run('simulate', '-q', '-r', 'aberto', '-p', '4', '-n', '1', '--seed', '2', '-o', out)
         log = os.path.join(out, 'match-000001.brp')
         check(' 3 deals' in run('verify', log).stdout, 'the budget match is not of three deals')
         html = os.path.join(tmp, 'budget.html')
