@@ -29,7 +29,7 @@ case $build in /*) ;; *) build=$root/$build ;; esac
 
 packages=(meson ninja-build pkg-config gcc libsqlite3-dev zlib1g-dev libcsv-dev libcmocka-dev libsodium-dev
 	python3 sqlite3 xz-utils bc time scdoc bash-completion man-db libxlsxwriter-dev
-	python3-openpyxl libreoffice-calc-nogui
+	python3-openpyxl libreoffice-calc-nogui chromium chromium-driver python3-selenium
 	libsodium-dev minisign python3-nacl)
 
 install_missing() {

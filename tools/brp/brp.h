@@ -40,6 +40,7 @@ int cmd_merge(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
 int cmd_sign(int argc, char **argv);
+int cmd_view(int argc, char **argv);
 
 /*
  * Print "brp CMD: message" and a newline to stderr (cmd may be NULL); the
@@ -155,6 +156,18 @@ void brp_progress_start(struct brp_progress *p, const char *cmd, const char *uni
 void brp_progress_step(struct brp_progress *p, size_t done);
 void brp_progress_clear(struct brp_progress *p);
 void brp_progress_end(struct brp_progress *p);
+
+/* Room for one line of brp show's notes: a rule's message and the decision around it. */
+#define BRP_NOTE_SIZE 640
+
+/* Write a score breakdown as a JSON object (position_json.c). */
+void brp_json_score(FILE *f, const rpl_score *s);
+/*
+ * Write position p of the match info as one JSON object and a newline: brp
+ * show --json (docs/view.md); notes: nnotes lines saying where the log
+ * stopped before the selection.
+ */
+void brp_json_position(FILE *f, const rpl_position *p, const rpl_match_info *info, char (*notes)[BRP_NOTE_SIZE], int nnotes);
 
 #define BRP_DEFAULT_PROFILE "stbl"
 

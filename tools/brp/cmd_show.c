@@ -16,23 +16,14 @@ static void usage(FILE *f)
 	      "\n"
 	      "  -d, --deal N      the deal (default: the last one in the log)\n"
 	      "  -t, --turn T      after turn T of that deal (0: as dealt; default: its end)\n"
+	      "  -D, --decision K  after decision K of that turn (default: its last)\n"
+	      "      --json        one JSON object: the position (docs/view.md)\n"
 	      "      --symbols     write suits as symbols\n"
 	      "  -h, --help        print this help and exit\n"
 	      "\n"
 	      "Exit status: 0 shown, 1 the log stops or a decision is illegal before that\n"
 	      "point (the table is shown as it stood), 2 usage error or unreadable log.\n",
 	      f);
-}
-
-static unsigned card_flags;
-
-static void print_cards(const rpl_card *c, int n)
-{
-	char buf[16];
-	for (int i = 0; i < n; i++) {
-		rpl_card_format(c[i], buf, sizeof(buf), card_flags);
-		printf(" %s", buf);
-	}
 }
 
 static const char *phase_name(int phase)
@@ -47,67 +38,111 @@ static const char *phase_name(int phase)
 	}
 }
 
-static void print_table(const rpl_game *g, const rpl_match_info *info)
+static void print_cards(const rpl_card *c, int n, unsigned flags)
 {
-	rpl_card cards[RPL_DECK_SIZE];
 	char buf[16];
-	int n = rpl_game_players(g), k;
+	for (int i = 0; i < n; i++) {
+		rpl_card_format(c[i], buf, sizeof(buf), flags);
+		printf(" %s", buf);
+	}
+}
 
-	printf("deal %d, dealer %d, turn %d: seat %d %s\n", rpl_game_deal_number(g), rpl_game_dealer(g),
-	       rpl_game_turn_number(g), rpl_game_seat(g), phase_name(rpl_game_phase(g)));
-	for (int s = 0; s < n; s++) {
-		k = rpl_game_hand(g, s, cards, RPL_DECK_SIZE);
+static void print_table(const rpl_position *p, const rpl_match_info *info, unsigned flags)
+{
+	char buf[16];
+
+	printf("deal %d, dealer %d, turn %d: seat %d %s\n", p->deal, p->dealer, p->turns, p->to_move,
+	       phase_name(p->phase));
+	for (int s = 0; s < p->nplayers; s++) {
 		printf("hand %d", s);
 		if (info->players[s] && info->players[s][0]) {
 			fputs(" (", stdout);
 			brp_text(stdout, info->players[s]); /* a name may hold any byte */
 			putchar(')');
 		}
-		printf(", %d cards:", k);
-		print_cards(cards, k);
+		printf(", %d cards:", p->hand_count[s]);
+		print_cards(p->hand[s], p->hand_count[s], flags);
 		putchar('\n');
 	}
 	for (int side = 0; side < 2; side++) {
-		int nm = rpl_game_meld_count(g, side);
+		int nm = p->meld_count[side];
 		printf("side %d melds:%s\n", side, nm ? "" : " none");
 		for (int i = 0; i < nm; i++) {
-			rpl_meld_info m;
-			rpl_game_meld(g, side, i, &m);
+			const rpl_meld_info *m = &p->meld[side][i];
 			printf("  %d.%d:", side, i);
-			for (int j = 0; j < m.length; j++) {
-				rpl_card_format(m.card[j], buf, sizeof(buf), card_flags);
+			for (int j = 0; j < m->length; j++) {
+				rpl_card_format(m->card[j], buf, sizeof(buf), flags);
 				printf(" %s", buf);
-				if (m.wild[j]) {
-					rpl_card_format(rpl_meld_natural(m.suit, m.lo + j), buf, sizeof(buf), card_flags);
+				if (m->wild[j]) {
+					rpl_card_format(rpl_meld_natural(m->suit, m->lo + j), buf, sizeof(buf), flags);
 					printf("(%s)", buf);
 				}
 			}
-			printf("  %s, %d cards, %d points", m.category ? rpl_canastra_name(m.category) : (m.clean ? "clean" : "dirty"),
-			       m.length, m.points);
-			if (m.category)
-				printf(", canastra bonus %d", m.bonus);
+			printf("  %s, %d cards, %d points",
+			       m->category ? rpl_canastra_name(m->category) : (m->clean ? "clean" : "dirty"), m->length,
+			       m->points);
+			if (m->category)
+				printf(", canastra bonus %d", m->bonus);
 			putchar('\n');
 		}
 	}
-	k = rpl_game_pile(g, cards, RPL_DECK_SIZE);
-	printf("pile, %d cards, top last:", k);
-	print_cards(cards, k);
+	printf("pile, %d cards, top last:", p->pile_count);
+	print_cards(p->pile, p->pile_count, flags);
 	putchar('\n');
-	printf("stock: %d cards\n", rpl_game_stock_count(g));
+	printf("stock: %d cards\n", p->stock_count);
 	for (int m = 0; m < 2; m++) {
-		int st = rpl_game_morto_state(g, m);
+		int st = p->morto[m];
 		printf("morto %d: %s", m, st == -1 ? "untouched" : st == 2 ? "turned into stock" : "taken by side ");
 		if (st == 0 || st == 1)
 			printf("%d", st);
 		putchar('\n');
 	}
 	for (int side = 0; side < 2; side++) {
-		rpl_score sc;
-		rpl_game_deal_score(g, side, &sc);
+		const rpl_score *sc = &p->score[side];
 		printf("side %d: deal %d (melded %d, bonus %d, going out %d, hand %d, morto %d); match %d%s\n", side,
-		       (int)sc.total, (int)sc.melded, (int)sc.bonus, (int)sc.going_out, (int)sc.hand, (int)sc.morto,
-		       (int)rpl_game_total(g, side), rpl_game_vulnerable(g, side) ? "; vulnerable" : "");
+		       (int)sc->total, (int)sc->melded, (int)sc->bonus, (int)sc->going_out, (int)sc->hand, (int)sc->morto,
+		       (int)p->total[side], p->vulnerable[side] ? "; vulnerable" : "");
 	}
+}
+
+/* Which position to show: the last one at or before the selection. */
+struct pick {
+	long deal, turn, decision;  /* the selection; -1: not given */
+	rpl_position *best;         /* the last position within it, of the current deal when deal is -1 */
+	int have, beyond, last_deal;
+};
+
+static int within(const struct pick *k, const rpl_position *p)
+{
+	if (k->deal > 0 && p->deal != k->deal)
+		return p->deal < k->deal;
+	if (k->turn < 0 || p->turn < k->turn)
+		return 1;
+	if (p->turn > k->turn)
+		return 0;
+	return k->decision < 0 || p->decision <= k->decision;
+}
+
+static int on_position(void *ctx, const rpl_position *p)
+{
+	struct pick *k = ctx;
+
+	if (k->deal < 0 && p->deal != k->last_deal) {
+		/* --deal not given: the selection applies to the last deal, whichever it is */
+		k->beyond = 0;
+		if (k->turn >= 0)
+			k->have = 0;
+	}
+	k->last_deal = p->deal;
+	if (k->beyond)
+		return 0;
+	if (!within(k, p)) {
+		k->beyond = 1;
+		return 0;
+	}
+	memcpy(k->best, p, sizeof(*p));
+	k->have = 1;
+	return 0;
 }
 
 int cmd_show(int argc, char **argv)
@@ -115,35 +150,47 @@ int cmd_show(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "deal", required_argument, NULL, 'd' },
 		{ "turn", required_argument, NULL, 't' },
+		{ "decision", required_argument, NULL, 'D' },
+		{ "json", no_argument, NULL, 'J' },
 		{ "symbols", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	long deal = -1, turn = -1;
 	char *end;
-	int c, got = 0, status = BRP_EXIT_USAGE, stopped = 0;
+	char notes[4][BRP_NOTE_SIZE];
+	int c, nnotes = 0, json = 0, status = BRP_EXIT_USAGE, err;
+	unsigned flags = 0;
+	struct pick k = { -1, -1, -1, NULL, 0, 0, 0 };
 	rpl_reader *rd = NULL;
 	rpl_game *g = NULL;
 	const rpl_match_info *info;
-	rpl_event ev;
+	rpl_verdict v;
 
-	while ((c = getopt_long(argc, argv, ":d:t:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":d:t:D:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			deal = strtol(optarg, &end, 10);
-			if (*end || deal < 1) {
+			k.deal = strtol(optarg, &end, 10);
+			if (*end || k.deal < 1) {
 				brp_error(name, "--deal takes a deal number from 1, not '%s'", optarg);
 				return BRP_EXIT_USAGE;
 			}
 			break;
 		case 't':
-			turn = strtol(optarg, &end, 10);
-			if (*end || turn < 0) {
+			k.turn = strtol(optarg, &end, 10);
+			if (*end || k.turn < 0) {
 				brp_error(name, "--turn takes a turn number from 0, not '%s'", optarg);
 				return BRP_EXIT_USAGE;
 			}
 			break;
-		case 'S': card_flags = RPL_CARD_SYMBOLS; break;
+		case 'D':
+			k.decision = strtol(optarg, &end, 10);
+			if (*end || k.decision < 1) {
+				brp_error(name, "--decision takes a decision number from 1, not '%s'", optarg);
+				return BRP_EXIT_USAGE;
+			}
+			break;
+		case 'J': json = 1; break;
+		case 'S': flags = RPL_CARD_SYMBOLS; break;
 		case 'h': usage(stdout); return BRP_EXIT_OK;
 		default: return brp_bad_option(name, c, argv);
 		}
@@ -152,70 +199,67 @@ int cmd_show(int argc, char **argv)
 		brp_error(name, "needs one log (try 'brp show --help')");
 		return BRP_EXIT_USAGE;
 	}
+	if (k.decision > 0 && k.turn < 1) {
+		brp_error(name, "--decision needs --turn T with T from 1");
+		return BRP_EXIT_USAGE;
+	}
 	if (rpl_reader_open(&rd, argv[optind]) != 0) {
 		brp_error(name, "%s: %s", argv[optind], rd ? rpl_reader_errmsg(rd) : "out of memory");
 		goto cleanup;
-	}
-	if (turn >= 0 && deal < 0) {
-		/* --turn alone: of the last deal */
-		rpl_reader *pre = NULL;
-		deal = 0;
-		if (rpl_reader_open(&pre, argv[optind]) == 0)
-			while (rpl_reader_next(pre, &ev) == 1)
-				if (ev.kind == RPL_EV_DEAL)
-					deal = ev.deal;
-		rpl_reader_free(pre);
-		if (deal == 0)
-			deal = 1;
 	}
 	info = rpl_reader_info(rd);
 	if (rpl_game_new(&g, info->rules, info->nplayers, info->first_dealer) != 0) {
 		brp_error(name, "%s: the rules do not allow %d players", argv[optind], info->nplayers);
 		goto cleanup;
 	}
-	while ((got = rpl_reader_next(rd, &ev)) == 1) {
-		if (ev.kind == RPL_EV_DEAL) {
-			if (deal > 0 && ev.deal > deal)
-				break;
-			if (rpl_game_deal(g, &ev.layout) != 0) {
-				printf("deal %d cannot start: ", ev.deal);
-				brp_text(stdout, rpl_game_errmsg(g));
-				putchar('\n');
-				stopped = 1;
-				break;
-			}
-		} else if (ev.kind == RPL_EV_ACTION) {
-			if (deal > 0 && ev.deal == deal && turn >= 0 && ev.turn > turn)
-				break;
-			if (rpl_game_apply(g, &ev.action) != 0) {
-				char act[160];
-				rpl_action_format(&ev.action, act, sizeof(act));
-				printf("deal %d, turn %d, seat %d: %s is illegal: %s: ", ev.deal, ev.turn, ev.seat, act,
-				       rpl_rule_name(rpl_game_rule(g)));
-				brp_text(stdout, rpl_game_errmsg(g));
-				putchar('\n');
-				stopped = 1;
-				break;
-			}
+	k.best = malloc(sizeof(*k.best));
+	if (!k.best) {
+		brp_error(name, "out of memory");
+		goto cleanup;
+	}
+	err = rpl_positions_file(argv[optind], NULL, on_position, &k, &v);
+	if (err) {
+		brp_error(name, "%s: %s", argv[optind], v.message[0] ? v.message : rpl_strerror(err));
+		goto cleanup;
+	}
+	if (!k.have)
+		rpl_position_of_game(g, k.best); /* nothing dealt: the empty table */
+	if (k.have && k.best->kind == RPL_POS_REFUSED) {
+		char act[160];
+		rpl_action_format(&k.best->action, act, sizeof(act));
+		snprintf(notes[nnotes++], sizeof(notes[0]), "deal %d, turn %d, seat %d: %s is illegal: %s: %s", k.best->deal,
+		         k.best->turn, k.best->seat, act, rpl_rule_name(k.best->rule), k.best->message);
+	} else if (!k.beyond && v.kind == RPL_VERDICT_ILLEGAL && v.turn == 0) {
+		snprintf(notes[nnotes++], sizeof(notes[0]), "deal %d cannot start: %s", v.deal, v.message);
+	} else if (!k.beyond && v.kind == RPL_VERDICT_MALFORMED) {
+		snprintf(notes[nnotes++], sizeof(notes[0]), "the log is damaged: %s", v.message);
+	}
+	if (k.deal > 0 && k.best->deal < k.deal) {
+		snprintf(notes[nnotes++], sizeof(notes[0]), "the log stops before deal %ld", k.deal);
+	} else if (nnotes == 0 && !k.beyond && k.turn >= 0 && (k.deal < 0 || k.best->deal == k.deal) &&
+	           k.best->phase < RPL_PHASE_DEAL_OVER) {
+		/* the whole log is before the selection, and its deal did not end; a
+		   decision past the last one of a turn that ended shows its end */
+		if (k.decision > 0 && k.best->turns <= k.turn && !(k.best->turn == k.turn && k.best->decision == k.decision))
+			snprintf(notes[nnotes++], sizeof(notes[0]),
+			         "the log stops in deal %d after turn %d, decision %d, before decision %ld of turn %ld",
+			         k.best->deal, k.best->turn, k.best->decision, k.decision, k.turn);
+		else if (k.decision < 0 && k.best->turns < k.turn)
+			snprintf(notes[nnotes++], sizeof(notes[0]), "the log stops in deal %d at turn %d, before turn %ld",
+			         k.best->deal, k.best->turns, k.turn);
+	}
+	if (json) {
+		brp_json_position(stdout, k.best, info, notes, nnotes);
+	} else {
+		for (int i = 0; i < nnotes; i++) { /* a message may quote any byte of the log */
+			brp_text(stdout, notes[i]);
+			putchar('\n');
 		}
+		print_table(k.best, info, flags);
 	}
-	if (got < 0) {
-		fputs("the log is damaged: ", stdout);
-		brp_text(stdout, rpl_reader_errmsg(rd));
-		putchar('\n');
-		stopped = 1;
-	}
-	if (deal > 0 && rpl_game_deal_number(g) < deal) {
-		printf("the log stops before deal %ld\n", deal);
-		stopped = 1;
-	} else if (!stopped && got == 0 && turn >= 0 && rpl_game_deal_number(g) == deal &&
-	           rpl_game_phase(g) < RPL_PHASE_DEAL_OVER && rpl_game_turn_number(g) < turn) {
-		printf("the log stops in deal %ld at turn %d, before turn %ld\n", deal, rpl_game_turn_number(g), turn);
-		stopped = 1;
-	}
-	print_table(g, info);
-	status = stopped ? BRP_EXIT_NO : BRP_EXIT_OK;
+	status = nnotes ? BRP_EXIT_NO : BRP_EXIT_OK;
 cleanup:
+	free(k.best);
 	rpl_game_free(g);
 	rpl_reader_free(rd);
 	return status;

@@ -47,51 +47,19 @@ static void usage(FILE *f)
 }
 
 /* What the signatures cover, after the verdict's text (nothing for an unsigned log when no key is trusted). */
-static void print_signature_text(const rpl_verdict *v, int keys)
-{
-	const rpl_signature_report *sr = &v->signature;
-	char id[RPL_KEY_ID_TEXT];
-
-	if (v->kind == RPL_VERDICT_TAMPERED || v->kind == RPL_VERDICT_UNTRUSTED)
-		return; /* the message says it */
-	rpl_key_id_format(sr->key.id, id);
-	if (sr->status == RPL_SIG_OK)
-		printf("; signed by key %s%s", id, sr->trusted ? " (trusted)" : "");
-	else if (sr->status == RPL_SIG_PARTIAL)
-		printf("; signed by key %s%s up to byte %llu of %llu (partial)", id, sr->trusted ? " (trusted)" : "",
-		       (unsigned long long)sr->covered, (unsigned long long)sr->size);
-	else if (keys)
-		fputs("; unsigned", stdout);
-}
-
 static void print_text(const char *path, const rpl_verdict *v, int keys)
 {
-	char act[160];
+	char line[1024];
 
 	/* the path and the message may hold any byte (a name from the log): escaped */
+	rpl_verdict_format(v, line, sizeof(line));
 	brp_text(stdout, path);
-	/* a log without its end section may lack what came after its last section: said on every line */
-	printf(": %s%s: ", rpl_verdict_name(v->kind), v->kind != RPL_VERDICT_MALFORMED && !v->closed ? ", unclosed" : "");
-	switch (v->kind) {
-	case RPL_VERDICT_ILLEGAL:
-		if (v->turn > 0) {
-			rpl_action_format(&v->action, act, sizeof(act));
-			printf("deal %d, turn %d, seat %d: %s: %s: ", v->deal, v->turn, v->seat, act, rpl_rule_name(v->rule));
-		} else {
-			printf("deal %d: %s: ", v->deal, rpl_rule_name(v->rule));
-		}
-		brp_text(stdout, v->message);
-		break;
-	case RPL_VERDICT_MALFORMED:
-	case RPL_VERDICT_TAMPERED:
-		brp_text(stdout, v->message);
-		break;
-	default:
-		brp_text(stdout, v->message);
-		printf("%s", v->recovered ? " (recovered log)" : "");
-		break;
-	}
-	print_signature_text(v, keys);
+	fputs(": ", stdout);
+	brp_text(stdout, line);
+	/* with trusted keys given, an unsigned log's line says so (the library's line names signers only) */
+	if (keys && v->signature.status == RPL_SIG_UNSIGNED && v->kind != RPL_VERDICT_TAMPERED &&
+	    v->kind != RPL_VERDICT_UNTRUSTED)
+		fputs("; unsigned", stdout);
 	putchar('\n');
 }
 

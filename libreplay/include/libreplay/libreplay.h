@@ -18,6 +18,7 @@
 #include "libreplay/meld.h"
 #include "libreplay/game.h"
 #include "libreplay/log.h"
+#include "libreplay/position.h"
 #include "libreplay/sim.h"
 #include "libreplay/notation.h"
 #include "libreplay/export.h"

@@ -307,6 +307,17 @@ typedef struct rpl_verdict {
 RPL_API const char *rpl_verdict_name(int kind);
 
 /*
+ * The verdict in one line, as brp verify prints it after the path
+ * ("illegal: deal 1, turn 11, seat 3: take: pile.frozen: KZV: ..."), into buf
+ * (NUL-terminated, truncated to size): "unclosed" after the verdict's name
+ * for a log without its end section, and the signer's key at the end of a
+ * signed log's line. Returns the length the whole line
+ * needs, like snprintf. Every consumer that shows a verdict (brp verify,
+ * brp view) takes it from here, so that they say the same.
+ */
+RPL_API size_t rpl_verdict_format(const rpl_verdict *v, char *buf, size_t size);
+
+/*
  * Replay a log through the engine and judge it. rules: NULL to use the
  * rules the log carries, or rules to impose. Returns 0 with *out filled
  * whatever the verdict (a damaged file is a verdict, malformed, not an

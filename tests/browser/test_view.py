@@ -1,0 +1,391 @@
+#!/usr/bin/env python3
+"""brp view in a real browser: test_view.py BRP SRCROOT [--screenshot PNG]
+
+Headless Chromium (Debian's chromium, driven by chromium-driver through
+python3-selenium) opens the pages brp view writes for every sample and for a
+simulated match of each profile and table size, with the network cut off
+(Chromium offline through the DevTools protocol, every request the page
+makes recorded: only its own file may be loaded). At chosen positions the
+page is read back from the DOM (hands, melds and their wilds, canastra
+categories, the pile and its top, the stock, the mortos, the scores) and
+compared with `brp show --json` at the same deal, turn and decision. Also:
+disputed samples open on their illegal decision, their mismatched deal or
+say where they are damaged; a deep link opens its position and follows the
+steps; the keys and buttons move as documented; no console message of level
+error; a --seat page holds no other seat's hand anywhere in the file and
+shows only backs for it; a typical 4-player match of three deals stays
+within 250 KB.
+
+Exit 77 (meson: skipped) with a message when chromium, chromedriver or
+selenium is not installed; any other failure fails.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SKIP = 77
+
+
+def skip(msg):
+    print('SKIP: ' + msg + ' (tools/dev.sh installs chromium, chromium-driver and python3-selenium)')
+    sys.exit(SKIP)
+
+
+CHROMIUM = shutil.which('chromium') or '/usr/bin/chromium'
+DRIVER = shutil.which('chromedriver') or '/usr/bin/chromedriver'
+if not os.access(CHROMIUM, os.X_OK):
+    skip('no chromium')
+if not os.access(DRIVER, os.X_OK):
+    skip('no chromedriver')
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+except ImportError:
+    skip('no selenium for ' + sys.executable)
+
+BRP = os.path.abspath(sys.argv[1])
+ROOT = os.path.abspath(sys.argv[2])
+SHOT = sys.argv[4] if len(sys.argv) > 4 and sys.argv[3] == '--screenshot' else None
+FAILURES = []
+CATEGORY = {'none': 0, 'dirty': 1, 'clean': 2, 'clean13': 3, 'clean14': 4, 'dirty14': 5}
+
+
+def check(cond, what):
+    if not cond:
+        FAILURES.append(what)
+        print('FAIL: ' + what)
+    return cond
+
+
+def run(*args):
+    p = subprocess.run([BRP] + list(args), capture_output=True, text=True, env=dict(os.environ, LC_ALL='C', TZ='UTC'))
+    return p
+
+
+def show(log, d, t, n):
+    args = ['show', '--json', '-d', str(d), '-t', str(t)]
+    if t > 0 and n > 0:
+        args += ['-D', str(n)]
+    p = run(*(args + [log]))
+    if p.returncode not in (0, 1):
+        raise SystemExit('brp %s: exit %d: %s' % (' '.join(args), p.returncode, p.stderr))
+    return json.loads(p.stdout)
+
+
+def page_data(html_path):
+    text = open(html_path, encoding='utf-8').read()
+    m = re.search(r'<script type="application/json" id="brp-data">\n(.*?)</script>', text, re.S)
+    return text, json.loads(m.group(1))
+
+
+# what the page shows, read back from its DOM (the attributes are docs/view.md's)
+READ = r'''
+const q = (s, e) => Array.from((e || document).querySelectorAll(s));
+const pile = document.getElementById('pile');
+return {
+  where: brpView.position(),
+  index: brpView.index(),
+  hands: q('.hand').map(h => h.classList.contains('hidden') ? {count: +h.dataset.count, backs: q('.card.back', h).length,
+                                                               faces: q('.card[data-card]', h).length}
+                                                             : q('.card', h).map(c => c.dataset.card)),
+  melds: [0, 1].map(s => q('.side[data-side="' + s + '"] .meld').map(m => ({
+      category: +m.dataset.category,
+      cards: q('.card', m).map(c => [c.dataset.card, c.dataset.as || null])}))),
+  pile_count: +pile.dataset.count,
+  pile_top: pile.dataset.top || null,
+  pile_shown: q('.card', pile).map(c => c.dataset.card),
+  stock: +document.getElementById('stock').dataset.stock,
+  mortos: q('.morto').map(m => m.dataset.state),
+  totals: q('#score tr[data-side]').map(r => [r.dataset.total === 'hidden' ? null : +r.dataset.total, +r.dataset.match]),
+  moved: q('.card.moved').length,
+  banner: document.getElementById('banner').className,
+  hash: location.hash,
+};
+'''
+
+
+class Browser:
+    def __init__(self):
+        o = Options()
+        o.binary_location = CHROMIUM
+        for a in ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--window-size=1280,900',
+                  '--no-first-run', '--disable-extensions', '--disable-background-networking',
+                  '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP * ~NOTFOUND',
+                  '--proxy-server=127.0.0.1:9', '--allow-file-access-from-files']:
+            o.add_argument(a)
+        o.set_capability('goog:loggingPrefs', {'browser': 'ALL', 'performance': 'ALL'})
+        self.d = webdriver.Chrome(service=Service(DRIVER), options=o)
+        self.d.execute_cdp_cmd('Network.enable', {})
+        self.d.execute_cdp_cmd('Network.emulateNetworkConditions',
+                               {'offline': True, 'latency': 0, 'downloadThroughput': 0, 'uploadThroughput': 0})
+
+    def open(self, path, fragment=''):
+        self.d.get('about:blank')
+        self.d.get('file://' + path + fragment)
+        self.logs(path)
+        return self.read()
+
+    def read(self):
+        return self.d.execute_script(READ)
+
+    def logs(self, path):
+        for e in self.d.get_log('browser'):
+            check(e['level'] not in ('SEVERE', 'ERROR'), '%s: console: %s' % (path, e['message']))
+        for e in self.d.get_log('performance'):
+            m = json.loads(e['message'])['message']
+            if m.get('method') == 'Network.requestWillBeSent':
+                url = m['params']['request']['url']
+                check(url.startswith('file://') or url.startswith('data:') or url == 'about:blank',
+                      '%s: the page asked the network for %s' % (path, url))
+
+    def go(self, i):
+        self.d.execute_script('brpView.go(arguments[0])', i)
+        return self.read()
+
+    def key(self, k):
+        self.d.find_element(By.TAG_NAME, 'body').send_keys(k)
+        return self.read()
+
+    def quit(self):
+        self.d.quit()
+
+
+def compare(tag, got, want, seat=-1, revealed=False):
+    """The DOM of the page (got) against brp show --json (want) at the same moment."""
+    w = got['where']
+    check((w['d'], w['t'], w['n']) == (want['deal'], want['turn'], want['decision']),
+          '%s: page at %s, show at deal %d turn %d decision %d' % (tag, w, want['deal'], want['turn'], want['decision']))
+    for s, hand in enumerate(want['hands']):
+        if seat >= 0 and s != seat:
+            check(got['hands'][s] == {'count': len(hand), 'backs': len(hand), 'faces': 0},
+                  '%s: seat %d hand on a seat %d page: %s' % (tag, s, seat, got['hands'][s]))
+        else:
+            check(got['hands'][s] == hand, '%s: hand %d: page %s, show %s' % (tag, s, got['hands'][s], hand))
+    for side in (0, 1):
+        want_melds = [{'category': CATEGORY[m['category']],
+                       'cards': [[a['card'], a.get('as')] for a in m['arrangement']]} for m in want['melds'][side]]
+        check(got['melds'][side] == want_melds, '%s: side %d melds: page %s, show %s' % (tag, side, got['melds'][side],
+                                                                                        want_melds))
+    pile = want['pile']
+    check(got['pile_count'] == len(pile), '%s: pile count %d, show %d' % (tag, got['pile_count'], len(pile)))
+    check(got['pile_top'] == (pile[-1] if pile else None), '%s: pile top %s, show %s' % (tag, got['pile_top'], pile))
+    visible = pile if revealed else pile[len(pile) - want['pile_visible']:]
+    check(got['pile_shown'] == visible, '%s: pile shown %s, show %s' % (tag, got['pile_shown'], visible))
+    check(got['stock'] == want['stock'], '%s: stock %d, show %d' % (tag, got['stock'], want['stock']))
+    check(got['mortos'] == [m['state'] for m in want['mortos']], '%s: mortos %s, show %s' % (tag, got['mortos'],
+                                                                                           want['mortos']))
+    hide = seat >= 0 and want['phase'] not in ('deal_over', 'match_over')  # the hands' points tell about the hands
+    totals = [[None if hide else want['score'][s]['total'], want['total'][s]] for s in (0, 1)]
+    check(got['totals'] == totals, '%s: scores %s, show %s' % (tag, got['totals'], totals))
+    if seat < 0:
+        check(got['moved'] == len(want['moved']), '%s: %d cards highlighted, show moved %d' % (tag, got['moved'],
+                                                                                              len(want['moved'])))
+
+
+def chosen(n):
+    """A few positions of n: the first, the last, and some between."""
+    picks = {0, n - 1, 1, n // 3, n // 2, (2 * n) // 3, n - 2}
+    return sorted(i for i in picks if 0 <= i < n)
+
+
+def check_log(b, log, html, positions, seat=-1):
+    got = b.open(html)
+    for i in chosen(len(positions)):
+        p = positions[i]
+        got = b.go(i)
+        compare('%s #%d' % (os.path.basename(html), i), got, show(log, p['d'], p['t'], p['n']), seat)
+    return got
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix='brp-view-')
+    logs = []
+    for dirpath, _, files in os.walk(os.path.join(ROOT, 'samples')):
+        logs += [os.path.join(dirpath, f) for f in sorted(files) if f.endswith('.brp')]
+    for rules in ('kzv', 'stbl', 'aberto'):
+        for players in ('2', '4'):
+            out = os.path.join(tmp, 'sim-%s-%s' % (rules, players))
+            p = run('simulate', '-q', '-r', rules, '-p', players, '-n', '1', '--seed', '5', '--bot', 'mixed', '-o', out)
+            check(p.returncode == 0, 'simulate %s %s: %s' % (rules, players, p.stderr))
+            logs.append(os.path.join(out, 'match-000001.brp'))
+    manifest = {}
+    for line in open(os.path.join(ROOT, 'samples', 'MANIFEST'), encoding='utf-8'):
+        if line.strip() and not line.startswith('#'):
+            f = line.rstrip('\n').split('\t')
+            manifest[os.path.join(ROOT, 'samples', f[0])] = (f[1], dict(x.split('=', 1) for x in f[2:]))
+
+    b = Browser()
+    try:
+        for log in sorted(logs):
+            name = os.path.relpath(log, ROOT).replace('/', '_')
+            html = os.path.join(tmp, name + '.html')
+            p = run('view', '-o', html, log)
+            if not check(p.returncode == 0, 'brp view %s: exit %d %s' % (log, p.returncode, p.stderr)):
+                continue
+            text, data = page_data(html)
+            positions = []
+            prev = {}
+            for r in data['positions']:
+                prev = dict(prev, **r)
+                positions.append(prev)
+            verdict, detail = manifest.get(log, ('ok', {}))
+            check(data['verdict'] == verdict, '%s: verdict %s, MANIFEST %s' % (name, data['verdict'], verdict))
+            vline = run('verify', log).stdout.strip()
+            check(vline.endswith(': ' + data['line']) or vline == log + ': ' + data['line'],
+                  '%s: page verdict line %r, brp verify %r' % (name, data['line'], vline))
+            if not positions:
+                got = b.d.get('file://' + html)
+                b.logs(html)
+                check('byte %s' % detail.get('offset', '?') in b.d.find_element(By.ID, 'banner').text,
+                      '%s: the page does not say where it is damaged' % name)
+                continue
+            # where it opens
+            got = b.open(html)
+            if verdict == 'illegal':
+                want = (int(detail['deal']), int(detail['turn']))
+                check(got['where']['k'] == 2 and (got['where']['d'], got['where']['t']) == want and
+                      'refused' in got['banner'], '%s: opens on %s, not the illegal decision %s' % (name, got['where'],
+                                                                                                  want))
+                check(detail['rule'] in b.d.find_element(By.ID, 'banner').text, '%s: no rule code shown' % name)
+            elif verdict == 'mismatch':
+                deal = int(detail['deal'])
+                check((deal == 0 and got['index'] == len(positions) - 1) or
+                      (got['where']['d'] == deal and positions[got['index']]['g'][0] >= 4 and 'mismatch' in
+                       got['banner']), '%s: opens on %s, not the end of deal %d' % (name, got['where'], deal))
+                claimed = b.d.find_elements(By.CSS_SELECTOR, '#score tr.differs, #score tr.match-claim')
+                check(claimed, '%s: no claimed score beside the recomputed one' % name)
+            elif verdict == 'malformed':
+                check(got['index'] == len(positions) - 1 and 'byte ' + detail['offset'] in
+                      b.d.find_element(By.ID, 'banner').text, '%s: does not open on the damage' % name)
+                check('byte ' + detail['offset'] in b.d.find_element(By.ID, 'summary').text,
+                      '%s: the summary does not say where the log is damaged' % name)
+            else:
+                check(got['index'] == 0, '%s: opens at %d, not the start' % (name, got['index']))
+            check(got['hash'] == '#d=%d&t=%d&n=%d' % (got['where']['d'], got['where']['t'], got['where']['n']),
+                  '%s: the fragment %s does not name the position' % (name, got['hash']))
+            check_log(b, log, html, positions)
+            # STBL: the director's toggle shows the whole pile
+            if data['profile'] == 'stbl':
+                for i, p in enumerate(positions):
+                    if p['c'][0] > 2:
+                        b.go(i)
+                        b.d.find_element(By.ID, 'reveal-pile').click()
+                        compare(name + ' revealed #%d' % i, b.read(), show(log, p['d'], p['t'], p['n']), revealed=True)
+                        b.d.find_element(By.ID, 'reveal-pile').click()
+                        break
+        # deep links, keys and buttons, on the KZV sample
+        log = os.path.join(ROOT, 'samples', 'kzv-4p.brp')
+        html = os.path.join(tmp, 'links.html')
+        run('view', '-o', html, log)
+        got = b.open(html, '#d=2&t=10&n=2')
+        compare('deep link', got, show(log, 2, 10, 2))
+        start = got['index']
+        got = b.key(Keys.ARROW_RIGHT)
+        check(got['index'] == start + 1, 'right arrow: %d after %d' % (got['index'], start))
+        compare('right arrow', got, show(log, got['where']['d'], got['where']['t'], got['where']['n']))
+        i = got['index']
+        got = b.key(Keys.ARROW_LEFT)
+        check(got['index'] == i - 1, 'left arrow: %d after %d' % (got['index'], i))
+        got = b.key(Keys.ARROW_DOWN)
+        after = b.d.execute_script('return brpView.go(brpView.index() + 1), brpView.position()')
+        check(after['t'] != got['where']['t'], 'down arrow: not at the end of turn %d' % got['where']['t'])
+        got = b.key(Keys.ARROW_UP)
+        nxt = b.d.execute_script('return brpView.go(brpView.index() + 1), brpView.position()')
+        check(nxt['t'] != got['where']['t'], 'up arrow: not at the end of a turn (%s)' % got['where'])
+        got = b.key(Keys.HOME)
+        check(got['where']['k'] == 0 and got['where']['d'] == 2, 'Home: %s' % got['where'])
+        got = b.key(Keys.END)
+        check(got['where']['d'] == 2 and got['index'] == b.d.execute_script('return brpView.count()') - 1,
+              'End: %s' % got['where'])
+        got = b.key(Keys.HOME)
+        got = b.key(Keys.HOME)
+        check(got['where'] == {'d': 1, 't': 0, 'n': 0, 'k': 0}, 'Home twice: %s' % got['where'])
+        b.d.find_element(By.ID, 'btn-right').click()
+        got = b.read()
+        check(got['where'] == {'d': 1, 't': 1, 'n': 1, 'k': 1}, 'the next button: %s' % got['where'])
+        check(got['hash'] == '#d=1&t=1&n=1', 'the fragment follows the steps: %s' % got['hash'])
+        b.d.execute_script('location.hash = "#d=1&t=5&n=2"')
+        got = b.read()
+        compare('hash change', got, show(log, 1, 5, 2))
+        # seat pages: no other seat's hand in the file, backs on the page
+        for log in [os.path.join(ROOT, 'samples', 'stbl-4p.brp'), os.path.join(ROOT, 'samples', 'stbl-2p.brp'),
+                    os.path.join(ROOT, 'samples', 'aberto-4p.brp')]:
+            nplayers = 4 if '4p' in log else 2
+            for seat in range(nplayers):
+                html = os.path.join(tmp, 'seat%d-%s.html' % (seat, os.path.basename(log)))
+                check(run('view', '--seat', str(seat), '-o', html, log).returncode == 0, 'view --seat %d' % seat)
+                text, data = page_data(html)
+                prev = {}
+                positions = []
+                for r in data['positions']:
+                    prev = dict(prev, **r)
+                    positions.append(prev)
+                    for s in range(nplayers):
+                        if s != seat and ('h%d' % s) in r:
+                            check(isinstance(r['h%d' % s], int), '%s: hand %d in the file: %r' % (html, s, r['h%d' % s]))
+                    check(len(prev['p']) == prev['c'][1], '%s: pile cards beyond the visible ones' % html)
+                    for m in r.get('mv', []):
+                        check(m[0] != 2 or m[1] == seat, '%s: a card into hand %d marked' % (html, m[1]))
+                check_log(b, log, html, positions, seat)
+        # the budget: a typical 4-player match of three deals
+        out = os.path.join(tmp, 'budget')
+        run('simulate', '-q', '-r', 'aberto', '-p', '4', '-n', '1', '--seed', '2', '-o', out)
+        log = os.path.join(out, 'match-000001.brp')
+        check(' 3 deals' in run('verify', log).stdout, 'the budget match is not of three deals')
+        html = os.path.join(tmp, 'budget.html')
+        run('view', '-o', html, log)
+        size = os.path.getsize(html)
+        check(size <= 250 * 1024, 'a 4-player match of three deals: %d bytes, over 250 KB' % size)
+        got = b.open(html)
+        ms = b.d.execute_script('var t = performance.getEntriesByType("navigation")[0];'
+                                'return t ? t.domContentLoadedEventEnd : -1')
+        print('budget: %d bytes; DOMContentLoaded after %.0f ms (not judged)' % (size, ms))
+        # without JavaScript: the summary reads all the same
+        log = os.path.join(ROOT, 'samples', 'disputed', 'claim-deal.brp')
+        html = os.path.join(tmp, 'nojs.html')
+        run('view', '-o', html, log)
+        text, data = page_data(html)
+        b.d.execute_cdp_cmd('Emulation.setScriptExecutionDisabled', {'value': True})
+        b.d.get('file://' + html)
+        summary = b.d.find_element(By.ID, 'summary').text
+        check(data['line'] in summary, 'no JavaScript: the verdict line is not shown: %r' % summary[:200])
+        check('claimed 615, recomputed 515' in summary, 'no JavaScript: the mismatched deal is not shown')
+        check(len(b.d.find_elements(By.CSS_SELECTOR, '#deals tr[data-deal]')) == 2, 'no JavaScript: no deal rows')
+        check('needs JavaScript' in b.d.find_element(By.ID, 'stepper').text, 'no JavaScript: the stepper says nothing')
+        b.d.execute_cdp_cmd('Emulation.setScriptExecutionDisabled', {'value': False})
+        b.logs(html)
+        if SHOT:
+            # a moment with canastras on both sides, a pile, and cards just laid
+            log = os.path.join(ROOT, 'samples', 'kzv-4p.brp')
+            html = os.path.join(tmp, 'shot.html')
+            run('view', '-o', html, log)
+            positions = []
+            prev = {}
+            for r in page_data(html)[1]['positions']:
+                prev = dict(prev, **r)
+                positions.append(prev)
+            pick = next(p for p in positions if p['c'][0] >= 5 and p.get('mv') and p['mv'][0][0] == 4 and
+                        all(any(m[2] for m in p['m%d' % s]) for s in (0, 1)))
+            b.d.set_window_size(1280, 1000)
+            b.open(html, '#d=%d&t=%d&n=%d' % (pick['d'], pick['t'], pick['n']))
+            b.d.execute_script('window.scrollTo(0, document.getElementById("stepper").offsetTop - 8)')
+            b.d.save_screenshot(SHOT)
+            print('screenshot: %s at #d=%d&t=%d&n=%d' % (SHOT, pick['d'], pick['t'], pick['n']))
+    finally:
+        b.quit()
+        shutil.rmtree(tmp, ignore_errors=True)
+    if FAILURES:
+        print('%d failures' % len(FAILURES))
+        sys.exit(1)
+    print('ok: %d logs' % len(logs))
+
+
+if __name__ == '__main__':
+    main()

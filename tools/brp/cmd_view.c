@@ -1,0 +1,545 @@
+/*
+ * brp view: a match log as one self-contained HTML page, the director's view.
+ *
+ * The page has two parts. The summary (players, rules, verdict, the deals'
+ * scores) is plain HTML written here, readable without JavaScript. The
+ * stepper is tools/brp/view/view.js drawing the positions that
+ * rpl_positions_file computes, embedded as JSON (docs/view.md describes the
+ * encoding): the page judges nothing, it draws what the engine said.
+ * With --seat N every card seat N could not see is left out of the file.
+ */
+#include "brp.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "view_assets.h"
+
+static const char *const name = "view";
+
+static void usage(FILE *f)
+{
+	fputs("Usage: brp view [OPTION]... FILE\n"
+	      "Write a match log as one self-contained HTML page that replays it decision\n"
+	      "by decision: the summary (players, rules, verdict, the deals' scores) and a\n"
+	      "stepper over every position, opened on the disputed one. The page makes no\n"
+	      "network request; its summary reads without JavaScript.\n"
+	      "\n"
+	      "  -o, --output OUT  write the page to OUT (default: FILE with .html for .brp;\n"
+	      "                    -: standard output)\n"
+	      "      --seat N      only what seat N could see: its own hand, the table, the\n"
+	      "                    pile as the profile shows it; other hands as counts\n"
+	      "  -h, --help        print this help and exit\n"
+	      "\n"
+	      "Exit status: 0 written (whatever the verdict), 2 usage error, unreadable\n"
+	      "log or unwritable page.\n",
+	      f);
+}
+
+/* Cards in the page's data: one character each, id order (docs/view.md). */
+static const char card_chars[RPL_NFACES + 1] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz*";
+
+/* What the summary needs of each deal: its last position. */
+struct deal_sum {
+	int deal, phase, dealer;
+	rpl_score score[2];
+	int32_t total[2];
+	int claimed;
+	int32_t claim[2];
+};
+
+struct view {
+	FILE *data;             /* the positions' JSON, in memory */
+	int seat;               /* --seat, or -1 */
+	int npos;
+	int nplayers;
+	char prev[16][4096];    /* the previous position's field texts: a field is written when it changed */
+	struct deal_sum *deals;
+	int ndeals, capdeals;
+	int32_t match_claim[2];
+	int match_claimed;
+	int open_refused;       /* index of the refused position, or -1 */
+};
+
+/* Write s as the text of an HTML element or attribute. */
+static void html_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+/* Write s as a JSON string that is safe inside a <script> element. */
+static void json_text(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	fputc('"', f);
+	for (; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20 || *p == '<' || *p == '>' || *p == '&')
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+static void cards_field(char *buf, size_t size, const rpl_card *c, int n)
+{
+	size_t k = 0;
+	buf[k++] = '"';
+	for (int i = 0; i < n && k + 2 < size; i++)
+		buf[k++] = card_chars[c[i] < RPL_NFACES ? c[i] : RPL_JOKER];
+	buf[k++] = '"';
+	buf[k] = '\0';
+}
+
+static void melds_field(char *buf, size_t size, const rpl_position *p, int side)
+{
+	size_t k = 0;
+	k += (size_t)snprintf(buf + k, size - k, "[");
+	for (int i = 0; i < p->meld_count[side] && k < size; i++) {
+		const rpl_meld_info *m = &p->meld[side][i];
+		char cards[20], as[20];
+		for (int j = 0; j < m->length; j++) {
+			cards[j] = card_chars[m->card[j]];
+			as[j] = m->wild[j] ? card_chars[rpl_meld_natural(m->suit, m->lo + j)] : '.';
+		}
+		cards[m->length] = as[m->length] = '\0';
+		k += (size_t)snprintf(buf + k, size - k, "%s[\"%s\",\"%s\",%d,%d,%d]", i ? "," : "", cards, as, m->category,
+		                      m->points, m->bonus);
+	}
+	if (k < size)
+		snprintf(buf + k, size - k, "]");
+}
+
+/*
+ * The deal's score of both sides. On a --seat page, while the deal goes on,
+ * the points left in the hands (and so the total) are null: they would tell
+ * what the other hands hold; at the deal's end the hands are counted openly.
+ */
+static void score_field(char *buf, size_t size, const rpl_position *p, int seat)
+{
+	size_t k = 0;
+	int hide = seat >= 0 && p->phase < RPL_PHASE_DEAL_OVER;
+	for (int s = 0; s < 2 && k < size; s++) {
+		const rpl_score *a = &p->score[s];
+		if (hide)
+			k += (size_t)snprintf(buf + k, size - k, "%s[%d,%d,%d,null,%d,null]", s ? "," : "[", (int)a->melded,
+			                      (int)a->bonus, (int)a->going_out, (int)a->morto);
+		else
+			k += (size_t)snprintf(buf + k, size - k, "%s[%d,%d,%d,%d,%d,%d]", s ? "," : "[", (int)a->melded,
+			                      (int)a->bonus, (int)a->going_out, (int)a->hand, (int)a->morto, (int)a->total);
+	}
+	if (k < size)
+		snprintf(buf + k, size - k, "]");
+}
+
+/* One field: written when it differs from the previous position's, or always. */
+static void field(struct view *w, int slot, const char *key, const char *text, int always, int *first)
+{
+	if (!always && strcmp(w->prev[slot], text) == 0)
+		return;
+	snprintf(w->prev[slot], sizeof(w->prev[slot]), "%s", text);
+	fprintf(w->data, "%s\"%s\":%s", *first ? "" : ",", key, text);
+	*first = 0;
+}
+
+static int on_position(void *ctx, const rpl_position *p)
+{
+	struct view *w = ctx;
+	char buf[4096]; /* a side's melds: at most 108 cards and 36 melds, under 1200 bytes */
+	int first = 1, full = p->kind == RPL_POS_DEALT;
+	static const char *const hkey[4] = { "h0", "h1", "h2", "h3" };
+
+	fputs(w->npos ? ",\n{" : "{", w->data);
+	fprintf(w->data, "\"k\":%d,\"d\":%d,\"t\":%d,\"n\":%d,\"s\":%d", p->kind - 1, p->deal, p->turn, p->decision,
+	        p->seat);
+	first = 0;
+	if (p->kind != RPL_POS_DEALT) {
+		char act[160];
+		rpl_action_format(&p->action, act, sizeof(act));
+		fputs(",\"a\":", w->data);
+		json_text(w->data, act);
+	}
+	if (p->kind == RPL_POS_REFUSED) {
+		fputs(",\"r\":", w->data);
+		json_text(w->data, rpl_rule_name(p->rule));
+		fputs(",\"x\":", w->data);
+		json_text(w->data, p->message);
+		w->open_refused = w->npos;
+	}
+	snprintf(buf, sizeof(buf), "[%d,%d,%d,%d,%d]", p->phase, p->to_move, p->turns, p->dealer, p->verdict);
+	field(w, 0, "g", buf, full, &first);
+	for (int s = 0; s < p->nplayers; s++) {
+		if (w->seat < 0 || s == w->seat)
+			cards_field(buf, sizeof(buf), p->hand[s], p->hand_count[s]);
+		else
+			snprintf(buf, sizeof(buf), "%d", p->hand_count[s]); /* another seat's hand: its size only */
+		field(w, 1 + s, hkey[s], buf, full, &first);
+	}
+	melds_field(buf, sizeof(buf), p, 0);
+	field(w, 5, "m0", buf, full, &first);
+	melds_field(buf, sizeof(buf), p, 1);
+	field(w, 6, "m1", buf, full, &first);
+	if (w->seat < 0)
+		cards_field(buf, sizeof(buf), p->pile, p->pile_count);
+	else /* a player sees the top pile_visible cards, no more */
+		cards_field(buf, sizeof(buf), p->pile + (p->pile_count - p->pile_visible), p->pile_visible);
+	field(w, 7, "p", buf, full, &first);
+	snprintf(buf, sizeof(buf), "[%d,%d,%d,%d,%d]", p->pile_count, p->pile_visible, p->stock_count, p->morto[0],
+	         p->morto[1]);
+	field(w, 8, "c", buf, full, &first);
+	score_field(buf, sizeof(buf), p, w->seat);
+	field(w, 9, "sc", buf, full, &first);
+	snprintf(buf, sizeof(buf), "[%d,%d,%d,%d,%d]", (int)p->total[0], (int)p->total[1], p->vulnerable[0],
+	         p->vulnerable[1], p->winner);
+	field(w, 10, "tt", buf, full, &first);
+	if (p->claimed)
+		snprintf(buf, sizeof(buf), "[%d,%d]", (int)p->claim[0], (int)p->claim[1]);
+	else
+		snprintf(buf, sizeof(buf), "0");
+	field(w, 11, "cl", buf, full, &first);
+	if (p->match_claimed)
+		snprintf(buf, sizeof(buf), "[%d,%d]", (int)p->match_claim[0], (int)p->match_claim[1]);
+	else
+		snprintf(buf, sizeof(buf), "0");
+	field(w, 12, "mc", buf, full, &first);
+	/* the cards moved, where they landed; a card that went into a hand seat N does not see is left out */
+	{
+		int any = 0;
+		for (int i = 0; i < p->nmoves; i++) {
+			const rpl_position_move *m = &p->move[i];
+			int a = m->to == RPL_ZONE_MELD ? m->side : p->seat;
+			if (m->to == RPL_ZONE_HAND && w->seat >= 0 && p->seat != w->seat)
+				continue;
+			if (m->to == RPL_ZONE_PILE && w->seat >= 0 && m->index < p->pile_count - p->pile_visible)
+				continue;
+			fprintf(w->data, "%s[%d,%d,%d,%d]", any ? "," : ",\"mv\":[", m->to, a, m->to == RPL_ZONE_MELD ? m->meld : 0,
+			        m->to == RPL_ZONE_PILE && w->seat >= 0 ? m->index - (p->pile_count - p->pile_visible) : m->index);
+			any = 1;
+		}
+		if (any)
+			fputc(']', w->data);
+	}
+	fputc('}', w->data);
+	w->npos++;
+	w->nplayers = p->nplayers;
+	/* the summary's deal table: the last position of each deal */
+	if (w->ndeals == 0 || w->deals[w->ndeals - 1].deal != p->deal) {
+		if (w->ndeals == w->capdeals) {
+			int cap = w->capdeals ? 2 * w->capdeals : 8;
+			struct deal_sum *d = realloc(w->deals, (size_t)cap * sizeof(*d));
+			if (!d)
+				return RPL_ENOMEM;
+			w->deals = d;
+			w->capdeals = cap;
+		}
+		w->ndeals++;
+	}
+	{
+		struct deal_sum *d = &w->deals[w->ndeals - 1];
+		d->deal = p->deal;
+		d->phase = p->phase;
+		d->dealer = p->dealer;
+		d->score[0] = p->score[0];
+		d->score[1] = p->score[1];
+		d->total[0] = p->total[0];
+		d->total[1] = p->total[1];
+		d->claimed = p->claimed;
+		d->claim[0] = p->claim[0];
+		d->claim[1] = p->claim[1];
+	}
+	if (p->match_claimed) {
+		w->match_claimed = 1;
+		w->match_claim[0] = p->match_claim[0];
+		w->match_claim[1] = p->match_claim[1];
+	}
+	return ferror(w->data) ? RPL_ENOMEM : 0;
+}
+
+static void breakdown(FILE *f, const rpl_score *s, int hide_hand)
+{
+	fprintf(f, "melded %d, bonus %d, going out %d, ", (int)s->melded, (int)s->bonus, (int)s->going_out);
+	if (hide_hand)
+		fputs("hand not shown", f);
+	else
+		fprintf(f, "hand %d", (int)s->hand);
+	fprintf(f, ", morto %d", (int)s->morto);
+}
+
+static const char *seat_name(const rpl_match_info *info, int s)
+{
+	return info->players[s] && info->players[s][0] ? info->players[s] : "";
+}
+
+static void write_summary(FILE *f, const struct view *w, const rpl_match_info *info, const rpl_verdict *v,
+                          const char *line, const char *logname)
+{
+	size_t np = rpl_rules_param_count();
+	int over = 0;
+
+	fputs("<header id=\"summary\">\n<h1>Match ", f);
+	html_text(f, logname);
+	fputs("</h1>\n", f);
+	fprintf(f, "<p id=\"verdict\" class=\"verdict v-%s\"><b>Verdict</b> <code>", rpl_verdict_name(v->kind));
+	html_text(f, line);
+	fputs("</code></p>\n", f);
+	if (w->seat >= 0)
+		fprintf(f, "<p class=\"seatview\">As seen by seat %d: the other hands are shown as card counts.</p>\n",
+		        w->seat);
+	if (!info->rules)
+		goto deals;
+	fputs("<table class=\"players\"><caption>Players</caption>\n<tr><th>Seat</th><th>Player</th><th>Side</th>"
+	      "<th>Partner</th></tr>\n",
+	      f);
+	for (int s = 0; s < info->nplayers; s++) {
+		fprintf(f, "<tr><td>%d</td><td>", s);
+		html_text(f, seat_name(info, s)[0] ? seat_name(info, s) : "(unnamed)");
+		fprintf(f, "</td><td>%d</td><td>", s % 2);
+		if (info->nplayers == 4)
+			fprintf(f, "seat %d", (s + 2) % 4);
+		else
+			fputs("none", f);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n<p class=\"rules\"><b>Rules</b> ", f);
+	html_text(f, rpl_rules_profile(info->rules));
+	for (size_t i = 0; i < np; i++) {
+		const rpl_param_info *pi = rpl_rules_param_info(i);
+		char val[64];
+		if (!rpl_rules_is_override(info->rules, pi->id))
+			continue;
+		rpl_rules_get(info->rules, pi->name, val, sizeof(val));
+		fputs(over++ ? ", " : ", differing from the profile: ", f);
+		fprintf(f, "<code>%s=", pi->name);
+		html_text(f, val);
+		fputs("</code>", f);
+	}
+	if (!over)
+		fputs(" (every parameter as the profile says)", f);
+	fputs("</p>\n<p class=\"start\"><b>Started</b> ", f);
+	if (info->start_time > 0) {
+		time_t t = (time_t)info->start_time;
+		struct tm tm;
+		char when[64];
+		if (gmtime_r(&t, &tm) && strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm))
+			fputs(when, f);
+		else
+			fprintf(f, "%lld s after 1970", (long long)info->start_time);
+	} else {
+		fputs("unknown", f);
+	}
+	fputs("</p>\n", f);
+	if (info->nmeta) {
+		fputs("<p class=\"meta\"><b>Metadata</b>", f);
+		for (size_t i = 0; i < info->nmeta; i++) {
+			fputs(i ? "; " : " ", f);
+			html_text(f, info->meta_keys[i]);
+			fputs(": ", f);
+			html_text(f, info->meta_values[i]);
+		}
+		fputs("</p>\n", f);
+	}
+deals:
+	if (v->kind == RPL_VERDICT_MALFORMED)
+		fprintf(f, "<p id=\"damage\" class=\"damage\">The log is damaged at byte %llu; the page shows what decoded "
+		           "before it.</p>\n",
+		        (unsigned long long)v->offset);
+	fputs("<table id=\"deals\" class=\"deals\"><caption>Deals</caption>\n<tr><th>Deal</th><th>Dealer</th>"
+	      "<th>Side 0</th><th>Side 1</th><th>Match</th></tr>\n",
+	      f);
+	for (int i = 0; i < w->ndeals; i++) {
+		const struct deal_sum *d = &w->deals[i];
+		int ended = d->phase >= RPL_PHASE_DEAL_OVER;
+		fprintf(f, "<tr data-deal=\"%d\"><td>%d%s</td><td>%d</td>", d->deal, d->deal, ended ? "" : " (unfinished)",
+		        d->dealer);
+		for (int s = 0; s < 2; s++) {
+			int differs = d->claimed && d->claim[s] != d->score[s].total;
+			int hide = w->seat >= 0 && !ended; /* as the stepper: the hands are counted at the deal's end */
+			fprintf(f, "<td class=\"%s\" data-side=\"%d\">", differs ? "differs" : "", s);
+			if (differs)
+				fprintf(f, "claimed <b>%d</b>, recomputed <b>%d</b>", (int)d->claim[s], (int)d->score[s].total);
+			else if (hide)
+				fputs("on the table so far", f);
+			else
+				fprintf(f, "<b>%d</b>%s", (int)d->score[s].total, ended ? "" : " so far");
+			fputs("<br><small>", f);
+			breakdown(f, &d->score[s], hide);
+			fputs("</small></td>", f);
+		}
+		fprintf(f, "<td>%d to %d</td></tr>\n", (int)d->total[0], (int)d->total[1]);
+	}
+	if (w->match_claimed) {
+		const struct deal_sum *d = &w->deals[w->ndeals - 1];
+		fputs("<tr class=\"match\"><td colspan=\"2\">Match</td>", f);
+		for (int s = 0; s < 2; s++) {
+			int differs = w->match_claim[s] != d->total[s];
+			if (differs)
+				fprintf(f, "<td class=\"differs\">claimed <b>%d</b>, recomputed <b>%d</b></td>", (int)w->match_claim[s],
+				        (int)d->total[s]);
+			else
+				fprintf(f, "<td><b>%d</b></td>", (int)d->total[s]);
+		}
+		fputs("<td></td></tr>\n", f);
+	}
+	fputs("</table>\n</header>\n", f);
+}
+
+int cmd_view(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "seat", required_argument, NULL, 'S' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out = NULL, *path, *base;
+	char *outbuf = NULL, *data = NULL, *end, line[1024];
+	size_t datalen = 0;
+	int c, status = BRP_EXIT_USAGE, err;
+	long seat = -1;
+	struct view *w = NULL;
+	rpl_reader *rd = NULL;
+	const rpl_match_info *info;
+	static const rpl_match_info no_header;
+	rpl_verdict v;
+	FILE *f = NULL;
+
+	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': out = optarg; break;
+		case 'S':
+			seat = strtol(optarg, &end, 10);
+			if (*end || !*optarg || seat < 0 || seat > 3) {
+				brp_error(name, "--seat takes a seat number 0..3, not '%s'", optarg);
+				return BRP_EXIT_USAGE;
+			}
+			break;
+		case 'h': usage(stdout); return BRP_EXIT_OK;
+		default: return brp_bad_option(name, c, argv);
+		}
+	}
+	if (optind + 1 != argc) {
+		brp_error(name, "needs one log (try 'brp view --help')");
+		return BRP_EXIT_USAGE;
+	}
+	path = argv[optind];
+	err = rpl_reader_open(&rd, path);
+	if (err == RPL_EIO || err == RPL_ENOMEM || err == RPL_EINVAL || !rd) {
+		brp_error(name, "%s: %s", path, rd ? rpl_reader_errmsg(rd) : "out of memory");
+		goto cleanup;
+	}
+	info = rpl_reader_info(rd);
+	if (!info) /* not even the header reads: the page says where the log is damaged, and no more */
+		info = &no_header;
+	if (info && seat >= info->nplayers) {
+		brp_error(name, "--seat %ld: the match has %d players", seat, info->nplayers);
+		goto cleanup;
+	}
+	w = calloc(1, sizeof(*w));
+	if (!w || !(w->data = open_memstream(&data, &datalen))) {
+		brp_error(name, "out of memory");
+		goto cleanup;
+	}
+	w->seat = (int)seat;
+	w->open_refused = -1;
+	err = rpl_positions_file(path, NULL, on_position, w, &v);
+	fclose(w->data);
+	w->data = NULL;
+	if (err) {
+		brp_error(name, "%s: %s", path, v.message[0] ? v.message : rpl_strerror(err));
+		goto cleanup;
+	}
+	rpl_verdict_format(&v, line, sizeof(line));
+	base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	if (!out) {
+		size_t n = strlen(path);
+		outbuf = malloc(n + 6);
+		if (!outbuf) {
+			brp_error(name, "out of memory");
+			goto cleanup;
+		}
+		memcpy(outbuf, path, n + 1);
+		if (n > 4 && strcmp(outbuf + n - 4, ".brp") == 0)
+			outbuf[n - 4] = '\0';
+		strcat(outbuf, ".html");
+		out = outbuf;
+	}
+	if (strcmp(out, "-") == 0) {
+		f = stdout;
+	} else if (!(f = fopen(out, "w"))) {
+		brp_error(name, "%s: %s", out, strerror(errno));
+		goto cleanup;
+	}
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+	      "script-src 'unsafe-inline'; img-src data:\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
+	      f);
+	html_text(f, base);
+	fputs(" - brp view</title>\n<style>\n", f);
+	fputs(view_css, f);
+	fputs("</style>\n</head>\n<body>\n", f);
+	write_summary(f, w, info, &v, line, base);
+	fputs("<main id=\"stepper\"><noscript><p>The stepper over every decision needs JavaScript; the summary above "
+	      "does not.</p></noscript></main>\n",
+	      f);
+	fputs("<script type=\"application/json\" id=\"brp-data\">\n{\"version\":1,\"profile\":", f);
+	json_text(f, info->rules ? rpl_rules_profile(info->rules) : "");
+	fprintf(f, ",\"players\":%d,\"names\":[", info->nplayers);
+	for (int s = 0; s < info->nplayers; s++) {
+		if (s)
+			fputc(',', f);
+		json_text(f, seat_name(info, s));
+	}
+	fprintf(f, "],\"seat\":%d,\"verdict\":", w->seat);
+	json_text(f, rpl_verdict_name(v.kind));
+	fputs(",\"line\":", f);
+	json_text(f, line);
+	/* the page opens on the refused decision; on a mismatch, the script finds the deal's end */
+	fprintf(f, ",\"open\":%d", w->open_refused);
+	if (v.kind == RPL_VERDICT_MISMATCH)
+		fprintf(f, ",\"mismatch\":{\"deal\":%d,\"side\":%d,\"claimed\":%d,\"computed\":%d}", v.claim_deal, v.side,
+		        (int)v.claimed, (int)v.computed);
+	if (v.kind == RPL_VERDICT_MALFORMED)
+		fprintf(f, ",\"damage\":%llu", (unsigned long long)v.offset);
+	fputs(",\"positions\":[\n", f);
+	if (datalen)
+		fwrite(data, 1, datalen, f);
+	fputs("]}\n</script>\n<script>\n", f);
+	fputs(view_js, f);
+	fputs("</script>\n</body>\n</html>\n", f);
+	if (fflush(f) != 0 || ferror(f)) {
+		brp_error(name, "%s: %s", out, strerror(errno));
+		goto cleanup;
+	}
+	status = BRP_EXIT_OK;
+cleanup:
+	if (f && f != stdout && fclose(f) != 0 && status == BRP_EXIT_OK) {
+		brp_error(name, "%s: %s", out, strerror(errno));
+		status = BRP_EXIT_USAGE;
+	}
+	if (w) {
+		if (w->data)
+			fclose(w->data);
+		free(w->deals);
+	}
+	free(w);
+	free(data);
+	free(outbuf);
+	rpl_reader_free(rd);
+	return status;
+}

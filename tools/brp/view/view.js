@@ -1,0 +1,453 @@
+/*
+ * brp view: the stepper. It draws the positions that the engine computed
+ * (embedded as JSON in #brp-data, encoding in docs/view.md) and judges
+ * nothing: every card, meld arrangement, category, score and verdict comes
+ * from the data. No network: this file, the style sheet and the data are
+ * all inline.
+ */
+(function () {
+	'use strict';
+
+	var D = JSON.parse(document.getElementById('brp-data').textContent);
+	var ALPHA = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz*';
+	var RANKS = ['A', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K'];
+	var SUITS = 'cdhs';
+	var SYMBOLS = ['\u2663', '\u2666', '\u2665', '\u2660'];
+	var CATEGORY = ['', 'dirty canastra', 'clean canastra', 'clean 13 canastra', 'clean 14 (real) canastra',
+		'dirty 14 canastra'];
+	var PHASES = ['no deal', 'to draw', 'to meld or discard', 'to pick up the morto', 'the deal is over',
+		'the match is over'];
+	var VERDICTS = ['ok', 'illegal', 'mismatch', 'incomplete', 'malformed'];
+
+	/* the positions, each with every field (the data writes a field only when it changed) */
+	var P = [];
+	(function expand() {
+		var prev = {};
+		D.positions.forEach(function (r) {
+			var p = Object.assign({}, prev, r);
+			p.mv = r.mv || [];
+			p.a = r.a;
+			p.r = r.r;
+			p.x = r.x;
+			P.push(p);
+			prev = p;
+		});
+	})();
+
+	function el(tag, cls, text) {
+		var e = document.createElement(tag);
+		if (cls)
+			e.className = cls;
+		if (text !== undefined)
+			e.textContent = text;
+		return e;
+	}
+
+	function cardId(ch) {
+		return ALPHA.indexOf(ch);
+	}
+	function cardName(id) {
+		return id === 52 ? 'JK' : RANKS[id % 13] + SUITS[Math.floor(id / 13)];
+	}
+	function card(ch, moved) {
+		var id = cardId(ch), e;
+		if (id === 52) {
+			e = el('span', 'card joker', 'JK');
+		} else {
+			var s = Math.floor(id / 13);
+			e = el('span', 'card s-' + SUITS[s]);
+			e.appendChild(document.createTextNode(RANKS[id % 13]));
+			e.appendChild(el('i', '', SYMBOLS[s]));
+		}
+		e.setAttribute('data-card', cardName(id));
+		if (moved)
+			e.classList.add('moved');
+		return e;
+	}
+	function seatName(s) {
+		var n = D.names[s];
+		return 'seat ' + s + (n ? ' (' + n + ')' : '');
+	}
+
+	/* where the decision's cards landed: "2:seat:0:index", "3:0:0:index", "4:side:meld:slot" */
+	function movedSet(p) {
+		var m = {};
+		p.mv.forEach(function (v) {
+			m[v.join(':')] = true;
+		});
+		return m;
+	}
+
+	var root = document.getElementById('stepper');
+	var idx = 0, revealPile = false;
+	var bar = el('nav', 'bar');
+	var buttons = {};
+	[['home', '\u21e4 deal', 'start of the deal (Home)'], ['up', '\u2191 turn', 'previous turn (\u2191)'],
+		['left', '\u2190', 'previous decision (\u2190)'], ['right', '\u2192', 'next decision (\u2192)'],
+		['down', 'turn \u2193', 'next turn (\u2193)'], ['end', 'deal \u21e5', 'end of the deal (End)']].forEach(function (b) {
+		var e = el('button', '', b[1]);
+		e.type = 'button';
+		e.title = b[2];
+		e.id = 'btn-' + b[0];
+		e.setAttribute('aria-label', b[2]);
+		e.addEventListener('click', function () {
+			move(b[0]);
+		});
+		buttons[b[0]] = e;
+		bar.appendChild(e);
+	});
+	var slider = el('input');
+	slider.type = 'range';
+	slider.id = 'slider';
+	slider.min = 0;
+	slider.max = Math.max(0, P.length - 1);
+	slider.setAttribute('aria-label', 'position');
+	slider.addEventListener('input', function () {
+		go(parseInt(slider.value, 10));
+	});
+	bar.appendChild(slider);
+	var where = el('span', 'where');
+	where.id = 'where';
+	bar.appendChild(where);
+	var banner = el('div', 'banner');
+	banner.id = 'banner';
+	var board = el('div', 'board');
+	board.id = 'board';
+	root.appendChild(bar);
+	root.appendChild(banner);
+	root.appendChild(board);
+	if (!P.length) {
+		bar.hidden = true;
+		banner.textContent = D.damage !== undefined ? 'The log is damaged at byte ' + D.damage +
+			': nothing decoded before it.' : 'The log holds no deal.';
+		banner.className = 'banner refused';
+		return;
+	}
+
+	function sameTurn(a, b) {
+		return P[a].d === P[b].d && P[a].t === P[b].t;
+	}
+	function target(how) {
+		var i = idx, n = P.length;
+		switch (how) {
+		case 'left': return Math.max(0, i - 1);
+		case 'right': return Math.min(n - 1, i + 1);
+		case 'up': /* the end of the previous turn */
+			while (i > 0 && sameTurn(i - 1, idx))
+				i--;
+			return Math.max(0, i - 1);
+		case 'down': /* the end of this turn, or of the next */
+			if (i + 1 < n && sameTurn(i + 1, i)) {
+				while (i + 1 < n && sameTurn(i + 1, idx))
+					i++;
+				return i;
+			}
+			i = Math.min(n - 1, i + 1);
+			while (i + 1 < n && sameTurn(i + 1, i))
+				i++;
+			return i;
+		case 'home': /* the deal as dealt, or the previous deal's */
+			if (P[i].k === 0 && i > 0)
+				i--;
+			while (i > 0 && P[i - 1].d === P[i].d)
+				i--;
+			return i;
+		case 'end': /* the deal's last position, or the next deal's */
+			if (i + 1 < n && P[i + 1].d !== P[i].d)
+				i++;
+			while (i + 1 < n && P[i + 1].d === P[i].d)
+				i++;
+			return i;
+		}
+		return i;
+	}
+	function move(how) {
+		go(target(how));
+	}
+
+	function fragment(p) {
+		return '#d=' + p.d + '&t=' + p.t + '&n=' + p.n;
+	}
+	/* the last position at or before deal d, turn t, decision n (as brp show --deal --turn --decision) */
+	function fromFragment(h) {
+		var m = /^#?d=(\d+)(?:&t=(\d+))?(?:&n=(\d+))?$/.exec(h || '');
+		if (!m)
+			return -1;
+		var d = +m[1], t = m[2] === undefined ? Infinity : +m[2], n = m[3] === undefined ? Infinity : +m[3];
+		var best = -1;
+		for (var i = 0; i < P.length; i++) {
+			var p = P[i];
+			if (p.d < d || (p.d === d && (p.t < t || (p.t === t && p.n <= n))))
+				best = i;
+			else
+				break;
+		}
+		return best;
+	}
+
+	function drawHand(p, s, moved) {
+		var h = p['h' + s], box = el('div', 'hand');
+		var head = el('h3', '', seatName(s) + ', side ' + (s % 2));
+		box.setAttribute('data-seat', s);
+		if (p.g[1] === s && p.g[0] >= 1 && p.g[0] <= 3) {
+			box.classList.add('to-move');
+			head.appendChild(el('span', 'tag', PHASES[p.g[0]]));
+		}
+		if (p.s === s)
+			box.classList.add('decided');
+		box.appendChild(head);
+		var cards = el('div', 'cards');
+		if (typeof h === 'number') {
+			box.setAttribute('data-count', h);
+			box.classList.add('hidden');
+			cards.appendChild(el('span', 'count', h + ' cards'));
+			for (var k = 0; k < h; k++)
+				cards.appendChild(el('span', 'card back'));
+		} else {
+			box.setAttribute('data-count', h.length);
+			head.appendChild(el('span', 'n', h.length + ' cards'));
+			for (var i = 0; i < h.length; i++)
+				cards.appendChild(card(h[i], moved['2:' + s + ':0:' + i]));
+		}
+		box.appendChild(cards);
+		return box;
+	}
+
+	function drawSide(p, side, moved) {
+		var box = el('div', 'side');
+		var seats = D.players === 4 ? 'seats ' + side + ' and ' + (side + 2) : 'seat ' + side;
+		box.setAttribute('data-side', side);
+		var head = el('h3', '', 'Side ' + side + ' (' + seats + ')');
+		if (p.tt[2 + side])
+			head.appendChild(el('span', 'tag vul', 'vulnerable'));
+		box.appendChild(head);
+		var melds = p['m' + side];
+		if (!melds.length)
+			box.appendChild(el('p', 'none', 'no melds'));
+		melds.forEach(function (m, mi) {
+			var e = el('div', 'meld');
+			e.setAttribute('data-side', side);
+			e.setAttribute('data-meld', mi);
+			e.setAttribute('data-category', m[2]);
+			if (m[2])
+				e.classList.add('canastra', 'cat-' + m[2]);
+			var row = el('div', 'run');
+			for (var j = 0; j < m[0].length; j++) {
+				var slot = el('span', 'slot');
+				var c = card(m[0][j], moved['4:' + side + ':' + mi + ':' + j]);
+				slot.appendChild(c);
+				if (m[1][j] !== '.') {
+					c.classList.add('wild');
+					var as = cardId(m[1][j]);
+					c.setAttribute('data-as', cardName(as));
+					c.title = 'wild, stands for ' + cardName(as);
+					slot.appendChild(el('em', 'as', '=' + RANKS[as % 13] + SYMBOLS[Math.floor(as / 13)]));
+				}
+				row.appendChild(slot);
+			}
+			e.appendChild(row);
+			var wild = m[1].replace(/\./g, '').length;
+			var label = (m[2] ? CATEGORY[m[2]] : (wild ? 'dirty' : 'clean')) + ', ' + m[0].length + ' cards, ' +
+				m[3] + ' points' + (m[2] ? ', bonus ' + m[4] : '');
+			e.appendChild(el('div', 'label', label));
+			box.appendChild(e);
+		});
+		return box;
+	}
+
+	function drawMiddle(p, moved) {
+		var box = el('div', 'middle');
+		var pile = el('div', 'pile');
+		var c = p.c, cards = p.p, shown = c[1];
+		pile.id = 'pile';
+		pile.setAttribute('data-count', c[0]);
+		pile.appendChild(el('h3', '', 'Pile, ' + c[0] + ' cards'));
+		if (cards.length)
+			pile.setAttribute('data-top', cardName(cardId(cards[cards.length - 1])));
+		var row = el('div', 'cards');
+		var first = 0;
+		if (shown < c[0] && !(revealPile && D.seat < 0))
+			first = cards.length - shown;
+		if (first > 0 || (D.seat >= 0 && shown < c[0]))
+			row.appendChild(el('span', 'count', (c[0] - shown) + ' face down'));
+		for (var i = first; i < cards.length; i++) {
+			var ce = card(cards[i], moved['3:' + p.s + ':0:' + i]);
+			if (i === cards.length - 1) {
+				ce.classList.add('top');
+				ce.title = 'the top of the pile';
+			}
+			row.appendChild(ce);
+		}
+		pile.appendChild(row);
+		if (shown < c[0] && D.seat < 0) {
+			var lab = el('label', 'toggle');
+			var cb = el('input');
+			cb.type = 'checkbox';
+			cb.id = 'reveal-pile';
+			cb.checked = revealPile;
+			cb.addEventListener('change', function () {
+				revealPile = cb.checked;
+				render();
+			});
+			lab.appendChild(cb);
+			lab.appendChild(document.createTextNode(' director: reveal the whole pile (players see the top card only)'));
+			pile.appendChild(lab);
+		}
+		box.appendChild(pile);
+		var stock = el('p', 'stock');
+		stock.id = 'stock';
+		stock.setAttribute('data-stock', c[2]);
+		stock.textContent = 'Stock: ' + c[2] + ' cards';
+		box.appendChild(stock);
+		[0, 1].forEach(function (m) {
+			var st = c[3 + m], e = el('p', 'morto');
+			e.setAttribute('data-morto', m);
+			e.setAttribute('data-state', st === -1 ? 'untouched' : st === 2 ? 'stock' : 'taken');
+			e.textContent = 'Morto ' + m + ': ' + (st === -1 ? 'on the table' : st === 2 ? 'turned into stock' :
+				'taken by side ' + st);
+			box.appendChild(e);
+		});
+		return box;
+	}
+
+	function drawScore(p) {
+		var t = el('table', 'score');
+		t.id = 'score';
+		var over = p.g[0] >= 4;
+		var head = el('tr');
+		['', 'melded', 'bonus', 'going out', 'hand', 'morto', over ? 'deal' : 'deal so far', 'match'].forEach(
+			function (h) {
+				head.appendChild(el('th', '', h));
+			});
+		if (p.cl)
+			head.appendChild(el('th', '', 'claimed'));
+		t.appendChild(head);
+		[0, 1].forEach(function (side) {
+			var r = el('tr'), s = p.sc[side];
+			r.setAttribute('data-side', side);
+			r.appendChild(el('th', '', 'side ' + side));
+			for (var k = 0; k < 6; k++) {
+				/* null: a seat's page does not show the points left in the hands during the deal */
+				var td = el('td', k === 5 ? 'total' : '', s[k] === null ? 'hidden' : String(s[k]));
+				r.appendChild(td);
+			}
+			var m = el('td', 'match', String(p.tt[side]));
+			r.appendChild(m);
+			r.setAttribute('data-total', s[5] === null ? 'hidden' : s[5]);
+			r.setAttribute('data-match', p.tt[side]);
+			if (p.cl) {
+				var cl = el('td', 'claimed', String(p.cl[side]));
+				if (p.cl[side] !== s[5]) {
+					r.classList.add('differs');
+					cl.textContent = p.cl[side] + ' (recomputed ' + s[5] + ')';
+				}
+				r.appendChild(cl);
+			}
+			t.appendChild(r);
+		});
+		if (p.mc) {
+			var r = el('tr', 'match-claim');
+			r.appendChild(el('th', '', 'match claimed'));
+			var td = el('td', '', p.mc[0] + ' to ' + p.mc[1] + (p.mc[0] !== p.tt[0] || p.mc[1] !== p.tt[1] ?
+				' (recomputed ' + p.tt[0] + ' to ' + p.tt[1] + ')' : ''));
+			td.colSpan = 7;
+			r.appendChild(td);
+			t.appendChild(r);
+		}
+		return t;
+	}
+
+	function render() {
+		var p = P[idx], moved = movedSet(p);
+		where.textContent = 'position ' + (idx + 1) + ' of ' + P.length + ' \u00b7 deal ' + p.d + ', turn ' + p.t +
+			', decision ' + p.n;
+		slider.value = idx;
+		banner.className = 'banner';
+		banner.textContent = '';
+		var what;
+		if (p.k === 0) {
+			what = 'Deal ' + p.d + ', dealt by seat ' + p.g[3] + '.';
+		} else {
+			what = 'Deal ' + p.d + ', turn ' + p.t + ', decision ' + p.n + ': ' + seatName(p.s) + ' ';
+		}
+		banner.appendChild(el('span', 'what', what));
+		if (p.k !== 0)
+			banner.appendChild(el('code', 'decision', p.a));
+		if (p.k === 2) {
+			banner.classList.add('refused');
+			banner.appendChild(el('span', 'illegal', ' is illegal: '));
+			banner.appendChild(el('code', 'rule', p.r));
+			banner.appendChild(el('span', 'message', ' ' + p.x));
+		}
+		banner.appendChild(el('span', 'so-far v-' + VERDICTS[p.g[4]], 'verdict so far: ' + VERDICTS[p.g[4]]));
+		if (D.mismatch && p.g[0] >= 4 && (p.d === D.mismatch.deal || (D.mismatch.deal === 0 && idx === P.length - 1))) {
+			banner.classList.add('mismatch');
+			banner.appendChild(el('span', 'claim', ' The claimed score differs: side ' + D.mismatch.side + ' claimed ' +
+				D.mismatch.claimed + ', recomputed ' + D.mismatch.computed + '.'));
+		}
+		if (D.damage !== undefined && idx === P.length - 1)
+			banner.appendChild(el('span', 'damage', ' The log is damaged at byte ' + D.damage +
+				': nothing after this position could be read.'));
+		board.textContent = '';
+		var hands = el('section', 'hands');
+		for (var s = 0; s < D.players; s++)
+			hands.appendChild(drawHand(p, s, moved));
+		var sides = el('section', 'sides');
+		sides.appendChild(drawSide(p, 0, moved));
+		sides.appendChild(drawSide(p, 1, moved));
+		var mid = el('section', 'table');
+		mid.appendChild(drawMiddle(p, moved));
+		mid.appendChild(drawScore(p));
+		board.appendChild(hands);
+		board.appendChild(mid);
+		board.appendChild(sides);
+		buttons.left.disabled = buttons.home.disabled = buttons.up.disabled = idx === 0;
+		buttons.right.disabled = buttons.end.disabled = buttons.down.disabled = idx === P.length - 1;
+	}
+
+	function go(i) {
+		if (!(i >= 0 && i < P.length))
+			return;
+		idx = i;
+		render();
+		var h = fragment(P[idx]);
+		if (location.hash !== h)
+			history.replaceState(null, '', h);
+	}
+
+	document.addEventListener('keydown', function (e) {
+		var keys = { ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'up', ArrowDown: 'down', Home: 'home',
+			End: 'end' };
+		if (e.altKey || e.ctrlKey || e.metaKey || !keys[e.key])
+			return;
+		if (e.target === slider && (e.key === 'ArrowLeft' || e.key === 'ArrowRight'))
+			return; /* the slider steps itself */
+		e.preventDefault();
+		move(keys[e.key]);
+	});
+	window.addEventListener('hashchange', function () {
+		var i = fromFragment(location.hash);
+		if (i >= 0 && i !== idx)
+			go(i);
+	});
+
+	/* where the page opens: the link's position, else the dispute, else the start */
+	var start = fromFragment(location.hash);
+	if (start < 0 && D.open >= 0)
+		start = D.open;
+	if (start < 0 && D.mismatch) {
+		for (var i = 0; i < P.length; i++)
+			if ((D.mismatch.deal === 0 || P[i].d === D.mismatch.deal) && P[i].g[0] >= 4)
+				start = i;
+	}
+	if (start < 0 && D.damage !== undefined)
+		start = P.length - 1;
+	go(start < 0 ? 0 : start);
+	/* for scripts (the browser tests): the current position and a way to move */
+	window.brpView = {
+		count: function () { return P.length; },
+		index: function () { return idx; },
+		go: go,
+		position: function () { return { d: P[idx].d, t: P[idx].t, n: P[idx].n, k: P[idx].k }; }
+	};
+})();
