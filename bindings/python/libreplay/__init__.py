@@ -295,7 +295,9 @@ def _verdict_dict(file: str, v) -> Dict[str, Any]:
     """struct rpl_verdict as the dict ``brp verify --json`` prints, key for key and in its order.
 
     The one place that maps the struct to the verdict: a field added to
-    rpl_verdict and to tools/brp/cmd_verify.c's print_json is added here."""
+    rpl_verdict and to tools/brp/cmd_verify.c's print_json is added here,
+    and its key to verify_json_keys() (the order of the DataFrame columns
+    of libreplay.dask.verify; test_verify.py fails on a key missing there)."""
     kind = v.kind
     d: Dict[str, Any] = {"file": file, "verdict": _str(_lib.rpl_verdict_name(kind))}
     if kind == 1:  # illegal

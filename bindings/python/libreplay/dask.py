@@ -62,7 +62,9 @@ def verify(paths, client, rules=None, partition_size: int = DEFAULT_PARTITION):
 
     _, bag = _bag(paths, partition_size)
     rows = client.compute(bag.map_partitions(_verify_partition, rules, os.getcwd())).result()
-    cols = [k for k in libreplay.verify_json_keys() if any(k in r for r in rows)]
+    known = libreplay.verify_json_keys()
+    seen = {k for r in rows for k in r}
+    cols = [k for k in known if k in seen] + sorted(seen - set(known))
     data = {}
     for c in cols:
         col = pd.Series([r.get(c, pd.NA) for r in rows], dtype=object)
