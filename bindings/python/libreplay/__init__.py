@@ -794,9 +794,11 @@ def _stats_add(to: Dict[str, Any], c: Dict[str, Any]) -> Dict[str, Any]:
 
 
 def _stats_finish(c: Dict[str, Any]) -> Dict[str, Any]:
-    """The dict in brp stats --json's order, bytes_per_action included."""
-    out = {k: c[k] for k in ("matches", "deals", "turns", "actions", "bytes")}
-    out["bytes_per_action"] = round(c["bytes"] / c["actions"], 4) if c["actions"] else 0.0
+    """The dict in brp stats --json's order, bytes_per_decision included."""
+    out = {k: c[k] for k in ("matches", "deals", "turns")}
+    out["decisions"] = c["actions"]
+    out["bytes"] = c["bytes"]
+    out["bytes_per_decision"] = round(c["bytes"] / c["actions"], 4) if c["actions"] else 0.0
     for k in _STAT_KEYS[5:]:
         out[k] = c[k]
     out["canastras"] = dict(c["canastras"])
@@ -851,9 +853,10 @@ def _stats_one(path: str, base: Optional[str] = None) -> Dict[str, Any]:
 def stats(paths: Union[PathLike, Iterable[PathLike]], raw: bool = False,
           base: Optional[str] = None) -> Dict[str, Any]:
     """What ``brp stats --json`` prints for the logs in paths: matches, deals,
-    turns, decisions ("actions"), bytes and every kind of event, counted over
-    the logs that verify ok, and the count of each verdict. raw=True leaves
-    out bytes_per_action, so that partial counts can be added up. base: the
+    turns, decisions, bytes and every kind of event, counted over the logs
+    that verify ok, and the count of each verdict. raw=True gives the raw
+    counts instead (decisions as "actions", no bytes_per_decision), so that
+    partial counts can be added up. base: the
     directory relative paths are read from (default: the current one)."""
     total = _stats_zero()
     for p in (paths if base is not None else expand_paths(paths)):
