@@ -94,6 +94,18 @@ int main(void)
 	printf("rpl_verdict.winner offset %zu\n", offsetof(rpl_verdict, winner));
 	printf("rpl_verdict.recovered offset %zu\n", offsetof(rpl_verdict, recovered));
 	printf("rpl_verdict.bytes offset %zu\n", offsetof(rpl_verdict, bytes));
+	printf("rpl_verdict.signature offset %zu\n", offsetof(rpl_verdict, signature));
+	printf("rpl_signature_report size %zu\n", sizeof(rpl_signature_report));
+	printf("rpl_signature_report.status offset %zu\n", offsetof(rpl_signature_report, status));
+	printf("rpl_signature_report.key offset %zu\n", offsetof(rpl_signature_report, key));
+	printf("rpl_signature_report.trusted offset %zu\n", offsetof(rpl_signature_report, trusted));
+	printf("rpl_signature_report.covered offset %zu\n", offsetof(rpl_signature_report, covered));
+	printf("rpl_signature_report.size offset %zu\n", offsetof(rpl_signature_report, size));
+	printf("rpl_signature_report.offset offset %zu\n", offsetof(rpl_signature_report, offset));
+	printf("rpl_signature_report.count offset %zu\n", offsetof(rpl_signature_report, count));
+	printf("rpl_pubkey size %zu\n", sizeof(rpl_pubkey));
+	printf("rpl_pubkey.id offset %zu\n", offsetof(rpl_pubkey, id));
+	printf("rpl_pubkey.key offset %zu\n", offsetof(rpl_pubkey, key));
 	printf("rpl_verify_observer size %zu\n", sizeof(rpl_verify_observer));
 	printf("rpl_verify_observer.ctx offset %zu\n", offsetof(rpl_verify_observer, ctx));
 	printf("rpl_verify_observer.before offset %zu\n", offsetof(rpl_verify_observer, before));

@@ -275,7 +275,7 @@ def meld(cards: Union[str, Sequence[Union[str, int]]], rules: str = "stbl", end:
 
 # ---- verification -------------------------------------------------------------------------------
 
-_VERDICTS = ("ok", "illegal", "mismatch", "incomplete", "malformed")
+_VERDICTS = ("ok", "illegal", "mismatch", "incomplete", "malformed", "tampered", "untrusted")
 
 
 def _action_text(a) -> str:
@@ -310,8 +310,16 @@ def _verdict_dict(file: str, v) -> Dict[str, Any]:
             d["breakdown"] = _score_dict(v.breakdown)
     elif kind == 3:  # incomplete
         d.update(deal=v.deal, turn=v.turn)
-    elif kind == 4:  # malformed
+    elif kind in (4, 5):  # malformed, tampered
         d["offset"] = int(v.offset)
+    sr = v.signature
+    key = None
+    if _str(_lib.rpl_signature_status_name(sr.status)) != "unsigned":
+        buf = _ffi.new("char[17]")
+        _lib.rpl_key_id_format(sr.key.id, buf)
+        key = _str(buf)
+    d["signature"] = {"status": _str(_lib.rpl_signature_status_name(sr.status)), "key": key,
+                      "trusted": bool(sr.trusted), "covered": int(sr.covered), "size": int(sr.size)}
     if kind != 4:
         d.update(deals=v.deals, decisions=v.actions, total=[v.total[0], v.total[1]], winner=v.winner,
                  recovered=bool(v.recovered))
@@ -322,7 +330,7 @@ def _verdict_dict(file: str, v) -> Dict[str, Any]:
 def verify_json_keys() -> Tuple[str, ...]:
     """Every key a verdict dict may have (the union over the kinds), in brp verify --json's order."""
     return ("file", "verdict", "deal", "turn", "seat", "decision", "rule", "side", "claimed", "computed",
-            "breakdown", "offset", "deals", "decisions", "total", "winner", "recovered", "message")
+            "breakdown", "offset", "signature", "deals", "decisions", "total", "winner", "recovered", "message")
 
 
 def verify(path: PathLike, rules: Union[None, str, Dict[str, Any]] = None, keys: Any = None,
@@ -779,7 +787,7 @@ _STAT_KEYS = ("matches", "deals", "turns", "actions", "bytes", "pile_taken", "pi
 def _stats_zero() -> Dict[str, Any]:
     z: Dict[str, Any] = {k: 0 for k in _STAT_KEYS}
     z["canastras"] = {_str(_lib.rpl_canastra_name(k)): 0 for k in range(1, 6)}
-    z["verdicts"] = {k: 0 for k in _VERDICTS}
+    z["verdicts"] = {k: 0 for k in _VERDICTS[:5]}  # the kinds brp stats --json counts
     return z
 
 
@@ -841,7 +849,8 @@ def _stats_one(path: str, base: Optional[str] = None) -> Dict[str, Any]:
     if rc < 0:
         _raise(rc, "%s: %s" % (path, _str(v.message) or _str(_lib.rpl_strerror(rc))))
     c = _stats_zero()
-    c["verdicts"][_VERDICTS[v.kind]] = 1
+    if _VERDICTS[v.kind] in c["verdicts"]:
+        c["verdicts"][_VERDICTS[v.kind]] = 1
     if v.kind != 0:
         return c
     one["matches"] = 1

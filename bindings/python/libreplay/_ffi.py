@@ -148,6 +148,21 @@ int rpl_reader_format_version(const rpl_reader *rd);
 uint64_t rpl_reader_offset(const rpl_reader *rd);
 const char *rpl_reader_errmsg(const rpl_reader *rd);
 
+typedef struct rpl_pubkey {
+    uint8_t id[8];
+    uint8_t key[32];
+} rpl_pubkey;
+typedef struct rpl_signature_report {
+    int status;
+    rpl_pubkey key;
+    int trusted;
+    uint64_t covered;
+    uint64_t size;
+    uint64_t offset;
+    int count;
+} rpl_signature_report;
+const char *rpl_signature_status_name(int status);
+void rpl_key_id_format(const uint8_t id[8], char out[17]);
 typedef struct rpl_verdict {
     int kind;
     char message[320];
@@ -164,6 +179,7 @@ typedef struct rpl_verdict {
     int winner;
     int recovered;
     uint64_t bytes;
+    rpl_signature_report signature;
 } rpl_verdict;
 const char *rpl_verdict_name(int kind);
 int rpl_verify_file(const char *path, const rpl_rules *rules, rpl_verdict *out);
@@ -211,7 +227,9 @@ CHECKED_STRUCTS = {
     "rpl_event": ["kind", "deal", "turn", "seat", "action", "layout", "score", "recovered", "offset"],
     "rpl_verdict": ["kind", "message", "deal", "turn", "seat", "action", "rule", "side", "claim_deal",
                     "claimed", "computed", "breakdown", "offset", "deals", "actions", "total", "winner",
-                    "recovered", "bytes"],
+                    "recovered", "bytes", "signature"],
+    "rpl_signature_report": ["status", "key", "trusted", "covered", "size", "offset", "count"],
+    "rpl_pubkey": ["id", "key"],
     "rpl_verify_observer": ["ctx", "before", "after"],
     "rpl_rng": ["s"],
 }
