@@ -341,12 +341,12 @@ def verify(path: PathLike, rules: Union[None, str, Dict[str, Any]] = None, keys:
     a profile name, or ``{"profile": "kzv", "overrides": {"target": 1500}}``
     to impose rules. A damaged log is a verdict ("malformed"), not an
     exception; a file that cannot be read raises :class:`IOFailure`.
-    keys: trusted signing keys, for signed logs; this build's C library has
-    no signature API yet, so anything but None raises :class:`Unsupported`.
+    keys: trusted signing keys (brp verify -K); not wired to the C keyring
+    in these bindings yet, so anything but None raises :class:`Unsupported`.
     base: the directory a relative path is read from (default: the current
     one); "file" is the path as given."""
     if keys is not None:
-        raise Unsupported("signature keys: this libreplay has no signature verification yet")
+        raise Unsupported("trusted keys: the Python bindings do not pass a keyring yet (use brp verify -K)")
     r = _rules_arg(rules)
     v = _ffi.new("rpl_verdict *")
     full = os.path.join(base, path) if base is not None else path
