@@ -176,6 +176,8 @@ def _json_string(s: str) -> str:
 
 
 def _json(v: Any, floats: str = "%.4f") -> str:
+    if v is None:
+        return "null"
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, int):
