@@ -1,5 +1,5 @@
 /* The layout of the public structs the Python bindings declare (bindings/python/libreplay/_ffi.py):
- * "TYPE size N" and "TYPE.FIELD offset N" lines, compared by test_layout.py with cffi's. */
+ * "TYPE size N" and "TYPE.FIELD offset N" lines, compared by test_abi_layout.py with cffi's. */
 #include <stddef.h>
 #include <stdio.h>
 

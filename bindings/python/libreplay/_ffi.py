@@ -55,7 +55,7 @@ typedef struct rpl_meld_info {
 typedef struct rpl_meld_check_result {
     int valid;
     int rule;
-    char reason[160];
+    char reason[256]; /* RPL_ERRMSG_SIZE */
     rpl_meld_info meld;
 } rpl_meld_check_result;
 const char *rpl_canastra_name(int category);
@@ -165,7 +165,7 @@ const char *rpl_signature_status_name(int status);
 void rpl_key_id_format(const uint8_t id[8], char out[17]);
 typedef struct rpl_verdict {
     int kind;
-    char message[320];
+    char message[256]; /* RPL_ERRMSG_SIZE */
     int deal, turn, seat;
     rpl_action action;
     int rule;

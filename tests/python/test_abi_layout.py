@@ -1,4 +1,5 @@
-"""The struct layouts declared to cffi are the compiler's (sizeof and offsetof)."""
+"""The struct layouts declared to cffi are the compiler's (sizeof and offsetof). Named to run first:
+a wrong layout makes later tests crash rather than fail."""
 
 import os
 import subprocess
