@@ -95,6 +95,8 @@ int main(void)
 	printf("rpl_verdict.recovered offset %zu\n", offsetof(rpl_verdict, recovered));
 	printf("rpl_verdict.bytes offset %zu\n", offsetof(rpl_verdict, bytes));
 	printf("rpl_verdict.signature offset %zu\n", offsetof(rpl_verdict, signature));
+	printf("rpl_verdict.closed offset %zu\n", offsetof(rpl_verdict, closed));
+	printf("rpl_verdict.match_id offset %zu\n", offsetof(rpl_verdict, match_id));
 	printf("rpl_signature_report size %zu\n", sizeof(rpl_signature_report));
 	printf("rpl_signature_report.status offset %zu\n", offsetof(rpl_signature_report, status));
 	printf("rpl_signature_report.key offset %zu\n", offsetof(rpl_signature_report, key));

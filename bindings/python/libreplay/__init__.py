@@ -323,6 +323,8 @@ def _verdict_dict(file: str, v) -> Dict[str, Any]:
     if kind != 4:
         d.update(deals=v.deals, decisions=v.actions, total=[v.total[0], v.total[1]], winner=v.winner,
                  recovered=bool(v.recovered))
+    d["closed"] = bool(v.closed)
+    d["match_id"] = _str(v.match_id) or None
     d["message"] = _str(v.message)
     return d
 
@@ -330,7 +332,8 @@ def _verdict_dict(file: str, v) -> Dict[str, Any]:
 def verify_json_keys() -> Tuple[str, ...]:
     """Every key a verdict dict may have (the union over the kinds), in brp verify --json's order."""
     return ("file", "verdict", "deal", "turn", "seat", "decision", "rule", "side", "claimed", "computed",
-            "breakdown", "offset", "signature", "deals", "decisions", "total", "winner", "recovered", "message")
+            "breakdown", "offset", "signature", "deals", "decisions", "total", "winner", "recovered",
+            "closed", "match_id", "message")
 
 
 def verify(path: PathLike, rules: Union[None, str, Dict[str, Any]] = None, keys: Any = None,

@@ -180,6 +180,8 @@ typedef struct rpl_verdict {
     int recovered;
     uint64_t bytes;
     rpl_signature_report signature;
+    int closed;
+    char match_id[65]; /* RPL_MATCH_ID_SIZE */
 } rpl_verdict;
 const char *rpl_verdict_name(int kind);
 int rpl_verify_file(const char *path, const rpl_rules *rules, rpl_verdict *out);
@@ -227,7 +229,7 @@ CHECKED_STRUCTS = {
     "rpl_event": ["kind", "deal", "turn", "seat", "action", "layout", "score", "recovered", "offset"],
     "rpl_verdict": ["kind", "message", "deal", "turn", "seat", "action", "rule", "side", "claim_deal",
                     "claimed", "computed", "breakdown", "offset", "deals", "actions", "total", "winner",
-                    "recovered", "bytes", "signature"],
+                    "recovered", "bytes", "signature", "closed", "match_id"],
     "rpl_signature_report": ["status", "key", "trusted", "covered", "size", "offset", "count"],
     "rpl_pubkey": ["id", "key"],
     "rpl_verify_observer": ["ctx", "before", "after"],

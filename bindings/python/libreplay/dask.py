@@ -56,7 +56,8 @@ def verify(paths, client, rules=None, partition_size: int = DEFAULT_PARTITION):
     Returns a pandas DataFrame, one row a log in the order brp verify gives
     (directories walked as it walks them), one column per key of
     ``brp verify --json`` (a key a verdict lacks is missing: <NA>; numbers
-    are Int64, texts string, total a list, breakdown a dict, recovered bool).
+    are Int64, texts string, total a list, breakdown and signature dicts,
+    recovered and closed bool, match_id a str or None for JSON's null).
     ``verdicts(df)`` gives back the dicts."""
     import pandas as pd
 
@@ -84,7 +85,7 @@ def verdicts(df) -> List[Dict[str, Any]]:
     for rec in df.to_dict("records"):
         d = {}
         for k, v in rec.items():
-            if isinstance(v, (list, dict)):
+            if v is None or isinstance(v, (list, dict)):  # None: a JSON null (match_id); <NA>: no such key
                 d[k] = v
             elif not pd.isna(v):
                 d[k] = v.item() if hasattr(v, "item") else v
