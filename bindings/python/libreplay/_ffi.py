@@ -1,0 +1,257 @@
+"""The C declarations the bindings use, and the loaded library (cffi, ABI mode).
+
+Only the public API of libreplay (libreplay/include/libreplay/*.h) is declared
+here. The struct layouts are copied from the headers; tests/python checks them
+against the compiler's (sizeof and offsetof) so a header change cannot drift
+silently.
+"""
+
+import os
+
+from cffi import FFI
+
+CDEF = r"""
+typedef uint8_t rpl_card;
+const char *rpl_strerror(int err);
+const char *rpl_version(void);
+int rpl_card_parse(const char *text, size_t len, rpl_card *out);
+const char *rpl_card_name(rpl_card c);
+
+typedef struct rpl_rules rpl_rules;
+typedef struct rpl_param_info {
+    int id;
+    const char *name;
+    int kind;
+    int min, max;
+    const char *const *names;
+    const char *meaning;
+    const char *source;
+} rpl_param_info;
+size_t rpl_rules_param_count(void);
+const rpl_param_info *rpl_rules_param_info(size_t index);
+const char *const *rpl_rules_profiles(void);
+int rpl_rules_new(rpl_rules **out, const char *profile);
+void rpl_rules_free(rpl_rules *r);
+const char *rpl_rules_profile(const rpl_rules *r);
+int rpl_rules_set(rpl_rules *r, const char *name, const char *value);
+int rpl_rules_get_id(const rpl_rules *r, int id, int *value);
+int rpl_rules_get(const rpl_rules *r, const char *name, char *buf, size_t size);
+int rpl_rules_is_override(const rpl_rules *r, int id);
+const char *rpl_rules_errmsg(const rpl_rules *r);
+const char *rpl_rule_name(int rule);
+
+typedef struct rpl_meld_info {
+    int suit;
+    int lo, hi;
+    int length;
+    int wilds;
+    int clean;
+    int points;
+    int category;
+    int bonus;
+    rpl_card card[14];
+    uint8_t wild[14];
+} rpl_meld_info;
+typedef struct rpl_meld_check_result {
+    int valid;
+    int rule;
+    char reason[256]; /* RPL_ERRMSG_SIZE */
+    rpl_meld_info meld;
+} rpl_meld_check_result;
+const char *rpl_canastra_name(int category);
+int rpl_meld_check(const rpl_rules *r, const rpl_card *cards, size_t n, int end, rpl_meld_check_result *out);
+rpl_card rpl_meld_natural(int suit, int pos);
+
+typedef struct rpl_game rpl_game;
+typedef struct rpl_layout {
+    rpl_card hand[4][11];
+    rpl_card morto[2][11];
+    rpl_card stock[64];
+} rpl_layout;
+typedef struct rpl_action {
+    uint8_t kind;
+    uint8_t side;
+    uint8_t meld;
+    uint8_t end;
+    uint8_t morto;
+    uint8_t ncards;
+    rpl_card cards[14];
+} rpl_action;
+typedef struct rpl_score {
+    int32_t melded;
+    int32_t bonus;
+    int32_t canastras[6];
+    int32_t going_out;
+    int32_t hand;
+    int32_t morto;
+    int32_t total;
+} rpl_score;
+typedef struct rpl_deal_stats {
+    int32_t turns;
+    int32_t actions;
+    int32_t pile_taken;
+    int32_t pile_frozen;
+    int32_t rejects;
+    int32_t morto_direct;
+    int32_t morto_indirect;
+    int32_t morto_to_stock;
+    int32_t vulnerable_open;
+    int32_t end;
+    int32_t out_seat;
+} rpl_deal_stats;
+int rpl_game_phase(const rpl_game *g);
+int rpl_game_deal_score(const rpl_game *g, int side, rpl_score *out);
+void rpl_game_deal_stats(const rpl_game *g, rpl_deal_stats *out);
+size_t rpl_action_format(const rpl_action *a, char *buf, size_t size);
+
+typedef struct rpl_match_info {
+    const rpl_rules *rules;
+    int nplayers;
+    const char *players[4];
+    int first_dealer;
+    int64_t start_time;
+    size_t nmeta;
+    const char *const *meta_keys;
+    const char *const *meta_values;
+} rpl_match_info;
+typedef struct rpl_recorder rpl_recorder;
+int rpl_recorder_open(rpl_recorder **out, const char *path, const rpl_match_info *info, unsigned flags);
+int rpl_recorder_deal(rpl_recorder *rec, const rpl_layout *layout);
+int rpl_recorder_action(rpl_recorder *rec, const rpl_action *a);
+int rpl_recorder_claim(rpl_recorder *rec, int deal, const int32_t score[2]);
+int rpl_recorder_flush(rpl_recorder *rec);
+int rpl_recorder_close(rpl_recorder *rec);
+void rpl_recorder_free(rpl_recorder *rec);
+const rpl_game *rpl_recorder_game(const rpl_recorder *rec);
+int rpl_recorder_seat(const rpl_recorder *rec);
+int rpl_recorder_turn(const rpl_recorder *rec, int kind);
+int rpl_recorder_rule(const rpl_recorder *rec);
+const char *rpl_recorder_errmsg(const rpl_recorder *rec);
+
+typedef struct rpl_reader rpl_reader;
+typedef struct rpl_event {
+    int kind;
+    int deal;
+    int turn;
+    int seat;
+    rpl_action action;
+    rpl_layout layout;
+    int32_t score[2];
+    int recovered;
+    uint64_t offset;
+} rpl_event;
+int rpl_reader_open(rpl_reader **out, const char *path);
+void rpl_reader_free(rpl_reader *rd);
+int rpl_reader_next(rpl_reader *rd, rpl_event *ev);
+const rpl_match_info *rpl_reader_info(const rpl_reader *rd);
+int rpl_reader_format_version(const rpl_reader *rd);
+uint64_t rpl_reader_offset(const rpl_reader *rd);
+const char *rpl_reader_errmsg(const rpl_reader *rd);
+
+typedef struct rpl_pubkey {
+    uint8_t id[8];
+    uint8_t key[32];
+} rpl_pubkey;
+typedef struct rpl_signature_report {
+    int status;
+    rpl_pubkey key;
+    int trusted;
+    uint64_t covered;
+    uint64_t size;
+    uint64_t offset;
+    int count;
+} rpl_signature_report;
+const char *rpl_signature_status_name(int status);
+void rpl_key_id_format(const uint8_t id[8], char out[17]);
+typedef struct rpl_verdict {
+    int kind;
+    char message[256]; /* RPL_ERRMSG_SIZE */
+    int deal, turn, seat;
+    rpl_action action;
+    int rule;
+    int side;
+    int claim_deal;
+    int32_t claimed, computed;
+    rpl_score breakdown;
+    uint64_t offset;
+    int deals, actions;
+    int32_t total[2];
+    int winner;
+    int recovered;
+    uint64_t bytes;
+    rpl_signature_report signature;
+    int closed;
+    char match_id[65]; /* RPL_MATCH_ID_SIZE */
+} rpl_verdict;
+const char *rpl_verdict_name(int kind);
+int rpl_verify_file(const char *path, const rpl_rules *rules, rpl_verdict *out);
+typedef struct rpl_verify_observer {
+    void *ctx;
+    int (*before)(void *ctx, const rpl_event *ev, const rpl_game *g);
+    int (*after)(void *ctx, const rpl_event *ev, const rpl_game *g);
+} rpl_verify_observer;
+int rpl_verify_file_observe(const char *path, const rpl_rules *rules, rpl_verdict *out,
+                            const rpl_verify_observer *obs);
+
+typedef struct rpl_export_match rpl_export_match;
+int rpl_export_match_load(rpl_export_match **out, const char *path, unsigned flags);
+int rpl_export_match_load_memory(rpl_export_match **out, const char *name, const void *data, size_t len,
+                                 unsigned flags);
+void rpl_export_match_free(rpl_export_match *m);
+const char *rpl_export_match_errmsg(const rpl_export_match *m);
+const rpl_verdict *rpl_export_match_verdict(const rpl_export_match *m);
+typedef struct rpl_export_db rpl_export_db;
+int rpl_export_db_open(rpl_export_db **out, const char *path, int timeout_ms);
+int rpl_export_db_begin(rpl_export_db *db);
+int rpl_export_db_commit(rpl_export_db *db);
+void rpl_export_db_rollback(rpl_export_db *db);
+int rpl_export_db_add(rpl_export_db *db, const rpl_export_match *m, int *added);
+int rpl_export_db_merge(rpl_export_db *db, const char *src, int *added);
+void rpl_export_db_free(rpl_export_db *db);
+const char *rpl_export_db_errmsg(const rpl_export_db *db);
+
+typedef struct rpl_rng { uint64_t s[4]; } rpl_rng;
+void rpl_rng_seed(rpl_rng *rng, uint64_t seed);
+void rpl_layout_shuffle(rpl_layout *out, int nplayers, rpl_rng *rng);
+"""
+
+# The structs whose layout tests/python/layout.c prints: (type, fields).
+CHECKED_STRUCTS = {
+    "rpl_param_info": ["id", "name", "kind", "min", "max", "names", "meaning", "source"],
+    "rpl_meld_info": ["suit", "lo", "points", "category", "bonus", "card", "wild"],
+    "rpl_meld_check_result": ["valid", "rule", "reason", "meld"],
+    "rpl_layout": ["hand", "morto", "stock"],
+    "rpl_action": ["kind", "side", "meld", "end", "morto", "ncards", "cards"],
+    "rpl_score": ["melded", "bonus", "canastras", "going_out", "hand", "morto", "total"],
+    "rpl_deal_stats": ["turns", "actions", "vulnerable_open", "end", "out_seat"],
+    "rpl_match_info": ["rules", "nplayers", "players", "first_dealer", "start_time", "nmeta",
+                       "meta_keys", "meta_values"],
+    "rpl_event": ["kind", "deal", "turn", "seat", "action", "layout", "score", "recovered", "offset"],
+    "rpl_verdict": ["kind", "message", "deal", "turn", "seat", "action", "rule", "side", "claim_deal",
+                    "claimed", "computed", "breakdown", "offset", "deals", "actions", "total", "winner",
+                    "recovered", "bytes", "signature", "closed", "match_id"],
+    "rpl_signature_report": ["status", "key", "trusted", "covered", "size", "offset", "count"],
+    "rpl_pubkey": ["id", "key"],
+    "rpl_verify_observer": ["ctx", "before", "after"],
+    "rpl_rng": ["s"],
+}
+
+ffi = FFI()
+ffi.cdef(CDEF)
+
+
+def _library_path() -> str:
+    """Where libreplay.so is: $LIBREPLAY_LIBRARY (meson devenv sets it to the
+    build tree's), else the path meson install wrote into _config.py, else
+    the dynamic linker's search for the soname."""
+    path = os.environ.get("LIBREPLAY_LIBRARY")
+    if path:
+        return path
+    try:
+        from . import _config  # written by meson install
+        return _config.LIBRARY
+    except ImportError:
+        return "libreplay.so.0"
+
+
+lib = ffi.dlopen(_library_path())
