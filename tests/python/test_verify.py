@@ -35,3 +35,23 @@ def test_json_keys_cover_every_verdict(samples):
     keys = set(libreplay.verify_json_keys())
     for p in samples:
         assert set(libreplay.verify(p)) <= keys
+
+
+def test_trusted_keys(tmp_path):
+    """keys= is brp verify -K: signed by the trusted key ok, by another key or unsigned untrusted."""
+    import subprocess
+    from conftest import BRP
+    for name in ("a", "b"):
+        subprocess.run([BRP, "keygen", "-o", str(tmp_path / name)], check=True, capture_output=True)
+    subprocess.run([BRP, "simulate", "-q", "-n", "2", "--seed", "5", "-k", str(tmp_path / "a.key"),
+                    "-o", str(tmp_path / "signed")], check=True)
+    subprocess.run([BRP, "simulate", "-q", "-n", "1", "--seed", "5", "-o", str(tmp_path / "plain")], check=True)
+    paths = sorted(str(p) for p in (tmp_path / "signed").glob("*.brp")) + \
+        sorted(str(p) for p in (tmp_path / "plain").glob("*.brp"))
+    for key in ("a", "b"):
+        pub = str(tmp_path / (key + ".pub"))
+        want = brp_json_lines("verify", "--json", "-K", pub, *paths)
+        got = [libreplay.verify(p, keys=pub) for p in paths]
+        assert got == want
+        assert [g["verdict"] for g in got] == (["ok", "ok", "untrusted"] if key == "a" else ["untrusted"] * 3)
+    assert libreplay.verify(paths[0], keys=[str(tmp_path / "b.pub"), str(tmp_path / "a.pub")])["verdict"] == "ok"

@@ -336,6 +336,22 @@ def verify_json_keys() -> Tuple[str, ...]:
             "closed", "match_id", "message")
 
 
+def _keyring(keys: Union[PathLike, Iterable[PathLike]]) -> Any:
+    """A C keyring holding every key of the files named by keys (freed with the object)."""
+    if isinstance(keys, (str, bytes, os.PathLike)):
+        keys = [keys]
+    out = _ffi.new("rpl_keyring **")
+    rc = _lib.rpl_keyring_new(out)
+    if rc < 0:
+        _raise(rc, _str(_lib.rpl_strerror(rc)))
+    kr = _ffi.gc(out[0], _lib.rpl_keyring_free)
+    for k in keys:
+        rc = _lib.rpl_keyring_add_file(kr, _path(k))
+        if rc < 0:
+            _raise(rc, "%s: %s" % (os.fspath(k), _str(_lib.rpl_keyring_errmsg(kr)) or _str(_lib.rpl_strerror(rc))))
+    return kr
+
+
 def verify(path: PathLike, rules: Union[None, str, Dict[str, Any]] = None, keys: Any = None,
            base: Optional[str] = None) -> Dict[str, Any]:
     """Replay a log through the engine and judge it: the dict ``brp verify --json`` prints.
@@ -344,16 +360,20 @@ def verify(path: PathLike, rules: Union[None, str, Dict[str, Any]] = None, keys:
     a profile name, or ``{"profile": "kzv", "overrides": {"target": 1500}}``
     to impose rules. A damaged log is a verdict ("malformed"), not an
     exception; a file that cannot be read raises :class:`IOFailure`.
-    keys: trusted signing keys (brp verify -K); not wired to the C keyring
-    in these bindings yet, so anything but None raises :class:`Unsupported`.
+    keys: trusted signing keys, as brp verify -K and --keyring take them: a
+    path, or a list of paths, of minisign public key files or keyrings. With
+    keys, a log the replay finds ok is "untrusted" unless a trusted key signs
+    all of it.
     base: the directory a relative path is read from (default: the current
     one); "file" is the path as given."""
-    if keys is not None:
-        raise Unsupported("trusted keys: the Python bindings do not pass a keyring yet (use brp verify -K)")
     r = _rules_arg(rules)
     v = _ffi.new("rpl_verdict *")
     full = os.path.join(base, path) if base is not None else path
-    rc = _lib.rpl_verify_file(_path(full), r.ptr if r else _ffi.NULL, v)
+    if keys is None:
+        rc = _lib.rpl_verify_file(_path(full), r.ptr if r else _ffi.NULL, v)
+    else:
+        kr = _keyring(keys)
+        rc = _lib.rpl_verify_file_trusted(_path(full), r.ptr if r else _ffi.NULL, kr, v, _ffi.NULL)
     if rc < 0:
         _raise(rc, "%s: %s" % (os.fspath(path), _str(v.message) or _str(_lib.rpl_strerror(rc))))
     return _verdict_dict(os.fspath(path), v)

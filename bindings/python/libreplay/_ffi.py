@@ -192,6 +192,13 @@ typedef struct rpl_verify_observer {
 } rpl_verify_observer;
 int rpl_verify_file_observe(const char *path, const rpl_rules *rules, rpl_verdict *out,
                             const rpl_verify_observer *obs);
+typedef struct rpl_keyring rpl_keyring;
+int rpl_keyring_new(rpl_keyring **out);
+void rpl_keyring_free(rpl_keyring *kr);
+int rpl_keyring_add_file(rpl_keyring *kr, const char *path);
+const char *rpl_keyring_errmsg(const rpl_keyring *kr);
+int rpl_verify_file_trusted(const char *path, const rpl_rules *rules, const rpl_keyring *trusted,
+                            rpl_verdict *out, const rpl_verify_observer *obs);
 
 typedef struct rpl_export_match rpl_export_match;
 int rpl_export_match_load(rpl_export_match **out, const char *path, unsigned flags);
