@@ -27,7 +27,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BRP_BUILDDIR:-$root/build}
 case $build in /*) ;; *) build=$root/$build ;; esac
 
-packages=(meson ninja-build pkg-config gcc libsqlite3-dev zlib1g-dev libcsv-dev libcmocka-dev
+packages=(meson ninja-build pkg-config gcc libsqlite3-dev zlib1g-dev libcsv-dev libcmocka-dev libsodium-dev
 	python3 sqlite3 xz-utils bc time scdoc bash-completion man-db libxlsxwriter-dev
 	python3-openpyxl libreoffice-calc-nogui)
 

@@ -20,6 +20,7 @@ static const struct brp_cmd commands[] = {
 	{ "stats", cmd_stats, "count what happened in a corpus of logs" },
 	{ "export", cmd_export, "export logs to a SQLite database or CSV files" },
 	{ "merge", cmd_merge, "merge the export databases of corpus shards into one" },
+	{ "deal", cmd_deal, "print the layout a committed seed derives for a deal" },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

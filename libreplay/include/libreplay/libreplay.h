@@ -20,5 +20,6 @@
 #include "libreplay/sim.h"
 #include "libreplay/notation.h"
 #include "libreplay/export.h"
+#include "libreplay/deal.h"
 
 #endif
