@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <sodium.h>
+
 #include "format.h"
 #include "game_impl.h"
 #include "grow.h"
@@ -34,6 +36,10 @@ struct rpl_recorder {
 	rpl_match_info info;
 	char *names[RPL_MAX_SEATS];
 	char **keys, **values;
+	uint8_t commitment[RPL_DEAL_COMMIT_SIZE];
+	uint8_t player_seeds[RPL_DEAL_MAX_PLAYER_SEEDS][RPL_DEAL_SEED_SIZE];
+	uint8_t seed[RPL_DEAL_SEED_SIZE]; /* committed mode: the seed, revealed at close */
+	int have_seed;
 	struct rpl_game *game;   /* checked mode */
 	struct buf header;       /* the H section, framed */
 	/* bookkeeping and coding of the current deal */
@@ -182,7 +188,17 @@ int rpl_recorder_open(rpl_recorder **out, const char *path, const rpl_match_info
 		rec->info.meta_keys = (const char *const *)rec->keys;
 		rec->info.meta_values = (const char *const *)rec->values;
 	}
-	err = rpl__header_put(&rec->header, &rec->info, why, sizeof(why));
+	if (info->commitment) {
+		if (info->nplayer_seeds < 0 || info->nplayer_seeds > RPL_DEAL_MAX_PLAYER_SEEDS ||
+		    (info->nplayer_seeds && !info->player_seeds))
+			return rfail(rec, RPL_EINVAL, "a committed match has 0 to %d player seeds", RPL_DEAL_MAX_PLAYER_SEEDS);
+		memcpy(rec->commitment, info->commitment, RPL_DEAL_COMMIT_SIZE);
+		if (info->nplayer_seeds)
+			memcpy(rec->player_seeds, info->player_seeds, (size_t)info->nplayer_seeds * RPL_DEAL_SEED_SIZE);
+		rec->info.commitment = rec->commitment;
+		rec->info.player_seeds = (const uint8_t(*)[RPL_DEAL_SEED_SIZE])rec->player_seeds;
+	}
+	err = rpl__header_put(&rec->header, &rec->info, NULL, why, sizeof(why));
 	if (err)
 		return rfail(rec, err, "%s", why);
 	if (rec->header.oom)
@@ -259,6 +275,18 @@ int rpl_recorder_deal(rpl_recorder *rec, const rpl_layout *layout)
 		return RPL_EINVAL;
 	if (rec->closed || rec->failed)
 		return rfail(rec, RPL_ESTATE, "the recorder is closed");
+	if (rec->have_seed && rec->deal < RPL_MAX_DEALS) {
+		/* committed mode: only the derived layout, checked before anything changes */
+		rpl_layout derived;
+		if (rpl_deal_derive(&derived, rec->seed, rec->info.player_seeds, rec->info.nplayer_seeds,
+		                    rec->info.nplayers, rec->deal + 1) < 0)
+			return RPL_EINVAL;
+		if (!rpl_layout_same(&derived, layout, rec->info.nplayers)) {
+			rec->rule = RPL_RULE_LAYOUT;
+			return rfail(rec, RPL_EILLEGAL, "deal %d: the layout is not the one the committed seed derives",
+			             rec->deal + 1);
+		}
+	}
 	if (rec->game) {
 		err = rpl_game_deal(rec->game, layout);
 		if (err) {
@@ -309,6 +337,36 @@ int rpl_recorder_deal(rpl_recorder *rec, const rpl_layout *layout)
 		rpl__model_init(&rec->m); /* the model learns over the whole match */
 	open_section(rec, 1);
 	rpl__enc_layout(&rec->enc, rec->info.nplayers, layout);
+	return 0;
+}
+
+int rpl_recorder_seed(rpl_recorder *rec, const uint8_t seed[RPL_DEAL_SEED_SIZE])
+{
+	uint8_t commit[RPL_DEAL_COMMIT_SIZE];
+
+	if (!rec || !seed)
+		return RPL_EINVAL;
+	if (rec->closed || rec->failed)
+		return rfail(rec, RPL_ESTATE, "the recorder is closed");
+	if (!rec->info.commitment)
+		return rfail(rec, RPL_ESTATE, "the match has no commitment to a seed");
+	if (rec->have_seed)
+		return rfail(rec, RPL_ESTATE, "the seed was already given");
+	if (rpl_deal_commit(commit, seed) < 0 || memcmp(commit, rec->commitment, RPL_DEAL_COMMIT_SIZE) != 0)
+		return rfail(rec, RPL_EINVAL, "the seed is not the one the header commits to");
+	for (size_t i = 0; i < rec->nlayouts; i++) {
+		rpl_layout derived;
+		if (rpl_deal_derive(&derived, seed, rec->info.player_seeds, rec->info.nplayer_seeds, rec->info.nplayers,
+		                    (int)i + 1) < 0)
+			return RPL_EINVAL;
+		if (!rpl_layout_same(&derived, &rec->layouts[i], rec->info.nplayers)) {
+			rec->rule = RPL_RULE_LAYOUT;
+			return rfail(rec, RPL_EILLEGAL, "deal %zu: the layout is not the one the committed seed derives",
+			             i + 1);
+		}
+	}
+	memcpy(rec->seed, seed, RPL_DEAL_SEED_SIZE);
+	rec->have_seed = 1;
 	return 0;
 }
 
@@ -451,6 +509,75 @@ int rpl_recorder_flush(rpl_recorder *rec)
 	return 0;
 }
 
+/*
+ * The compact form of a revealed match (format.md 16.5): the header reveals
+ * the seed, one D holds every deal's decisions in one stream (the seed
+ * re-creates the layouts), one C every claim, in the order recorded.
+ */
+static int build_compact_revealed(struct rpl_recorder *rec, struct buf *out)
+{
+	struct track t;
+	struct model m;
+	struct buf enc_out = { 0 }, pay = { 0 }, claims = { 0 }, hdr = { 0 };
+	struct rc_enc enc;
+	uint32_t *counts = NULL;
+	size_t li = 0;
+	int dealer = 0, err = RPL_ENOMEM;
+	char why[200];
+
+	if (rpl__header_put(&hdr, &rec->info, rec->seed, why, sizeof(why)) != 0)
+		goto cleanup;
+	counts = calloc(rec->nlayouts ? rec->nlayouts : 1, sizeof(*counts));
+	if (!counts)
+		goto cleanup;
+	rpl__rc_enc_init(&enc, &enc_out);
+	for (size_t i = 0; i < rec->nitems; i++) {
+		const struct item *it = &rec->items[i];
+		if (it->type == 'D') {
+			dealer = li == 0 ? rec->info.first_dealer : (dealer + 1) % rec->info.nplayers;
+			rpl__track_deal(&t, rec->info.nplayers, dealer, &rec->layouts[li]);
+			if (li == 0)
+				rpl__model_init(&m);
+			li++;
+		} else if (it->type == 'a') {
+			if (rpl__enc_action(&enc, &m, &t, &it->a) < 0 || rpl__track_apply(&t, &it->a, why, sizeof(why)) < 0) {
+				err = RPL_EINVAL;
+				goto cleanup;
+			}
+			counts[li - 1]++;
+		} else {
+			rpl__buf_varint(&claims, it->deal);
+			rpl__buf_zigzag(&claims, it->score[0]);
+			rpl__buf_zigzag(&claims, it->score[1]);
+		}
+	}
+	rpl__rc_enc_finish(&enc);
+	rpl__buf_put(out, BRP_MAGIC, BRP_MAGIC_LEN);
+	rpl__buf_put(out, hdr.p, hdr.n);
+	if (li > 0) {
+		rpl__buf_varint(&pay, 1);
+		rpl__buf_varint(&pay, li);
+		for (size_t i = 0; i < li; i++)
+			rpl__buf_varint(&pay, counts[i]);
+		rpl__buf_put(&pay, enc_out.p, enc_out.n);
+		rpl__section_put(out, 'D', pay.p, pay.n);
+	}
+	if (claims.n)
+		rpl__section_put(out, 'C', claims.p, claims.n);
+	{
+		uint8_t flags = rec->recovered ? 1 : 0;
+		rpl__section_put(out, 'E', &flags, 1);
+	}
+	err = out->oom || pay.oom || claims.oom || enc_out.oom || hdr.oom ? RPL_ENOMEM : 0;
+cleanup:
+	free(counts);
+	rpl__buf_free(&enc_out);
+	rpl__buf_free(&pay);
+	rpl__buf_free(&claims);
+	rpl__buf_free(&hdr);
+	return err;
+}
+
 /* The compact form of everything recorded. */
 static int build_compact(struct rpl_recorder *rec, struct buf *out)
 {
@@ -463,6 +590,8 @@ static int build_compact(struct rpl_recorder *rec, struct buf *out)
 	uint32_t count = 0;
 	char why[160];
 
+	if (rec->have_seed)
+		return build_compact_revealed(rec, out);
 	rpl__buf_put(out, BRP_MAGIC, BRP_MAGIC_LEN);
 	rpl__buf_put(out, rec->header.p, rec->header.n);
 #define CLOSE_STREAM()                                                                   \
@@ -613,6 +742,7 @@ void rpl_recorder_free(rpl_recorder *rec)
 	free(rec->items);
 	free(rec->layouts);
 	free(rec->path);
+	sodium_memzero(rec->seed, sizeof(rec->seed));
 	free(rec);
 }
 

@@ -19,6 +19,76 @@ const char *rpl_verdict_name(int kind)
 	}
 }
 
+const char *rpl_deal_commitment_name(int status)
+{
+	switch (status) {
+	case RPL_DEAL_NONE: return "none";
+	case RPL_DEAL_UNREVEALED: return "unrevealed";
+	case RPL_DEAL_REVEALED: return "revealed";
+	case RPL_DEAL_MISMATCH: return "mismatch";
+	default: return "unknown";
+	}
+}
+
+/*
+ * The committed deal (format.md 16.4): the layouts read before the seed is
+ * revealed are kept, and checked against the seed when it comes; a layout
+ * after it is derived by the reader.
+ */
+struct dealcheck {
+	const rpl_match_info *info;
+	rpl_layout *layouts;
+	size_t n, cap;
+	int status, first_bad;
+	uint8_t seed[RPL_DEAL_SEED_SIZE];
+};
+
+/* A deal was read: 0, or RPL_ENOMEM. */
+static int dealcheck_deal(struct dealcheck *dc, const rpl_event *ev)
+{
+	if (dc->status == RPL_DEAL_UNREVEALED) {
+		rpl_layout *p = rpl__grow(dc->layouts, &dc->cap, dc->n + 1, sizeof(*p), 16);
+		if (!p)
+			return RPL_ENOMEM;
+		dc->layouts = p;
+		dc->layouts[dc->n++] = ev->layout;
+	} else if (dc->status == RPL_DEAL_REVEALED) {
+		rpl_layout derived;
+		if (rpl_deal_derive(&derived, dc->seed, dc->info->player_seeds, dc->info->nplayer_seeds,
+		                    dc->info->nplayers, ev->deal) < 0 ||
+		    !rpl_layout_same(&derived, &ev->layout, dc->info->nplayers)) {
+			dc->status = RPL_DEAL_MISMATCH;
+			dc->first_bad = ev->deal;
+		}
+	}
+	return 0;
+}
+
+static void dealcheck_reveal(struct dealcheck *dc, const rpl_event *ev)
+{
+	uint8_t commit[RPL_DEAL_COMMIT_SIZE];
+
+	if (dc->status != RPL_DEAL_UNREVEALED)
+		return;
+	if (rpl_deal_commit(commit, ev->seed) < 0 || memcmp(commit, dc->info->commitment, sizeof(commit)) != 0) {
+		dc->status = RPL_DEAL_MISMATCH;
+		dc->first_bad = 0;
+		return;
+	}
+	memcpy(dc->seed, ev->seed, sizeof(dc->seed));
+	dc->status = RPL_DEAL_REVEALED;
+	for (size_t i = 0; i < dc->n; i++) {
+		rpl_layout derived;
+		if (rpl_deal_derive(&derived, dc->seed, dc->info->player_seeds, dc->info->nplayer_seeds,
+		                    dc->info->nplayers, (int)i + 1) < 0 ||
+		    !rpl_layout_same(&derived, &dc->layouts[i], dc->info->nplayers)) {
+			dc->status = RPL_DEAL_MISMATCH;
+			dc->first_bad = (int)i + 1;
+			return;
+		}
+	}
+}
+
 struct claim {
 	int deal;
 	int32_t score[2];
@@ -39,7 +109,8 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 	size_t nclaims = 0, capclaims = 0;
 	rpl_score(*scores)[2] = NULL;
 	size_t capscores = 0;
-	int err = RPL_OK, got, last_turn = 0;
+	struct dealcheck dc = { 0 };
+	int err = RPL_OK, got, last_turn = 0, judged = 0;
 
 	if (!rd || !out)
 		return RPL_EINVAL;
@@ -47,6 +118,11 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 	out->winner = -1;
 	out->bytes = rpl_reader_bytes(rd);
 	info = rpl_reader_info(rd);
+	if (info) {
+		dc.info = info;
+		dc.status = info->commitment ? RPL_DEAL_UNREVEALED : RPL_DEAL_NONE;
+		out->deal_commitment = dc.status;
+	}
 	if (!info) {
 		out->kind = RPL_VERDICT_MALFORMED;
 		out->offset = rpl_reader_offset(rd);
@@ -73,19 +149,34 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 				err = got;
 				goto cleanup;
 			}
+			if (judged)
+				break; /* damage after the verdict ends the reading on, not the verdict */
 			out->kind = RPL_VERDICT_MALFORMED;
 			out->offset = rpl_reader_offset(rd);
 			snprintf(out->message, sizeof(out->message), "%s", rpl_reader_errmsg(rd));
 			goto cleanup;
 		}
+		if (judged) {
+			/* a verdict is reached: read on only for what the log proves of its deals */
+			if (ev.kind == RPL_EV_DEAL && (err = dealcheck_deal(&dc, &ev)) != 0)
+				goto cleanup;
+			if (ev.kind == RPL_EV_REVEAL)
+				dealcheck_reveal(&dc, &ev);
+			continue;
+		}
 		switch (ev.kind) {
+		case RPL_EV_REVEAL:
+			dealcheck_reveal(&dc, &ev);
+			break;
 		case RPL_EV_DEAL:
+			if ((err = dealcheck_deal(&dc, &ev)) != 0)
+				goto cleanup;
 			if (rpl_game_deal(g, &ev.layout) != 0) {
 				out->kind = RPL_VERDICT_ILLEGAL;
 				out->deal = ev.deal;
 				out->rule = rpl_game_rule(g);
 				snprintf(out->message, sizeof(out->message), "%s", rpl_game_errmsg(g));
-				goto cleanup;
+				goto illegal;
 			}
 			out->deals = ev.deal;
 			last_turn = 0;
@@ -104,7 +195,7 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 				out->action = ev.action;
 				out->rule = rpl_game_rule(g);
 				snprintf(out->message, sizeof(out->message), "%s", rpl_game_errmsg(g));
-				goto cleanup;
+				goto illegal;
 			}
 			out->actions++;
 			last_turn = ev.turn;
@@ -144,7 +235,14 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 		default:
 			break;
 		}
+		continue;
+	illegal:
+		if (dc.status != RPL_DEAL_UNREVEALED)
+			goto cleanup;
+		judged = 1; /* the verdict stands; the seed may still come */
 	}
+	if (judged)
+		goto cleanup;
 	out->total[0] = rpl_game_total(g, 0);
 	out->total[1] = rpl_game_total(g, 1);
 	out->winner = rpl_game_winner(g);
@@ -210,6 +308,22 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 	         out->deals == 1 ? "" : "s", out->actions, out->actions == 1 ? "" : "s", out->winner,
 	         (int)out->total[out->winner], (int)out->total[!out->winner]);
 cleanup:
+	out->deal_commitment = dc.status;
+	if (err == RPL_OK && dc.status == RPL_DEAL_MISMATCH && out->kind != RPL_VERDICT_MALFORMED) {
+		/* the deals are not those committed: never ok, whatever else holds */
+		out->kind = RPL_VERDICT_MISMATCH;
+		out->deal_mismatch = dc.first_bad;
+		out->claim_deal = 0;
+		out->side = 0;
+		out->claimed = out->computed = 0;
+		memset(&out->breakdown, 0, sizeof(out->breakdown));
+		if (dc.first_bad == 0)
+			snprintf(out->message, sizeof(out->message),
+			         "the revealed seed is not the one the header commits to: the deals are not proven");
+		else
+			snprintf(out->message, sizeof(out->message),
+			         "deal %d: the layout is not the one the committed seed derives", dc.first_bad);
+	}
 	if (g && out->kind != RPL_VERDICT_OK) {
 		/* what was replayed before the verdict: the totals of the deals that ended */
 		out->total[0] = rpl_game_total(g, 0);
@@ -219,6 +333,7 @@ cleanup:
 	rpl_game_free(g);
 	free(claims);
 	free(scores);
+	free(dc.layouts);
 	return err;
 }
 

@@ -13,11 +13,15 @@ static void usage(FILE *f)
 	      "Replay each match log through the rules engine and give one verdict a match:\n"
 	      "  ok          every decision legal, the claimed scores (if any) right\n"
 	      "  illegal     the first illegal decision: deal, turn, seat, decision, rule\n"
-	      "  mismatch    all legal, but a claimed score differs from the recomputed one\n"
+	      "  mismatch    all legal, but a claimed score differs from the recomputed one,\n"
+	      "              or the deals are not those the log's commitment fixed\n"
 	      "  incomplete  all legal, but the log stops before the match ended\n"
 	      "  malformed   the file cannot be read: byte offset and reason\n"
 	      "Directories are searched for *.brp files; - reads a list of paths from\n"
 	      "standard input, one a line. Output follows the order of the arguments.\n"
+	      "A committed log (format version 3) also says what it proves of its deals:\n"
+	      "deal commitment revealed (every layout derived from the committed seed),\n"
+	      "unrevealed (the seed is not in the log: nothing proven), or mismatch.\n"
 	      "\n"
 	      "      --rules-from-log  judge by the rules the log carries (the default)\n"
 	      "  -r, --rules PROFILE   judge by this profile instead (kzv, stbl, aberto)\n"
@@ -52,7 +56,10 @@ static void print_text(const char *path, const rpl_verdict *v)
 		printf("%s\n", v->message);
 		break;
 	default:
-		printf("%s%s\n", v->message, v->recovered ? " (recovered log)" : "");
+		printf("%s%s", v->message, v->recovered ? " (recovered log)" : "");
+		if (v->deal_commitment != RPL_DEAL_NONE)
+			printf("; deal commitment %s", rpl_deal_commitment_name(v->deal_commitment));
+		putchar('\n');
 		break;
 	}
 }
@@ -82,6 +89,10 @@ static void print_json(const char *path, const rpl_verdict *v)
 		brp_json_string(stdout, rpl_rule_name(v->rule));
 		break;
 	case RPL_VERDICT_MISMATCH:
+		if (v->deal_commitment == RPL_DEAL_MISMATCH) {
+			printf(",\"deal\":%d", v->deal_mismatch); /* 0: the seed itself */
+			break;
+		}
 		printf(",\"deal\":%d,\"side\":%d,\"claimed\":%d,\"computed\":%d", v->claim_deal, v->side, (int)v->claimed,
 		       (int)v->computed);
 		if (v->claim_deal > 0) {
@@ -101,6 +112,7 @@ static void print_json(const char *path, const rpl_verdict *v)
 	if (v->kind != RPL_VERDICT_MALFORMED)
 		printf(",\"deals\":%d,\"decisions\":%d,\"total\":[%d,%d],\"winner\":%d,\"recovered\":%s", v->deals, v->actions,
 		       (int)v->total[0], (int)v->total[1], v->winner, v->recovered ? "true" : "false");
+	printf(",\"dealing\":{\"commitment\":\"%s\"}", rpl_deal_commitment_name(v->deal_commitment));
 	fputs(",\"message\":", stdout);
 	brp_json_string(stdout, v->message);
 	fputs("}\n", stdout);
