@@ -122,6 +122,8 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 		dc.info = info;
 		dc.status = info->commitment ? RPL_DEAL_UNREVEALED : RPL_DEAL_NONE;
 		out->deal_commitment = dc.status;
+		if (info->commitment)
+			memcpy(out->commitment, info->commitment, RPL_DEAL_COMMIT_SIZE);
 	}
 	if (!info) {
 		out->kind = RPL_VERDICT_MALFORMED;

@@ -112,7 +112,14 @@ static void print_json(const char *path, const rpl_verdict *v)
 	if (v->kind != RPL_VERDICT_MALFORMED)
 		printf(",\"deals\":%d,\"decisions\":%d,\"total\":[%d,%d],\"winner\":%d,\"recovered\":%s", v->deals, v->actions,
 		       (int)v->total[0], (int)v->total[1], v->winner, v->recovered ? "true" : "false");
-	printf(",\"dealing\":{\"commitment\":\"%s\"}", rpl_deal_commitment_name(v->deal_commitment));
+	printf(",\"dealing\":{\"commitment\":\"%s\"", rpl_deal_commitment_name(v->deal_commitment));
+	if (v->deal_commitment != RPL_DEAL_NONE) {
+		fputs(",\"digest\":\"", stdout);
+		for (size_t i = 0; i < sizeof(v->commitment); i++)
+			printf("%02x", v->commitment[i]);
+		putchar('"');
+	}
+	putchar('}');
 	fputs(",\"message\":", stdout);
 	brp_json_string(stdout, v->message);
 	fputs("}\n", stdout);

@@ -227,6 +227,7 @@ typedef struct rpl_verdict {
 	int recovered;
 	uint64_t bytes;        /* the log's size: the bytes read (0 when it could not be read) */
 	int deal_commitment;   /* enum rpl_deal_commitment */
+	uint8_t commitment[RPL_DEAL_COMMIT_SIZE]; /* not NONE: the commitment the log holds or its seed hashes to */
 	int deal_mismatch;     /* DEAL_MISMATCH: the first deal not derived from the seed; 0: the seed itself */
 } rpl_verdict;
 
