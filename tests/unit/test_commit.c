@@ -99,7 +99,7 @@ static void committed_info(struct committed *c, int nplayers, int nps, const cha
 	static const char *const keys[] = { "platform" }, *const values[] = { "test" };
 	memset(c, 0, sizeof(*c));
 	assert_int_equal(rpl_deal_commit(c->commitment, seed_a), 0);
-	c->rules = tl_rules("stbl", overrides);
+	c->rules = tl_rules("stbl", overrides ? overrides : "target=3000"); /* NULL: a match of several deals */
 	c->info.rules = c->rules;
 	c->info.nplayers = nplayers;
 	for (int s = 0; s < nplayers; s++)
@@ -406,17 +406,17 @@ static void test_header(void **state)
 	int v = 0;
 	(void)state;
 
-	committed_info(&c, 4, 0, NULL);
+	committed_info(&c, 4, 0, ""); /* the profile as it is */
 	record(path, &c, 1, 1, 1, 0);
 	free(read_file(path, &n0));
 	rpl_rules_free(c.rules);
 
-	committed_info(&c, 4, 0, "target=0 bonus_clean=250");
+	committed_info(&c, 4, 0, "target=1500 bonus_clean=250");
 	record(path, &c, 1, 1, 1, 0);
 	d = read_file(path, &n2);
 	assert_int_equal(rpl_reader_open(&rd, path), 0);
 	rpl_rules_get_id(rpl_reader_info(rd)->rules, RPL_P_TARGET, &v);
-	assert_int_equal(v, 0);
+	assert_int_equal(v, 1500);
 	rpl_rules_get_id(rpl_reader_info(rd)->rules, RPL_P_BONUS_CLEAN, &v);
 	assert_int_equal(v, 250);
 	rpl_rules_get_id(rpl_reader_info(rd)->rules, RPL_P_BONUS_DIRTY, &v);
@@ -435,7 +435,7 @@ static void test_header(void **state)
 		unsigned char *d0;
 		size_t m, pay;
 		rpl_rules_free(c.rules);
-		committed_info(&c, 4, 0, NULL);
+		committed_info(&c, 4, 0, ""); /* the profile as it is */
 		record(path, &c, 1, 1, 1, 0);
 		d0 = read_file(path, &m);
 		pay = d0[9] & 0x80 ? 11 : 10;
@@ -453,7 +453,7 @@ static void test_header(void **state)
 		} cases[] = {
 			{ { 0x00 }, 1, 0 },
 			{ { 0x01, 0x03, 0x02 }, 3, 0 },                     /* target = 1 */
-			{ { 0x01, 0x03, 0xf0, 0x2e }, 4, RPL_ECORRUPT },       /* target = 3000: the revision's own */
+			{ { 0x01, 0x03, 0x00 }, 3, RPL_ECORRUPT },             /* target = 0: the revision's own (STBL) */
 			{ { 0x02, 0x04, 0x02, 0x03, 0x02 }, 5, RPL_ECORRUPT }, /* ids 4 then 3 */
 			{ { 0x02, 0x03, 0x02, 0x03, 0x04 }, 5, RPL_ECORRUPT }, /* id 3 twice */
 			{ { 0x01, 0x10, 0x06 }, 3, RPL_ECORRUPT },             /* max_wilds = 3: out of range */
@@ -486,7 +486,7 @@ static void test_header(void **state)
 			if (cases[k].err == 0) {
 				int target = -1;
 				rpl_rules_get_id(rpl_reader_info(r2)->rules, RPL_P_TARGET, &target);
-				assert_int_equal(target, k == 1 ? 1 : 3000); /* the frozen revision's, not the live profile's */
+				assert_int_equal(target, k == 1 ? 1 : 0); /* the frozen revision's STBL target: one deal */
 				assert_memory_equal(rpl_reader_info(r2)->commitment, c.commitment, 32);
 			}
 			rpl_reader_free(r2);
