@@ -512,25 +512,71 @@ int rpl_recorder_flush(rpl_recorder *rec)
 /*
  * The compact form of a revealed match (format.md 16.5): the header reveals
  * the seed, one D holds every deal's decisions in one stream (the seed
- * re-creates the layouts), one C every claim, in the order recorded.
+ * re-creates the layouts), one C every claim, in the order recorded. At a
+ * reader's limits (decisions or bytes a section) the D is closed and its
+ * deal goes on in an A, the next deal in a new D; claims go on in another C.
  */
+struct revealed {
+	struct buf enc_out;
+	struct rc_enc enc;
+	uint32_t *counts; /* of the deals of the open section: a D's k, or an A's one */
+	size_t k, first;  /* deals in the open section, and the number of its first */
+	int open, is_d;
+};
+
+static void revealed_close(struct revealed *r, struct buf *out)
+{
+	struct buf pay = { 0 };
+
+	if (!r->open)
+		return;
+	r->open = 0;
+	if (!r->is_d && r->counts[0] == 0)
+		return; /* an A opened at a limit that no decision followed: none is written */
+	rpl__rc_enc_finish(&r->enc);
+	rpl__buf_varint(&pay, r->first);
+	if (r->is_d) {
+		rpl__buf_varint(&pay, r->k);
+		for (size_t i = 0; i < r->k; i++)
+			rpl__buf_varint(&pay, r->counts[i]);
+	} else {
+		rpl__buf_varint(&pay, r->counts[0]);
+	}
+	rpl__buf_put(&pay, r->enc_out.p, r->enc_out.n);
+	rpl__section_put(out, r->is_d ? 'D' : 'A', pay.p, pay.n);
+	if (pay.oom || r->enc_out.oom)
+		out->oom = 1;
+	rpl__buf_free(&pay);
+}
+
+static void revealed_open(struct revealed *r, int is_d, size_t first)
+{
+	r->enc_out.n = 0;
+	rpl__rc_enc_init(&r->enc, &r->enc_out);
+	r->open = 1;
+	r->is_d = is_d;
+	r->first = first;
+	r->k = 1;
+	r->counts[0] = 0;
+}
+
 static int build_compact_revealed(struct rpl_recorder *rec, struct buf *out)
 {
 	struct track t;
 	struct model m;
-	struct buf enc_out = { 0 }, pay = { 0 }, claims = { 0 }, hdr = { 0 };
-	struct rc_enc enc;
-	uint32_t *counts = NULL;
+	struct buf claims = { 0 }, hdr = { 0 };
+	struct revealed r = { 0 };
 	size_t li = 0;
 	int dealer = 0, err = RPL_ENOMEM;
 	char why[200];
 
 	if (rpl__header_put(&hdr, &rec->info, rec->seed, why, sizeof(why)) != 0)
 		goto cleanup;
-	counts = calloc(rec->nlayouts ? rec->nlayouts : 1, sizeof(*counts));
-	if (!counts)
+	r.counts = calloc(rec->nlayouts ? rec->nlayouts : 1, sizeof(*r.counts));
+	if (!r.counts)
 		goto cleanup;
-	rpl__rc_enc_init(&enc, &enc_out);
+	rpl__buf_put(out, BRP_MAGIC, BRP_MAGIC_LEN);
+	rpl__buf_put(out, hdr.p, hdr.n);
 	for (size_t i = 0; i < rec->nitems; i++) {
 		const struct item *it = &rec->items[i];
 		if (it->type == 'D') {
@@ -539,40 +585,45 @@ static int build_compact_revealed(struct rpl_recorder *rec, struct buf *out)
 			if (li == 0)
 				rpl__model_init(&m);
 			li++;
+			if (r.open && r.is_d) {
+				r.counts[r.k++] = 0; /* the next deal of the same D */
+			} else {
+				revealed_close(&r, out);
+				revealed_open(&r, 1, li);
+			}
 		} else if (it->type == 'a') {
-			if (rpl__enc_action(&enc, &m, &t, &it->a) < 0 || rpl__track_apply(&t, &it->a, why, sizeof(why)) < 0) {
+			if (rpl__enc_action(&r.enc, &m, &t, &it->a) < 0 || rpl__track_apply(&t, &it->a, why, sizeof(why)) < 0) {
 				err = RPL_EINVAL;
 				goto cleanup;
 			}
-			counts[li - 1]++;
+			r.counts[r.k - 1]++;
+			/* the counts take at most 3 bytes each, the deal numbers 2 more */
+			if (r.counts[r.k - 1] >= RPL_MAX_SECTION ||
+			    stream_bound(&r.enc_out, &r.enc) + 3 * (uint64_t)r.k + SECTION_SLACK > RPL_MAX_SECTION) {
+				revealed_close(&r, out);
+				revealed_open(&r, 0, li); /* the deal goes on in an A */
+			}
 		} else {
+			if (claims.n + 32 > RPL_MAX_SECTION) {
+				rpl__section_put(out, 'C', claims.p, claims.n);
+				claims.n = 0;
+			}
 			rpl__buf_varint(&claims, it->deal);
 			rpl__buf_zigzag(&claims, it->score[0]);
 			rpl__buf_zigzag(&claims, it->score[1]);
 		}
 	}
-	rpl__rc_enc_finish(&enc);
-	rpl__buf_put(out, BRP_MAGIC, BRP_MAGIC_LEN);
-	rpl__buf_put(out, hdr.p, hdr.n);
-	if (li > 0) {
-		rpl__buf_varint(&pay, 1);
-		rpl__buf_varint(&pay, li);
-		for (size_t i = 0; i < li; i++)
-			rpl__buf_varint(&pay, counts[i]);
-		rpl__buf_put(&pay, enc_out.p, enc_out.n);
-		rpl__section_put(out, 'D', pay.p, pay.n);
-	}
+	revealed_close(&r, out);
 	if (claims.n)
 		rpl__section_put(out, 'C', claims.p, claims.n);
 	{
 		uint8_t flags = rec->recovered ? 1 : 0;
 		rpl__section_put(out, 'E', &flags, 1);
 	}
-	err = out->oom || pay.oom || claims.oom || enc_out.oom || hdr.oom ? RPL_ENOMEM : 0;
+	err = out->oom || claims.oom || hdr.oom ? RPL_ENOMEM : 0;
 cleanup:
-	free(counts);
-	rpl__buf_free(&enc_out);
-	rpl__buf_free(&pay);
+	free(r.counts);
+	rpl__buf_free(&r.enc_out);
 	rpl__buf_free(&claims);
 	rpl__buf_free(&hdr);
 	return err;

@@ -497,6 +497,75 @@ static void test_header(void **state)
 	unlink(path);
 }
 
+/*
+ * A deal longer than a section may hold (1 048 576 decisions): the revealed
+ * compact form closes its one D at the limit and goes on in an A, and the
+ * log reads back whole (format.md 16.3). A take/discard loop under
+ * pile_rule=free, recorded unchecked.
+ */
+static void test_long_deal(void **state)
+{
+	const char *path = tmp_path("long.brp");
+	struct committed c;
+	rpl_recorder *rec = NULL;
+	rpl_layout lay;
+	rpl_action a;
+	rpl_verdict v;
+	size_t n, pos = 8, sections[3] = { 0, 0, 0 };
+	unsigned char *d;
+	const long loops = 530000;
+	(void)state;
+
+	committed_info(&c, 4, 0, "pile_rule=free");
+	assert_int_equal(rpl_recorder_open(&rec, path, &c.info, RPL_RECORD_UNCHECKED), 0);
+	assert_int_equal(rpl_recorder_seed(rec, seed_a), 0);
+	assert_int_equal(rpl_deal_derive(&lay, seed_a, NULL, 0, 4, 1), 0);
+	assert_int_equal(rpl_recorder_deal(rec, &lay), 0);
+	memset(&a, 0, sizeof(a));
+	a.kind = RPL_ACT_DRAW;
+	assert_int_equal(rpl_recorder_action(rec, &a), 0);
+	a.kind = RPL_ACT_DISCARD;
+	a.ncards = 1;
+	a.cards[0] = lay.stock[0];
+	assert_int_equal(rpl_recorder_action(rec, &a), 0);
+	for (long i = 0; i < loops; i++) {
+		rpl_action take = { 0 };
+		take.kind = RPL_ACT_TAKE;
+		assert_int_equal(rpl_recorder_action(rec, &take), 0);
+		assert_int_equal(rpl_recorder_action(rec, &a), 0);
+	}
+	assert_int_equal(rpl_recorder_close(rec), 0);
+	rpl_recorder_free(rec);
+	d = read_file(path, &n);
+	while (pos < n) {
+		size_t len = 0, shift = 0, q = pos + 1;
+		for (;;) {
+			len |= (size_t)(d[q] & 0x7f) << shift;
+			shift += 7;
+			if (!(d[q++] & 0x80))
+				break;
+		}
+		if (d[pos] == 'D')
+			sections[0]++;
+		else if (d[pos] == 'A')
+			sections[1]++;
+		else if (d[pos] == 'E')
+			sections[2]++;
+		pos = q + len + 4;
+	}
+	assert_int_equal(pos, n);
+	assert_int_equal(sections[0], 1);
+	assert_true(sections[1] >= 1);
+	assert_int_equal(sections[2], 1);
+	free(d);
+	verdict(path, &v);
+	assert_int_not_equal(v.kind, RPL_VERDICT_MALFORMED);
+	assert_int_equal(v.actions, 2 + 2 * loops);
+	assert_int_equal(v.deal_commitment, RPL_DEAL_REVEALED);
+	rpl_rules_free(c.rules);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -505,6 +574,7 @@ int main(void)
 		cmocka_unit_test(test_growing),
 		cmocka_unit_test(test_forgeries),
 		cmocka_unit_test(test_header),
+		cmocka_unit_test(test_long_deal),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
