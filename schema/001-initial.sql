@@ -20,7 +20,8 @@ CREATE TABLE matches (
   start_unix       INTEGER,                -- the same, seconds since 1970-01-01 UTC
   verdict          TEXT NOT NULL
                    CHECK (verdict = 'ok' OR verdict = 'illegal' OR verdict = 'mismatch' OR
-                     verdict = 'incomplete' OR verdict = 'malformed'),
+                     verdict = 'incomplete' OR verdict = 'malformed' OR verdict = 'tampered' OR
+                     verdict = 'untrusted'),
   verdict_detail   TEXT NOT NULL,          -- brp verify's one-line message
   verdict_deal     INTEGER,                -- illegal, incomplete: the deal; mismatch: the deal claimed (0 match)
   verdict_turn     INTEGER,                -- illegal, incomplete: the turn

@@ -27,9 +27,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BRP_BUILDDIR:-$root/build}
 case $build in /*) ;; *) build=$root/$build ;; esac
 
-packages=(meson ninja-build pkg-config gcc libsqlite3-dev zlib1g-dev libcsv-dev libcmocka-dev libsodium-dev
+packages=(meson ninja-build pkg-config gcc libsqlite3-dev zlib1g-dev libcsv-dev libcmocka-dev
 	python3 sqlite3 xz-utils bc time scdoc bash-completion man-db libxlsxwriter-dev
-	python3-openpyxl libreoffice-calc-nogui)
+	python3-openpyxl libreoffice-calc-nogui
+	libsodium-dev minisign python3-nacl)
 
 install_missing() {
 	local missing=() p sudo=

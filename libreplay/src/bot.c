@@ -93,7 +93,10 @@ int rpl_bot_new(rpl_bot **out, int kind, uint64_t seed)
 {
 	rpl_bot *b;
 
-	if (!out || (kind != RPL_BOT_RANDOM && kind != RPL_BOT_GREEDY))
+	if (!out)
+		return RPL_EINVAL;
+	*out = NULL;
+	if (kind != RPL_BOT_RANDOM && kind != RPL_BOT_GREEDY)
 		return RPL_EINVAL;
 	b = calloc(1, sizeof(*b));
 	if (!b)

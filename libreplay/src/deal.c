@@ -8,6 +8,8 @@
 
 #include <sodium.h>
 
+#include "sodium_init.h"
+
 #include "libreplay/deal.h"
 #include "libreplay/log.h"
 
@@ -18,7 +20,7 @@ int rpl_deal_commit(uint8_t out[RPL_DEAL_COMMIT_SIZE], const uint8_t seed[RPL_DE
 {
 	crypto_generichash_state st;
 
-	if (!out || !seed || sodium_init() < 0)
+	if (!out || !seed || rpl__sodium_init() < 0)
 		return RPL_EINVAL;
 	crypto_generichash_init(&st, NULL, 0, RPL_DEAL_COMMIT_SIZE);
 	crypto_generichash_update(&st, (const unsigned char *)COMMIT_DOMAIN, sizeof(COMMIT_DOMAIN) - 1);
@@ -81,7 +83,7 @@ int rpl_deal_derive(rpl_layout *out, const uint8_t seed[RPL_DEAL_SEED_SIZE],
 
 	if (!out || !seed || (nplayers != 2 && nplayers != 4) || deal < 1 || deal > RPL_MAX_DEALS ||
 	    nplayer_seeds < 0 || nplayer_seeds > RPL_DEAL_MAX_PLAYER_SEEDS || (nplayer_seeds && !player_seeds) ||
-	    sodium_init() < 0)
+	    rpl__sodium_init() < 0)
 		return RPL_EINVAL;
 	/* the deal's key: BLAKE2b-256 keyed by the seed over the domain, the players' seeds and the deal */
 	crypto_generichash_init(&st, seed, RPL_DEAL_SEED_SIZE, sizeof(s.key));
@@ -143,7 +145,7 @@ int rpl_deal_seed_random(uint8_t seed[RPL_DEAL_SEED_SIZE])
 {
 	if (!seed)
 		return RPL_EINVAL;
-	if (sodium_init() < 0)
+	if (rpl__sodium_init() < 0)
 		return RPL_EIO;
 	randombytes_buf(seed, RPL_DEAL_SEED_SIZE);
 	return 0;

@@ -1,5 +1,8 @@
-/* Error codes and version. */
+/* Error codes, the message writer and the version. */
+#include <stdio.h>
+
 #include "libreplay/common.h"
+#include "msg.h"
 
 const char *rpl_strerror(int err)
 {
@@ -19,10 +22,37 @@ const char *rpl_strerror(int err)
 	}
 }
 
-#define RPL_STR2(x) #x
-#define RPL_STR(x) RPL_STR2(x)
+size_t rpl__vmsgf_at(char *buf, size_t k, const char *fmt, va_list ap)
+{
+	int n;
+
+	if (k >= RPL_ERRMSG_SIZE - 1)
+		return RPL_ERRMSG_SIZE - 1;
+	n = vsnprintf(buf + k, RPL_ERRMSG_SIZE - k, fmt, ap);
+	if (n < 0) {
+		buf[k] = '\0';
+		return k;
+	}
+	return k + (size_t)n < RPL_ERRMSG_SIZE ? k + (size_t)n : RPL_ERRMSG_SIZE - 1;
+}
+
+size_t rpl__vmsgf(char *buf, const char *fmt, va_list ap)
+{
+	return rpl__vmsgf_at(buf, 0, fmt, ap);
+}
+
+size_t rpl__msgf(char *buf, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n;
+
+	va_start(ap, fmt);
+	n = rpl__vmsgf(buf, fmt, ap);
+	va_end(ap);
+	return n;
+}
 
 const char *rpl_version(void)
 {
-	return RPL_STR(RPL_VERSION_MAJOR) "." RPL_STR(RPL_VERSION_MINOR) "." RPL_STR(RPL_VERSION_PATCH);
+	return RPL_VERSION;
 }

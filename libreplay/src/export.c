@@ -13,8 +13,10 @@
 #include <unistd.h>
 
 #include "export_impl.h"
+#include "format.h"
 #include "grow.h"
 #include "sha256.h"
+#include "msg.h"
 
 const char *const rpl__export_morto_names[4] = { "untouched", "direct", "indirect", "stock" };
 
@@ -162,7 +164,7 @@ static char *overrides_json(const rpl_rules *r)
 
 static int fail(rpl_export_match *m, int err, const char *msg)
 {
-	snprintf(m->errmsg, sizeof(m->errmsg), "%s", msg);
+	rpl__msgf(m->errmsg, "%s", msg);
 	return err;
 }
 
@@ -376,7 +378,7 @@ int rpl_export_match_load_memory(rpl_export_match **out, const char *name, const
 		/* not even the header: a verdict, malformed */
 		m->verdict.kind = RPL_VERDICT_MALFORMED;
 		m->verdict.offset = rpl_reader_offset(rd);
-		snprintf(m->verdict.message, sizeof(m->verdict.message), "%s", rpl_reader_errmsg(rd));
+		rpl__msgf(m->verdict.message, "%s", rpl_reader_errmsg(rd));
 		err = RPL_OK;
 		goto cleanup;
 	}
@@ -412,15 +414,16 @@ int rpl_export_match_load(rpl_export_match **out, const char *path, unsigned fla
 	size_t len = 0, cap = 0;
 	int fd = -1, err, e = 0;
 	struct stat st;
+	char why[160] = "";
 
 	if (!out)
 		return RPL_EINVAL;
 	*out = NULL;
 	if (!path)
 		return RPL_EINVAL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) != 0) {
-		e = errno;
+	/* a FIFO or a device is refused without waiting on it */
+	fd = rpl__open_regular(path, &st, &e, why, sizeof(why));
+	if (fd < 0) {
 		err = e == ENOMEM ? RPL_ENOMEM : RPL_EIO;
 		goto fail;
 	}
@@ -467,8 +470,10 @@ fail:
 		if (!m)
 			return RPL_ENOMEM;
 		m->verdict.winner = -1;
-		if (err == RPL_ENOMEM || strerror_r(e, m->errmsg, sizeof(m->errmsg)) != 0)
-			snprintf(m->errmsg, sizeof(m->errmsg), "%s", rpl_strerror(err));
+		if (e == 0 && why[0])
+			rpl__msgf(m->errmsg, "%s", why); /* not a regular file */
+		else if (err == RPL_ENOMEM || strerror_r(e, m->errmsg, sizeof(m->errmsg)) != 0)
+			rpl__msgf(m->errmsg, "%s", rpl_strerror(err));
 		*out = m;
 		return err;
 	}

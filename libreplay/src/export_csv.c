@@ -15,6 +15,7 @@
 #include <csv.h>
 
 #include "export_table.h"
+#include "msg.h"
 
 struct rpl_export_csv {
 	char *dir;
@@ -25,16 +26,24 @@ struct rpl_export_csv {
 	int finished;
 	struct xseen seen;            /* hashes added */
 	struct xplayers players;      /* the players table, written at finish */
-	char errmsg[320];
+	char errmsg[RPL_ERRMSG_SIZE];
 };
 
+/*
+ * Record what failed: what names a file by its table (the caller knows the
+ * directory), e is the errno. Running out of memory says only that.
+ */
 static int csv_fail(rpl_export_csv *w, int err, const char *what, int e)
 {
-	char detail[160];
+	char detail[128];
 
+	if (err == RPL_ENOMEM) {
+		rpl__msgf(w->errmsg, "out of memory");
+		return err;
+	}
 	if (strerror_r(e, detail, sizeof(detail)) != 0)
 		snprintf(detail, sizeof(detail), "error %d", e);
-	snprintf(w->errmsg, sizeof(w->errmsg), "%s: %s", what, detail);
+	rpl__msgf(w->errmsg, "%s: %s", what, detail);
 	return err;
 }
 
@@ -176,7 +185,7 @@ int rpl_export_csv_add(rpl_export_csv *w, const rpl_export_match *m, int *added)
 	if (!w || !m)
 		return RPL_EINVAL;
 	if (w->finished || !w->f[XT_MATCHES]) {
-		snprintf(w->errmsg, sizeof(w->errmsg), "the CSV files are not open");
+		rpl__msgf(w->errmsg, "the CSV files are not open");
 		return RPL_ESTATE;
 	}
 	isnew = rpl__export_seen_add(&w->seen, m->hash);
@@ -215,7 +224,7 @@ int rpl_export_csv_finish(rpl_export_csv *w)
 	if (!w)
 		return RPL_EINVAL;
 	if (w->finished || !w->f[XT_PLAYERS]) {
-		snprintf(w->errmsg, sizeof(w->errmsg), "the CSV files are not open");
+		rpl__msgf(w->errmsg, "the CSV files are not open");
 		return RPL_ESTATE;
 	}
 	if (rpl__export_players_rows(&w->players, write_row, w) != 0)
@@ -231,7 +240,7 @@ int rpl_export_csv_finish(rpl_export_csv *w)
 			return csv_fail(w, RPL_ENOMEM, "out of memory", ENOMEM);
 		snprintf(final, len, "%s/%s.csv", w->dir, rpl__export_tables[t].name);
 		if (rename(w->tmp[t], final) != 0) {
-			err = csv_fail(w, RPL_EIO, final, errno);
+			err = csv_fail(w, RPL_EIO, rpl__export_tables[t].name, errno);
 			free(final);
 			return err;
 		}

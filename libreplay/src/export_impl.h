@@ -61,7 +61,7 @@ struct rpl_export_match {
 	size_t nmelds, capmelds;
 	struct xaction *acts;
 	size_t nacts, capacts;
-	char errmsg[400];
+	char errmsg[RPL_ERRMSG_SIZE];
 };
 
 /* "YYYY-MM-DDTHH:MM:SSZ" for t seconds since 1970 UTC (proleptic Gregorian, no time zone involved). */

@@ -3,15 +3,20 @@
  * build time (schema_sql.h); PRAGMA user_version says which steps a database
  * has. Every write goes through a prepared statement with bound values.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
 #include "export_impl.h"
+#include "format.h"
 #include "schema_sql.h"
+#include "msg.h"
 
 #define DEFAULT_TIMEOUT_MS (10 * 60 * 1000)
 
@@ -74,7 +79,10 @@ struct rpl_export_db {
 	sqlite3_stmt *rows[TB_COUNT][NCHUNK]; /* rows[t][k]: chunk_rows[k] rows of table t */
 	int in_batch;
 	int timeout_ms;
-	char errmsg[320];
+	char *path;     /* as opened: to remove the file again */
+	int created;    /* the file did not exist before this handle opened it */
+	int committed;  /* a batch of this handle was committed */
+	char errmsg[RPL_ERRMSG_SIZE];
 };
 
 int rpl_export_schema_version(void)
@@ -92,9 +100,16 @@ static int db_fail(rpl_export_db *x, int rc, const char *what)
 {
 	int code = rc & 0xff;
 
-	snprintf(x->errmsg, sizeof(x->errmsg), "%s: %s", what, x->db ? sqlite3_errmsg(x->db) : sqlite3_errstr(rc));
-	if (code == SQLITE_NOMEM)
+	if (code == SQLITE_NOMEM) {
+		rpl__msgf(x->errmsg, "out of memory");
 		return RPL_ENOMEM;
+	}
+	if (rc == SQLITE_READONLY_DBMOVED) { /* SQLite's own guard against writing into a removed file */
+		rpl__msgf(x->errmsg, "%s: the database file was removed or replaced while it was open (by another run "
+		          "that created it and failed?): run again", what);
+		return RPL_EIO;
+	}
+	rpl__msgf(x->errmsg, "%s: %s", what, x->db ? sqlite3_errmsg(x->db) : sqlite3_errstr(rc));
 	if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
 		return RPL_ECORRUPT;
 	return RPL_EIO;
@@ -131,12 +146,41 @@ static int begin_immediate(rpl_export_db *x)
 		if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED)
 			return db_fail(x, rc, "cannot begin a transaction");
 		if (now_ms() - start >= x->timeout_ms) {
-			snprintf(x->errmsg, sizeof(x->errmsg), "the database is busy: another writer held it for %d ms",
-			         x->timeout_ms);
+			rpl__msgf(x->errmsg, "the database is busy: another writer held it for %d ms",
+			          x->timeout_ms);
 			return RPL_EIO;
 		}
 		sleep_ms(20);
 	}
+}
+
+/* The file open is no longer the one at its path: removed (remove_created) or replaced. */
+static int has_moved(rpl_export_db *x)
+{
+	int moved = 0;
+	return sqlite3_file_control(x->db, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK && moved;
+}
+
+/*
+ * BEGIN IMMEDIATE on a file that is still the one at its path. Another run
+ * that created the database and failed removes it (remove_created); a
+ * connection that waited for the lock meanwhile would write into a file no
+ * path leads to: it stops instead, having written nothing.
+ */
+static int begin_write(rpl_export_db *x)
+{
+	int err = begin_immediate(x);
+
+	if (err)
+		return err;
+	if (has_moved(x)) {
+		sqlite3_exec(x->db, "ROLLBACK", NULL, NULL, NULL);
+		snprintf(x->errmsg, sizeof(x->errmsg),
+		         "the database file was removed or replaced while it was open (by another run that created it "
+		         "and failed?): nothing written, run again");
+		return RPL_EIO;
+	}
+	return RPL_OK;
 }
 
 static int exec_retry(rpl_export_db *x, const char *sql, const char *what)
@@ -180,20 +224,27 @@ static int upgrade(rpl_export_db *x)
 {
 	int version = 0, tables = 0, err;
 
-	if ((err = begin_immediate(x)) != 0)
+	if ((err = begin_write(x)) != 0)
 		return err;
 	if ((err = query_int(x, "PRAGMA user_version", &version)) != 0 ||
 	    (err = query_int(x, "SELECT count(*) FROM sqlite_master", &tables)) != 0)
 		goto fail;
 	if (version > RPL__SCHEMA_VERSION) {
-		snprintf(x->errmsg, sizeof(x->errmsg),
-		         "the database has schema version %d, newer than this build's %d: use a newer brp", version,
-		         RPL__SCHEMA_VERSION);
+		rpl__msgf(x->errmsg,
+		          "the database has schema version %d, newer than this build's %d: use a newer brp", version,
+		          RPL__SCHEMA_VERSION);
 		err = RPL_EUNSUPPORTED;
 		goto fail;
 	}
+	if (version < 0) {
+		snprintf(x->errmsg, sizeof(x->errmsg),
+		         "the database has schema version %d (PRAGMA user_version), which no export has: not an export",
+		         version);
+		err = RPL_ECORRUPT;
+		goto fail;
+	}
 	if (version == 0 && tables > 0) {
-		snprintf(x->errmsg, sizeof(x->errmsg), "the database holds tables but no schema version: not an export");
+		rpl__msgf(x->errmsg, "the database holds tables but no schema version: not an export");
 		err = RPL_ECORRUPT;
 		goto fail;
 	}
@@ -223,7 +274,7 @@ static int prepare_rows(rpl_export_db *x, int t, int k)
 	int rc;
 
 	if (!sql) {
-		snprintf(x->errmsg, sizeof(x->errmsg), "out of memory");
+		rpl__msgf(x->errmsg, "out of memory");
 		return RPL_ENOMEM;
 	}
 	memcpy(sql, row_tables[t].head, len);
@@ -246,9 +297,48 @@ static int prepare_rows(rpl_export_db *x, int t, int k)
 	return rc == SQLITE_OK ? RPL_OK : db_fail(x, rc, "cannot prepare a statement");
 }
 
+/*
+ * A database that this handle created, when no batch of the handle was
+ * committed (a failed run: a full disk, a bad schema, an error while adding),
+ * is removed with its journal if it holds no match: a failed command leaves
+ * no empty database behind. The check and the removal are made in a read
+ * transaction: it needs no write (BEGIN IMMEDIATE writes a journal header
+ * at once, which a full disk refuses), and no other connection can commit
+ * while it lasts. So a match another run committed is never removed; one that
+ * had the file open finds it gone when it takes the write lock (begin_write),
+ * at its next write (SQLite: SQLITE_READONLY_DBMOVED, see db_fail) or at its
+ * commit (rpl_export_db_commit checks again).
+ */
+static void remove_created(rpl_export_db *x)
+{
+	static const char *const sidecar[] = { "-journal", "-wal", "-shm" };
+	int n = 1;
+
+	if (!x->created || x->committed || !x->db || !x->path)
+		return;
+	if (x->in_batch)
+		rpl_export_db_rollback(x);
+	if (sqlite3_exec(x->db, "BEGIN DEFERRED", NULL, NULL, NULL) != SQLITE_OK)
+		return; /* cannot make sure it is empty: it stays */
+	if (query_int(x, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'matches'", &n) == 0 &&
+	    (n == 0 || query_int(x, "SELECT EXISTS (SELECT 1 FROM matches)", &n) == 0) && n == 0 && !has_moved(x)) {
+		size_t len = strlen(x->path);
+		char *side = malloc(len + 16);
+		unlink(x->path);
+		for (size_t i = 0; side && i < sizeof(sidecar) / sizeof(sidecar[0]); i++) {
+			memcpy(side, x->path, len);
+			strcpy(side + len, sidecar[i]);
+			unlink(side);
+		}
+		free(side);
+	}
+	sqlite3_exec(x->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
 int rpl_export_db_open(rpl_export_db **out, const char *path, int timeout_ms)
 {
 	rpl_export_db *x;
+	struct stat st;
 	int rc, err;
 
 	if (!out)
@@ -261,9 +351,23 @@ int rpl_export_db_open(rpl_export_db **out, const char *path, int timeout_ms)
 		return RPL_ENOMEM;
 	*out = x;
 	x->timeout_ms = timeout_ms < 0 ? DEFAULT_TIMEOUT_MS : timeout_ms;
+	/*
+	 * Only a regular file, or none: SQLite would write its header onto a
+	 * block device, and next to /dev/null it makes /dev/null-journal.
+	 */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		snprintf(x->errmsg, sizeof(x->errmsg), "%s, not a regular file: refused as a database",
+		         rpl__file_kind(st.st_mode));
+		return RPL_EIO;
+	}
+	x->created = lstat(path, &st) != 0 && errno == ENOENT;
+	if (x->created && !(x->path = malloc(strlen(path) + 1)))
+		return RPL_ENOMEM;
+	if (x->path)
+		strcpy(x->path, path);
 	rc = sqlite3_open_v2(path, &x->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK)
-		return db_fail(x, rc, path);
+		return db_fail(x, rc, "cannot open");
 	sqlite3_extended_result_codes(x->db, 1);
 	sqlite3_busy_timeout(x->db, x->timeout_ms);
 	/*
@@ -307,10 +411,10 @@ int rpl_export_db_begin(rpl_export_db *x)
 	if (!x || !x->db)
 		return RPL_EINVAL;
 	if (x->in_batch) {
-		snprintf(x->errmsg, sizeof(x->errmsg), "a batch is already open");
+		rpl__msgf(x->errmsg, "a batch is already open");
 		return RPL_ESTATE;
 	}
-	if ((err = begin_immediate(x)) != 0)
+	if ((err = begin_write(x)) != 0)
 		return err;
 	x->in_batch = 1;
 	return RPL_OK;
@@ -323,7 +427,7 @@ int rpl_export_db_commit(rpl_export_db *x)
 	if (!x || !x->db)
 		return RPL_EINVAL;
 	if (!x->in_batch) {
-		snprintf(x->errmsg, sizeof(x->errmsg), "no batch is open");
+		rpl__msgf(x->errmsg, "no batch is open");
 		return RPL_ESTATE;
 	}
 	err = exec_retry(x, "COMMIT", "cannot commit");
@@ -332,6 +436,14 @@ int rpl_export_db_commit(rpl_export_db *x)
 		return err;
 	}
 	x->in_batch = 0;
+	if (has_moved(x)) {
+		/* removed by a failed run that created it, after this batch began (remove_created) */
+		snprintf(x->errmsg, sizeof(x->errmsg),
+		         "the database file was removed while this batch was written into it (by another run that "
+		         "created it and failed?): run again");
+		return RPL_EIO;
+	}
+	x->committed = 1;
 	return RPL_OK;
 }
 
@@ -430,6 +542,7 @@ static int insert_match(rpl_export_db *x, const rpl_export_match *m)
 		sqlite3_bind_int(st, 14, v->claim_deal);
 		break;
 	case RPL_VERDICT_MALFORMED:
+	case RPL_VERDICT_TAMPERED:
 		sqlite3_bind_int64(st, 19, (long long)v->offset);
 		break;
 	default:
@@ -661,7 +774,7 @@ int rpl_export_db_add(rpl_export_db *x, const rpl_export_match *m, int *added)
 	if (!x || !x->db || !m)
 		return RPL_EINVAL;
 	if (!x->in_batch) {
-		snprintf(x->errmsg, sizeof(x->errmsg), "no batch is open");
+		rpl__msgf(x->errmsg, "no batch is open");
 		return RPL_ESTATE;
 	}
 	/*
@@ -682,6 +795,7 @@ void rpl_export_db_free(rpl_export_db *x)
 		return;
 	if (x->db && x->in_batch)
 		rpl_export_db_rollback(x);
+	remove_created(x);
 	for (int i = 0; i < ST_COUNT; i++)
 		sqlite3_finalize(x->st[i]);
 	for (int t = 0; t < TB_COUNT; t++)
@@ -689,6 +803,7 @@ void rpl_export_db_free(rpl_export_db *x)
 			sqlite3_finalize(x->rows[t][k]);
 	if (x->db)
 		sqlite3_close(x->db);
+	free(x->path);
 	free(x);
 }
 
@@ -726,7 +841,7 @@ static int columns(rpl_export_db *x, const char *t, int with_id, char *buf, size
 	if (rc != SQLITE_DONE)
 		return db_fail(x, rc, t);
 	if (n >= size) {
-		snprintf(x->errmsg, sizeof(x->errmsg), "%s: too many columns", t);
+		rpl__msgf(x->errmsg, "%s: too many columns", t);
 		return RPL_EIO;
 	}
 	return 0;
@@ -749,8 +864,20 @@ int rpl_export_db_merge(rpl_export_db *x, const char *src, int *added)
 	if (!x || !src)
 		return RPL_EINVAL;
 	if (x->in_batch) {
-		snprintf(x->errmsg, sizeof(x->errmsg), "a batch is open: a merge is a batch of its own");
+		rpl__msgf(x->errmsg, "a batch is open: a merge is a batch of its own");
 		return RPL_ESTATE;
+	}
+	/* ATTACH would create a missing file, or read a FIFO or a device */
+	{
+		struct stat sst;
+		if (stat(src, &sst) != 0) {
+			snprintf(x->errmsg, sizeof(x->errmsg), "cannot open: %s", strerror(errno));
+			return RPL_EIO;
+		}
+		if (!S_ISREG(sst.st_mode)) {
+			snprintf(x->errmsg, sizeof(x->errmsg), "%s, not a regular file", rpl__file_kind(sst.st_mode));
+			return RPL_EIO;
+		}
 	}
 	/* SQLite attaches outside a transaction; the path is bound, not spliced into the SQL */
 	rc = sqlite3_prepare_v2(x->db, "ATTACH DATABASE ?1 AS merge_src", -1, &st, NULL);
@@ -761,7 +888,10 @@ int rpl_export_db_merge(rpl_export_db *x, const char *src, int *added)
 	sqlite3_finalize(st);
 	st = NULL;
 	if (rc != SQLITE_DONE) {
-		err = db_fail(x, rc, src);
+		err = db_fail(x, rc, "cannot open");
+		/* SQLite's message for a failed ATTACH names the path: the code's text does not */
+		if (err != RPL_ENOMEM)
+			rpl__msgf(x->errmsg, "cannot open: %s", sqlite3_errstr(rc));
 		goto cleanup;
 	}
 	attached = 1;
@@ -771,8 +901,8 @@ int rpl_export_db_merge(rpl_export_db *x, const char *src, int *added)
 	sqlite3_finalize(st);
 	st = NULL;
 	if (version != RPL__SCHEMA_VERSION) {
-		snprintf(x->errmsg, sizeof(x->errmsg), "%s: schema version %d, not %d: export it again or upgrade it first",
-		         src, version, RPL__SCHEMA_VERSION);
+		rpl__msgf(x->errmsg, "schema version %d, not %d: export it again or upgrade it first",
+		          version, RPL__SCHEMA_VERSION);
 		err = version > RPL__SCHEMA_VERSION ? RPL_EUNSUPPORTED : RPL_EIO;
 		goto cleanup;
 	}

@@ -127,7 +127,7 @@ static int match_row(const rpl_export_match *m, rpl__export_row_fn fn, void *ctx
 	put_opt(&r, v->seat, has_seat);
 	put_text(&r, decision);
 	put_text(&r, rule);
-	put_opt(&r, (long long)v->offset, v->kind == RPL_VERDICT_MALFORMED);
+	put_opt(&r, (long long)v->offset, v->kind == RPL_VERDICT_MALFORMED || v->kind == RPL_VERDICT_TAMPERED);
 	put_int(&r, v->recovered);
 	put_opt(&r, v->deals, ok);
 	put_opt(&r, v->actions, ok);

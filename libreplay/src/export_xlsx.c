@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "export_table.h"
+#include "msg.h"
 
 #include <xlsxwriter.h>
 
@@ -39,13 +40,13 @@ struct rpl_export_xlsx {
 	int finished, failed;
 	struct xseen seen;
 	struct xplayers players;
-	char errmsg[320];
+	char errmsg[RPL_ERRMSG_SIZE];
 };
 
 /* Fail with the message what, and detail after a colon when not NULL. */
 static int xfail(rpl_export_xlsx *w, int err, const char *what, const char *detail)
 {
-	snprintf(w->errmsg, sizeof(w->errmsg), "%s%s%s", what, detail ? ": " : "", detail ? detail : "");
+	rpl__msgf(w->errmsg, "%s%s%s", what, detail ? ": " : "", detail ? detail : "");
 	w->failed = 1;
 	return err;
 }
@@ -169,7 +170,7 @@ int rpl_export_xlsx_add(rpl_export_xlsx *w, const rpl_export_match *m, int *adde
 	if (!w || !m)
 		return RPL_EINVAL;
 	if (w->finished || w->failed || !w->wb) {
-		snprintf(w->errmsg, sizeof(w->errmsg), "the workbook is not open");
+		rpl__msgf(w->errmsg, "the workbook is not open");
 		return RPL_ESTATE;
 	}
 	isnew = rpl__export_seen_add(&w->seen, m->hash);
@@ -194,7 +195,7 @@ int rpl_export_xlsx_finish(rpl_export_xlsx *w)
 	if (!w)
 		return RPL_EINVAL;
 	if (w->finished || w->failed || !w->wb) {
-		snprintf(w->errmsg, sizeof(w->errmsg), "the workbook is not open");
+		rpl__msgf(w->errmsg, "the workbook is not open");
 		return RPL_ESTATE;
 	}
 	if ((err = rpl__export_players_rows(&w->players, write_row, w)) != 0)

@@ -1,7 +1,11 @@
 /* .brp framing: sections with CRC-32, varints, and the match header. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "format.h"
@@ -615,4 +619,45 @@ cleanup:
 	if (err)
 		rpl__header_free(h);
 	return err;
+}
+
+const char *rpl__file_kind(unsigned mode)
+{
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "a special file";
+}
+
+int rpl__open_regular(const char *path, struct stat *st, int *errnum, char *why, size_t whylen)
+{
+	int fd;
+
+	*errnum = 0;
+	/* a path that cannot be looked at fails at open, with its reason */
+	if (stat(path, st) == 0 && !S_ISREG(st->st_mode)) {
+		snprintf(why, whylen, "%s, not a regular file", rpl__file_kind(st->st_mode));
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, st) != 0) {
+		*errnum = errno;
+		snprintf(why, whylen, "cannot open: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		snprintf(why, whylen, "%s, not a regular file", rpl__file_kind(st->st_mode));
+		close(fd);
+		return -1;
+	}
+	return fd;
 }

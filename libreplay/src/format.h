@@ -66,4 +66,21 @@ struct header {
 int rpl__header_get(struct header *h, const uint8_t *p, size_t n, int *version, char *why, size_t whylen);
 void rpl__header_free(struct header *h);
 
+/*
+ * Open path to read it, only if it is a regular file: anything else (a FIFO,
+ * a device, a directory) is refused without waiting on it, since a FIFO
+ * opened for reading blocks until a writer comes, and opening some devices
+ * acts on them. path is looked at first (stat), then opened with O_NONBLOCK
+ * and looked at again (fstat: it may have been replaced in between).
+ * Returns the descriptor (close it), *st its status; or -1 with why ("cannot
+ * open: ...", or "a FIFO, not a regular file") and *errnum the errno (0 for
+ * a file that is not regular).
+ */
+struct stat;
+int rpl__open_regular(const char *path, struct stat *st, int *errnum, char *why, size_t whylen);
+/* What a file that is not a regular one is, by its st_mode: "a FIFO", "a block device", ... */
+const char *rpl__file_kind(unsigned mode);
+/* The bytes of the log a reader holds (for the signature check). */
+const uint8_t *rpl__reader_data(const rpl_reader *rd, size_t *n);
+
 #endif

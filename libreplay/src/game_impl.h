@@ -58,27 +58,23 @@ struct rpl_game {
 	rpl_deal_stats stats;
 
 	int rule;
-	char msg[200];
+	char msg[RPL_ERRMSG_SIZE];
 };
 
 #define SIDE(seat) ((seat) & 1)
 
-/* Internal checks shared with the legal-move generator. */
+/*
+ * The engine's internals that the layers above it use (the generator, the
+ * bots); nothing here calls them back (docs/conventions.md, section 6).
+ *
+ * rpl__apply: rpl_game_apply without the NULL checks.
+ */
 int rpl__apply(struct rpl_game *g, const rpl_action *a);
 /*
  * Whether seat's side may lay card x this turn with the cards of h: by the
  * meld rules alone (post NULL), or accepted by the engine in the state post
- * (the turn after taking the pile).
+ * (the turn after taking the pile). The engine's own pile-take check.
  */
 int rpl__can_lay(const struct rpl_game *g, int side, const cardset h, rpl_card x, const struct rpl_game *post);
-/*
- * The pile-take check: may the seat to move of g, having taken the pile,
- * lay any of the nx cards xs this turn (as rpl__can_lay with the post-take
- * state, made only if needed)? xs must be in h and h in the hand after the
- * take.
- */
-int rpl__take_usable(const struct rpl_game *g, const cardset h, const rpl_card *xs, int nx);
-/* Take the whole pile into the hand of the seat to move (no checks). */
-void rpl__take_commit(struct rpl_game *g);
 
 #endif

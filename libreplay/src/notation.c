@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "libreplay/notation.h"
+#include "msg.h"
 
 /* Where a deal block is: what the next line of the block must be. */
 enum block { BLOCK_NONE = 0, BLOCK_HAND, BLOCK_MORTO0, BLOCK_MORTO1, BLOCK_STOCK };
@@ -41,7 +42,7 @@ struct rpl_notation_parser {
 
 	/* the failure */
 	int err_line, err_col;
-	char errmsg[400];
+	char errmsg[RPL_ERRMSG_SIZE];
 
 	/* unescaped tag values */
 	char tag[16];
@@ -57,18 +58,16 @@ static int fail(rpl_notation_parser *p, int err, int column, const char *fmt, ..
 static int fail(rpl_notation_parser *p, int err, int column, const char *fmt, ...)
 {
 	va_list ap;
-	int k;
+	size_t k;
 
 	p->err_line = p->line;
 	p->err_col = column;
 	if (column > 0)
-		k = snprintf(p->errmsg, sizeof p->errmsg, "line %d, column %d: ", p->line, column);
+		k = rpl__msgf(p->errmsg, "line %d, column %d: ", p->line, column);
 	else
-		k = snprintf(p->errmsg, sizeof p->errmsg, "line %d: ", p->line);
-	if (k < 0 || (size_t)k >= sizeof p->errmsg)
-		k = 0;
+		k = rpl__msgf(p->errmsg, "line %d: ", p->line);
 	va_start(ap, fmt);
-	vsnprintf(p->errmsg + k, sizeof p->errmsg - (size_t)k, fmt, ap);
+	rpl__vmsgf_at(p->errmsg, k, fmt, ap);
 	va_end(ap);
 	return err;
 }
@@ -1609,17 +1608,12 @@ out:
 	return err;
 }
 
-/* A recorder's message about path tmp, said of path out: "TMP: why" -> "why". */
-static const char *io_why(const rpl_recorder *rec, const char *tmp, int rc)
+/* Why the recorder failed (its message names no path; the caller knows out_path). */
+static const char *io_why(const rpl_recorder *rec, int rc)
 {
 	const char *m = rec ? rpl_recorder_errmsg(rec) : "";
-	size_t n = strlen(tmp);
 
-	if (!m || !*m)
-		return rpl_strerror(rc);
-	if (strncmp(m, tmp, n) == 0 && m[n] == ':' && m[n + 1] == ' ')
-		return m + n + 2;
-	return m;
+	return m && *m ? m : rpl_strerror(rc);
 }
 
 /*
@@ -1629,7 +1623,7 @@ static const char *io_why(const rpl_recorder *rec, const char *tmp, int rc)
  */
 /* The header is complete: open the recorder on the temporary file. */
 static int open_output(rpl_notation_parser *p, const struct header *h, rpl_rules **rules, rpl_match_info *info,
-                       rpl_recorder **rec, const char *tmp, const char *out_path, int *created)
+                       rpl_recorder **rec, const char *tmp, int *created)
 {
 	int rc = header_finish(p, h, rules, info);
 
@@ -1637,7 +1631,7 @@ static int open_output(rpl_notation_parser *p, const struct header *h, rpl_rules
 		return rc;
 	rc = rpl_recorder_open(rec, tmp, info, RPL_RECORD_UNCHECKED);
 	if (rc < 0) {
-		snprintf(p->errmsg, sizeof p->errmsg, "cannot write %s: %s", out_path, io_why(*rec, tmp, rc));
+		rpl__msgf(p->errmsg, "%s", io_why(*rec, rc));
 		*created = *rec != NULL;
 		return rc;
 	}
@@ -1758,7 +1752,7 @@ static int import_source(struct source *src, const char *out_path, char *err, si
 	if (stat(out_path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		/* the log is renamed into place: never over a device or a directory */
 		rc = RPL_EIO;
-		snprintf(p->errmsg, sizeof p->errmsg, "cannot write %s: not a regular file", out_path);
+		rpl__msgf(p->errmsg, "not a regular file");
 		goto cleanup;
 	}
 	tmp = malloc(strlen(out_path) + sizeof ".part~");
@@ -1785,7 +1779,7 @@ static int import_source(struct source *src, const char *out_path, char *err, si
 			continue;
 		}
 		if (!rec) {
-			rc = open_output(p, &h, &rules, &info, &rec, tmp, out_path, &created);
+			rc = open_output(p, &h, &rules, &info, &rec, tmp, &created);
 			if (rc < 0)
 				goto cleanup;
 		}
@@ -1810,19 +1804,19 @@ static int import_source(struct source *src, const char *out_path, char *err, si
 	if (!rec) {
 		/* a header and nothing else: a match not yet begun */
 		p->line++;
-		rc = open_output(p, &h, &rules, &info, &rec, tmp, out_path, &created);
+		rc = open_output(p, &h, &rules, &info, &rec, tmp, &created);
 		if (rc < 0)
 			goto cleanup;
 	}
 	rc = ended ? rpl_recorder_close(rec) : rpl_recorder_flush(rec);
 	if (rc < 0) {
-		snprintf(p->errmsg, sizeof p->errmsg, "cannot write %s: %s", out_path, io_why(rec, tmp, rc));
+		rpl__msgf(p->errmsg, "%s", io_why(rec, rc));
 	} else {
 		rpl_recorder_free(rec);
 		rec = NULL;
 		if (rename(tmp, out_path) < 0) {
 			rc = RPL_EIO;
-			snprintf(p->errmsg, sizeof p->errmsg, "cannot write %s: %s", out_path, strerror(errno));
+			rpl__msgf(p->errmsg, "%s", strerror(errno));
 		}
 	}
 cleanup:

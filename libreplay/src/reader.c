@@ -5,8 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "format.h"
+#include "msg.h"
+#include "sign_impl.h"
 
 struct rpl_reader {
 	uint8_t *data;
@@ -29,7 +32,7 @@ struct rpl_reader {
 	struct cursor claims;  /* a version-3 C: the claims still to deliver */
 	int failed;      /* the error to repeat */
 	uint64_t err_offset;
-	char errmsg[256];
+	char errmsg[RPL_ERRMSG_SIZE];
 };
 
 static int fail(struct rpl_reader *rd, int err, uint64_t offset, const char *fmt, ...)
@@ -39,7 +42,7 @@ static int fail(struct rpl_reader *rd, int err, uint64_t offset, const char *fmt
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(rd->errmsg, sizeof(rd->errmsg), fmt, ap);
+	rpl__vmsgf(rd->errmsg, fmt, ap);
 	va_end(ap);
 	rd->err_offset = offset;
 	rd->failed = err;
@@ -50,7 +53,7 @@ static int fail(struct rpl_reader *rd, int err, uint64_t offset, const char *fmt
 static int start(struct rpl_reader *rd)
 {
 	struct section s;
-	char why[200];
+	char why[RPL_ERRMSG_SIZE];
 	int err;
 
 	if (rd->n < BRP_MAGIC_LEN || memcmp(rd->data, BRP_MAGIC, BRP_MAGIC_LEN) != 0)
@@ -104,7 +107,8 @@ int rpl_reader_open(rpl_reader **out, const char *path)
 	struct rpl_reader *rd = NULL;
 	FILE *f = NULL;
 	struct stat st;
-	int err = RPL_OK;
+	char why[160];
+	int err = RPL_OK, fd, e;
 
 	if (!out || !path)
 		return RPL_EINVAL;
@@ -113,13 +117,15 @@ int rpl_reader_open(rpl_reader **out, const char *path)
 	if (!rd)
 		return RPL_ENOMEM;
 	*out = rd;
-	f = fopen(path, "rb");
-	if (!f) {
-		err = fail(rd, RPL_EIO, 0, "cannot open: %s", strerror(errno));
+	/* never fopen: a FIFO would block it until a writer comes */
+	fd = rpl__open_regular(path, &st, &e, why, sizeof(why));
+	if (fd < 0) {
+		err = fail(rd, e == ENOMEM ? RPL_ENOMEM : RPL_EIO, 0, "%s", why);
 		goto cleanup;
 	}
-	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {
-		err = fail(rd, RPL_EIO, 0, "not a regular file");
+	if (!(f = fdopen(fd, "rb"))) {
+		err = fail(rd, RPL_EIO, 0, "cannot open: %s", strerror(errno));
+		close(fd);
 		goto cleanup;
 	}
 	if ((uint64_t)st.st_size > BRP_MAX_FILE) {
@@ -176,6 +182,12 @@ const char *rpl_reader_errmsg(const rpl_reader *rd)
 uint64_t rpl_reader_bytes(const rpl_reader *rd)
 {
 	return rd ? rd->n : 0;
+}
+
+const uint8_t *rpl__reader_data(const rpl_reader *rd, size_t *n)
+{
+	*n = rd ? rd->n : 0;
+	return rd ? rd->data : NULL;
 }
 
 /* Open the coded stream of a D or A section after its two varints. */
@@ -240,7 +252,7 @@ static int read_claim(struct cursor *c, rpl_event *ev)
 
 int rpl_reader_next(rpl_reader *rd, rpl_event *ev)
 {
-	char why[200];
+	char why[RPL_ERRMSG_SIZE];
 
 	if (!rd || !ev)
 		return RPL_EINVAL;
@@ -298,6 +310,13 @@ int rpl_reader_next(rpl_reader *rd, rpl_event *ev)
 			return 0;
 		if (got < 0)
 			return fail(rd, RPL_ECORRUPT, rd->pos, "%s", why);
+		if (rd->sec.type == BRP_SIG_TYPE) {
+			/* a signature: checked by rpl_signatures_check; here only its form (format.md 5.5) */
+			if (rd->sec.len >= 2 && memcmp(rd->sec.payload, BRP_SIG_ALG, 2) == 0 && rd->sec.len != BRP_SIG_PAYLOAD)
+				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: malformed signature section",
+				            (size_t)rd->sec.offset);
+			continue;
+		}
 		if (rd->ended)
 			return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: section '%c' after the end section",
 			            (size_t)rd->sec.offset, rd->sec.type);

@@ -18,7 +18,9 @@
 
 #include "format.h"
 #include "game_impl.h"
+#include "msg.h"
 #include "grow.h"
+#include "sign_impl.h"
 
 /* What was recorded, kept to write the compact form on close. */
 struct item {
@@ -60,7 +62,10 @@ struct rpl_recorder {
 	size_t nlayouts, caplayouts;
 	int recovered, closed, failed;
 	int rule;
-	char errmsg[256];
+	/* signing: the key (borrowed) and the hash of every byte written so far */
+	const rpl_seckey *key;
+	rpl_prehash *hash;
+	char errmsg[RPL_ERRMSG_SIZE];
 };
 
 static int rfail(struct rpl_recorder *rec, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -69,7 +74,7 @@ static int rfail(struct rpl_recorder *rec, int err, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(rec->errmsg, sizeof(rec->errmsg), fmt, ap);
+	rpl__vmsgf(rec->errmsg, fmt, ap);
 	va_end(ap);
 	return err;
 }
@@ -107,6 +112,12 @@ static uint64_t log_bytes(const struct rpl_recorder *rec)
 	return rec->written + rec->out.n + (rec->sec_open ? stream_bound(&rec->enc_out, &rec->enc) + 8 : 0);
 }
 
+/* Running out of memory says so, whatever was being done. */
+static int oom(struct rpl_recorder *rec)
+{
+	return rfail(rec, RPL_ENOMEM, "out of memory");
+}
+
 static char *dupstr(const char *s)
 {
 	size_t n = s ? strlen(s) : 0;
@@ -124,7 +135,7 @@ static int push_item(struct rpl_recorder *rec, const struct item *it)
 	struct item *p = rpl__grow(rec->items, &rec->capitems, rec->nitems + 1, sizeof(*p), 256);
 
 	if (!p)
-		return RPL_ENOMEM;
+		return oom(rec);
 	rec->items = p;
 	rec->items[rec->nitems++] = *it;
 	return 0;
@@ -147,8 +158,14 @@ static int write_all(int fd, const uint8_t *p, size_t n)
 
 int rpl_recorder_open(rpl_recorder **out, const char *path, const rpl_match_info *info, unsigned flags)
 {
+	return rpl_recorder_open_signed(out, path, info, flags, NULL);
+}
+
+int rpl_recorder_open_signed(rpl_recorder **out, const char *path, const rpl_match_info *info, unsigned flags,
+                             const rpl_seckey *key)
+{
 	struct rpl_recorder *rec;
-	char why[200];
+	char why[RPL_ERRMSG_SIZE];
 	struct stat st;
 	int err, created = 0;
 
@@ -169,7 +186,7 @@ int rpl_recorder_open(rpl_recorder **out, const char *path, const rpl_match_info
 	for (int s = 0; s < RPL_MAX_SEATS; s++) {
 		rec->names[s] = dupstr(s < info->nplayers ? info->players[s] : NULL);
 		if (!rec->names[s])
-			return RPL_ENOMEM;
+			return oom(rec);
 		rec->info.players[s] = rec->names[s];
 	}
 	if (info->nmeta) {
@@ -178,12 +195,12 @@ int rpl_recorder_open(rpl_recorder **out, const char *path, const rpl_match_info
 		rec->keys = calloc(info->nmeta, sizeof(char *));
 		rec->values = calloc(info->nmeta, sizeof(char *));
 		if (!rec->keys || !rec->values)
-			return RPL_ENOMEM;
+			return oom(rec);
 		for (size_t i = 0; i < info->nmeta; i++) {
 			rec->keys[i] = dupstr(info->meta_keys[i]);
 			rec->values[i] = dupstr(info->meta_values[i]);
 			if (!rec->keys[i] || !rec->values[i])
-				return RPL_ENOMEM;
+				return oom(rec);
 		}
 		rec->info.meta_keys = (const char *const *)rec->keys;
 		rec->info.meta_values = (const char *const *)rec->values;
@@ -202,25 +219,33 @@ int rpl_recorder_open(rpl_recorder **out, const char *path, const rpl_match_info
 	if (err)
 		return rfail(rec, err, "%s", why);
 	if (rec->header.oom)
-		return RPL_ENOMEM;
+		return oom(rec);
 	if (!(flags & RPL_RECORD_UNCHECKED)) {
 		err = rpl_game_new(&rec->game, &rec->rules, info->nplayers, info->first_dealer);
+		if (err == RPL_ENOMEM)
+			return oom(rec);
 		if (err)
 			return rfail(rec, err, "the rules do not allow a match of %d players", info->nplayers);
 	}
 	rec->path = dupstr(path);
 	if (!rec->path)
-		return RPL_ENOMEM;
+		return oom(rec);
+	if (key) {
+		err = rpl_prehash_new(&rec->hash);
+		if (err)
+			return rfail(rec, err, "the signature's hash cannot be set up");
+		rec->key = key;
+	}
 	/* closing renames the compact form over path: never over a device, a FIFO or a directory */
 	if (stat(path, &st) == 0) {
 		if (!S_ISREG(st.st_mode))
-			return rfail(rec, RPL_EIO, "%s: not a regular file", path);
+			return rfail(rec, RPL_EIO, "not a regular file");
 	} else {
 		created = errno == ENOENT;
 	}
 	rec->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (rec->fd < 0)
-		return rfail(rec, RPL_EIO, "%s: %s", path, strerror(errno));
+		return rfail(rec, RPL_EIO, "%s", strerror(errno));
 	rpl__buf_put(&rec->out, BRP_MAGIC, BRP_MAGIC_LEN);
 	rpl__buf_put(&rec->out, rec->header.p, rec->header.n);
 	err = rpl_recorder_flush(rec);
@@ -321,13 +346,13 @@ int rpl_recorder_deal(rpl_recorder *rec, const rpl_layout *layout)
 	{
 		rpl_layout *p = rpl__grow(rec->layouts, &rec->caplayouts, rec->nlayouts + 1, sizeof(*p), 16);
 		if (!p)
-			return RPL_ENOMEM;
+			return oom(rec);
 		rec->layouts = p;
 	}
 	it.type = 'D';
 	it.deal = (uint16_t)(rec->deal + 1);
 	if (push_item(rec, &it) < 0)
-		return RPL_ENOMEM;
+		return oom(rec);
 	rec->layouts[rec->nlayouts++] = *layout;
 	close_section(rec);
 	rec->deal++;
@@ -378,7 +403,7 @@ int rpl_recorder_action(rpl_recorder *rec, const rpl_action *a)
 	struct model saved_m;
 	size_t saved_n;
 	int opened = 0, err;
-	char why[160];
+	char why[RPL_ERRMSG_SIZE];
 
 	if (!rec || !a)
 		return RPL_EINVAL;
@@ -398,7 +423,7 @@ int rpl_recorder_action(rpl_recorder *rec, const rpl_action *a)
 		if (rec->game) {
 			struct rpl_game *copy = malloc(sizeof(*copy));
 			if (!copy)
-				return RPL_ENOMEM;
+				return oom(rec);
 			memcpy(copy, rec->game, sizeof(*copy));
 			err = rpl__apply(copy, a);
 			if (err == RPL_EILLEGAL) {
@@ -441,7 +466,7 @@ int rpl_recorder_action(rpl_recorder *rec, const rpl_action *a)
 	if (push_item(rec, &it) < 0) {
 		/* the engine took it; the log cannot: nothing more may be recorded */
 		rec->failed = 1;
-		return RPL_ENOMEM;
+		return oom(rec);
 	}
 	rec->sec_count++;
 	rec->decisions++;
@@ -474,7 +499,7 @@ int rpl_recorder_claim(rpl_recorder *rec, int deal, const int32_t score[2])
 	it.score[0] = score[0];
 	it.score[1] = score[1];
 	if (push_item(rec, &it) < 0)
-		return RPL_ENOMEM;
+		return oom(rec);
 	close_section(rec);
 	rpl__buf_varint(&pay, (uint64_t)deal);
 	rpl__buf_zigzag(&pay, score[0]);
@@ -494,17 +519,25 @@ int rpl_recorder_flush(rpl_recorder *rec)
 	if (rec->closed)
 		return rfail(rec, RPL_ESTATE, "the recorder is closed");
 	close_section(rec);
+	if (rec->key && rec->out.n) {
+		/* a signature over everything written, this flush included: the hash goes on from the last */
+		size_t n = rec->out.n;
+		rpl_prehash_update(rec->hash, rec->out.p, n);
+		rpl__sig_section_put(&rec->out, rec->hash, rec->key);
+		if (!rec->out.oom)
+			rpl_prehash_update(rec->hash, rec->out.p + n, rec->out.n - n);
+	}
 	if (rec->out.oom)
-		return RPL_ENOMEM;
+		return oom(rec);
 	if (rec->out.n && write_all(rec->fd, rec->out.p, rec->out.n) < 0) {
 		rec->failed = 1;
-		return rfail(rec, RPL_EIO, "%s: %s", rec->path, strerror(errno));
+		return rfail(rec, RPL_EIO, "%s", strerror(errno));
 	}
 	rec->written += rec->out.n;
 	rec->out.n = 0;
 	if ((rec->flags & RPL_RECORD_SYNC) && fsync(rec->fd) < 0) {
 		rec->failed = 1;
-		return rfail(rec, RPL_EIO, "%s: fsync: %s", rec->path, strerror(errno));
+		return rfail(rec, RPL_EIO, "fsync: %s", strerror(errno));
 	}
 	return 0;
 }
@@ -560,6 +593,21 @@ static void revealed_open(struct revealed *r, int is_d, size_t first)
 	r->counts[0] = 0;
 }
 
+/* A signing recorder's compact form ends with one signature over the whole log, after E. */
+static int sign_compact(const struct rpl_recorder *rec, struct buf *out)
+{
+	if (rec->key && !out->oom) {
+		rpl_prehash *h = NULL;
+		int err = rpl_prehash_new(&h);
+		if (err)
+			return err;
+		rpl_prehash_update(h, out->p, out->n);
+		rpl__sig_section_put(out, h, rec->key);
+		rpl_prehash_free(h);
+	}
+	return out->oom ? RPL_ENOMEM : 0;
+}
+
 static int build_compact_revealed(struct rpl_recorder *rec, struct buf *out)
 {
 	struct track t;
@@ -568,7 +616,7 @@ static int build_compact_revealed(struct rpl_recorder *rec, struct buf *out)
 	struct revealed r = { 0 };
 	size_t li = 0;
 	int dealer = 0, err = RPL_ENOMEM;
-	char why[200];
+	char why[RPL_ERRMSG_SIZE];
 
 	if (rpl__header_put(&hdr, &rec->info, rec->seed, why, sizeof(why)) != 0)
 		goto cleanup;
@@ -639,10 +687,12 @@ static int build_compact(struct rpl_recorder *rec, struct buf *out)
 	size_t li = 0;
 	int deal = 0, dealer = 0, open = 0, is_deal = 0;
 	uint32_t count = 0;
-	char why[160];
+	char why[RPL_ERRMSG_SIZE];
 
-	if (rec->have_seed)
-		return build_compact_revealed(rec, out);
+	if (rec->have_seed) {
+		int err = build_compact_revealed(rec, out);
+		return err ? err : sign_compact(rec, out);
+	}
 	rpl__buf_put(out, BRP_MAGIC, BRP_MAGIC_LEN);
 	rpl__buf_put(out, rec->header.p, rec->header.n);
 #define CLOSE_STREAM()                                                                   \
@@ -712,7 +762,7 @@ static int build_compact(struct rpl_recorder *rec, struct buf *out)
 	if (enc_out.oom)
 		out->oom = 1;
 	rpl__buf_free(&enc_out);
-	return out->oom ? RPL_ENOMEM : 0;
+	return sign_compact(rec, out);
 }
 
 int rpl_recorder_close(rpl_recorder *rec)
@@ -730,31 +780,34 @@ int rpl_recorder_close(rpl_recorder *rec)
 		goto cleanup;
 	err = build_compact(rec, &out);
 	if (err) {
-		rfail(rec, err, "the match could not be written in its compact form");
+		if (err == RPL_ENOMEM)
+			oom(rec);
+		else
+			rfail(rec, err, "the match could not be written in its compact form");
 		goto cleanup;
 	}
 	tmp = malloc(strlen(rec->path) + 8);
 	if (!tmp) {
-		err = RPL_ENOMEM;
+		err = oom(rec);
 		goto cleanup;
 	}
 	sprintf(tmp, "%s.tmp~", rec->path);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0 || write_all(fd, out.p, out.n) < 0 || fsync(fd) < 0) {
-		err = rfail(rec, RPL_EIO, "%s: %s", tmp, strerror(errno));
+		err = rfail(rec, RPL_EIO, "its temporary file: %s", strerror(errno));
 		if (fd >= 0)
 			unlink(tmp);
 		goto cleanup;
 	}
 	if (close(fd) < 0) {
 		fd = -1;
-		err = rfail(rec, RPL_EIO, "%s: %s", tmp, strerror(errno));
+		err = rfail(rec, RPL_EIO, "its temporary file: %s", strerror(errno));
 		unlink(tmp);
 		goto cleanup;
 	}
 	fd = -1;
 	if (rename(tmp, rec->path) < 0) {
-		err = rfail(rec, RPL_EIO, "%s: %s", rec->path, strerror(errno));
+		err = rfail(rec, RPL_EIO, "%s", strerror(errno));
 		unlink(tmp);
 		goto cleanup;
 	}
@@ -794,6 +847,7 @@ void rpl_recorder_free(rpl_recorder *rec)
 	free(rec->layouts);
 	free(rec->path);
 	sodium_memzero(rec->seed, sizeof(rec->seed));
+	rpl_prehash_free(rec->hash);
 	free(rec);
 }
 

@@ -13,6 +13,7 @@
 
 #include "libreplay/log.h"
 #include "grow.h"
+#include "msg.h"
 
 /* The events kept, compactly: the layout of a deal is kept by index. */
 struct kept {
@@ -68,17 +69,13 @@ static size_t cut_point(const rpl_match_info *info, const struct kept *k)
 	return last_end;
 }
 
-/* The recorder's message about tmp, for the report: "TMP: why" -> "cannot write OUT: why". */
-static void io_message(rpl_recover_report *rep, const rpl_recorder *rec, const char *tmp, const char *out, int err)
+/* A failure writing out: the recorder's reason (the caller knows the path). */
+static void io_message(rpl_recover_report *rep, const rpl_recorder *rec, int err)
 {
 	const char *m = rec ? rpl_recorder_errmsg(rec) : "";
-	size_t n = strlen(tmp);
 
-	if (!m || !*m)
-		m = rpl_strerror(err);
-	else if (strncmp(m, tmp, n) == 0 && m[n] == ':' && m[n + 1] == ' ')
-		m += n + 2;
-	snprintf(rep->message, sizeof(rep->message), "cannot write %s: %s", out, m);
+	rep->output = 1;
+	rpl__msgf(rep->message, "%s", m && *m ? m : rpl_strerror(err));
 }
 
 /*
@@ -94,14 +91,15 @@ int rpl_recover(const char *in, const char *out, rpl_recover_report *rep)
 	rpl_event ev;
 	size_t cut;
 	int err = RPL_OK, got, created = 0;
-	char why[256] = "", *tmp = NULL;
+	char why[RPL_ERRMSG_SIZE] = "", *tmp = NULL;
 	struct stat st;
 
 	if (!in || !out || !rep)
 		return RPL_EINVAL;
 	memset(rep, 0, sizeof(*rep));
 	if (stat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
-		snprintf(rep->message, sizeof(rep->message), "cannot write %s: not a regular file", out);
+		rep->output = 1;
+		rpl__msgf(rep->message, "not a regular file");
 		return RPL_EIO;
 	}
 	tmp = malloc(strlen(out) + sizeof ".part~");
@@ -110,7 +108,7 @@ int rpl_recover(const char *in, const char *out, rpl_recover_report *rep)
 	sprintf(tmp, "%s.part~", out);
 	err = rpl_reader_open(&rd, in);
 	if (err) {
-		snprintf(rep->message, sizeof(rep->message), "nothing to salvage: %s", rd ? rpl_reader_errmsg(rd) : rpl_strerror(err));
+		rpl__msgf(rep->message, "nothing to salvage: %s", rd ? rpl_reader_errmsg(rd) : rpl_strerror(err));
 		if (err != RPL_EIO && err != RPL_ENOMEM && err != RPL_EINVAL)
 			err = RPL_ECORRUPT;
 		goto cleanup;
@@ -143,7 +141,7 @@ int rpl_recover(const char *in, const char *out, rpl_recover_report *rep)
 	err = rpl_recorder_open(&rec, tmp, info, RPL_RECORD_UNCHECKED);
 	created = rec != NULL;
 	if (err) {
-		io_message(rep, rec, tmp, out, err);
+		io_message(rep, rec, err);
 		goto cleanup;
 	}
 	for (size_t i = 0; i < cut; i++) {
@@ -159,7 +157,7 @@ int rpl_recover(const char *in, const char *out, rpl_recover_report *rep)
 			rep->claims++;
 		}
 		if (err) {
-			io_message(rep, rec, tmp, out, err);
+			io_message(rep, rec, err);
 			goto cleanup;
 		}
 	}
@@ -176,25 +174,26 @@ int rpl_recover(const char *in, const char *out, rpl_recover_report *rep)
 	rpl_recorder_mark_recovered(rec);
 	err = rpl_recorder_close(rec);
 	if (err) {
-		io_message(rep, rec, tmp, out, err);
+		io_message(rep, rec, err);
 		goto cleanup;
 	}
 	if (rename(tmp, out) < 0) {
 		err = RPL_EIO;
-		snprintf(rep->message, sizeof(rep->message), "cannot write %s: %s", out, strerror(errno));
+		rep->output = 1;
+		rpl__msgf(rep->message, "%s", strerror(errno));
 		goto cleanup;
 	}
 	created = 0;
 	if (rep->damaged)
-		snprintf(rep->message, sizeof(rep->message),
-		         "kept %d deals, %d decisions; cut at byte %llu of %llu (%s)%s%d decisions of an unfinished turn "
-		         "dropped",
-		         rep->deals, rep->actions, (unsigned long long)rep->read_bytes, (unsigned long long)rep->total_bytes,
-		         why, "; ", rep->dropped_actions);
+		rpl__msgf(rep->message,
+		          "kept %d deals, %d decisions; cut at byte %llu of %llu (%s)%s%d decisions of an unfinished turn "
+		          "dropped",
+		          rep->deals, rep->actions, (unsigned long long)rep->read_bytes, (unsigned long long)rep->total_bytes,
+		          why, "; ", rep->dropped_actions);
 	else
-		snprintf(rep->message, sizeof(rep->message),
-		         "kept %d deals, %d decisions; the log was whole; %d decisions of an unfinished turn dropped",
-		         rep->deals, rep->actions, rep->dropped_actions);
+		rpl__msgf(rep->message,
+		          "kept %d deals, %d decisions; the log was whole; %d decisions of an unfinished turn dropped",
+		          rep->deals, rep->actions, rep->dropped_actions);
 cleanup:
 	rpl_recorder_free(rec);
 	if (created)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "rules_impl.h"
+#include "msg.h"
 
 static const char *const end_names[] = { "default", "low", "high" };
 static const char *const mobility_names[] = { "fixed", "floating" };
@@ -247,20 +248,20 @@ int rpl_rules_set_id(rpl_rules *r, int id, int value)
 	if (!r)
 		return RPL_EINVAL;
 	if (!p) {
-		snprintf(r->errmsg, sizeof(r->errmsg), "no rule parameter has id %d", id);
+		rpl__msgf(r->errmsg, "no rule parameter has id %d", id);
 		return RPL_ENOTFOUND;
 	}
 	if (value < p->min || value > p->max) {
-		snprintf(r->errmsg, sizeof(r->errmsg), "%s: %d is out of range %d..%d", p->name, value, p->min,
-		         p->max);
+		rpl__msgf(r->errmsg, "%s: %d is out of range %d..%d", p->name, value, p->min,
+		          p->max);
 		return RPL_EINVAL;
 	}
 	if (id == RPL_P_ALLOW_2_PLAYERS && !value && !r->v[RPL_P_ALLOW_4_PLAYERS]) {
-		snprintf(r->errmsg, sizeof(r->errmsg), "allow_2_players: some table size must be allowed");
+		rpl__msgf(r->errmsg, "allow_2_players: some table size must be allowed");
 		return RPL_EINVAL;
 	}
 	if (id == RPL_P_ALLOW_4_PLAYERS && !value && !r->v[RPL_P_ALLOW_2_PLAYERS]) {
-		snprintf(r->errmsg, sizeof(r->errmsg), "allow_4_players: some table size must be allowed");
+		rpl__msgf(r->errmsg, "allow_4_players: some table size must be allowed");
 		return RPL_EINVAL;
 	}
 	r->v[id] = value;
@@ -288,7 +289,7 @@ int rpl_rules_set(rpl_rules *r, const char *name, const char *value)
 		return RPL_EINVAL;
 	p = rpl_rules_param_by_name(name);
 	if (!p) {
-		snprintf(r->errmsg, sizeof(r->errmsg), "no rule parameter is named '%.60s'", name);
+		rpl__msgf(r->errmsg, "no rule parameter is named '%.60s'", name);
 		return RPL_ENOTFOUND;
 	}
 	if (p->kind == RPL_PARAM_BOOL) {
@@ -296,14 +297,14 @@ int rpl_rules_set(rpl_rules *r, const char *name, const char *value)
 			return rpl_rules_set_id(r, p->id, 1);
 		if (ieq(value, "false") || ieq(value, "no") || strcmp(value, "0") == 0)
 			return rpl_rules_set_id(r, p->id, 0);
-		snprintf(r->errmsg, sizeof(r->errmsg), "%s: '%.40s' is not true or false", p->name, value);
+		rpl__msgf(r->errmsg, "%s: '%.40s' is not true or false", p->name, value);
 		return RPL_EINVAL;
 	}
 	if (p->kind == RPL_PARAM_ENUM) {
 		for (int i = p->min; i <= p->max; i++)
 			if (ieq(value, p->names[i]))
 				return rpl_rules_set_id(r, p->id, i);
-		snprintf(r->errmsg, sizeof(r->errmsg), "%s: '%.40s' is not one of", p->name, value);
+		rpl__msgf(r->errmsg, "%s: '%.40s' is not one of", p->name, value);
 		for (int i = p->min; i <= p->max; i++) {
 			size_t len = strlen(r->errmsg);
 			snprintf(r->errmsg + len, sizeof(r->errmsg) - len, " %s", p->names[i]);
@@ -312,8 +313,8 @@ int rpl_rules_set(rpl_rules *r, const char *name, const char *value)
 	}
 	n = strtol(value, &end, 10);
 	if (end == value || *end != '\0' || n < p->min || n > p->max) {
-		snprintf(r->errmsg, sizeof(r->errmsg), "%s: '%.40s' is not a number in %d..%d", p->name, value, p->min,
-		         p->max);
+		rpl__msgf(r->errmsg, "%s: '%.40s' is not a number in %d..%d", p->name, value, p->min,
+		          p->max);
 		return RPL_EINVAL;
 	}
 	return rpl_rules_set_id(r, p->id, (int)n);

@@ -8,7 +8,7 @@ struct rpl_rules {
 	int32_t v[RPL_P_COUNT + 1]; /* indexed by enum rpl_param */
 	uint8_t profile;            /* index into the profile table */
 	char profile_name[8];       /* upper case, for messages: "STBL" */
-	char errmsg[160];
+	char errmsg[RPL_ERRMSG_SIZE];
 };
 
 /* Parameter value by its suffix: RV(r, TARGET). */

@@ -1,15 +1,14 @@
-/* SHA-256 (FIPS 180-4), private to the library: the identity of an exported log. */
+/* SHA-256 (FIPS 180-4, libsodium's), private to the library: the identity of an exported log. */
 #ifndef RPL_SHA256_H
 #define RPL_SHA256_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include <sodium.h>
+
 typedef struct rpl_sha256 {
-	uint32_t h[8];
-	uint64_t len;       /* bytes hashed so far */
-	uint8_t buf[64];
-	size_t nbuf;
+	crypto_hash_sha256_state st;
 } rpl_sha256;
 
 void rpl__sha256_init(rpl_sha256 *s);

@@ -6,6 +6,7 @@
 #include "format.h"
 #include "game_impl.h"
 #include "grow.h"
+#include "msg.h"
 
 const char *rpl_verdict_name(int kind)
 {
@@ -15,6 +16,8 @@ const char *rpl_verdict_name(int kind)
 	case RPL_VERDICT_MISMATCH: return "mismatch";
 	case RPL_VERDICT_INCOMPLETE: return "incomplete";
 	case RPL_VERDICT_MALFORMED: return "malformed";
+	case RPL_VERDICT_TAMPERED: return "tampered";
+	case RPL_VERDICT_UNTRUSTED: return "untrusted";
 	default: return "unknown";
 	}
 }
@@ -96,10 +99,58 @@ struct claim {
 
 int rpl_verify_reader(rpl_reader *rd, const rpl_rules *rules, rpl_verdict *out)
 {
-	return rpl_verify_reader_observe(rd, rules, out, NULL);
+	return rpl_verify_reader_trusted(rd, rules, NULL, out, NULL);
 }
 
 int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdict *out,
+                              const rpl_verify_observer *obs)
+{
+	return rpl_verify_reader_trusted(rd, rules, NULL, out, obs);
+}
+
+/*
+ * The signatures' part of a verdict, once the replay has judged: a broken
+ * signature makes the log tampered whatever else it is; with trusted keys,
+ * a log found ok is untrusted unless a trusted signature covers all of it.
+ */
+static int judge_signatures(rpl_reader *rd, const rpl_keyring *trusted, rpl_verdict *out)
+{
+	rpl_signature_report *sr = &out->signature;
+	char id[RPL_KEY_ID_TEXT], rest[sizeof(out->message)];
+	size_t n;
+	const uint8_t *data = rpl__reader_data(rd, &n);
+	int err = rpl_signatures_check(data, n, trusted, sr);
+
+	if (err)
+		return err;
+	rpl_key_id_format(sr->key.id, id);
+	snprintf(rest, sizeof(rest), "%s", out->message);
+	if (sr->status == RPL_SIG_INVALID) {
+		out->kind = RPL_VERDICT_TAMPERED;
+		out->offset = sr->offset;
+		rpl__msgf(out->message,
+		         "the signature at byte %llu (key %s) does not verify: bytes 0 to %llu were changed after signing",
+		         (unsigned long long)sr->offset, id, (unsigned long long)sr->covered);
+		return 0;
+	}
+	if (out->kind != RPL_VERDICT_OK || rpl_keyring_count(trusted) == 0)
+		return 0;
+	if (sr->status == RPL_SIG_UNSIGNED) {
+		out->kind = RPL_VERDICT_UNTRUSTED;
+		rpl__msgf(out->message, "unsigned, and trusted keys were given; %.200s", rest);
+	} else if (!sr->trusted) {
+		out->kind = RPL_VERDICT_UNTRUSTED;
+		rpl__msgf(out->message, "signed by key %s, which is not a trusted key; %.200s", id, rest);
+	} else if (sr->status == RPL_SIG_PARTIAL) {
+		out->kind = RPL_VERDICT_UNTRUSTED;
+		rpl__msgf(out->message,
+		         "the trusted key %s signs bytes 0 to %llu of %llu: the rest is not covered; %.160s", id,
+		         (unsigned long long)sr->covered, (unsigned long long)sr->size, rest);
+	}
+	return 0;
+}
+
+int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_keyring *trusted, rpl_verdict *out,
                               const rpl_verify_observer *obs)
 {
 	const rpl_match_info *info;
@@ -128,8 +179,8 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 	if (!info) {
 		out->kind = RPL_VERDICT_MALFORMED;
 		out->offset = rpl_reader_offset(rd);
-		snprintf(out->message, sizeof(out->message), "%s", rpl_reader_errmsg(rd));
-		return RPL_OK;
+		rpl__msgf(out->message, "%s", rpl_reader_errmsg(rd));
+		return judge_signatures(rd, trusted, out);
 	}
 	err = rpl_game_new(&g, rules ? rules : info->rules, info->nplayers, info->first_dealer);
 	if (err == RPL_ENOMEM)
@@ -137,8 +188,8 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 	if (err) {
 		out->kind = RPL_VERDICT_ILLEGAL;
 		out->rule = RPL_RULE_BAD_ACTION;
-		snprintf(out->message, sizeof(out->message), "the rules do not allow a match of %d players",
-		         info->nplayers);
+		rpl__msgf(out->message, "the rules do not allow a match of %d players",
+		          info->nplayers);
 		err = RPL_OK;
 		goto cleanup;
 	}
@@ -155,7 +206,7 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 				break; /* damage after the verdict ends the reading on, not the verdict */
 			out->kind = RPL_VERDICT_MALFORMED;
 			out->offset = rpl_reader_offset(rd);
-			snprintf(out->message, sizeof(out->message), "%s", rpl_reader_errmsg(rd));
+			rpl__msgf(out->message, "%s", rpl_reader_errmsg(rd));
 			goto cleanup;
 		}
 		if (judged) {
@@ -177,7 +228,7 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 				out->kind = RPL_VERDICT_ILLEGAL;
 				out->deal = ev.deal;
 				out->rule = rpl_game_rule(g);
-				snprintf(out->message, sizeof(out->message), "%s", rpl_game_errmsg(g));
+				rpl__msgf(out->message, "%s", rpl_game_errmsg(g));
 				goto illegal;
 			}
 			out->deals = ev.deal;
@@ -196,7 +247,7 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 				out->seat = ev.seat;
 				out->action = ev.action;
 				out->rule = rpl_game_rule(g);
-				snprintf(out->message, sizeof(out->message), "%s", rpl_game_errmsg(g));
+				rpl__msgf(out->message, "%s", rpl_game_errmsg(g));
 				goto illegal;
 			}
 			out->actions++;
@@ -263,8 +314,8 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 				out->claim_deal = c->deal;
 				out->side = s;
 				out->claimed = c->score[s];
-				snprintf(out->message, sizeof(out->message), "a score is claimed for deal %d, which never ended",
-				         c->deal);
+				rpl__msgf(out->message, "a score is claimed for deal %d, which never ended",
+				          c->deal);
 				goto cleanup;
 			} else {
 				computed = scores[c->deal - 1][s].total;
@@ -277,15 +328,15 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 				out->computed = computed;
 				if (c->deal > 0) {
 					out->breakdown = scores[c->deal - 1][s];
-					snprintf(out->message, sizeof(out->message),
-					         "deal %d, side %d: claimed %d, recomputed %d (melded %d, bonus %d, going out %d, "
-					         "hand %d, morto %d)",
-					         c->deal, s, (int)c->score[s], (int)computed, (int)out->breakdown.melded,
-					         (int)out->breakdown.bonus, (int)out->breakdown.going_out, (int)out->breakdown.hand,
-					         (int)out->breakdown.morto);
+					rpl__msgf(out->message,
+					          "deal %d, side %d: claimed %d, recomputed %d (melded %d, bonus %d, going out %d, "
+					          "hand %d, morto %d)",
+					          c->deal, s, (int)c->score[s], (int)computed, (int)out->breakdown.melded,
+					          (int)out->breakdown.bonus, (int)out->breakdown.going_out, (int)out->breakdown.hand,
+					          (int)out->breakdown.morto);
 				} else {
-					snprintf(out->message, sizeof(out->message), "match total, side %d: claimed %d, recomputed %d",
-					         s, (int)c->score[s], (int)computed);
+					rpl__msgf(out->message, "match total, side %d: claimed %d, recomputed %d",
+					          s, (int)c->score[s], (int)computed);
 				}
 				goto cleanup;
 			}
@@ -296,19 +347,19 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 		out->deal = rpl_game_deal_number(g);
 		out->turn = last_turn;
 		if (rpl_game_phase(g) == RPL_PHASE_NO_DEAL)
-			snprintf(out->message, sizeof(out->message), "the log stops before the first deal");
+			rpl__msgf(out->message, "the log stops before the first deal");
 		else if (rpl_game_phase(g) == RPL_PHASE_DEAL_OVER)
-			snprintf(out->message, sizeof(out->message), "the log stops after deal %d; the match is not over (%d to %d)",
-			         out->deal, (int)out->total[0], (int)out->total[1]);
+			rpl__msgf(out->message, "the log stops after deal %d; the match is not over (%d to %d)",
+			          out->deal, (int)out->total[0], (int)out->total[1]);
 		else
-			snprintf(out->message, sizeof(out->message), "the log stops in deal %d after turn %d", out->deal,
-			         last_turn);
+			rpl__msgf(out->message, "the log stops in deal %d after turn %d", out->deal,
+			          last_turn);
 		goto cleanup;
 	}
 	out->kind = RPL_VERDICT_OK;
-	snprintf(out->message, sizeof(out->message), "%d deal%s, %d decision%s; side %d won %d to %d", out->deals,
-	         out->deals == 1 ? "" : "s", out->actions, out->actions == 1 ? "" : "s", out->winner,
-	         (int)out->total[out->winner], (int)out->total[!out->winner]);
+	rpl__msgf(out->message, "%d deal%s, %d decision%s; side %d won %d to %d", out->deals,
+	          out->deals == 1 ? "" : "s", out->actions, out->actions == 1 ? "" : "s", out->winner,
+	          (int)out->total[out->winner], (int)out->total[!out->winner]);
 cleanup:
 	out->deal_commitment = dc.status;
 	if (err == RPL_OK && dc.status == RPL_DEAL_MISMATCH && out->kind != RPL_VERDICT_MALFORMED) {
@@ -320,11 +371,11 @@ cleanup:
 		out->claimed = out->computed = 0;
 		memset(&out->breakdown, 0, sizeof(out->breakdown));
 		if (dc.first_bad == 0)
-			snprintf(out->message, sizeof(out->message),
-			         "the revealed seed is not the one the header commits to: the deals are not proven");
+			rpl__msgf(out->message,
+			          "the revealed seed is not the one the header commits to: the deals are not proven");
 		else
-			snprintf(out->message, sizeof(out->message),
-			         "deal %d: the layout is not the one the committed seed derives", dc.first_bad);
+			rpl__msgf(out->message, "deal %d: the layout is not the one the committed seed derives",
+			          dc.first_bad);
 	}
 	if (g && out->kind != RPL_VERDICT_OK) {
 		/* what was replayed before the verdict: the totals of the deals that ended */
@@ -336,15 +387,23 @@ cleanup:
 	free(claims);
 	free(scores);
 	free(dc.layouts);
+	if (err == RPL_OK)
+		err = judge_signatures(rd, trusted, out);
 	return err;
 }
 
 int rpl_verify_file(const char *path, const rpl_rules *rules, rpl_verdict *out)
 {
-	return rpl_verify_file_observe(path, rules, out, NULL);
+	return rpl_verify_file_trusted(path, rules, NULL, out, NULL);
 }
 
 int rpl_verify_file_observe(const char *path, const rpl_rules *rules, rpl_verdict *out,
+                            const rpl_verify_observer *obs)
+{
+	return rpl_verify_file_trusted(path, rules, NULL, out, obs);
+}
+
+int rpl_verify_file_trusted(const char *path, const rpl_rules *rules, const rpl_keyring *trusted, rpl_verdict *out,
                             const rpl_verify_observer *obs)
 {
 	rpl_reader *rd = NULL;
@@ -357,7 +416,7 @@ int rpl_verify_file_observe(const char *path, const rpl_rules *rules, rpl_verdic
 	out->winner = -1;
 	if (err == RPL_EINVAL || err == RPL_ENOMEM || err == RPL_EIO) {
 		/* not a verdict on the log: the file could not be read at all */
-		snprintf(out->message, sizeof(out->message), "%s", rd ? rpl_reader_errmsg(rd) : rpl_strerror(err));
+		rpl__msgf(out->message, "%s", rd ? rpl_reader_errmsg(rd) : rpl_strerror(err));
 		rpl_reader_free(rd);
 		return err;
 	}
@@ -365,11 +424,12 @@ int rpl_verify_file_observe(const char *path, const rpl_rules *rules, rpl_verdic
 		out->kind = RPL_VERDICT_MALFORMED;
 		out->offset = rpl_reader_offset(rd);
 		out->bytes = rpl_reader_bytes(rd);
-		snprintf(out->message, sizeof(out->message), "%s", rpl_reader_errmsg(rd));
+		rpl__msgf(out->message, "%s", rpl_reader_errmsg(rd));
+		err = judge_signatures(rd, trusted, out);
 		rpl_reader_free(rd);
-		return RPL_OK;
+		return err;
 	}
-	err = rpl_verify_reader_observe(rd, rules, out, obs);
+	err = rpl_verify_reader_trusted(rd, rules, trusted, out, obs);
 	rpl_reader_free(rd);
 	return err;
 }

@@ -2,16 +2,20 @@
 """An educational decoder of .brp match logs, written from docs/format.md.
 
 It depends on nothing but the Python standard library (zlib for CRC-32 and
-inflate, hashlib for the BLAKE2b of a committed deal) and shares no code with libreplay: its point is to show that the
-specification is enough to read a log. It prints the canonical text
-notation (docs/notation.md), the same bytes `brp dump FILE` prints.
+inflate, hashlib for BLAKE2b: a committed deal's derivation and the signatures'
+prehash) and, to check signatures, PyNaCl (Debian python3-nacl) for Ed25519; it
+shares no code with libreplay: its point is to show that the specification is
+enough to read a log. It prints the canonical text notation (docs/notation.md),
+the same bytes `brp dump FILE` prints.
 
-    brpdecode.py FILE            the whole log as text notation
-    brpdecode.py --actions FILE  only the decisions, one a line:
-                                 DEAL TURN SEAT DECISION
+    brpdecode.py FILE               the whole log as text notation
+    brpdecode.py --actions FILE     only the decisions, one a line:
+                                    DEAL TURN SEAT DECISION
+    brpdecode.py --signatures FILE  what the signature sections cover (§5.5),
+                                    one line: STATUS KEYID COVERED SIZE
     brpdecode.py --deal SEED N PLAYERS [PLAYERSEED]...
-                                 the commitment and the layout a seed derives
-                                 (§15), as `brp deal` prints them
+                                    the commitment and the layout a seed derives
+                                    (§15), as `brp deal` prints them
 
 Exit status: 0 success, 2 a log this decoder refuses (one line on stderr:
 the byte offset and why; what was decoded before is printed).
@@ -1012,6 +1016,11 @@ def events(data, info):
         if sec is None:
             return
         t, payload, off, pos = sec
+        if t == SIG_TYPE:
+            # a signature may follow E (§3); its form is checked here, what it signs by signatures()
+            if payload[:2] == SIG_ALG and len(payload) != SIG_PAYLOAD:
+                raise Refused(off, "byte %d: malformed signature section" % off)
+            continue
         if ended:
             raise Refused(off, "byte %d: a section after the end section" % off)
         c = Cursor(payload)
@@ -1108,6 +1117,48 @@ def events(data, info):
             # an unknown optional section: skipped
         except ValueError as e:
             raise Refused(off, "byte %d: section '%s': %s" % (off, t, e))
+
+
+# ---- §5.5 signatures ------------------------------------------------------
+
+SIG_TYPE = "s"
+SIG_ALG = b"ED"
+SIG_PAYLOAD = 106
+
+
+def key_id(raw):
+    """A key id as minisign prints it: the 8 bytes as a little-endian number, in hex."""
+    return "%016X" % int.from_bytes(raw, "little")
+
+
+def signatures(data):
+    """(status, key id, covered, size) of the signature sections, as a verifier reports them (§5.5)."""
+    from nacl.exceptions import BadSignatureError
+    from nacl.signing import VerifyKey
+
+    status, key, covered, pos = "unsigned", None, 0, 8
+    if data[:8] != MAGIC:
+        return status, key, covered, len(data)
+    while True:
+        try:
+            sec = read_section(data, pos)
+        except Refused:
+            break
+        if sec is None:
+            break
+        t, payload, off, pos = sec
+        if t != SIG_TYPE or len(payload) != SIG_PAYLOAD or payload[:2] != SIG_ALG:
+            continue
+        keyid, sig, pk = payload[2:10], payload[10:74], payload[74:106]
+        digest = hashlib.blake2b(data[:off], digest_size=64).digest()
+        try:
+            VerifyKey(pk).verify(digest, sig)
+        except BadSignatureError:
+            return "invalid", key_id(keyid), off, len(data)
+        key, covered = key_id(keyid), pos
+    if key is not None:
+        status = "ok" if covered == len(data) else "partial"
+    return status, key, covered, len(data)
 
 
 # ---- the text notation (docs/notation.md) ---------------------------------
@@ -1232,12 +1283,15 @@ def main(argv):
     args = argv[1:]
     if args and args[0] == "--deal" and len(args) >= 4:
         return print_deal(args[1:], sys.stdout)
-    actions_only = False
+    actions_only = sigs = False
     if args and args[0] == "--actions":
         actions_only = True
         args = args[1:]
+    elif args and args[0] == "--signatures":
+        sigs = True
+        args = args[1:]
     if len(args) != 1:
-        sys.stderr.write("usage: brpdecode.py [--actions] FILE\n")
+        sys.stderr.write("usage: brpdecode.py [--actions|--signatures] FILE | --deal SEED N PLAYERS [PLAYERSEED]...\n")
         return 2
     try:
         with open(args[0], "rb") as f:
@@ -1246,6 +1300,10 @@ def main(argv):
         sys.stderr.write("brpdecode: %s: %s\n" % (args[0], e.strerror))
         return 2
     out = sys.stdout
+    if sigs:
+        status, key, covered, size = signatures(data)
+        out.write("%s %s %d %d\n" % (status, key or "-", covered, size))
+        return 0
     try:
         dump(memoryview(data).tobytes(), out, actions_only)
     except Refused as e:

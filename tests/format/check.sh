@@ -5,10 +5,14 @@
 #
 # Logs: samples/short-stbl.txt imported (compact form), the same text
 # without 'end' (an unclosed log), and matches simulated by `brp simulate`
-# for each profile and table size (several deals, claims, random bots), and
+# for each profile and table size (several deals, claims, random bots),
 # the logs of tests/format/legacy/ (headers of 31 pairs, docs/format.md section 4),
 # and committed ones (format version 3): revealed compact logs, with and without
-# player seeds, and a growing log cut before its reveal, then with an R section.
+# player seeds, and a growing log cut before its reveal, then with an R section;
+# then signed ones: simulated with -k (a committed one too), signed twice, a
+# section appended after the signature (partial; after E, so malformed), a signed
+# byte changed (invalid). For every log the decoder's --signatures line must also
+# be what `brp verify --json` says of the signatures (status, key, covered, size).
 # Then the test vectors of docs/format.md section 15.4: brpdecode.py --deal
 # must print what `brp deal` prints.
 #
@@ -46,9 +50,55 @@ seed=$(sed -n 's/^seed //p' "$work/commit.txt")
 s = bytes.fromhex(sys.argv[2]); sec = b"R" + bytes([len(s)]) + s
 open(sys.argv[1], "ab").write(sec + zlib.crc32(sec).to_bytes(4, "little"))' "$work/commit-unrevealed.brp" "$seed"
 mv "$work/commit-unrevealed.brp" "$work/commit-r-section.brp"
+mkdir "$work/sigonly" # logs whose signatures only are compared (they need not decode)
+"$brp" keygen -o "$work/key" > /dev/null
+"$brp" simulate -q -r stbl -p 4 -n 2 --seed 12 -k "$work/key.key" -o "$work/sim-signed"
+"$brp" simulate -q -r kzv -p 4 -n 1 --seed 14 --commit --player-seeds 2 -k "$work/key.key" -o "$work/sim-signed-commit"
+cp "$work/sim-signed/match-000001.brp" "$work/signed-twice.brp"
+"$brp" sign -k "$work/key.key" "$work/signed-twice.brp" > /dev/null
+"$py" - "$work/sim-signed/match-000002.brp" "$work" << 'PYEOF'
+import sys, zlib
+data = open(sys.argv[1], "rb").read()
+extra = b"x" + bytes([5]) + b"later"
+open(sys.argv[2] + "/sigonly/signed-partial.brp", "wb").write(data + extra + zlib.crc32(extra).to_bytes(4, "little"))
+# a byte of the first deal's stream changed, its CRC recomputed: the signature no longer verifies
+d = bytearray(data)
+pos = 8
+while chr(d[pos]) != "D":
+    p, n, sh = pos + 1, 0, 0
+    while True:
+        n |= (d[p] & 0x7F) << sh
+        sh += 7
+        p += 1
+        if not d[p - 1] & 0x80:
+            break
+    pos = p + n + 4
+p, n, sh = pos + 1, 0, 0
+while True:
+    n |= (d[p] & 0x7F) << sh
+    sh += 7
+    p += 1
+    if not d[p - 1] & 0x80:
+        break
+d[p + n - 5] ^= 0x01
+d[p + n : p + n + 4] = zlib.crc32(bytes(d[pos : p + n])).to_bytes(4, "little")
+open(sys.argv[2] + "/sigonly/signed-invalid.brp", "wb").write(bytes(d))
+PYEOF
 
 failed=0 n=0
 cp "$src"/tests/format/legacy/*.brp "$work/"
+for f in "$work"/*.brp "$work"/sim-*/*.brp "$work"/sigonly/*.brp; do
+	"$py" "$dec" --signatures "$f" > "$f.py.sig"
+	"$brp" verify --json "$f" |
+		sed -n 's/.*"signature":{"status":"\([a-z]*\)","key":"\{0,1\}\([0-9A-Fnul]*\)"\{0,1\},"trusted":[a-z]*,"covered":\([0-9]*\),"size":\([0-9]*\)}.*/\1 \2 \3 \4/p' |
+		sed 's/ null / - /' > "$f.c.sig"
+	if cmp -s "$f.c.sig" "$f.py.sig"; then
+		echo "$f: signatures $(cat "$f.py.sig")"
+	else
+		echo "$f: FAILED signatures (brp verify, brpdecode.py): $(cat "$f.c.sig") / $(cat "$f.py.sig")"
+		failed=1
+	fi
+done
 for f in "$work"/*.brp "$work"/sim-*/*.brp; do
 	n=$((n + 1))
 	"$brp" dump "$f" > "$f.c.txt"

@@ -7,10 +7,10 @@
  *   2. the streaming parser line by line, as brp record drives it: tags
  *      before the first deal, then each item handed to a checked recorder
  *      (the rules engine judges every decision), flushed after each line.
- * The parser's unit is the line (there is no byte-chunk API: splitting the
- * input into lines is the caller's business), so "small chunks" here are
- * lines: a line is fed with and without its "\n", and a line that holds a
- * NUL is cut there, as fgets would.
+ * The parser's unit is the line, so "small chunks" here are lines: a line is
+ * fed with and without its "\n", and a line that holds a NUL is cut there,
+ * as fgets would. The text in pieces of a few bytes, through
+ * rpl_notation_import_stream, is fuzz_notation_chunks.c.
  */
 #include "fuzz.h"
 

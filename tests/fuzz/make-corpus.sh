@@ -18,7 +18,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/brp-corpus.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 export LC_ALL=C TZ=UTC
 
-for t in reader notation card_meld rules; do
+for t in reader notation notation_chunks card_meld rules; do
 	mkdir -p "$corpus/$t"
 	rm -f "$corpus/$t"/seed-*
 done
@@ -61,6 +61,21 @@ done
 sed '/^end/d' "$corpus/notation/seed-sim-stbl-4p-0.txt" > "$tmp/open.txt"
 "$brp" import "$tmp/open.txt" -o "$corpus/reader/seed-growing-stbl-4p.brp"
 
+# notation_chunks: each notation seed behind a byte that says how to cut it (bits 0-2: pieces of
+# 1 to 2^k bytes; bit 7 on every fourth: the reading fails half way), and a few made to straddle
+i=0
+for f in "$corpus"/notation/seed-*; do
+	i=$((i + 1))
+	b=$(((i * 37) & 127))
+	[ $((i % 4)) -eq 0 ] && b=$((b | 128))
+	{ printf "\\$(printf %03o $b)"; cat "$f"; } > "$corpus/notation_chunks/$(basename "$f")"
+done
+{ printf '\000'; sed 's/$/\r/' "$root/samples/stbl-2p.txt"; } > "$corpus/notation_chunks/seed-crlf-1byte"
+{ printf '\007[Notation "1"]\n[Seat "0" "'; head -c 70000 /dev/zero | tr '\0' a; printf '"]\n'; } \
+	> "$corpus/notation_chunks/seed-long-line"
+{ printf '\003'; sed 's/\[Seat "0" "greedy-0"\]/[Seat "0" "Jos\\xc3\\xa9 \\"q\\" \\\\"]/' "$root/samples/stbl-2p.txt"; } \
+	> "$corpus/notation_chunks/seed-escapes"
+
 # card_meld: one seed per row of samples/melds.tsv (byte 0: the profile)
 i=0
 while IFS='	' read -r profile cards _; do
@@ -82,6 +97,6 @@ done
 printf 'ABERTO\ntarget=0\nallow_4_players=no\nallow_2_players=false\nwild_end_default=high\nmax_wilds=99\nvalue_joker=-5\n' \
 	> "$corpus/rules/seed-odd"
 
-for t in reader notation card_meld rules; do
+for t in reader notation notation_chunks card_meld rules; do
 	printf '%s: %s seeds\n' "$t" "$(ls "$corpus/$t" | grep -c '^seed-')"
 done

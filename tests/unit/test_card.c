@@ -4,6 +4,7 @@
  */
 #include "testlib.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const struct {
@@ -176,7 +177,13 @@ static void test_version_and_errors(void **state)
 	                            RPL_ENOTFOUND, RPL_EUNSUPPORTED, RPL_ESTATE, RPL_EPARSE, RPL_ELIMIT, -999, 7};
 
 	(void)state;
-	assert_string_equal(rpl_version(), "0.1.0");
+	char parts[32];
+
+	/* the version is meson's project(version:), through the generated header */
+	assert_string_equal(rpl_version(), RPL_PROJECT_VERSION);
+	assert_string_equal(rpl_version(), RPL_VERSION);
+	snprintf(parts, sizeof(parts), "%d.%d.%d", RPL_VERSION_MAJOR, RPL_VERSION_MINOR, RPL_VERSION_PATCH);
+	assert_string_equal(rpl_version(), parts);
 	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
 		assert_non_null(rpl_strerror(codes[i]));
 		assert_true(rpl_strerror(codes[i])[0] != 0);

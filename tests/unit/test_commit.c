@@ -12,6 +12,10 @@
  *   forgeries    a layout card changed, the seed changed: caught
  *   header       version 3 stores only the parameters that differ from
  *                frozen revision 1, and reads them back; refusals
+ *   signed       a signing recorder's revealed compact form ends with one
+ *                signature over the whole log, and its growing form is
+ *                signed at each flush: both verify ok under the key, the
+ *                deals revealed or unrevealed; an unrelated key: untrusted
  */
 #include "testlib.h"
 
@@ -566,6 +570,64 @@ static void test_long_deal(void **state)
 	unlink(path);
 }
 
+/* A committed match recorded by a signing recorder, closed (revealed compact form) or only flushed. */
+static void test_signed(void **state)
+{
+	const char *path = tmp_path("signed.brp");
+	struct committed c;
+	rpl_seckey *key = NULL, *other = NULL;
+	rpl_pubkey pk;
+	rpl_keyring *kr = NULL, *otherkr = NULL;
+	rpl_verdict v;
+	size_t n;
+	(void)state;
+
+	assert_int_equal(rpl_seckey_generate(&key), 0);
+	assert_int_equal(rpl_seckey_generate(&other), 0);
+	assert_int_equal(rpl_keyring_new(&kr), 0);
+	rpl_seckey_public(key, &pk);
+	assert_int_equal(rpl_keyring_add(kr, &pk), 0);
+	assert_int_equal(rpl_keyring_new(&otherkr), 0);
+	rpl_seckey_public(other, &pk);
+	assert_int_equal(rpl_keyring_add(otherkr, &pk), 0);
+	for (int close = 1; close >= 0; close--) {
+		rpl_recorder *rec = NULL;
+		rpl_game *g = NULL;
+		committed_info(&c, 4, 2, NULL);
+		assert_int_equal(rpl_game_new(&g, c.rules, c.info.nplayers, c.info.first_dealer), 0);
+		assert_int_equal(rpl_recorder_open_signed(&rec, path, &c.info, 0, key), 0);
+		if (close)
+			assert_int_equal(rpl_recorder_seed(rec, seed_a), 0);
+		play(rec, g, &c, close ? 100 : 2, 0);
+		if (close)
+			assert_int_equal(rpl_recorder_close(rec), 0);
+		else
+			assert_int_equal(rpl_recorder_flush(rec), 0);
+		rpl_recorder_free(rec);
+		rpl_game_free(g);
+		free(read_file(path, &n));
+		assert_int_equal(rpl_verify_file_trusted(path, NULL, kr, &v, NULL), 0);
+		assert_int_equal(v.signature.status, RPL_SIG_OK);
+		assert_true(v.signature.trusted);
+		assert_int_equal(v.signature.covered, n);
+		assert_int_equal(v.signature.size, n);
+		assert_int_equal(v.kind, close ? RPL_VERDICT_OK : RPL_VERDICT_INCOMPLETE);
+		assert_int_equal(v.deal_commitment, close ? RPL_DEAL_REVEALED : RPL_DEAL_UNREVEALED);
+		assert_memory_equal(v.commitment, c.commitment, 32);
+		if (close) {
+			assert_int_equal(rpl_verify_file_trusted(path, NULL, otherkr, &v, NULL), 0);
+			assert_int_equal(v.kind, RPL_VERDICT_UNTRUSTED);
+			assert_int_equal(v.deal_commitment, RPL_DEAL_REVEALED);
+		}
+		rpl_rules_free(c.rules);
+	}
+	rpl_keyring_free(kr);
+	rpl_keyring_free(otherkr);
+	rpl_seckey_free(key);
+	rpl_seckey_free(other);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -575,6 +637,7 @@ int main(void)
 		cmocka_unit_test(test_forgeries),
 		cmocka_unit_test(test_header),
 		cmocka_unit_test(test_long_deal),
+		cmocka_unit_test(test_signed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -260,6 +260,89 @@ static void failed_add_rolls_back(void **state)
 	assert_int_equal(system(path), 0);
 }
 
+/*
+ * A database the handle created and never committed to is removed when the
+ * handle is freed, if it holds no match; never one that holds a match another
+ * handle committed. A handle that had the file open meanwhile finds it gone:
+ * before it writes (begin fails) or after (commit fails); neither recreates it.
+ */
+static void created_database_removed(void **state)
+{
+	char dir[] = "/tmp/test_export.XXXXXX", path[256], journal[280];
+	rpl_export_match *junk = NULL;
+	rpl_export_db *a = NULL, *b = NULL;
+	int added = -1;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/new.db", dir);
+	snprintf(journal, sizeof(journal), "%s-journal", path);
+	assert_int_equal(rpl_export_match_load_memory(&junk, "junk.brp", "not a log", 9, 0), 0);
+
+	/* created, schema written, no batch committed: gone with its journal */
+	assert_int_equal(rpl_export_db_open(&a, path, 1000), 0);
+	assert_int_equal(access(path, F_OK), 0);
+	assert_int_equal(rpl_export_db_begin(a), 0);
+	assert_int_equal(rpl_export_db_add(a, junk, &added), 0);
+	rpl_export_db_free(a); /* the batch rolled back */
+	assert_int_not_equal(access(path, F_OK), 0);
+	assert_int_not_equal(access(journal, F_OK), 0);
+
+	/* created by a, a match committed by b: kept */
+	assert_int_equal(rpl_export_db_open(&a, path, 1000), 0);
+	assert_int_equal(rpl_export_db_open(&b, path, 1000), 0);
+	assert_int_equal(rpl_export_db_begin(b), 0);
+	assert_int_equal(rpl_export_db_add(b, junk, &added), 0);
+	assert_int_equal(rpl_export_db_commit(b), 0);
+	rpl_export_db_free(a);
+	assert_int_equal(count_rows(path, "SELECT count(*) FROM matches"), 1);
+	rpl_export_db_free(b);
+	assert_int_equal(unlink(path), 0);
+
+	/* created by a and removed: b, open on it, writes nothing and says why */
+	assert_int_equal(rpl_export_db_open(&a, path, 1000), 0);
+	assert_int_equal(rpl_export_db_open(&b, path, 1000), 0);
+	rpl_export_db_free(a);
+	assert_int_not_equal(access(path, F_OK), 0);
+	assert_int_equal(rpl_export_db_begin(b), RPL_EIO);
+	assert_non_null(strstr(rpl_export_db_errmsg(b), "removed or replaced while it was open"));
+	rpl_export_db_free(b);
+	assert_int_not_equal(access(path, F_OK), 0);
+
+	/* removed while b's batch was under way: b's next write fails */
+	assert_int_equal(rpl_export_db_open(&a, path, 1000), 0);
+	assert_int_equal(rpl_export_db_open(&b, path, 1000), 0);
+	assert_int_equal(rpl_export_db_begin(b), 0);
+	rpl_export_db_free(a); /* b has written nothing yet: a's check finds no match */
+	assert_int_not_equal(access(path, F_OK), 0);
+	/* SQLite refuses to write into a file that was removed (SQLITE_READONLY_DBMOVED) */
+	assert_int_equal(rpl_export_db_add(b, junk, &added), RPL_EIO);
+	assert_non_null(strstr(rpl_export_db_errmsg(b), "removed or replaced while it was open"));
+	rpl_export_db_free(b);
+	assert_int_not_equal(access(path, F_OK), 0);
+
+	/* an existing file that is not a database export is never removed */
+	{
+		sqlite3 *other = NULL;
+		assert_int_equal(sqlite3_open(path, &other), SQLITE_OK);
+		assert_int_equal(sqlite3_exec(other, "PRAGMA user_version = -1", NULL, NULL, NULL), SQLITE_OK);
+		sqlite3_close(other);
+	}
+	assert_int_equal(rpl_export_db_open(&a, path, 1000), RPL_ECORRUPT);
+	assert_non_null(strstr(rpl_export_db_errmsg(a), "schema version -1"));
+	rpl_export_db_free(a);
+	assert_int_equal(access(path, F_OK), 0);
+
+	/* a special file is refused before SQLite opens it */
+	assert_int_equal(rpl_export_db_open(&a, "/dev/null", 1000), RPL_EIO);
+	assert_non_null(strstr(rpl_export_db_errmsg(a), "a character device, not a regular file"));
+	rpl_export_db_free(a);
+
+	rpl_export_match_free(junk);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	assert_int_equal(system(path), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -268,6 +351,7 @@ int main(void)
 		cmocka_unit_test(schema_matches_files),
 		cmocka_unit_test(sinks),
 		cmocka_unit_test(failed_add_rolls_back),
+		cmocka_unit_test(created_database_removed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

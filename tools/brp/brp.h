@@ -39,8 +39,13 @@ int cmd_stats(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_deal(int argc, char **argv);
+int cmd_keygen(int argc, char **argv);
+int cmd_sign(int argc, char **argv);
 
-/* Print "brp CMD: message" and a newline to stderr (cmd may be NULL). */
+/*
+ * Print "brp CMD: message" and a newline to stderr (cmd may be NULL); the
+ * message is written through brp_text, so it stays one line.
+ */
 void brp_error(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 2, 3)))
@@ -68,8 +73,13 @@ int brp_rules_make(const char *cmd, const char *profile, char *const *sets, int 
  * listed on standard input, one a line, read as they are needed; then the
  * paths listed in the --from-list file (list; "-": standard input; NULL: none).
  * A path that does not exist is given as it is: the command reports it in its
- * place. Empty lines are skipped, a line's CR and LF dropped.
+ * place. Empty lines are skipped, a line's CR and LF dropped; a line longer
+ * than BRP_LIST_LINE_MAX bytes (PATH_MAX on Linux, with its NUL) cannot be a
+ * path and stops the list, quoting 40 bytes of it. A walk enters each
+ * directory once and gives each log once (by device and inode): a directory
+ * or a log met again through a link is skipped, with one line on stderr.
  */
+#define BRP_LIST_LINE_MAX 4095
 struct brp_source;
 
 /*
@@ -116,6 +126,17 @@ int brp_parse_jobs(const char *cmd, const char *arg, int *jobs);
 
 /* Parse exactly 2 * n hex digits (either case) into out[0..n); -1 when s is not that. */
 int brp_parse_hex(const char *s, uint8_t *out, size_t n);
+/*
+ * Write s to f for a terminal, every text output's one escaping (JSON and the
+ * notation have their own): a control character (below 0x20, 0x7f, and the
+ * C1 controls U+0080 to U+009F) and a byte that is not part of well-formed
+ * UTF-8 as \xHH, except \n, \t and \r; a backslash as \\. So a file or a
+ * player name cannot move the cursor, set the title or end a line, and the
+ * escaped text reads back unambiguously. Other UTF-8 passes through.
+ */
+void brp_text(FILE *f, const char *s);
+/* The same, of at most the first max bytes of s (cut at a character's start). */
+void brp_text_n(FILE *f, const char *s, size_t max);
 
 /* Write s to f as a JSON string literal, quotes included. */
 void brp_json_string(FILE *f, const char *s);
@@ -139,5 +160,20 @@ void brp_progress_clear(struct brp_progress *p);
 void brp_progress_end(struct brp_progress *p);
 
 #define BRP_DEFAULT_PROFILE "stbl"
+
+/* ---- keys (keys.c) ---- */
+#define BRP_PASSPHRASE_MAX 1024
+
+/*
+ * A passphrase: one line from file descriptor fd, or (fd < 0) asked on the
+ * terminal with echo off, twice when confirm. On failure one line and -1.
+ */
+int brp_passphrase(const char *cmd, int fd, int confirm, char *buf, size_t cap);
+/* The argument of --passphrase-fd. On failure one line and -1. */
+int brp_parse_fd(const char *cmd, const char *arg, int *fd);
+/* A secret key file, asking for its passphrase (from passfd, or the terminal) if it is encrypted. */
+int brp_seckey_open(const char *cmd, const char *path, int passfd, rpl_seckey **out);
+/* Add the public keys of path (a .pub file or a keyring) to *kr, made on first use. */
+int brp_keyring_add(const char *cmd, rpl_keyring **kr, const char *path);
 
 #endif

@@ -38,7 +38,7 @@ int cmd_dump(int argc, char **argv)
 	const char *out_path = NULL, *path;
 	rpl_reader *rd = NULL;
 	FILE *out = stdout;
-	char err[400];
+	char err[RPL_ERRMSG_SIZE];
 	int rc = BRP_EXIT_USAGE, c, e, regular = 0;
 
 	opterr = 0;

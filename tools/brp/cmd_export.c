@@ -30,7 +30,7 @@ static void usage(FILE *f)
 	      "               (numbers as numbers, times as dates, text as text)\n"
 	      "A log that does not verify ok is exported with its verdict but without\n"
 	      "deals, scores or melds. Directories are searched for *.brp files; - reads a\n"
-	      "list of paths from standard input, one a line.\n"
+	      "list of paths from standard input, one a line of at most 4095 bytes.\n"
 	      "\n"
 	      "      --sqlite DB     the database to add to\n"
 	      "      --csv DIR       the directory to write CSV files into\n"
@@ -163,7 +163,7 @@ int cmd_export(int argc, char **argv)
 	struct pipeline p;
 	pthread_t *th = NULL;
 	struct totals t = { 0 };
-	int failed = 0, complete = 0;
+	int failed = 0, complete = 0, made_dir = 0, finished = 0;
 
 	memset(&p, 0, sizeof(p));
 	while ((c = getopt_long(argc, argv, ":aj:qh", opts, NULL)) != -1) {
@@ -203,7 +203,9 @@ int cmd_export(int argc, char **argv)
 	brp_progress_start(&prog, name, "logs", quiet, 0);
 
 	if (csv_dir) {
-		if (mkdir(csv_dir, 0777) != 0) {
+		if (mkdir(csv_dir, 0777) == 0) {
+			made_dir = 1;
+		} else {
 			struct stat st;
 			if (stat(csv_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
 				brp_error(name, "%s: cannot make the directory", csv_dir);
@@ -372,6 +374,7 @@ teardown:
 		brp_error(name, "%s: %s", xlsx_path, rpl_export_xlsx_errmsg(xlsx));
 		goto cleanup;
 	}
+	finished = 1;
 	if (!quiet)
 		printf("%zu log%s: %zu added, %zu already %s; %zu ok, %zu not ok%s\n", t.logs, t.logs == 1 ? "" : "s",
 		       t.added, t.present,
@@ -381,6 +384,8 @@ cleanup:
 	rpl_export_db_free(db); /* rolls back a batch that was not committed */
 	rpl_export_csv_free(csv); /* removes temporary files that were not renamed */
 	rpl_export_xlsx_free(xlsx); /* removes a workbook that was not finished */
+	if (made_dir && !finished)
+		rmdir(csv_dir); /* made by this run, which failed: empty again, or kept if not */
 	free(th);
 	free(p.slots);
 	brp_source_free(src);

@@ -52,7 +52,7 @@ int cmd_import(int argc, char **argv)
 	};
 	const char *out_path = NULL, *path;
 	struct input in = { NULL, 0 };
-	char err[400];
+	char err[RPL_ERRMSG_SIZE];
 	int rc = BRP_EXIT_USAGE, c, e;
 
 	opterr = 0;
@@ -86,6 +86,9 @@ int cmd_import(int argc, char **argv)
 	if (e < 0) {
 		if (in.error)
 			brp_error(name, "cannot read %s: %s", path, strerror(in.error));
+		/* the library's message says what went wrong; the path is ours to add */
+		else if (e == RPL_EIO)
+			brp_error(name, "cannot write %s: %s", out_path, err[0] ? err : rpl_strerror(e));
 		else
 			brp_error(name, "%s", err[0] ? err : rpl_strerror(e));
 		goto cleanup;

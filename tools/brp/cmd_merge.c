@@ -81,8 +81,11 @@ int cmd_merge(int argc, char **argv)
 	}
 	brp_progress_end(&prog);
 	if (!quiet)
-		printf("%d match%s added to %s from %d database%s\n", total, total == 1 ? "" : "es", argv[optind],
-		       argc - optind - 1, argc - optind - 1 == 1 ? "" : "s");
+	{
+		printf("%d match%s added to ", total, total == 1 ? "" : "es");
+		brp_text(stdout, argv[optind]);
+		printf(" from %d database%s\n", argc - optind - 1, argc - optind - 1 == 1 ? "" : "s");
+	}
 	status = BRP_EXIT_OK;
 cleanup:
 	rpl_export_db_free(db);

@@ -51,6 +51,10 @@ static void usage(FILE *f)
 	      "                            seat, so that seat 0 moves first)\n"
 	      "      --start TIME          when the match began, e.g. 2026-11-30T01:58:23Z\n"
 	      "      --meta KEY=VALUE      free-form metadata (repeatable, in order)\n"
+	      "  -k, --key FILE            sign as it writes: a signature at every flush (a\n"
+	      "                            killed recording leaves a signed prefix), one over\n"
+	      "                            the whole log at the close\n"
+	      "      --passphrase-fd N     read the key's passphrase from file descriptor N\n"
 	      "  -h, --help                print this help and exit\n"
 	      "\n"
 	      "Exit status: 0 every line was taken, 1 some line was refused or not taken,\n"
@@ -140,7 +144,7 @@ static void refused_turn(rpl_recorder *rec, const rpl_notation_item *it, size_t 
 
 int cmd_record(int argc, char **argv)
 {
-	enum { OPT_SEAT = 256, OPT_FIRST_DEALER, OPT_START, OPT_META };
+	enum { OPT_SEAT = 256, OPT_FIRST_DEALER, OPT_START, OPT_META, OPT_PASSFD };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "rules", required_argument, NULL, 'r' },
@@ -150,10 +154,14 @@ int cmd_record(int argc, char **argv)
 		{ "first-dealer", required_argument, NULL, OPT_FIRST_DEALER },
 		{ "start", required_argument, NULL, OPT_START },
 		{ "meta", required_argument, NULL, OPT_META },
+		{ "key", required_argument, NULL, 'k' },
+		{ "passphrase-fd", required_argument, NULL, OPT_PASSFD },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out_path = NULL, *profile = NULL, *dealer_opt = NULL;
+	const char *out_path = NULL, *profile = NULL, *dealer_opt = NULL, *keyfile = NULL;
+	int passfd = -1;
+	rpl_seckey *key = NULL;
 	const char *seat_name[RPL_MAX_SEATS] = { NULL };
 	char **sets = NULL, **metas = NULL, **keys = NULL, **values = NULL;
 	int nsets = 0, nmeta = 0, players = 4, first_dealer, c, e, fe, bad = 0, closed = 0;
@@ -181,7 +189,7 @@ int cmd_record(int argc, char **argv)
 	}
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:r:s:p:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:r:s:p:k:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out_path = optarg; break;
 		case 'r': profile = optarg; break;
@@ -206,6 +214,11 @@ int cmd_record(int argc, char **argv)
 			break;
 		}
 		case OPT_FIRST_DEALER: dealer_opt = optarg; break;
+		case 'k': keyfile = optarg; break;
+		case OPT_PASSFD:
+			if (brp_parse_fd(name, optarg, &passfd) < 0)
+				goto cleanup;
+			break;
 		case OPT_START:
 			if (rpl_notation_time_parse(optarg, &start) < 0 || start == 0) {
 				brp_error(name, "--start wants a UTC time such as 2026-11-30T01:58:23Z, not '%s'", optarg);
@@ -274,14 +287,12 @@ int cmd_record(int argc, char **argv)
 		brp_error(name, "out of memory");
 		goto cleanup;
 	}
-	e = rpl_recorder_open(&rec, out_path, &info, 0);
+	if (keyfile && brp_seckey_open(name, keyfile, passfd, &key) < 0)
+		goto cleanup;
+	e = rpl_recorder_open_signed(&rec, out_path, &info, 0, key);
 	if (e < 0) {
 		const char *m = rec ? rpl_recorder_errmsg(rec) : "";
-		size_t n = strlen(out_path);
-		/* an I/O message names the file already: "PATH: why" */
-		if (m && strncmp(m, out_path, n) == 0 && m[n] == ':' && m[n + 1] == ' ')
-			m += n + 2;
-		brp_error(name, "cannot record into %s: %s", out_path, m && *m ? m : rpl_strerror(e));
+		brp_error(name, "cannot record into %s: %s", out_path, *m ? m : rpl_strerror(e));
 		goto cleanup;
 	}
 
@@ -361,6 +372,7 @@ int cmd_record(int argc, char **argv)
 cleanup:
 	free(line);
 	rpl_recorder_free(rec);
+	rpl_seckey_free(key);
 	rpl_notation_parser_free(p);
 	rpl_rules_free(rules);
 	for (int i = 0; keys && i < nmeta; i++)

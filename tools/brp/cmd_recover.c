@@ -52,9 +52,16 @@ int cmd_recover(int argc, char **argv)
 	}
 	err = rpl_recover(argv[optind], out, &rep);
 	if (err) {
-		brp_error(name, "%s: %s", argv[optind], rep.message[0] ? rep.message : rpl_strerror(err));
+		const char *why = rep.message[0] ? rep.message : rpl_strerror(err);
+		if (rep.output)
+			brp_error(name, "%s: cannot write %s: %s", argv[optind], out, why);
+		else
+			brp_error(name, "%s: %s", argv[optind], why);
 		return BRP_EXIT_USAGE;
 	}
-	printf("%s: %s\n", argv[optind], rep.message);
+	brp_text(stdout, argv[optind]);
+	fputs(": ", stdout);
+	brp_text(stdout, rep.message);
+	putchar('\n');
 	return BRP_EXIT_OK;
 }

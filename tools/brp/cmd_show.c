@@ -58,8 +58,11 @@ static void print_table(const rpl_game *g, const rpl_match_info *info)
 	for (int s = 0; s < n; s++) {
 		k = rpl_game_hand(g, s, cards, RPL_DECK_SIZE);
 		printf("hand %d", s);
-		if (info->players[s] && info->players[s][0])
-			printf(" (%s)", info->players[s]);
+		if (info->players[s] && info->players[s][0]) {
+			fputs(" (", stdout);
+			brp_text(stdout, info->players[s]); /* a name may hold any byte */
+			putchar(')');
+		}
 		printf(", %d cards:", k);
 		print_cards(cards, k);
 		putchar('\n');
@@ -175,7 +178,9 @@ int cmd_show(int argc, char **argv)
 			if (deal > 0 && ev.deal > deal)
 				break;
 			if (rpl_game_deal(g, &ev.layout) != 0) {
-				printf("deal %d cannot start: %s\n", ev.deal, rpl_game_errmsg(g));
+				printf("deal %d cannot start: ", ev.deal);
+				brp_text(stdout, rpl_game_errmsg(g));
+				putchar('\n');
 				stopped = 1;
 				break;
 			}
@@ -185,15 +190,19 @@ int cmd_show(int argc, char **argv)
 			if (rpl_game_apply(g, &ev.action) != 0) {
 				char act[160];
 				rpl_action_format(&ev.action, act, sizeof(act));
-				printf("deal %d, turn %d, seat %d: %s is illegal: %s: %s\n", ev.deal, ev.turn, ev.seat, act,
-				       rpl_rule_name(rpl_game_rule(g)), rpl_game_errmsg(g));
+				printf("deal %d, turn %d, seat %d: %s is illegal: %s: ", ev.deal, ev.turn, ev.seat, act,
+				       rpl_rule_name(rpl_game_rule(g)));
+				brp_text(stdout, rpl_game_errmsg(g));
+				putchar('\n');
 				stopped = 1;
 				break;
 			}
 		}
 	}
 	if (got < 0) {
-		printf("the log is damaged: %s\n", rpl_reader_errmsg(rd));
+		fputs("the log is damaged: ", stdout);
+		brp_text(stdout, rpl_reader_errmsg(rd));
+		putchar('\n');
 		stopped = 1;
 	}
 	if (deal > 0 && rpl_game_deal_number(g) < deal) {

@@ -34,6 +34,8 @@ static void usage(FILE *f)
 	      "      --player-seeds N  with --commit: N seeds added by the players (0..4, default 0)\n"
 	      "  -j, --jobs N          threads (default 1)\n"
 	      "  -o, --output DIR      where the logs go (created if missing)\n"
+	      "  -k, --key FILE        sign every log with this secret key as it is written\n"
+	      "      --passphrase-fd N read the key's passphrase from file descriptor N\n"
 	      "  -q, --quiet           no progress and no summary line\n"
 	      "  -h, --help            print this help and exit\n"
 	      "\n"
@@ -45,6 +47,7 @@ enum { BOT_GREEDY, BOT_RANDOM, BOT_MIXED };
 
 struct job {
 	const rpl_rules *rules;
+	const rpl_seckey *key;
 	int players, bot;
 	int commit, player_seeds;
 	uint64_t seed;
@@ -147,7 +150,8 @@ static int play_match(struct job *j, long index)
 		job_fail(j, "the rules do not allow this number of players", "");
 		goto cleanup;
 	}
-	if (rpl_recorder_open(&rec, path, &info, 0) != 0 || (j->commit && rpl_recorder_seed(rec, dseed) != 0)) {
+	if (rpl_recorder_open_signed(&rec, path, &info, 0, j->key) != 0 ||
+	    (j->commit && rpl_recorder_seed(rec, dseed) != 0)) {
 		job_fail(j, path, rec ? rpl_recorder_errmsg(rec) : "out of memory");
 		goto cleanup;
 	}
@@ -257,11 +261,15 @@ int cmd_simulate(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "commit", no_argument, NULL, 'C' },
-		{ "player-seeds", required_argument, NULL, 'P' },
+		{ "player-seeds", required_argument, NULL, 'E' },
+		{ "key", required_argument, NULL, 'k' },
+		{ "passphrase-fd", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *profile = NULL, *target = NULL;
+	const char *profile = NULL, *target = NULL, *keyfile = NULL;
+	int passfd = -1;
+	rpl_seckey *key = NULL;
 	char **sets = NULL, *end, tset[64];
 	int nsets = 0, c, jobs = 1, quiet = 0, status = BRP_EXIT_USAGE;
 	struct job j;
@@ -277,7 +285,7 @@ int cmd_simulate(int argc, char **argv)
 	sets = calloc((size_t)argc + 1, sizeof(char *));
 	if (!sets)
 		goto cleanup;
-	while ((c = getopt_long(argc, argv, ":r:s:p:n:b:t:j:o:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":r:s:p:n:b:t:j:o:k:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'r': profile = optarg; break;
 		case 's': sets[nsets++] = optarg; break;
@@ -330,12 +338,17 @@ int cmd_simulate(int argc, char **argv)
 		case 'o': j.dir = optarg; break;
 		case 'q': quiet = 1; break;
 		case 'C': j.commit = 1; break;
-		case 'P':
+		case 'E':
 			j.player_seeds = (int)strtol(optarg, &end, 10);
 			if (*end || optarg[0] == '\0' || j.player_seeds < 0 || j.player_seeds > RPL_DEAL_MAX_PLAYER_SEEDS) {
 				brp_error(name, "--player-seeds takes 0 to %d, not '%s'", RPL_DEAL_MAX_PLAYER_SEEDS, optarg);
 				goto cleanup;
 			}
+			break;
+		case 'k': keyfile = optarg; break;
+		case 'P':
+			if (brp_parse_fd(name, optarg, &passfd) < 0)
+				goto cleanup;
 			break;
 		case 'h':
 			usage(stdout);
@@ -361,6 +374,9 @@ int cmd_simulate(int argc, char **argv)
 	if (brp_rules_make(name, profile, sets, nsets, &rules) < 0)
 		goto cleanup;
 	j.rules = rules;
+	if (keyfile && brp_seckey_open(name, keyfile, passfd, &key) < 0)
+		goto cleanup;
+	j.key = key;
 	if (make_dirs(j.dir) < 0) {
 		brp_error(name, "%s: %s", j.dir, strerror(errno));
 		goto cleanup;
@@ -385,13 +401,16 @@ int cmd_simulate(int argc, char **argv)
 	}
 	if (!quiet) {
 		long deals = (long)atomic_load(&j.deals), decisions = (long)atomic_load(&j.decisions);
-		printf("%ld match%s, %ld deal%s, %ld decision%s written to %s\n", j.matches, j.matches == 1 ? "" : "es",
-		       deals, deals == 1 ? "" : "s", decisions, decisions == 1 ? "" : "s", j.dir);
+		printf("%ld match%s, %ld deal%s, %ld decision%s written to ", j.matches, j.matches == 1 ? "" : "es",
+		       deals, deals == 1 ? "" : "s", decisions, decisions == 1 ? "" : "s");
+		brp_text(stdout, j.dir);
+		putchar('\n');
 	}
 	status = BRP_EXIT_OK;
 cleanup:
 	free(th);
 	free(sets);
+	rpl_seckey_free(key);
 	rpl_rules_free(rules);
 	pthread_mutex_destroy(&j.lock);
 	return status;

@@ -15,7 +15,9 @@ static void usage(FILE *f)
 	      "frozen pile, morto picked up directly or indirectly, morto turned into stock,\n"
 	      "deals ended by going out or by the stock, each canastra category, openings\n"
 	      "by a vulnerable side, ABERTO rejects). Only logs that verify ok are counted\n"
-	      "in the events; the others are counted by verdict.\n"
+	      "in the events; the others are counted by verdict. Directories are searched\n"
+	      "for *.brp files, each directory and log once; - reads a list of paths from\n"
+	      "standard input, one a line of at most 4095 bytes.\n"
 	      "\n"
 	      "      --json       one JSON object\n"
 	      "  -j, --jobs N     threads (default 1; the result is the same)\n"
@@ -23,7 +25,9 @@ static void usage(FILE *f)
 	      "  -q, --quiet      no progress line on a terminal\n"
 	      "  -h, --help       print this help and exit\n"
 	      "\n"
-	      "Exit status: 0 counted, 2 a usage error or a log that cannot be read.\n",
+	      "Exit status, as brp verify's: 0 every log ok; 1 some illegal, mismatch or\n"
+	      "incomplete; 2 some malformed or unreadable (no table when none could be\n"
+	      "read), or a usage error.\n",
 	      f);
 }
 
@@ -32,7 +36,7 @@ struct counts {
 	long pile_taken, pile_frozen, rejects, morto_direct, morto_indirect, morto_to_stock;
 	long ended_out, ended_stock, vulnerable_open;
 	long canastras[RPL_CANASTRA_NCAT];
-	long verdicts[5];
+	long verdicts[RPL_VERDICT_UNTRUSTED + 1];
 	long unreadable;
 };
 
@@ -158,7 +162,7 @@ static void print_text(const struct counts *c)
 	for (int k = 1; k < RPL_CANASTRA_NCAT; k++)
 		printf("canastra %-9s %ld\n", rpl_canastra_name(k), c->canastras[k]);
 	printf("vulnerable opening %ld\n", c->vulnerable_open);
-	for (int k = 1; k < 5; k++)
+	for (int k = 1; k <= RPL_VERDICT_UNTRUSTED; k++)
 		if (c->verdicts[k])
 			printf("not counted: %s %ld\n", rpl_verdict_name(k), c->verdicts[k]);
 }
@@ -176,7 +180,7 @@ static void print_json(const struct counts *c)
 	for (int k = 1; k < RPL_CANASTRA_NCAT; k++)
 		printf("%s\"%s\":%ld", k > 1 ? "," : "", rpl_canastra_name(k), c->canastras[k]);
 	fputs("},\"verdicts\":{", stdout);
-	for (int k = 0; k < 5; k++)
+	for (int k = 0; k <= RPL_VERDICT_TAMPERED; k++)
 		printf("%s\"%s\":%ld", k ? "," : "", rpl_verdict_name(k), c->verdicts[k]);
 	fputs("}}\n", stdout);
 }
@@ -225,11 +229,20 @@ int cmd_stats(int argc, char **argv)
 		brp_error(name, "no .brp log found in the arguments");
 		goto cleanup;
 	}
-	if (json)
-		print_json(&total.c);
+	/* a table of zeros would say nothing of logs that could not be read */
+	if ((size_t)total.c.unreadable < brp_source_count(src)) {
+		if (json)
+			print_json(&total.c);
+		else
+			print_text(&total.c);
+	}
+	if (total.c.unreadable || total.c.verdicts[RPL_VERDICT_MALFORMED])
+		status = BRP_EXIT_USAGE;
+	else if (total.c.verdicts[RPL_VERDICT_ILLEGAL] || total.c.verdicts[RPL_VERDICT_MISMATCH] ||
+	         total.c.verdicts[RPL_VERDICT_INCOMPLETE])
+		status = BRP_EXIT_NO;
 	else
-		print_text(&total.c);
-	status = total.c.unreadable ? BRP_EXIT_USAGE : BRP_EXIT_OK;
+		status = BRP_EXIT_OK;
 cleanup:
 	brp_source_free(src);
 	return status;

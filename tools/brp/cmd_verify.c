@@ -17,8 +17,11 @@ static void usage(FILE *f)
 	      "              or the deals are not those the log's commitment fixed\n"
 	      "  incomplete  all legal, but the log stops before the match ended\n"
 	      "  malformed   the file cannot be read: byte offset and reason\n"
-	      "Directories are searched for *.brp files; - reads a list of paths from\n"
-	      "standard input, one a line. Output follows the order of the arguments.\n"
+	      "  tampered    a signature does not verify: the bytes it covers were changed\n"
+	      "  untrusted   otherwise ok, but no trusted key (-K, --keyring) signs the whole log\n"
+	      "Directories are searched for *.brp files, each directory and log once; - reads\n"
+	      "a list of paths from standard input, one a line of at most 4095 bytes.\n"
+	      "Output follows the order of the arguments.\n"
 	      "A committed log (format version 3) also says what it proves of its deals:\n"
 	      "deal commitment revealed (every layout derived from the committed seed),\n"
 	      "unrevealed (the seed is not in the log: nothing proven), or mismatch.\n"
@@ -30,38 +33,64 @@ static void usage(FILE *f)
 	      "  -j, --jobs N          threads (default 1; the output is the same, in order)\n"
 	      "      --from-list FILE  also verify the paths listed in FILE, one a line\n"
 	      "  -q, --quiet           print only the matches that are not ok\n"
+	      "  -K, --key FILE        a trusted public key (a minisign .pub file; repeatable)\n"
+	      "      --keyring FILE    trusted public keys, one after another in a file\n"
+	      "Signatures are checked in every log; a signed log's line names the key.\n"
 	      "  -h, --help            print this help and exit\n"
 	      "\n"
-	      "Exit status: 0 all ok; 1 some illegal, mismatch or incomplete; 2 some\n"
-	      "malformed, or a usage error.\n",
+	      "Exit status: 0 all ok; 1 some illegal, mismatch, incomplete, tampered or\n"
+	      "untrusted; 2 some malformed, or a usage error.\n",
 	      f);
 }
 
-static void print_text(const char *path, const rpl_verdict *v)
+/* What the signatures cover, after the verdict's text (nothing for an unsigned log when no key is trusted). */
+static void print_signature_text(const rpl_verdict *v, int keys)
+{
+	const rpl_signature_report *sr = &v->signature;
+	char id[RPL_KEY_ID_TEXT];
+
+	if (v->kind == RPL_VERDICT_TAMPERED || v->kind == RPL_VERDICT_UNTRUSTED)
+		return; /* the message says it */
+	rpl_key_id_format(sr->key.id, id);
+	if (sr->status == RPL_SIG_OK)
+		printf("; signed by key %s%s", id, sr->trusted ? " (trusted)" : "");
+	else if (sr->status == RPL_SIG_PARTIAL)
+		printf("; signed by key %s%s up to byte %llu of %llu (partial)", id, sr->trusted ? " (trusted)" : "",
+		       (unsigned long long)sr->covered, (unsigned long long)sr->size);
+	else if (keys)
+		fputs("; unsigned", stdout);
+}
+
+static void print_text(const char *path, const rpl_verdict *v, int keys)
 {
 	char act[160];
 
-	printf("%s: %s: ", path, rpl_verdict_name(v->kind));
+	/* the path and the message may hold any byte (a name from the log): escaped */
+	brp_text(stdout, path);
+	printf(": %s: ", rpl_verdict_name(v->kind));
 	switch (v->kind) {
 	case RPL_VERDICT_ILLEGAL:
 		if (v->turn > 0) {
 			rpl_action_format(&v->action, act, sizeof(act));
-			printf("deal %d, turn %d, seat %d: %s: %s: %s\n", v->deal, v->turn, v->seat, act,
-			       rpl_rule_name(v->rule), v->message);
+			printf("deal %d, turn %d, seat %d: %s: %s: ", v->deal, v->turn, v->seat, act, rpl_rule_name(v->rule));
 		} else {
-			printf("deal %d: %s: %s\n", v->deal, rpl_rule_name(v->rule), v->message);
+			printf("deal %d: %s: ", v->deal, rpl_rule_name(v->rule));
 		}
+		brp_text(stdout, v->message);
 		break;
 	case RPL_VERDICT_MALFORMED:
-		printf("%s\n", v->message);
+	case RPL_VERDICT_TAMPERED:
+		brp_text(stdout, v->message);
 		break;
 	default:
-		printf("%s%s", v->message, v->recovered ? " (recovered log)" : "");
+		brp_text(stdout, v->message);
+		printf("%s", v->recovered ? " (recovered log)" : "");
 		if (v->deal_commitment != RPL_DEAL_NONE)
 			printf("; deal commitment %s", rpl_deal_commitment_name(v->deal_commitment));
-		putchar('\n');
 		break;
 	}
+	print_signature_text(v, keys);
+	putchar('\n');
 }
 
 static void print_score(const rpl_score *s)
@@ -71,6 +100,22 @@ static void print_score(const rpl_score *s)
 	       (int)s->melded, (int)s->bonus, (int)s->canastras[RPL_CANASTRA_DIRTY], (int)s->canastras[RPL_CANASTRA_CLEAN],
 	       (int)s->canastras[RPL_CANASTRA_CLEAN13], (int)s->canastras[RPL_CANASTRA_CLEAN14],
 	       (int)s->canastras[RPL_CANASTRA_DIRTY14], (int)s->going_out, (int)s->hand, (int)s->morto, (int)s->total);
+}
+
+/* "signature": what the log's signature sections cover (sign.h), in every verdict. */
+static void print_signature_json(const rpl_signature_report *sr)
+{
+	char id[RPL_KEY_ID_TEXT];
+
+	printf(",\"signature\":{\"status\":\"%s\",\"key\":", rpl_signature_status_name(sr->status));
+	if (sr->status == RPL_SIG_UNSIGNED) {
+		fputs("null", stdout);
+	} else {
+		rpl_key_id_format(sr->key.id, id);
+		printf("\"%s\"", id);
+	}
+	printf(",\"trusted\":%s,\"covered\":%llu,\"size\":%llu}", sr->trusted ? "true" : "false",
+	       (unsigned long long)sr->covered, (unsigned long long)sr->size);
 }
 
 static void print_json(const char *path, const rpl_verdict *v)
@@ -104,11 +149,13 @@ static void print_json(const char *path, const rpl_verdict *v)
 		printf(",\"deal\":%d,\"turn\":%d", v->deal, v->turn);
 		break;
 	case RPL_VERDICT_MALFORMED:
+	case RPL_VERDICT_TAMPERED:
 		printf(",\"offset\":%llu", (unsigned long long)v->offset);
 		break;
 	default:
 		break;
 	}
+	print_signature_json(&v->signature);
 	if (v->kind != RPL_VERDICT_MALFORMED)
 		printf(",\"deals\":%d,\"decisions\":%d,\"total\":[%d,%d],\"winner\":%d,\"recovered\":%s", v->deals, v->actions,
 		       (int)v->total[0], (int)v->total[1], v->winner, v->recovered ? "true" : "false");
@@ -127,6 +174,7 @@ static void print_json(const char *path, const rpl_verdict *v)
 
 struct vjob {
 	const rpl_rules *rules;
+	const rpl_keyring *trusted;
 	int json, quiet, worst;
 	struct brp_progress prog;
 	size_t n;
@@ -141,7 +189,7 @@ static void verify_one(const char *path, void *result, void *ud)
 {
 	struct vjob *j = ud;
 	struct vresult *r = result;
-	r->err = rpl_verify_file(path, j->rules, &r->v);
+	r->err = rpl_verify_file_trusted(path, j->rules, j->trusted, &r->v, NULL);
 }
 
 static void print_result(const char *path, const void *result, void *ud)
@@ -164,7 +212,7 @@ static void print_result(const char *path, const void *result, void *ud)
 	if (j->json)
 		print_json(path, v);
 	else
-		print_text(path, v);
+		print_text(path, v, rpl_keyring_count(j->trusted) > 0);
 }
 
 /* Each result in the paths' order, with the progress line (a terminal's) wiped before and drawn after. */
@@ -187,6 +235,8 @@ int cmd_verify(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "from-list", required_argument, NULL, 'F' },
+		{ "key", required_argument, NULL, 'K' },
+		{ "keyring", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -197,13 +247,14 @@ int cmd_verify(int argc, char **argv)
 	struct vjob job = { 0 };
 	rpl_rules *rules = NULL;
 	struct brp_source *src = NULL;
+	rpl_keyring *trusted = NULL;
 
 	sets = calloc((size_t)argc, sizeof(char *));
 	if (!sets) {
 		brp_error(name, "out of memory");
 		return BRP_EXIT_USAGE;
 	}
-	while ((c = getopt_long(argc, argv, ":r:s:qj:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":r:s:qj:K:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'L': profile = NULL; break;
 		case 'r': profile = optarg; break;
@@ -215,6 +266,11 @@ int cmd_verify(int argc, char **argv)
 				goto cleanup;
 			break;
 		case 'F': list = optarg; break;
+		case 'K':
+		case 'R':
+			if (brp_keyring_add(name, &trusted, optarg) < 0)
+				goto cleanup;
+			break;
 		case 'h':
 			usage(stdout);
 			status = BRP_EXIT_OK;
@@ -237,6 +293,7 @@ int cmd_verify(int argc, char **argv)
 	if (brp_source_new(&src, name, argc - optind, argv + optind, list) < 0)
 		goto cleanup;
 	job.rules = rules;
+	job.trusted = trusted;
 	job.json = json;
 	job.quiet = quiet;
 	job.worst = BRP_EXIT_OK;
@@ -252,6 +309,7 @@ int cmd_verify(int argc, char **argv)
 	status = job.worst;
 cleanup:
 	brp_source_free(src);
+	rpl_keyring_free(trusted);
 	rpl_rules_free(rules);
 	free(sets);
 	return status;

@@ -1,44 +1,122 @@
 /*
  * brp: the logs a batch command works on, given one path at a time (see
  * brp.h). What is held at any moment: the directories being walked, each
- * with its own entries (names only), and one line of a list; never the whole
- * list of paths.
+ * with its own entries (names only), one line of a list, and for the walk
+ * under way the identity (device and inode) of each directory entered and
+ * each log given; never the whole list of paths.
  */
 #define _DEFAULT_SOURCE 1 /* d_type and DT_* in struct dirent */
 #include "brp.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+/* A file's identity: device and inode. */
+struct fid {
+	uint64_t dev, ino;
+};
+
+/* A set of identities (open addressing; ino + 1 is never 0 in a used slot: used marks it). */
+struct fidset {
+	struct fid *slot;
+	unsigned char *used;
+	size_t n, cap; /* cap: a power of two, or 0 */
+};
+
 /* A directory being walked: its entries were read and sorted when it was entered. */
 struct frame {
 	char *dir;     /* its path as the paths below it begin: trailing slashes dropped */
-	char *names;   /* the entries one after another: a kind byte ('d' or 'f'), the name, a NUL */
+	/*
+	 * The entries one after another: a kind byte ('d' or 'f'), for a log its
+	 * identity (struct fid, unaligned), the name, a NUL.
+	 */
+	char *names;
 	char **entry;  /* into names, in name order */
 	size_t n, next;
+	uint64_t dev;  /* the directory's device: a log's, unless reached through a link */
 };
 
+#define ENTRY_NAME (1 + sizeof(struct fid))
+
+/* How much of a list line too long to be a path is quoted in the message. */
+#define LINE_QUOTE 40
+
 struct brp_source {
+	const char *cmd;        /* for the notes on what a walk skips */
 	char **argv;
 	int argc, arg;          /* the next argument */
 	unsigned char *is_dir;  /* per argument: a directory (checked by brp_source_new) */
 	FILE *list;             /* the --from-list file, NULL if none */
+	const char *list_name;
 	int own_list;           /* list was opened here (not standard input) */
 	int list_taken;         /* list has been started */
 	FILE *reading;          /* the list being read now: stdin for "-", or list */
-	char *line;
-	size_t line_cap;
+	const char *reading_name;
+	unsigned long lineno;   /* of the line last read from it */
+	char *line;             /* BRP_LIST_LINE_MAX bytes, a CR, a LF and a NUL */
 	struct frame *stack;    /* the directories being walked, outermost first */
 	size_t depth, stack_cap;
 	char *path;             /* the path last given */
 	size_t path_cap;
 	size_t count;
+	struct fidset seen;     /* the directories entered and the logs given by the walk under way */
 	char *err;              /* why it failed; NULL while it has not */
 	int failed;
 };
+
+static size_t fid_hash(struct fid f, size_t mask)
+{
+	uint64_t h = (f.ino ^ (f.dev * 0x9e3779b97f4a7c15u)) * 0xff51afd7ed558ccdu;
+	return (size_t)(h ^ (h >> 32)) & mask;
+}
+
+/* Put f into the set: 1 when it is new, 0 when it was there, -1 when out of memory. */
+static int fid_add(struct fidset *set, struct fid f)
+{
+	size_t i;
+
+	if ((set->n + 1) * 2 > set->cap) {
+		struct fidset big = { NULL, NULL, 0, set->cap ? set->cap * 2 : 64 };
+		big.slot = malloc(big.cap * sizeof(*big.slot));
+		big.used = calloc(big.cap, 1);
+		if (!big.slot || !big.used) {
+			free(big.slot);
+			free(big.used);
+			return -1;
+		}
+		for (size_t k = 0; k < set->cap; k++) {
+			if (!set->used[k])
+				continue;
+			for (i = fid_hash(set->slot[k], big.cap - 1); big.used[i]; i = (i + 1) & (big.cap - 1))
+				;
+			big.slot[i] = set->slot[k];
+			big.used[i] = 1;
+		}
+		big.n = set->n;
+		free(set->slot);
+		free(set->used);
+		*set = big;
+	}
+	for (i = fid_hash(f, set->cap - 1); set->used[i]; i = (i + 1) & (set->cap - 1))
+		if (set->slot[i].dev == f.dev && set->slot[i].ino == f.ino)
+			return 0;
+	set->slot[i] = f;
+	set->used[i] = 1;
+	set->n++;
+	return 1;
+}
+
+/* Empty the set (the memory is freed: a walk's size says nothing of the next). */
+static void fid_clear(struct fidset *set)
+{
+	free(set->slot);
+	free(set->used);
+	memset(set, 0, sizeof(*set));
+}
 
 static int has_ext(const char *name, const char *ext)
 {
@@ -48,8 +126,8 @@ static int has_ext(const char *name, const char *ext)
 
 static int by_name(const void *a, const void *b)
 {
-	/* past the kind byte */
-	return strcmp(*(char *const *)a + 1, *(char *const *)b + 1);
+	/* past the kind byte and the identity */
+	return strcmp(*(char *const *)a + ENTRY_NAME, *(char *const *)b + ENTRY_NAME);
 }
 
 /* Fail for good with "what: why" (why NULL: out of memory); returns -1. */
@@ -96,14 +174,16 @@ static void frame_free(struct frame *f)
 
 /*
  * What walking keeps of an entry of f->dir: 'd' a directory, 'f' a *.brp
- * regular file, 0 neither. d_type saves a stat a file; a symbolic link, or a
- * file system that does not say, is looked at through stat (which follows
- * links, as a path given on the command line is).
+ * regular file (*id its identity), 0 neither. d_type and d_ino save a stat a
+ * file; a symbolic link, or a file system that does not say, is looked at
+ * through stat (which follows links, as a path given on the command line is).
  */
-static int kind_of(struct brp_source *s, const struct frame *f, const struct dirent *de)
+static int kind_of(struct brp_source *s, const struct frame *f, const struct dirent *de, struct fid *id)
 {
 	struct stat st;
 
+	id->dev = f->dev;
+	id->ino = (uint64_t)de->d_ino;
 	switch (de->d_type) {
 	case DT_DIR:
 		return 'd';
@@ -117,10 +197,49 @@ static int kind_of(struct brp_source *s, const struct frame *f, const struct dir
 			return 0;
 		if (S_ISDIR(st.st_mode))
 			return 'd';
+		id->dev = (uint64_t)st.st_dev;
+		id->ino = (uint64_t)st.st_ino;
 		return S_ISREG(st.st_mode) && has_ext(de->d_name, ".brp") ? 'f' : 0;
 	default:
 		return 0;
 	}
+}
+
+/*
+ * The next line of the list being read into s->line (BRP_LIST_LINE_MAX + 3
+ * bytes), without its LF and trailing CRs: 1 (*len its length), 0 at the
+ * end; -1 a line longer than BRP_LIST_LINE_MAX, -2 one holding a NUL (no path
+ * does). At most BRP_LIST_LINE_MAX + 2 bytes of a line are read: a longer one
+ * stops the list, so the rest of it is never read.
+ */
+static int read_line(struct brp_source *s, size_t *len)
+{
+	FILE *f = s->reading;
+	size_t n = 0;
+	int c = EOF, any = 0, nul = 0, rc;
+
+	flockfile(f);
+	while (n < BRP_LIST_LINE_MAX + 2 && (c = getc_unlocked(f)) != EOF) {
+		any = 1;
+		if (c == '\n')
+			break;
+		nul |= c == '\0';
+		s->line[n++] = (char)c;
+	}
+	funlockfile(f);
+	s->line[n] = '\0';
+	if (!any)
+		return 0;
+	s->lineno++;
+	rc = n == BRP_LIST_LINE_MAX + 2 ? -1 : 1; /* and no LF yet: longer than a path with its CR */
+	while (n > 0 && s->line[n - 1] == '\r')
+		s->line[--n] = '\0';
+	if (rc == 1 && n > BRP_LIST_LINE_MAX)
+		rc = -1;
+	if (rc == 1 && nul)
+		rc = -2;
+	*len = n;
+	return rc;
 }
 
 /* Read and sort the entries of d, f's directory (not the names starting with a dot). */
@@ -131,11 +250,12 @@ static int frame_read(struct brp_source *s, struct frame *f, DIR *d)
 	int err = -1;
 
 	while ((de = readdir(d)) != NULL) {
-		size_t len = strlen(de->d_name) + 2;
+		size_t len = strlen(de->d_name) + 1 + ENTRY_NAME;
+		struct fid id;
 		int kind;
 		if (de->d_name[0] == '.')
 			continue;
-		kind = kind_of(s, f, de);
+		kind = kind_of(s, f, de, &id);
 		if (kind < 0)
 			goto cleanup;
 		if (kind == 0)
@@ -160,7 +280,8 @@ static int frame_read(struct brp_source *s, struct frame *f, DIR *d)
 		}
 		off[f->n++] = used;
 		f->names[used] = (char)kind;
-		memcpy(f->names + used + 1, de->d_name, len - 1);
+		memcpy(f->names + used + 1, &id, sizeof(id));
+		memcpy(f->names + used + ENTRY_NAME, de->d_name, len - ENTRY_NAME);
 		used += len;
 	}
 	/* names has stopped moving: the offsets can become pointers */
@@ -179,13 +300,21 @@ cleanup:
 	return err;
 }
 
-/* Start walking dir: its entries become the innermost frame. */
+/*
+ * Start walking dir: its entries become the innermost frame. A directory the
+ * walk has entered before (a symbolic link loop, or a second link to one) is
+ * skipped, and said so, once for each link: each directory is walked once.
+ */
 static int enter(struct brp_source *s, const char *dir)
 {
 	size_t len = strlen(dir);
 	struct frame *f;
+	struct stat st;
 	DIR *d;
 	int err;
+
+	if (s->depth == 0)
+		fid_clear(&s->seen); /* a new walk */
 
 	if (s->depth == s->stack_cap) {
 		size_t cap = s->stack_cap ? s->stack_cap * 2 : 8;
@@ -206,8 +335,26 @@ static int enter(struct brp_source *s, const char *dir)
 	f->dir[len] = '\0';
 	if (!(d = opendir(dir))) {
 		err = fail(s, dir, strerror(errno));
+	} else if (fstat(dirfd(d), &st) != 0) {
+		err = fail(s, dir, strerror(errno));
+		closedir(d);
 	} else {
-		err = frame_read(s, f, d);
+		struct fid id = { (uint64_t)st.st_dev, (uint64_t)st.st_ino };
+		int fresh = fid_add(&s->seen, id);
+		if (fresh < 0) {
+			err = fail(s, NULL, NULL);
+		} else if (!fresh) {
+			brp_error(s->cmd,
+			          "%s: skipped: a directory this walk has entered already, reached again through a "
+			          "symbolic link",
+			          dir);
+			closedir(d);
+			frame_free(f);
+			return 0;
+		} else {
+			f->dev = id.dev;
+			err = frame_read(s, f, d);
+		}
 		closedir(d);
 	}
 	if (err) {
@@ -228,6 +375,7 @@ int brp_source_new(struct brp_source **out, const char *cmd, int argc, char **ar
 		brp_error(cmd, "out of memory");
 		goto cleanup;
 	}
+	s->cmd = cmd;
 	s->argv = argv;
 	s->argc = argc;
 	for (int i = 0; i < argc; i++) {
@@ -243,6 +391,7 @@ int brp_source_new(struct brp_source **out, const char *cmd, int argc, char **ar
 		s->is_dir[i] = 1;
 	}
 	if (list) {
+		s->list_name = list;
 		s->own_list = strcmp(list, "-") != 0;
 		s->list = s->own_list ? fopen(list, "r") : stdin;
 		if (!s->list) {
@@ -275,24 +424,47 @@ int brp_source_next(struct brp_source *s, const char **path)
 				continue;
 			}
 			e = f->entry[f->next++];
-			if (set_path(s, f->dir, strlen(f->dir), e + 1) < 0)
+			if (set_path(s, f->dir, strlen(f->dir), e + ENTRY_NAME) < 0)
 				return fail(s, NULL, NULL);
 			if (e[0] == 'd') {
 				if (enter(s, s->path) < 0)
 					return -1;
 				continue;
+			} else {
+				struct fid id;
+				int fresh;
+				memcpy(&id, e + 1, sizeof(id));
+				if ((fresh = fid_add(&s->seen, id)) < 0)
+					return fail(s, NULL, NULL);
+				if (!fresh) {
+					brp_error(s->cmd,
+					          "%s: skipped: a log this walk has given already, reached again through a link",
+					          s->path);
+					continue;
+				}
 			}
 			break;
 		}
 		if (s->reading) {
-			ssize_t len = getline(&s->line, &s->line_cap, s->reading);
+			size_t len;
+			int got;
 			struct stat st;
-			if (len <= 0) {
+			if (!s->line && !(s->line = malloc(BRP_LIST_LINE_MAX + 3)))
+				return fail(s, NULL, NULL);
+			if ((got = read_line(s, &len)) == 0) {
 				s->reading = NULL;
 				continue;
 			}
-			while (len > 0 && (s->line[len - 1] == '\n' || s->line[len - 1] == '\r'))
-				s->line[--len] = '\0';
+			if (got < 0) {
+				char what[64], why[LINE_QUOTE + 80];
+				snprintf(what, sizeof(what), "%s, line %lu", s->reading_name, s->lineno);
+				if (got == -1)
+					snprintf(why, sizeof(why), "longer than %d bytes, so no path: \"%.*s...\"",
+					         BRP_LIST_LINE_MAX, LINE_QUOTE, s->line);
+				else
+					snprintf(why, sizeof(why), "holds a NUL byte, so no path: \"%.*s\"...", LINE_QUOTE, s->line);
+				return fail(s, what, why);
+			}
 			if (len == 0)
 				continue;
 			arg = s->line;
@@ -302,11 +474,15 @@ int brp_source_next(struct brp_source *s, const char **path)
 			arg = s->argv[s->arg++];
 			if (strcmp(arg, "-") == 0) {
 				s->reading = stdin;
+				s->reading_name = "standard input";
+				s->lineno = 0;
 				continue;
 			}
 		} else if (s->list && !s->list_taken) {
 			s->list_taken = 1;
 			s->reading = s->list;
+			s->reading_name = s->own_list ? s->list_name : "standard input";
+			s->lineno = 0;
 			continue;
 		} else {
 			return 0;
@@ -345,6 +521,7 @@ void brp_source_free(struct brp_source *s)
 	while (s->depth > 0)
 		frame_free(&s->stack[--s->depth]);
 	free(s->stack);
+	fid_clear(&s->seen);
 	if (s->own_list && s->list)
 		fclose(s->list);
 	free(s->line);

@@ -6,18 +6,102 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * The length of the UTF-8 sequence at p if it is well formed and not a C1
+ * control (U+0080 to U+009F, which some terminals obey as ESC sequences),
+ * else 0. p is NUL-terminated: a NUL fails the first test that reaches it.
+ */
+static size_t utf8_printable(const unsigned char *p)
+{
+	unsigned c = p[0], lo = 0x80, hi = 0xbf;
+	size_t n;
+
+	if (c >= 0xc2 && c <= 0xdf) {
+		n = 2;
+		if (c == 0xc2)
+			lo = 0xa0;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		n = 3;
+		if (c == 0xe0)
+			lo = 0xa0; /* not overlong */
+		if (c == 0xed)
+			hi = 0x9f; /* not a surrogate */
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4;
+		if (c == 0xf0)
+			lo = 0x90;
+		if (c == 0xf4)
+			hi = 0x8f; /* not past U+10FFFF */
+	} else {
+		return 0;
+	}
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+void brp_text_n(FILE *f, const char *s, size_t max)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
+	size_t n;
+
+	if (max < (size_t)(end - p)) {
+		/* stop at a character's start, so the prefix does not end in half of one */
+		end = p + max;
+		while (end > p && (*end & 0xc0) == 0x80)
+			end--;
+	}
+	while (p < end) {
+		if (*p == '\\') {
+			fputs("\\\\", f);
+			p++;
+		} else if (*p >= 0x20 && *p < 0x7f) {
+			putc(*p++, f);
+		} else if (*p == '\n' || *p == '\t' || *p == '\r') {
+			fputs(*p == '\n' ? "\\n" : *p == '\t' ? "\\t" : "\\r", f);
+			p++;
+		} else if (*p >= 0x80 && (n = utf8_printable(p)) != 0 && p + n <= end) {
+			fwrite(p, 1, n, f);
+			p += n;
+		} else {
+			fprintf(f, "\\x%02x", *p++);
+		}
+	}
+}
+
+void brp_text(FILE *f, const char *s)
+{
+	brp_text_n(f, s, (size_t)-1);
+}
+
 void brp_error(const char *cmd, const char *fmt, ...)
 {
+	char small[1024], *line = small;
 	va_list ap;
+	int n;
 
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (n >= (int)sizeof(small) && (line = malloc((size_t)n + 1)) != NULL) {
+		va_start(ap, fmt);
+		vsnprintf(line, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	if (!line)
+		line = small; /* out of memory: the message cut short */
 	fputs("brp", stderr);
 	if (cmd)
 		fprintf(stderr, " %s", cmd);
 	fputs(": ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
+	/* a path or a name may hold any byte: one line, and nothing a terminal obeys */
+	brp_text(stderr, n < 0 ? fmt : line);
 	fputc('\n', stderr);
+	if (line != small)
+		free(line);
 }
 
 int brp_bad_option(const char *cmd, int c, char **argv)

@@ -18,23 +18,28 @@
 extern "C" {
 #endif
 
+/* A card: its face id, 0..52 (see above); plain data, compared with ==. */
 typedef uint8_t rpl_card;
 
+/* The joker's id; also the highest id. */
 #define RPL_JOKER 52
 #define RPL_NFACES 53     /* distinct faces */
 #define RPL_DECK_SIZE 108 /* cards in a deal */
+/* The id of the card of suit (enum rpl_suit) and rank (1 = A .. 13 = K). */
 #define RPL_CARD_MAKE(suit, rank) ((rpl_card)((suit) * 13 + (rank) - 1))
 #define RPL_CARD_SUIT(c) ((c) / 13)     /* undefined for RPL_JOKER */
 #define RPL_CARD_RANK(c) ((c) % 13 + 1) /* 1 = A .. 13 = K; not for RPL_JOKER */
-#define RPL_IS_TWO(c) ((c) != RPL_JOKER && RPL_CARD_RANK(c) == 2)
+#define RPL_IS_TWO(c) ((c) != RPL_JOKER && RPL_CARD_RANK(c) == 2) /* a 2 of any suit */
+/* A card that can stand for another in a meld: a joker or a 2. */
 #define RPL_IS_WILDCAPABLE(c) ((c) == RPL_JOKER || RPL_IS_TWO(c))
 
+/* The suits, in id order. */
 enum rpl_suit { RPL_CLUBS = 0, RPL_DIAMONDS = 1, RPL_HEARTS = 2, RPL_SPADES = 3 };
 
 /* Flags for rpl_card_format(). */
 #define RPL_CARD_SYMBOLS 1u /* write suits as the UTF-8 symbols ♣ ♦ ♥ ♠ */
 
-/* The number of copies of face c in the 108-card deck: 2, or 4 for jokers. */
+/* The number of copies of face c in the 108-card deck: 2, 4 for the joker, 0 for a non-card. */
 RPL_API int rpl_card_copies(rpl_card c);
 
 /*
@@ -52,7 +57,7 @@ RPL_API int rpl_card_parse(const char *text, size_t len, rpl_card *out);
  */
 RPL_API size_t rpl_card_format(rpl_card c, char *buf, size_t size, unsigned flags);
 
-/* The canonical ASCII text of c in static storage ("??" for a non-card). */
+/* The canonical ASCII text of c ("10c", "JK"; "??" for a non-card). Static storage. */
 RPL_API const char *rpl_card_name(rpl_card c);
 
 #ifdef __cplusplus

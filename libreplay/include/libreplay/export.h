@@ -34,6 +34,12 @@ extern "C" {
 
 /* ---- one log, loaded for export ---- */
 
+/*
+ * One log, loaded and judged: an opaque handle made by
+ * rpl_export_match_load or rpl_export_match_load_memory, freed with
+ * rpl_export_match_free. Once loaded it is only read: sinks on other
+ * threads may read it while no one frees it.
+ */
 typedef struct rpl_export_match rpl_export_match;
 
 /* Flags for rpl_export_match_load(). */
@@ -42,27 +48,41 @@ typedef struct rpl_export_match rpl_export_match;
 /*
  * Load the log at path; the path is kept as the match's file name (UTF-8,
  * invalid bytes replaced by U+FFFD). Returns 0 whatever the verdict (a
- * damaged log loads as malformed); RPL_EIO when the file cannot be read,
- * RPL_ENOMEM, RPL_EINVAL.
+ * damaged log loads as malformed) with *out owned by the caller
+ * (rpl_export_match_free); RPL_EIO when the file cannot be read, RPL_ENOMEM,
+ * RPL_EINVAL for a NULL argument. Whenever *out is set on failure,
+ * rpl_export_match_errmsg says why: free it all the same. Touches no shared
+ * state: loads may run on several threads at once.
  */
 RPL_API int rpl_export_match_load(rpl_export_match **out, const char *path, unsigned flags);
-/* The same from len bytes in memory (copied as needed); name is the file name to store. */
+/*
+ * The same from len bytes in memory (data may be freed after the call);
+ * name is the file name to store. As rpl_export_match_load, without
+ * RPL_EIO.
+ */
 RPL_API int rpl_export_match_load_memory(rpl_export_match **out, const char *name, const void *data, size_t len,
                                          unsigned flags);
+/* Free a loaded match; NULL is accepted. */
 RPL_API void rpl_export_match_free(rpl_export_match *m);
 
-/* The identity: the SHA-256 of the log's bytes as 64 lower-case hex digits. */
+/* The identity: the SHA-256 of the log's bytes as 64 lower-case hex digits ("" for NULL). Lent by m. */
 RPL_API const char *rpl_export_match_hash(const rpl_export_match *m);
-/* The verdict, as rpl_verify_reader() gives it. */
+/* The verdict, as rpl_verify_reader() gives it; NULL for NULL. Lent by m. */
 RPL_API const rpl_verdict *rpl_export_match_verdict(const rpl_export_match *m);
+/* The detail of the failure that made m's load fail; "" when none. Lent by m. */
 RPL_API const char *rpl_export_match_errmsg(const rpl_export_match *m);
 
 /* ---- SQLite ---- */
 
+/*
+ * An export database open for writing: an opaque handle made by
+ * rpl_export_db_open, freed with rpl_export_db_free; one thread at a time.
+ */
 typedef struct rpl_export_db rpl_export_db;
 
-/* The schema version this build writes (PRAGMA user_version), and the SQL of version v (1..). */
+/* The schema version this build writes (PRAGMA user_version). */
 RPL_API int rpl_export_schema_version(void);
+/* The SQL of schema step version (1..rpl_export_schema_version()), or NULL. Static storage. */
 RPL_API const char *rpl_export_schema_sql(int version);
 
 /*
@@ -72,8 +92,16 @@ RPL_API const char *rpl_export_schema_sql(int version);
  * rollback journal; one switched to WAL stays in WAL, where readers are
  * never blocked (docs/schema.md). timeout_ms is how long to wait for another
  * writer's lock, here and in rpl_export_db_begin (< 0: 10 minutes).
+ * A path that exists and is not a regular file (a device, a FIFO) is refused
+ * before SQLite opens it (RPL_EIO). A database this handle creates is removed
+ * again by rpl_export_db_free when no batch of the handle was committed and
+ * it holds no match: a failed run leaves no empty database behind.
  * RPL_EIO (cannot open or write), RPL_EUNSUPPORTED (the schema is newer than
- * this build), RPL_ECORRUPT (not an export database, or damaged), RPL_ENOMEM.
+ * this build), RPL_ECORRUPT (not an export database, a negative schema
+ * version, or damaged), RPL_ENOMEM, RPL_EINVAL for a NULL argument. Returns
+ * 0 with *out owned by the caller (rpl_export_db_free); whenever *out is
+ * set on failure, rpl_export_db_errmsg says why (never naming path): free
+ * it all the same.
  */
 RPL_API int rpl_export_db_open(rpl_export_db **out, const char *path, int timeout_ms);
 
@@ -81,10 +109,15 @@ RPL_API int rpl_export_db_open(rpl_export_db **out, const char *path, int timeou
  * A batch is one write transaction (BEGIN IMMEDIATE ... COMMIT): until
  * commit nothing is visible, and a process killed before it leaves the
  * database as it was. begin waits for another writer as long as the timeout
- * allows (RPL_EIO with "the database is busy" after that). RPL_ESTATE when
- * a batch is (or is not) already open.
+ * allows (RPL_EIO with "the database is busy" after that). Returns 0;
+ * RPL_ESTATE when a batch is already open.
  */
 RPL_API int rpl_export_db_begin(rpl_export_db *db);
+/*
+ * Make the open batch visible. Returns 0; RPL_ESTATE when no batch is
+ * open, RPL_EIO when SQLite cannot commit (the batch is then rolled back:
+ * none is open).
+ */
 RPL_API int rpl_export_db_commit(rpl_export_db *db);
 /* Undo the open batch, if any; always leaves none open. */
 RPL_API void rpl_export_db_rollback(rpl_export_db *db);
@@ -103,18 +136,28 @@ RPL_API int rpl_export_db_add(rpl_export_db *db, const rpl_export_match *m, int 
  * elsewhere) that db lacks, by hash, with all its rows; match ids are
  * renumbered. One batch of its own: call it with no batch open (SQLite
  * attaches src outside a transaction); on failure nothing is added.
- * src must have db's schema version. *added (may be NULL): matches added.
+ * src must have db's schema version, and be an existing regular file (it is
+ * never created). *added (may be NULL): matches added.
  * RPL_ESTATE with a batch open, RPL_EIO (cannot read src, a database error,
  * another older schema version), RPL_EUNSUPPORTED (a newer one).
  */
 RPL_API int rpl_export_db_merge(rpl_export_db *db, const char *src, int *added);
 
-/* Free the handle; an open batch is rolled back. */
+/*
+ * Free the handle; an open batch is rolled back. A database the handle
+ * created and never committed to is removed if it holds no match (see
+ * rpl_export_db_open). NULL is accepted.
+ */
 RPL_API void rpl_export_db_free(rpl_export_db *db);
+/* The detail of the last failure on db in one line; "" when none. Lives until the next failure or the free. */
 RPL_API const char *rpl_export_db_errmsg(const rpl_export_db *db);
 
 /* ---- CSV ---- */
 
+/*
+ * A directory of CSV files being written: an opaque handle made by
+ * rpl_export_csv_open, freed with rpl_export_csv_free; one thread at a time.
+ */
 typedef struct rpl_export_csv rpl_export_csv;
 
 /* Flags for rpl_export_csv_open(). */
@@ -126,9 +169,10 @@ typedef struct rpl_export_csv rpl_export_csv;
  * melds.csv, actions.csv and players.csv (docs/schema.md). Each file is
  * written under a temporary name in dir and renamed into place by
  * rpl_export_csv_finish(), so a file of that name is never half-written.
- * flags: 0 or RPL_EXPORT_CSV_BOM. RPL_EINVAL (an unknown flag), RPL_EIO,
- * RPL_ENOMEM; whenever *out is set on failure, rpl_export_csv_errmsg() says
- * why: free it all the same.
+ * flags: 0 or RPL_EXPORT_CSV_BOM. Returns 0 with *out owned by the caller
+ * (rpl_export_csv_free); RPL_EINVAL (an unknown flag, a NULL argument),
+ * RPL_EIO (the message never names dir), RPL_ENOMEM. Whenever *out is set
+ * on failure, rpl_export_csv_errmsg() says why: free it all the same.
  */
 RPL_API int rpl_export_csv_open(rpl_export_csv **out, const char *dir, unsigned flags);
 /* Add a loaded match; a match already added (by hash) adds nothing (*added = 0). RPL_EIO, RPL_ENOMEM. */
@@ -137,10 +181,15 @@ RPL_API int rpl_export_csv_add(rpl_export_csv *w, const rpl_export_match *m, int
 RPL_API int rpl_export_csv_finish(rpl_export_csv *w);
 /* Free the writer; without a successful finish its temporary files are removed. */
 RPL_API void rpl_export_csv_free(rpl_export_csv *w);
+/* The detail of the last failure on w in one line ("deals.csv: No space left on device"); "" when none. */
 RPL_API const char *rpl_export_csv_errmsg(const rpl_export_csv *w);
 
 /* ---- XLSX ---- */
 
+/*
+ * A workbook being written: an opaque handle made by rpl_export_xlsx_open,
+ * freed with rpl_export_xlsx_free; one thread at a time.
+ */
 typedef struct rpl_export_xlsx rpl_export_xlsx;
 
 /*
@@ -167,6 +216,7 @@ RPL_API int rpl_export_xlsx_add(rpl_export_xlsx *w, const rpl_export_match *m, i
 RPL_API int rpl_export_xlsx_finish(rpl_export_xlsx *w);
 /* Free the writer; without a successful finish nothing is left at path or beside it. */
 RPL_API void rpl_export_xlsx_free(rpl_export_xlsx *w);
+/* The detail of the last failure on w in one line (never naming path); "" when none. */
 RPL_API const char *rpl_export_xlsx_errmsg(const rpl_export_xlsx *w);
 
 #ifdef __cplusplus

@@ -26,11 +26,19 @@
 extern "C" {
 #endif
 
+/*
+ * A match in progress: an opaque handle made by rpl_game_new or
+ * rpl_game_clone, owned by the caller, freed with rpl_game_free. The
+ * functions that take it const only read it: any number of threads may
+ * call them on one game at once while none changes it (rpl_game_check and
+ * rpl_game_legal work on copies of their own). rpl_game_deal and
+ * rpl_game_apply change it: one thread at a time.
+ */
 typedef struct rpl_game rpl_game;
 
-#define RPL_HAND_SIZE 11
-#define RPL_MORTO_SIZE 11
-#define RPL_MAX_SEATS 4
+#define RPL_HAND_SIZE 11  /* cards dealt to each hand */
+#define RPL_MORTO_SIZE 11 /* cards in each of the two mortos */
+#define RPL_MAX_SEATS 4   /* seats at the largest table */
 #define RPL_MAX_MELDS 36 /* per side: 108 cards / 3 */
 
 /*
@@ -110,39 +118,54 @@ typedef struct rpl_deal_stats {
 } rpl_deal_stats;
 
 /*
- * A new match for n players (2 or 4, as the rules allow) under a copy of
- * rules r; first_dealer (0..n-1) deals the first deal. *out is owned by the
- * caller (rpl_game_free). RPL_EINVAL, RPL_ENOMEM.
+ * A new match for nplayers (2 or 4, as the rules allow) under a copy of
+ * rules r (r may be freed after the call); first_dealer (0..nplayers-1)
+ * deals the first deal. Returns 0 with *out owned by the caller
+ * (rpl_game_free); RPL_EINVAL for a NULL argument, a table size the rules
+ * do not allow or a first dealer out of range; RPL_ENOMEM. On failure *out
+ * is NULL.
  */
 RPL_API int rpl_game_new(rpl_game **out, const rpl_rules *r, int nplayers, int first_dealer);
+/* Free a game; NULL is accepted. */
 RPL_API void rpl_game_free(rpl_game *g);
-/* Copy the whole state of src into dst (both made by rpl_game_new). */
+/* Copy the whole state of src into dst (both made by rpl_game_new); nothing when either is NULL. */
 RPL_API void rpl_game_copy(rpl_game *dst, const rpl_game *src);
-/* A new game with the state of src, or NULL when out of memory. */
+/* A new game with the state of src, owned by the caller; NULL when src is NULL or memory is short. */
 RPL_API rpl_game *rpl_game_clone(const rpl_game *src);
 
-/* The rules the game plays by (owned by the game). */
+/* The rules the game plays by: lent by the game, valid while it lives; NULL for NULL. */
 RPL_API const rpl_rules *rpl_game_rules(const rpl_game *g);
 
 /*
- * Start the next deal from layout. The dealer is the first dealer for the
- * first deal, then the next seat clockwise each deal. RPL_EILLEGAL with
- * RPL_RULE_LAYOUT when the layout is not the 108-card deck,
- * RPL_RULE_DEAL_NOT_OVER or RPL_RULE_MATCH_OVER when no deal may start.
+ * Start the next deal from layout (copied). The dealer is the first dealer
+ * for the first deal, then the next seat clockwise each deal. Returns 0;
+ * RPL_EILLEGAL, the game unchanged but for its refusal (rpl_game_rule,
+ * rpl_game_errmsg), with RPL_RULE_LAYOUT when the layout is not the
+ * 108-card deck, RPL_RULE_DEAL_NOT_OVER or RPL_RULE_MATCH_OVER when no
+ * deal may start; RPL_EINVAL for a NULL argument.
  */
 RPL_API int rpl_game_deal(rpl_game *g, const rpl_layout *layout);
 
 /*
- * Apply one decision of the seat to move. 0 when applied; RPL_EILLEGAL when
- * refused (state unchanged; see rpl_game_rule, rpl_game_errmsg); RPL_EINVAL
- * for a NULL argument.
+ * Apply one decision of the seat to move. 0 when applied (the last refusal
+ * is cleared); RPL_EILLEGAL when refused: the position is unchanged and
+ * rpl_game_rule, rpl_game_errmsg say why; RPL_EINVAL for a NULL argument.
+ * Never allocates.
  */
 RPL_API int rpl_game_apply(rpl_game *g, const rpl_action *a);
-/* Like rpl_game_apply but only checks: the state is never changed. */
+/*
+ * What rpl_game_apply would return, on a copy: g is never changed (so no
+ * message is kept: apply the decision to a copy to read it). *rule (rule
+ * may be NULL) gets the rule broken, RPL_RULE_NONE when accepted.
+ */
 RPL_API int rpl_game_check(const rpl_game *g, const rpl_action *a, int *rule);
 
-/* The rule code of the last refusal, and its one-line message. */
+/* The rule code (enum rpl_rule) of the last refusal; RPL_RULE_NONE after a success or for NULL. */
 RPL_API int rpl_game_rule(const rpl_game *g);
+/*
+ * The last refusal in one line, the profile first ("STBL: ..."); "" after
+ * a success or for NULL. Lent by the game until its next deal or decision.
+ */
 RPL_API const char *rpl_game_errmsg(const rpl_game *g);
 
 /*
@@ -152,40 +175,61 @@ RPL_API const char *rpl_game_errmsg(const rpl_game *g);
  * once. Note that three rules are checked when the turn ends (a vulnerable
  * side's opening minimum, KZV/STBL pile use, ABERTO's one-card pile), so a
  * listed move can leave a turn that cannot end legally: see docs/rules.md.
+ * Only reads g (0 for NULL); the moves are the caller's.
  */
 RPL_API size_t rpl_game_legal(const rpl_game *g, rpl_action *out, size_t cap);
 
-/* Queries. Seats and sides out of range give 0 or -1. */
-RPL_API int rpl_game_players(const rpl_game *g);
-RPL_API int rpl_game_phase(const rpl_game *g);         /* enum rpl_phase */
-RPL_API int rpl_game_seat(const rpl_game *g);          /* seat to move */
-RPL_API int rpl_game_dealer(const rpl_game *g);        /* dealer of this deal */
-RPL_API int rpl_game_deal_number(const rpl_game *g);   /* 1-based; 0 before the first */
-RPL_API int rpl_game_turn_number(const rpl_game *g);   /* turns begun in this deal */
-/* The hand of seat, sorted by card id, into out (cap cards at most); returns its size. */
+/*
+ * Queries. They only read g, and what each returns for a NULL g or a seat,
+ * side or index out of range is said on its line.
+ */
+RPL_API int rpl_game_players(const rpl_game *g);       /* 2 or 4; 0 for NULL */
+RPL_API int rpl_game_phase(const rpl_game *g);         /* enum rpl_phase; RPL_PHASE_NO_DEAL for NULL */
+RPL_API int rpl_game_seat(const rpl_game *g);          /* seat to move; -1 for NULL */
+RPL_API int rpl_game_dealer(const rpl_game *g);        /* dealer of this deal; -1 for NULL */
+RPL_API int rpl_game_deal_number(const rpl_game *g);   /* 1-based; 0 before the first and for NULL */
+RPL_API int rpl_game_turn_number(const rpl_game *g);   /* turns begun in this deal; 0 for NULL */
+/*
+ * The hand of seat, sorted by card id, into out (cap cards at most; out may
+ * be NULL); returns its size, or -1 for NULL g or a seat out of range.
+ */
 RPL_API int rpl_game_hand(const rpl_game *g, int seat, rpl_card *out, size_t cap);
-/* Copies of face c in seat's hand. */
+/* Copies of face c in seat's hand; 0 for NULL g, a seat out of range or a non-card. */
 RPL_API int rpl_game_hand_count(const rpl_game *g, int seat, rpl_card c);
-/* The discard pile, bottom first, into out; returns its size. */
+/* The discard pile, bottom first, into out (cap cards at most; out may be NULL); returns its size, -1 for NULL. */
 RPL_API int rpl_game_pile(const rpl_game *g, rpl_card *out, size_t cap);
+/* Cards left to draw (the stock, and a morto turned into stock); 0 for NULL. */
 RPL_API int rpl_game_stock_count(const rpl_game *g);
-/* Morto i (0, 1): -1 untouched, 0/1 taken by that side, 2 turned into stock. */
+/* Morto i (0, 1): -1 untouched, 0/1 taken by that side, 2 turned into stock; -1 for NULL or i out of range. */
 RPL_API int rpl_game_morto_state(const rpl_game *g, int i);
+/* The number of melds side (0, 1) has on the table; 0 for NULL or a side out of range. */
 RPL_API int rpl_game_meld_count(const rpl_game *g, int side);
+/*
+ * Meld index (in the order laid) of side into *out. Returns 0; RPL_EINVAL
+ * for NULL g or out or a side out of range, RPL_ENOTFOUND for an index
+ * the side has no meld for.
+ */
 RPL_API int rpl_game_meld(const rpl_game *g, int side, int index, rpl_meld_info *out);
-/* 1 when side is vulnerable in this deal (ABERTO), else 0. */
+/* 1 when side is vulnerable in this deal (ABERTO), else 0 (also for NULL or a side out of range). */
 RPL_API int rpl_game_vulnerable(const rpl_game *g, int side);
 
-/* The deal's score for side so far (final once the deal is over). */
+/*
+ * The deal's score for side so far into *out (final once the deal is
+ * over). Returns 0; RPL_EINVAL for NULL g or out or a side out of range.
+ */
 RPL_API int rpl_game_deal_score(const rpl_game *g, int side, rpl_score *out);
-/* The match total of side, the deals included so far. */
+/* The match total of side, the deals ended so far; 0 for NULL or a side out of range. */
 RPL_API int32_t rpl_game_total(const rpl_game *g, int side);
-/* The winning side once the match is over, else -1. */
+/* The winning side once the match is over, else -1 (also for NULL). */
 RPL_API int rpl_game_winner(const rpl_game *g);
-/* What happened in the current (or last) deal. */
+/* What happened in the current (or last) deal into *out; nothing when either is NULL. */
 RPL_API void rpl_game_deal_stats(const rpl_game *g, rpl_deal_stats *out);
 
-/* The canonical short text of an action ("draw", "meld 5h 6h 7h", ...). */
+/*
+ * The canonical short text of an action ("draw", "meld 5h 6h 7h", ...) into
+ * buf, NUL-terminated and truncated to size; returns the length the whole
+ * text needs (less than 128), like snprintf. A NULL a writes "".
+ */
 RPL_API size_t rpl_action_format(const rpl_action *a, char *buf, size_t size);
 
 #ifdef __cplusplus

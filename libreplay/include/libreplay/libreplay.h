@@ -6,7 +6,8 @@
  * carry a one-line detail message for their last failure (see each module's
  * *_errmsg()). The library never prints, never exits and keeps no global
  * mutable state: different handles may be used from different threads at
- * once.
+ * once. docs/conventions.md says the rules every header follows: who frees
+ * what, what a message says, what may run on several threads.
  */
 #ifndef LIBREPLAY_LIBREPLAY_H
 #define LIBREPLAY_LIBREPLAY_H
@@ -21,5 +22,6 @@
 #include "libreplay/notation.h"
 #include "libreplay/export.h"
 #include "libreplay/deal.h"
+#include "libreplay/sign.h"
 
 #endif

@@ -3,11 +3,15 @@
  * that reads them back, and verification (replaying a log through the
  * rules engine). The byte layout is specified in docs/format.md.
  *
- * Ownership: every handle is made by an rpl_..._open() function, owned by the
- * caller and released by its *_free (which accepts NULL). Strings returned
- * by a handle live as long as the handle. Errors: functions return 0 or a
- * negative enum rpl_error; *_errmsg() gives the last failure's one-line
- * detail.
+ * Ownership: every handle is made by its open function (rpl_recorder_open,
+ * rpl_reader_open, rpl_reader_open_memory), owned by the caller and
+ * released by its free function (which accepts NULL). An open that fails
+ * may still set *out, to a handle that says why: free it all the same
+ * (docs/conventions.md, section 2). Strings returned by a handle live as
+ * long as the handle. Errors: functions return 0 or a negative enum
+ * rpl_error; the _errmsg() functions give the last failure's one-line
+ * detail, which never names the path the caller gave. Threads: a handle is
+ * used by one thread at a time; different handles at once.
  */
 #ifndef LIBREPLAY_LOG_H
 #define LIBREPLAY_LOG_H
@@ -17,12 +21,13 @@
 #include "libreplay/rules.h"
 #include "libreplay/game.h"
 #include "libreplay/deal.h"
+#include "libreplay/sign.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Limits a reader enforces before allocating (docs/format.md, "Limits"). */
+/* Limits a reader enforces before allocating (docs/format.md, section 10, "Limits"). */
 #define RPL_MAX_NAME 256        /* bytes of a player name */
 #define RPL_MAX_META 64         /* metadata entries */
 #define RPL_MAX_META_TEXT 1024  /* bytes of a metadata key or value */
@@ -34,8 +39,8 @@ extern "C" {
  * the export write as dates. A recorder refuses another (RPL_EINVAL), a
  * reader refuses it as corrupt.
  */
-#define RPL_MIN_START_TIME (-62167219200LL)
-#define RPL_MAX_START_TIME 253402300799LL
+#define RPL_MIN_START_TIME (-62167219200LL) /* 0000-01-01T00:00:00Z */
+#define RPL_MAX_START_TIME 253402300799LL   /* 9999-12-31T23:59:59Z */
 /*
  * Limits a recorder enforces (RPL_ELIMIT), so that it never writes a log
  * its reader refuses and its memory stays bounded: decisions in one match
@@ -51,7 +56,7 @@ typedef struct rpl_match_info {
 	int nplayers;               /* 2 or 4 */
 	const char *players[4];     /* names by seat; NULL or "" for unnamed */
 	int first_dealer;           /* seat */
-	int64_t start_time;         /* seconds since 1970-01-01 UTC; 0 unknown; RPL_MIN/MAX_START_TIME */
+	int64_t start_time;         /* seconds since 1970-01-01 UTC; 0 unknown; RPL_MIN_START_TIME.. */
 	size_t nmeta;               /* free-form metadata: platform, table id... */
 	const char *const *meta_keys;
 	const char *const *meta_values;
@@ -67,6 +72,7 @@ typedef struct rpl_match_info {
 
 /* ---- recorder ---- */
 
+/* A match being recorded into a file: an opaque handle, see rpl_recorder_open. */
 typedef struct rpl_recorder rpl_recorder;
 
 /* Flags for rpl_recorder_open(). */
@@ -80,16 +86,38 @@ typedef struct rpl_recorder rpl_recorder;
  * rpl_recorder_close() the file is in its growing form: each flush appends
  * what was decided since the last one, so a killed process loses nothing
  * flushed (see rpl_recorder_flush). By default every decision is checked by
- * the rules engine and a refused one is not recorded.
- * RPL_EINVAL (bad info), RPL_EIO, RPL_ENOMEM. Whenever *out is set on
- * failure, rpl_recorder_errmsg() says why: free it all the same.
+ * the rules engine and a refused one is not recorded. info is copied (its
+ * names, metadata and rules may be freed after the call).
+ * Returns 0 with *out owned by the caller (rpl_recorder_free); RPL_EINVAL
+ * for a NULL argument, more than RPL_MAX_META entries or a header the
+ * format cannot hold, or (checked mode) a table size the rules do not
+ * allow; RPL_EIO when path cannot be created or written (the message is
+ * the system's reason, or "not a regular file"); RPL_ENOMEM. Whenever
+ * *out is set on failure, rpl_recorder_errmsg() says why: free it all the
+ * same.
  */
 RPL_API int rpl_recorder_open(rpl_recorder **out, const char *path, const rpl_match_info *info, unsigned flags);
 
 /*
- * Start the next deal from its layout. RPL_EILLEGAL (see rpl_recorder_rule),
- * also in committed mode (rpl_recorder_seed) for a layout that is not the
- * one the seed derives (rule RPL_RULE_LAYOUT).
+ * rpl_recorder_open() that signs as it writes: every flush ends with a
+ * signature section over every byte of the file so far (the BLAKE2b state
+ * goes on from flush to flush: nothing is hashed twice), so a killed
+ * recording leaves a signed prefix; the compact form written by
+ * rpl_recorder_close() ends with one signature over the whole log. key is
+ * borrowed: it must outlive the recorder. key NULL: rpl_recorder_open().
+ */
+RPL_API int rpl_recorder_open_signed(rpl_recorder **out, const char *path, const rpl_match_info *info,
+                                     unsigned flags, const rpl_seckey *key);
+
+/*
+ * Start the next deal from its layout (copied). Returns 0; checked mode:
+ * RPL_EILLEGAL when the engine refuses the deal (rpl_recorder_rule,
+ * rpl_recorder_errmsg); unchecked mode: RPL_EINVAL, rule RPL_RULE_LAYOUT,
+ * for a layout that is not the 108-card deck; committed mode
+ * (rpl_recorder_seed), in either mode: RPL_EILLEGAL, rule RPL_RULE_LAYOUT,
+ * for a layout that is not the one the seed derives; RPL_ELIMIT past
+ * RPL_MAX_DEALS deals; RPL_ESTATE once closed or after a failure that
+ * ended the recording; RPL_ENOMEM. Nothing is recorded on failure.
  */
 RPL_API int rpl_recorder_deal(rpl_recorder *rec, const rpl_layout *layout);
 
@@ -112,43 +140,72 @@ RPL_API int rpl_recorder_seed(rpl_recorder *rec, const uint8_t seed[RPL_DEAL_SEE
  * rpl_recorder_rule and rpl_recorder_errmsg say why). Unchecked mode:
  * RPL_EINVAL when the cards are not where the decision says (a card not in
  * the hand, a meld that does not exist): the log could not express it.
+ * Both modes: RPL_ESTATE before the first deal or once closed, RPL_ENOMEM
+ * (after which nothing more may be recorded). Returns 0 when recorded.
  */
 RPL_API int rpl_recorder_action(rpl_recorder *rec, const rpl_action *a);
 
-/* The scores the platform claims for deal (1-based), or for the match (deal 0). */
+/*
+ * Record the scores the platform claims for deal (1-based), or for the
+ * match (deal 0), side 0 first. They are not checked here: verification
+ * compares them. Returns 0; RPL_EINVAL for a NULL argument or a deal out
+ * of 0..RPL_MAX_DEALS, RPL_ESTATE once closed, RPL_ENOMEM.
+ */
 RPL_API int rpl_recorder_claim(rpl_recorder *rec, int deal, const int32_t score[2]);
 
-/* Write what was recorded since the last flush to the file (and fsync with RPL_RECORD_SYNC). */
+/*
+ * Write what was recorded since the last flush to the file (and fsync with
+ * RPL_RECORD_SYNC). Returns 0; RPL_EIO (the recording is then over:
+ * further deals, decisions and claims fail with RPL_ESTATE), RPL_ESTATE
+ * once closed, RPL_ENOMEM.
+ */
 RPL_API int rpl_recorder_flush(rpl_recorder *rec);
 
 /*
  * Finish: rewrite the log in its compact form (through a temporary file
- * renamed over path) and close it. The recorder must still be freed.
+ * renamed over path) and close it. Returns 0; RPL_EIO (path then keeps the
+ * growing form as last flushed), RPL_ESTATE when already closed, RPL_ENOMEM.
+ * The recorder must still be freed, and its game (rpl_recorder_game) stays
+ * readable until then.
  */
 RPL_API int rpl_recorder_close(rpl_recorder *rec);
 
-/* Mark the log as salvaged by brp recover: its end section says so. */
+/* Mark the log as salvaged by brp recover: its end section says so. Nothing for NULL. */
 RPL_API void rpl_recorder_mark_recovered(rpl_recorder *rec);
 
 /* Free the recorder; without close, the file stays in its growing form (as after a crash). */
 RPL_API void rpl_recorder_free(rpl_recorder *rec);
 
-/* The game as recorded so far (checked mode), or NULL. Owned by the recorder. */
+/*
+ * The game as recorded so far (checked mode), or NULL (unchecked mode, or
+ * NULL rec). Lent by the recorder: valid until rpl_recorder_free, after
+ * rpl_recorder_close too; it changes with each deal and decision recorded.
+ */
 RPL_API const rpl_game *rpl_recorder_game(const rpl_recorder *rec);
 /*
  * The seat whose decision comes next by the card bookkeeping (both modes):
  * after a discard, the next seat, even when the discard emptied the hand (a
  * morto pick-up belongs to the seat that made the last decision). -1 before
- * the first deal.
+ * the first deal (and for NULL).
  */
 RPL_API int rpl_recorder_seat(const rpl_recorder *rec);
-/* The turn number (1-based, within the deal) a decision of kind would belong to. */
+/*
+ * The turn number (1-based, within the deal) a decision of kind (enum
+ * rpl_action_kind) would belong to; 0 before the first deal and for NULL.
+ */
 RPL_API int rpl_recorder_turn(const rpl_recorder *rec, int kind);
+/*
+ * The rule (enum rpl_rule) of the last refusal of rpl_recorder_deal or
+ * rpl_recorder_action; RPL_RULE_NONE when the last decision was not
+ * refused by a rule, and for NULL.
+ */
 RPL_API int rpl_recorder_rule(const rpl_recorder *rec);
+/* The detail of the last failure on rec in one line; "" when none. Lives until the next failure or the free. */
 RPL_API const char *rpl_recorder_errmsg(const rpl_recorder *rec);
 
 /* ---- reader ---- */
 
+/* A match log being read, event by event: an opaque handle, see rpl_reader_open. */
 typedef struct rpl_reader rpl_reader;
 
 /* What rpl_reader_next() returns. */
@@ -160,6 +217,7 @@ enum rpl_event_kind {
 	RPL_EV_REVEAL = 5  /* the committed seed is revealed (R section): seed */
 };
 
+/* One event of a log, as rpl_reader_next() fills it. Plain data: the caller's. */
 typedef struct rpl_event {
 	int kind;           /* enum rpl_event_kind */
 	int deal;           /* 1-based deal number (claims: 0 for the match) */
@@ -174,43 +232,61 @@ typedef struct rpl_event {
 } rpl_event;
 
 /*
- * Open a log file, or a buffer of len bytes (copied), and read its header.
- * On RPL_ECORRUPT, RPL_EUNSUPPORTED, RPL_EIO or RPL_ELIMIT, *out is still
- * set so that rpl_reader_errmsg/rpl_reader_offset can say why: free it.
+ * Open the log file at path, read it whole into memory and decode its
+ * header. Returns 0 with *out owned by the caller (rpl_reader_free);
+ * RPL_EIO when the file cannot be opened or read or is not a regular file,
+ * RPL_ELIMIT for a file larger than a reader accepts (docs/format.md,
+ * section 10, "Limits"), RPL_ECORRUPT for bytes that are not a log's header,
+ * RPL_EUNSUPPORTED for a newer format, RPL_ENOMEM, RPL_EINVAL for NULL.
+ * On every failure but RPL_EINVAL, *out is still set so that
+ * rpl_reader_errmsg and rpl_reader_offset can say why: free it.
  */
 RPL_API int rpl_reader_open(rpl_reader **out, const char *path);
+/* As rpl_reader_open, from len bytes at data (copied: data may be freed after the call). */
 RPL_API int rpl_reader_open_memory(rpl_reader **out, const void *data, size_t len);
+/* Free a reader; NULL is accepted. */
 RPL_API void rpl_reader_free(rpl_reader *rd);
 
 /*
  * The next event: returns 1 with *ev filled, 0 at the end of the log, or a
  * negative error (RPL_ECORRUPT with the byte offset in rpl_reader_offset,
- * RPL_EUNSUPPORTED for a newer required section, RPL_EIO).
+ * RPL_EUNSUPPORTED for a newer required section, RPL_EINVAL for NULL).
+ * After an error every further call returns the same error.
  */
 RPL_API int rpl_reader_next(rpl_reader *rd, rpl_event *ev);
 
-/* The header. rpl_match_info strings and rules live as long as rd. */
+/*
+ * The header; NULL when it could not be read (a failed open) or for NULL.
+ * Lent by rd: the info, its strings and its rules live as long as rd.
+ */
 RPL_API const rpl_match_info *rpl_reader_info(const rpl_reader *rd);
+/* The format version the log's header declares (docs/format.md); 0 when unknown or for NULL. */
 RPL_API int rpl_reader_format_version(const rpl_reader *rd);
-/* Byte offset of the last failure (or of the section being read). */
+/* Byte offset of the last failure; 0 when none and for NULL. */
 RPL_API uint64_t rpl_reader_offset(const rpl_reader *rd);
+/* The detail of the last failure in one line ("byte 296: ..."); "" when none. Lives as long as rd. */
 RPL_API const char *rpl_reader_errmsg(const rpl_reader *rd);
-/* Bytes of the file read so far, and the number of sections. */
+/* The size of the log in bytes (the whole file is read at open); 0 for NULL. */
 RPL_API uint64_t rpl_reader_bytes(const rpl_reader *rd);
 
 /* ---- verification ---- */
 
+/* The verdict on a log (see rpl_verify_file); rpl_verdict_name gives its word. */
 enum rpl_verdict_kind {
 	RPL_VERDICT_OK = 0,
 	RPL_VERDICT_ILLEGAL = 1,
 	RPL_VERDICT_MISMATCH = 2,
 	RPL_VERDICT_INCOMPLETE = 3,
-	RPL_VERDICT_MALFORMED = 4
+	RPL_VERDICT_MALFORMED = 4,
+	RPL_VERDICT_TAMPERED = 5,  /* a signature does not verify: signature.offset, .covered */
+	RPL_VERDICT_UNTRUSTED = 6  /* otherwise ok, but trusted keys were given and no trusted
+	                              signature covers the whole log (signature says why) */
 };
 
+/* The judgement of one log. Plain data, the caller's; the fields that apply depend on kind. */
 typedef struct rpl_verdict {
 	int kind;              /* enum rpl_verdict_kind */
-	char message[320];     /* one line: the rule message, the mismatch, the damage */
+	char message[RPL_ERRMSG_SIZE]; /* one line: the rule message, the mismatch, the damage */
 	/* where: the deal, turn (1-based) and seat of an illegal decision or where the log stops */
 	int deal, turn, seat;
 	rpl_action action;     /* ILLEGAL: the decision refused */
@@ -229,6 +305,8 @@ typedef struct rpl_verdict {
 	int deal_commitment;   /* enum rpl_deal_commitment */
 	uint8_t commitment[RPL_DEAL_COMMIT_SIZE]; /* not NONE: the commitment the log holds or its seed hashes to */
 	int deal_mismatch;     /* DEAL_MISMATCH: the first deal not derived from the seed; 0: the seed itself */
+	/* what the log's signature sections cover (sign.h), whatever the verdict */
+	rpl_signature_report signature;
 } rpl_verdict;
 
 /*
@@ -246,7 +324,7 @@ enum rpl_deal_commitment {
 /* "none", "unrevealed", "revealed", "mismatch". */
 RPL_API const char *rpl_deal_commitment_name(int status);
 
-/* The verdict's name: "ok", "illegal", "mismatch", "incomplete", "malformed". */
+/* The verdict's name: "ok", "illegal", "mismatch", "incomplete", "malformed", "tampered", "untrusted"; "unknown" otherwise. Static storage. */
 RPL_API const char *rpl_verdict_name(int kind);
 
 /*
@@ -254,9 +332,14 @@ RPL_API const char *rpl_verdict_name(int kind);
  * rules the log carries, or rules to impose. Returns 0 with *out filled
  * whatever the verdict (a damaged file is a verdict, malformed, not an
  * error); RPL_EIO when the file cannot be opened or read (out->message says
- * why), RPL_EINVAL, RPL_ENOMEM.
+ * why, without the path), RPL_EINVAL, RPL_ENOMEM. rules is only read.
  */
 RPL_API int rpl_verify_file(const char *path, const rpl_rules *rules, rpl_verdict *out);
+/*
+ * As rpl_verify_file, on a reader the caller opened (rd is read to its end,
+ * and stays the caller's to free); a reader whose open failed gives the
+ * verdict malformed.
+ */
 RPL_API int rpl_verify_reader(rpl_reader *rd, const rpl_rules *rules, rpl_verdict *out);
 
 /*
@@ -276,11 +359,27 @@ typedef struct rpl_verify_observer {
 	int (*after)(void *ctx, const rpl_event *ev, const rpl_game *g);
 } rpl_verify_observer;
 
-/* rpl_verify_file() and rpl_verify_reader(), calling obs (may be NULL) along the way. */
+/* rpl_verify_file(), calling obs (may be NULL) along the way, on the calling thread. */
 RPL_API int rpl_verify_file_observe(const char *path, const rpl_rules *rules, rpl_verdict *out,
                                     const rpl_verify_observer *obs);
+/* rpl_verify_reader(), calling obs (may be NULL) along the way, on the calling thread. */
 RPL_API int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdict *out,
                                       const rpl_verify_observer *obs);
+
+/*
+ * Verification that also judges the log's signatures against trusted keys
+ * (NULL or empty: none, and then no log is untrusted). Every verification
+ * checks the signature sections (out->signature): a signature that does not
+ * verify makes the verdict TAMPERED, whatever the replay found, malformed
+ * included. With trusted keys, a log that the replay finds ok is UNTRUSTED
+ * unless its last signature is by a trusted key and covers every byte.
+ * rpl_verify_file() and the others are these with trusted NULL.
+ */
+RPL_API int rpl_verify_file_trusted(const char *path, const rpl_rules *rules, const rpl_keyring *trusted,
+                                    rpl_verdict *out, const rpl_verify_observer *obs);
+/* The same for a log already opened (rd stays the caller's). */
+RPL_API int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_keyring *trusted,
+                                      rpl_verdict *out, const rpl_verify_observer *obs);
 
 /* ---- salvage ---- */
 
@@ -293,7 +392,8 @@ typedef struct rpl_recover_report {
 	uint64_t read_bytes;    /* bytes of the input that were whole */
 	uint64_t total_bytes;   /* bytes of the input */
 	int damaged;            /* 1 when reading stopped at damage or a cut, 0 at a clean end */
-	char message[320];      /* one line: what was cut and why */
+	int output;             /* on failure: 1 when writing out failed, 0 when reading in did */
+	char message[RPL_ERRMSG_SIZE]; /* one line: what was cut and why, or why the call failed */
 } rpl_recover_report;
 
 /*

@@ -26,8 +26,9 @@ enum rpl_canastra {
 	RPL_CANASTRA_CLEAN14 = 4, /* A..A, no wild ("real") */
 	RPL_CANASTRA_DIRTY14 = 5  /* A..A with a wild */
 };
+/* The number of categories, none included: the size of rpl_score.canastras. */
 #define RPL_CANASTRA_NCAT 6
-/* "dirty", "clean", "clean13", "clean14", "dirty14", "none". */
+/* A category's name: "dirty", "clean", "clean13", "clean14", "dirty14"; "none" otherwise. Static storage. */
 RPL_API const char *rpl_canastra_name(int category);
 
 /* A meld as laid out on the table. Plain data, owned by the caller. */
@@ -48,7 +49,7 @@ typedef struct rpl_meld_info {
 typedef struct rpl_meld_check_result {
 	int valid;          /* 1 if the cards form a meld */
 	int rule;           /* enum rpl_rule when not valid */
-	char reason[160];   /* one line naming the rule when not valid */
+	char reason[RPL_ERRMSG_SIZE]; /* one line naming the rule when not valid */
 	rpl_meld_info meld; /* the arrangement when valid */
 } rpl_meld_check_result;
 
@@ -56,13 +57,16 @@ typedef struct rpl_meld_check_result {
  * Check whether n cards laid together form one new meld under rules r, and
  * how they are arranged. end says where a wild that could sit at either end
  * goes (enum rpl_wild_end; RPL_END_DEFAULT applies the rules' default).
- * Returns 0 with out filled (valid or not), RPL_EINVAL for bad arguments
- * (NULL, a non-card).
+ * Returns 0 with *out filled whether the cards form a meld or not (an
+ * invalid meld is an answer, not an error: out->valid, rule, reason);
+ * RPL_EINVAL for a NULL r or out, NULL cards with n > 0, a non-card, or an
+ * end out of range (*out then untouched). Only reads r: safe on one r from
+ * several threads.
  */
 RPL_API int rpl_meld_check(const rpl_rules *r, const rpl_card *cards, size_t n, int end,
                            rpl_meld_check_result *out);
 
-/* The natural card for position pos (1..14) of suit. */
+/* The natural card for position pos (1..14; 14 is the ace again) of suit (enum rpl_suit); other values give an unspecified card. */
 RPL_API rpl_card rpl_meld_natural(int suit, int pos);
 
 #ifdef __cplusplus

@@ -89,10 +89,19 @@ typedef struct rpl_notation_item {
 	uint8_t seed[32];       /* SEED: the seed's bytes */
 } rpl_notation_item;
 
+/*
+ * The streaming parser: an opaque handle, fed one line at a time by one
+ * thread at a time; different parsers may run at once.
+ */
 typedef struct rpl_notation_parser rpl_notation_parser;
 
-/* A new parser at line 1. *out is owned by the caller. RPL_EINVAL, RPL_ENOMEM. */
+/*
+ * A new parser at line 1. Returns 0 with *out owned by the caller
+ * (rpl_notation_parser_free); RPL_EINVAL for a NULL out, RPL_ENOMEM. On
+ * failure *out is NULL.
+ */
 RPL_API int rpl_notation_parser_new(rpl_notation_parser **out);
+/* Free a parser; NULL is accepted. */
 RPL_API void rpl_notation_parser_free(rpl_notation_parser *p);
 
 /*
@@ -105,14 +114,17 @@ RPL_API void rpl_notation_parser_free(rpl_notation_parser *p);
  * rpl_notation_parser_errmsg), RPL_EUNSUPPORTED for [Notation] other than
  * "1", RPL_ELIMIT for a line of more than RPL_NOTATION_MAX_LINE bytes
  * (its message quotes 16 bytes of it) or with more than
- * RPL_NOTATION_MAX_ACTIONS decisions, RPL_ENOMEM.
+ * RPL_NOTATION_MAX_ACTIONS decisions, RPL_ENOMEM, RPL_EINVAL for a NULL p
+ * or out (or NULL line with len > 0). *out is the caller's; the strings it
+ * points to are the parser's, valid until its next call.
  */
 RPL_API int rpl_notation_parser_line(rpl_notation_parser *p, const char *line, size_t len,
                                      rpl_notation_item *out);
 
 /*
- * The text has ended: RPL_EPARSE when it ends inside a deal block. The
- * parser may not be fed again.
+ * The text has ended: 0, or RPL_EPARSE when it ends inside a deal block
+ * (rpl_notation_parser_errmsg says what was expected), RPL_EINVAL for NULL.
+ * The parser is not to be fed again.
  */
 RPL_API int rpl_notation_parser_finish(rpl_notation_parser *p);
 
@@ -139,15 +151,16 @@ RPL_API int rpl_notation_parser_finish(rpl_notation_parser *p);
 RPL_API int rpl_notation_record(rpl_notation_parser *p, rpl_recorder *rec, const rpl_notation_item *it,
                                 size_t *recorded);
 
-/* The number of players of the match, when no [Players] tag gives it. RPL_EINVAL unless 2 or 4. */
+/* The number of players of the match, when no [Players] tag gives it. 0; RPL_EINVAL for NULL p or unless 2 or 4. */
 RPL_API int rpl_notation_parser_set_players(rpl_notation_parser *p, int nplayers);
 
-/* The detail of the last failure ("line 3, column 7: ..."); "" when none. */
+/* The detail of the last failure ("line 3, column 7: ..."); "" when none. Lives until the next failure. */
 RPL_API const char *rpl_notation_parser_errmsg(const rpl_notation_parser *p);
 
 /*
  * Where the last failure is: *line and *column (1-based; column 0 when the
- * whole line is meant). Either pointer may be NULL.
+ * whole line is meant; both 0 before any failure and for NULL p). Either
+ * pointer may be NULL.
  */
 RPL_API void rpl_notation_parser_where(const rpl_notation_parser *p, int *line, int *column);
 
@@ -156,9 +169,11 @@ RPL_API void rpl_notation_parser_where(const rpl_notation_parser *p, int *line, 
  * last event, through write(ud, s, n) (called many times, with pieces of
  * text that are not NUL-terminated; it returns 0, or a negative code that
  * stops the writer and is returned). rd must be freshly opened: no event
- * read yet. On failure err (may be NULL) gets one line, truncated to errlen.
- * Errors: the reader's (RPL_ECORRUPT...), the callback's, RPL_ELIMIT for a
- * start time outside the years 0000..9999.
+ * read yet. Returns 0 once the whole match is written. On failure err (may
+ * be NULL; RPL_ERRMSG_SIZE bytes always suffice) gets one line, truncated
+ * to errlen. Errors: the reader's (RPL_ECORRUPT...), the callback's,
+ * RPL_ELIMIT for a start time outside the years 0000..9999, RPL_EINVAL for
+ * a NULL rd or write. Runs on the calling thread; write is called there.
  */
 RPL_API int rpl_notation_write(rpl_reader *rd, int (*write)(void *ud, const char *s, size_t n), void *ud,
                                char *err, size_t errlen);
@@ -172,9 +187,12 @@ RPL_API int rpl_notation_write(rpl_reader *rd, int (*write)(void *ud, const char
  * recording that was never closed. The log is written as out_path
  * ".part~" and renamed over out_path once whole: on failure out_path is
  * left as it was (an existing out_path that is not a regular file is
- * refused, RPL_EIO), and err (may be NULL) gets one line naming the line
- * and column.
- * Errors: RPL_EPARSE, RPL_EUNSUPPORTED, RPL_ELIMIT, and the recorder's.
+ * refused, RPL_EIO), and err (may be NULL; RPL_ERRMSG_SIZE bytes always
+ * suffice) gets one line: the line and column of a text error, or, for
+ * RPL_EIO, the reason alone (the caller knows out_path).
+ * Returns 0; RPL_EPARSE, RPL_EUNSUPPORTED, RPL_ELIMIT, the recorder's
+ * errors (RPL_EINVAL for a header it cannot hold, RPL_EIO, RPL_ENOMEM),
+ * RPL_EINVAL for NULL text with len > 0 or a NULL out_path.
  */
 RPL_API int rpl_notation_import(const char *text, size_t len, const char *out_path, char *err, size_t errlen);
 
@@ -192,11 +210,11 @@ RPL_API int rpl_notation_import_stream(ptrdiff_t (*read)(void *ud, char *buf, si
 /*
  * The notation's time stamps ([Start]): "YYYY-MM-DDTHH:MM:SSZ", UTC, years
  * 0000 to 9999, as seconds since 1970-01-01T00:00:00Z (no leap seconds).
- * rpl_notation_time_parse: 0, or RPL_EPARSE for any other text.
- * rpl_notation_time_format: writes 21 bytes with the NUL (size >= 21);
- * 0, RPL_EINVAL for a small buffer, RPL_ELIMIT outside those years.
+ * rpl_notation_time_parse: 0 with *out set, or RPL_EPARSE for any other
+ * text (a NULL argument included).
  */
 RPL_API int rpl_notation_time_parse(const char *text, int64_t *out);
+/* The text of t into buf: 21 bytes with the NUL (size >= 21). 0; RPL_EINVAL for a small or NULL buffer, RPL_ELIMIT outside those years. */
 RPL_API int rpl_notation_time_format(int64_t t, char *buf, size_t size);
 
 #ifdef __cplusplus

@@ -19,6 +19,12 @@
 extern "C" {
 #endif
 
+/*
+ * A rule set: a value for every parameter. An opaque handle owned by its
+ * maker (rpl_rules_new, rpl_rules_clone) and freed with rpl_rules_free.
+ * The functions that take it const only read it (any number of threads at
+ * once); rpl_rules_set and rpl_rules_set_id change it (one thread).
+ */
 typedef struct rpl_rules rpl_rules;
 
 /* Parameter ids. Stable: a log stores (id, value) pairs. */
@@ -60,23 +66,34 @@ enum rpl_param {
 /* The parameters a header of format version 2 carried before id 32 existed. */
 #define RPL_P_COUNT_V2_OLD 31
 
-/* Values of the enumerated parameters. */
+/*
+ * Values of the enumerated parameters. wild_end_default, and the end of a
+ * meld decision (rpl_action.end): where a wild that could sit at either end
+ * goes (RPL_END_DEFAULT: the rules' default).
+ */
 enum rpl_wild_end { RPL_END_DEFAULT = 0, RPL_END_LOW = 1, RPL_END_HIGH = 2 };
+/* wild_mobility: a wild stays where it was laid, or the meld is arranged anew at each addition. */
 enum rpl_wild_mobility { RPL_WILD_FIXED = 0, RPL_WILD_FLOATING = 1 };
+/* pile_rule: what taking the pile obliges to lay this turn. */
 enum rpl_pile_rule {
 	RPL_PILE_USE_ANY = 0, /* KZV: some pile card must be laid this turn */
 	RPL_PILE_TOP_LAID = 1, /* STBL: the top card must be laid this turn */
 	RPL_PILE_FREE = 2      /* ABERTO: no obligation */
 };
+/* out_canastra: the canastra a side needs on its table to go out. */
 enum rpl_out_canastra { RPL_OUT_CANASTRA_NONE = 0, RPL_OUT_CANASTRA_ANY = 1, RPL_OUT_CANASTRA_CLEAN = 2 };
+/* out_last_card: whether the last card may be melded, or must be discarded, to go out. */
 enum rpl_out_last { RPL_OUT_LAST_ANY = 0, RPL_OUT_LAST_DISCARD = 1 };
+/* penalty_no_morto_sides: which sides without a morto pay penalty_no_morto when a deal ends. */
 enum rpl_penalty_sides {
 	RPL_PENALTY_EACH = 0,   /* each side without a morto pays penalty_no_morto */
 	RPL_PENALTY_NOT_OUT = 1 /* each side without a morto but the side that went out */
 };
 
+/* The kind of a parameter's value: a boolean (0, 1), a number, or one of named values. */
 enum rpl_param_kind { RPL_PARAM_BOOL = 0, RPL_PARAM_INT = 1, RPL_PARAM_ENUM = 2 };
 
+/* What a parameter is. Static storage: never freed, never changed. */
 typedef struct rpl_param_info {
 	int id;                   /* enum rpl_param */
 	const char *name;         /* "pile_rule" */
@@ -87,11 +104,13 @@ typedef struct rpl_param_info {
 	const char *source;       /* where the rule comes from (seed or decision) */
 } rpl_param_info;
 
-/* Number of parameters; info for index 0..count-1 (static storage). */
+/* The number of parameters, RPL_P_COUNT. */
 RPL_API size_t rpl_rules_param_count(void);
+/* The info of parameter index 0..count-1 (in id order), or NULL past the end. Static storage. */
 RPL_API const rpl_param_info *rpl_rules_param_info(size_t index);
-/* The info of a parameter by name or id; NULL when there is none. */
+/* The info of the parameter named name (exact, case-sensitive), or NULL (name NULL or unknown). */
 RPL_API const rpl_param_info *rpl_rules_param_by_name(const char *name);
+/* The info of the parameter of id (enum rpl_param), or NULL when there is none. */
 RPL_API const rpl_param_info *rpl_rules_param_by_id(int id);
 
 /* Profile names accepted by rpl_rules_new(), NULL-terminated. */
@@ -99,35 +118,45 @@ RPL_API const char *const *rpl_rules_profiles(void);
 
 /*
  * A new rule set holding the named profile's values ("kzv", "stbl" or
- * "aberto", case-insensitive). *out is owned by the caller
- * (rpl_rules_free). RPL_ENOTFOUND for an unknown profile, RPL_ENOMEM.
+ * "aberto", case-insensitive). Returns 0 with *out owned by the caller
+ * (rpl_rules_free); RPL_ENOTFOUND for an unknown or NULL profile,
+ * RPL_ENOMEM, RPL_EINVAL for a NULL out. On failure *out is NULL.
  */
 RPL_API int rpl_rules_new(rpl_rules **out, const char *profile);
+/* Free a rule set; NULL is accepted. */
 RPL_API void rpl_rules_free(rpl_rules *r);
-/* A copy owned by the caller, or NULL when out of memory. */
+/* A copy of r (overrides included) owned by the caller, or NULL when r is NULL or memory is short. */
 RPL_API rpl_rules *rpl_rules_clone(const rpl_rules *r);
 
-/* The profile the set was made from ("stbl"), whatever was overridden. */
+/* The profile the set was made from ("stbl"), whatever was overridden; "" for NULL. Static storage. */
 RPL_API const char *rpl_rules_profile(const rpl_rules *r);
 
 /*
  * Set a parameter from text: a number, "true"/"false"/"yes"/"no"/"1"/"0"
- * for booleans, or an enumerated value's name. RPL_ENOTFOUND for an unknown
- * name, RPL_EINVAL for a value out of range (detail: rpl_rules_errmsg).
+ * for booleans, or an enumerated value's name (case-insensitive). Returns 0;
+ * RPL_ENOTFOUND for an unknown name, RPL_EINVAL for a value that is not
+ * one of the parameter's, or that would allow no table size, or a NULL
+ * argument. On failure r is unchanged and rpl_rules_errmsg says why.
  */
 RPL_API int rpl_rules_set(rpl_rules *r, const char *name, const char *value);
-/* Set or read a parameter by id as a number. RPL_ENOTFOUND, RPL_EINVAL. */
+/* Set parameter id (enum rpl_param) to value: as rpl_rules_set, with the value as a number. */
 RPL_API int rpl_rules_set_id(rpl_rules *r, int id, int value);
+/* Read parameter id into *value. 0; RPL_ENOTFOUND for an unknown id, RPL_EINVAL for NULL. */
 RPL_API int rpl_rules_get_id(const rpl_rules *r, int id, int *value);
 /*
  * The value's text ("true", "fixed", "3000") into buf, NUL-terminated and
- * truncated to size. Returns 0, or RPL_ENOTFOUND.
+ * truncated to size. Returns 0; RPL_ENOTFOUND for an unknown name,
+ * RPL_EINVAL for a NULL argument.
  */
 RPL_API int rpl_rules_get(const rpl_rules *r, const char *name, char *buf, size_t size);
-/* 1 when parameter id differs from the profile's own value, else 0. */
+/* 1 when parameter id differs from the profile's own value, else 0 (also for NULL or an unknown id). */
 RPL_API int rpl_rules_is_override(const rpl_rules *r, int id);
 
-/* The detail of the last failure on r; "" when none. */
+/*
+ * The detail of the last failure of rpl_rules_set or rpl_rules_set_id on r;
+ * "" when none (a successful set clears it). Lives as long as r, until the
+ * next set.
+ */
 RPL_API const char *rpl_rules_errmsg(const rpl_rules *r);
 
 /*
@@ -177,7 +206,7 @@ enum rpl_rule {
 	RPL_RULE_OUT_MELDED = 73      /* out.melded_last: the last card must be discarded */
 };
 
-/* The stable name of a rule code ("pile.frozen"); "unknown" if none. */
+/* The stable name of a rule code ("pile.frozen"); "unknown" if none. Static storage. */
 RPL_API const char *rpl_rule_name(int rule);
 
 #ifdef __cplusplus

@@ -16,33 +16,52 @@
 extern "C" {
 #endif
 
-/* A small deterministic random generator (xoshiro256**). Plain data. */
+/*
+ * A small deterministic random generator (xoshiro256**). Plain data, the
+ * caller's; one generator is used by one thread at a time.
+ */
 typedef struct rpl_rng {
 	uint64_t s[4];
 } rpl_rng;
 
+/* Start rng's stream from seed: the same seed gives the same stream everywhere. */
 RPL_API void rpl_rng_seed(rpl_rng *rng, uint64_t seed);
+/* The next 64 random bits of rng's stream. */
 RPL_API uint64_t rpl_rng_next(rpl_rng *rng);
 /* A uniform integer in [0, n), n > 0. */
 RPL_API uint32_t rpl_rng_below(rpl_rng *rng, uint32_t n);
 
-/* A shuffled 108-card deal for nplayers (2 or 4). */
+/* A shuffled 108-card deal for nplayers (2 or 4) into *out, drawn from rng's stream. */
 RPL_API void rpl_layout_shuffle(rpl_layout *out, int nplayers, rpl_rng *rng);
 
+/* How a bot plays. */
 enum rpl_bot_kind {
 	RPL_BOT_RANDOM = 0, /* any legal decision, chosen at random */
 	RPL_BOT_GREEDY = 1  /* lays what it can, takes a useful pile, discards what helps least */
 };
 
+/*
+ * A player: an opaque handle with its own random stream. rpl_bot_choose
+ * changes it, so a bot is used by one thread at a time; different bots at
+ * once.
+ */
 typedef struct rpl_bot rpl_bot;
 
-/* A bot of kind with its own random stream. RPL_EINVAL, RPL_ENOMEM. */
+/*
+ * A bot of kind (enum rpl_bot_kind) with its own random stream, started
+ * from seed. Returns 0 with *out owned by the caller (rpl_bot_free);
+ * RPL_EINVAL for an unknown kind or a NULL out, RPL_ENOMEM. On failure
+ * *out is NULL.
+ */
 RPL_API int rpl_bot_new(rpl_bot **out, int kind, uint64_t seed);
+/* Free a bot; NULL is accepted. */
 RPL_API void rpl_bot_free(rpl_bot *b);
 
 /*
- * The bot's decision for the seat to move in g. Returns 0 with *out set,
- * RPL_ESTATE when no deal is in progress or no legal decision exists.
+ * The bot's decision for the seat to move in g (only read) into *out.
+ * Returns 0 with *out set (a decision rpl_game_apply accepts),
+ * RPL_ESTATE when no deal is in progress or no legal decision exists,
+ * RPL_EINVAL for a NULL argument. Advances the bot's random stream.
  */
 RPL_API int rpl_bot_choose(rpl_bot *b, const rpl_game *g, rpl_action *out);
 

@@ -1,0 +1,837 @@
+/*
+ * Keys in minisign's formats, detached and embedded signatures, and the
+ * check of a log's signature sections. Every primitive is libsodium's:
+ * Ed25519 (crypto_sign_*), BLAKE2b (crypto_generichash_*), scrypt
+ * (crypto_pwhash_scryptsalsa208sha256) for encrypted secret keys.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "format.h"
+#include "sign_impl.h"
+#include "sodium_init.h"
+
+/* minisign's key and signature structures, as bytes (all little-endian). */
+#define ALG_ED "Ed"           /* a key's algorithm; a legacy (not prehashed) signature's too */
+#define KDF_NONE "\0\0"
+#define KDF_SCRYPT "Sc"
+#define CHK_B2 "B2"
+#define SALT_BYTES 32
+#define SK_BYTES 64           /* libsodium's Ed25519 secret key: seed and public key */
+#define CHK_BYTES 32
+/* sig_alg 2, kdf_alg 2, chk_alg 2, salt 32, opslimit 8, memlimit 8, then keynum_sk: key id 8, sk 64, chk 32 */
+#define SECKEY_KEYNUM_SK 54
+#define SECKEY_BYTES (SECKEY_KEYNUM_SK + RPL_KEY_ID_BYTES + SK_BYTES + CHK_BYTES)
+#define PUBKEY_BYTES (2 + RPL_KEY_ID_BYTES + RPL_PUBKEY_BYTES)
+#define SIG_BYTES (2 + RPL_KEY_ID_BYTES + RPL_SIGNATURE_BYTES)
+#define COMMENT_PREFIX "untrusted comment: "
+#define TRUSTED_PREFIX "trusted comment: "
+#define LINE_MAX_BYTES 8192
+
+struct rpl_seckey {
+	uint8_t id[RPL_KEY_ID_BYTES];
+	uint8_t sk[SK_BYTES];
+	char errmsg[256];
+};
+
+struct rpl_keyring {
+	rpl_pubkey *keys;
+	size_t n, cap;
+	char errmsg[256];
+};
+
+struct rpl_prehash {
+	crypto_generichash_state st;
+	uint64_t len;
+};
+
+static int kfail(char *msg, size_t cap, int err, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int kfail(char *msg, size_t cap, int err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, cap, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+#define SKFAIL(k, err, ...) kfail((k)->errmsg, sizeof((k)->errmsg), err, __VA_ARGS__)
+
+static uint64_t le64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static void le64_put(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+void rpl_key_id_format(const uint8_t id[RPL_KEY_ID_BYTES], char out[RPL_KEY_ID_TEXT])
+{
+	snprintf(out, RPL_KEY_ID_TEXT, "%016llX", (unsigned long long)le64(id));
+}
+
+/* Decode a base64 line (padding required, blanks around it ignored) of exactly want bytes. */
+static int b64_decode(uint8_t *out, size_t want, const char *line)
+{
+	size_t got = 0, n;
+	const char *end;
+
+	while (*line == ' ' || *line == '\t')
+		line++;
+	n = strlen(line);
+	while (n && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' ' || line[n - 1] == '\t'))
+		n--;
+	if (sodium_base642bin(out, want, line, n, NULL, &got, &end, sodium_base64_VARIANT_ORIGINAL) != 0 ||
+	    got != want || end != line + n)
+		return -1;
+	return 0;
+}
+
+static void b64_encode(char *out, size_t cap, const uint8_t *in, size_t n)
+{
+	sodium_bin2base64(out, cap, in, n, sodium_base64_VARIANT_ORIGINAL);
+}
+
+int rpl_pubkey_parse(rpl_pubkey *out, const char *line)
+{
+	uint8_t b[PUBKEY_BYTES];
+
+	if (!out || !line)
+		return RPL_EINVAL;
+	if (b64_decode(b, sizeof(b), line) < 0)
+		return RPL_EPARSE;
+	if (memcmp(b, ALG_ED, 2) != 0)
+		return RPL_EUNSUPPORTED;
+	memcpy(out->id, b + 2, RPL_KEY_ID_BYTES);
+	memcpy(out->key, b + 2 + RPL_KEY_ID_BYTES, RPL_PUBKEY_BYTES);
+	return 0;
+}
+
+void rpl_pubkey_format(const rpl_pubkey *pk, char out[RPL_PUBKEY_TEXT])
+{
+	uint8_t b[PUBKEY_BYTES];
+
+	memcpy(b, ALG_ED, 2);
+	memcpy(b + 2, pk->id, RPL_KEY_ID_BYTES);
+	memcpy(b + 2 + RPL_KEY_ID_BYTES, pk->key, RPL_PUBKEY_BYTES);
+	b64_encode(out, RPL_PUBKEY_TEXT, b, sizeof(b));
+}
+
+/* ---- secret keys ---- */
+
+int rpl_seckey_generate(rpl_seckey **out)
+{
+	struct rpl_seckey *k;
+	uint8_t pk[RPL_PUBKEY_BYTES];
+
+	if (!out)
+		return RPL_EINVAL;
+	*out = NULL;
+	if (rpl__sodium_init() < 0)
+		return RPL_EIO;
+	k = calloc(1, sizeof(*k));
+	if (!k)
+		return RPL_ENOMEM;
+	randombytes_buf(k->id, sizeof(k->id));
+	crypto_sign_keypair(pk, k->sk);
+	*out = k;
+	return 0;
+}
+
+void rpl_seckey_free(rpl_seckey *k)
+{
+	if (!k)
+		return;
+	sodium_memzero(k, sizeof(*k));
+	free(k);
+}
+
+void rpl_seckey_public(const rpl_seckey *k, rpl_pubkey *out)
+{
+	memcpy(out->id, k->id, RPL_KEY_ID_BYTES);
+	/* libsodium's secret key ends with the public key */
+	memcpy(out->key, k->sk + SK_BYTES - RPL_PUBKEY_BYTES, RPL_PUBKEY_BYTES);
+}
+
+const char *rpl_seckey_errmsg(const rpl_seckey *k)
+{
+	return k ? k->errmsg : "";
+}
+
+/* minisign's checksum of a secret key: BLAKE2b-256 of the algorithm, the key id and the key. */
+static void seckey_chk(const uint8_t *file, uint8_t chk[CHK_BYTES])
+{
+	crypto_generichash_state hs;
+
+	crypto_generichash_init(&hs, NULL, 0, CHK_BYTES);
+	crypto_generichash_update(&hs, file, 2);
+	crypto_generichash_update(&hs, file + SECKEY_KEYNUM_SK, RPL_KEY_ID_BYTES + SK_BYTES);
+	crypto_generichash_final(&hs, chk, CHK_BYTES);
+	sodium_memzero(&hs, sizeof(hs));
+}
+
+/* XOR the key id, key and checksum with the scrypt stream of passphrase (minisign's encryption). */
+static int seckey_crypt(uint8_t *file, const char *passphrase)
+{
+	uint8_t stream[SECKEY_BYTES - SECKEY_KEYNUM_SK];
+	int err;
+
+	err = crypto_pwhash_scryptsalsa208sha256(stream, sizeof(stream), passphrase, strlen(passphrase),
+	                                         file + 6, le64(file + 38), (size_t)le64(file + 46));
+	if (err == 0)
+		for (size_t i = 0; i < sizeof(stream); i++)
+			file[SECKEY_KEYNUM_SK + i] ^= stream[i];
+	sodium_memzero(stream, sizeof(stream));
+	return err;
+}
+
+/* Read the first lines of a small text file into lines[] (each NUL-terminated, LF and CR dropped). */
+static int read_lines(const char *path, char *buf, size_t cap, char **lines, int max, int *nlines, char *msg,
+                      size_t msgcap)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+	int nl = 0;
+	char *p;
+
+	if (!f)
+		return kfail(msg, msgcap, RPL_EIO, "%s: %s", path, strerror(errno));
+	n = fread(buf, 1, cap - 1, f);
+	if (ferror(f)) {
+		fclose(f);
+		return kfail(msg, msgcap, RPL_EIO, "%s: read error", path);
+	}
+	fclose(f);
+	buf[n] = '\0';
+	p = buf;
+	while (*p && nl < max) {
+		char *e = strchr(p, '\n');
+		lines[nl++] = p;
+		if (!e)
+			break;
+		*e = '\0';
+		if (e > p && e[-1] == '\r')
+			e[-1] = '\0';
+		p = e + 1;
+	}
+	*nlines = nl;
+	return 0;
+}
+
+int rpl_seckey_file_encrypted(const char *path)
+{
+	char buf[1024], *lines[2], msg[8];
+	uint8_t file[SECKEY_BYTES];
+	int n = 0, err;
+
+	if (!path)
+		return RPL_EINVAL;
+	err = read_lines(path, buf, sizeof(buf), lines, 2, &n, msg, sizeof(msg));
+	if (err)
+		return err;
+	if (n < 2 || b64_decode(file, sizeof(file), lines[1]) < 0)
+		err = RPL_EPARSE;
+	else
+		err = memcmp(file + 2, KDF_SCRYPT, 2) == 0;
+	sodium_memzero(buf, sizeof(buf));
+	sodium_memzero(file, sizeof(file));
+	return err;
+}
+
+int rpl_seckey_load(rpl_seckey **out, const char *path, const char *passphrase)
+{
+	struct rpl_seckey *k;
+	char buf[1024], *lines[2];
+	uint8_t file[SECKEY_BYTES], chk[CHK_BYTES];
+	int n = 0, err;
+
+	if (!out)
+		return RPL_EINVAL;
+	*out = NULL;
+	if (!path)
+		return RPL_EINVAL;
+	if (rpl__sodium_init() < 0)
+		return RPL_EIO;
+	k = calloc(1, sizeof(*k));
+	if (!k)
+		return RPL_ENOMEM;
+	*out = k;
+	err = read_lines(path, buf, sizeof(buf), lines, 2, &n, k->errmsg, sizeof(k->errmsg));
+	if (err)
+		goto cleanup;
+	if (n < 2 || strncmp(lines[0], COMMENT_PREFIX, strlen(COMMENT_PREFIX)) != 0 ||
+	    b64_decode(file, sizeof(file), lines[1]) < 0) {
+		err = SKFAIL(k, RPL_EPARSE, "%s: not a minisign secret key file", path);
+		goto cleanup;
+	}
+	if (memcmp(file, ALG_ED, 2) != 0 || memcmp(file + 4, CHK_B2, 2) != 0) {
+		err = SKFAIL(k, RPL_EUNSUPPORTED, "%s: not an Ed25519 key with a BLAKE2b checksum", path);
+		goto cleanup;
+	}
+	if (memcmp(file + 2, KDF_SCRYPT, 2) == 0) {
+		if (!passphrase) {
+			err = SKFAIL(k, RPL_ESTATE, "%s: the key is encrypted and no passphrase was given", path);
+			goto cleanup;
+		}
+		/* a key file must not make us spend more than twice minisign's own limits */
+		if (le64(file + 38) > 2ull * crypto_pwhash_scryptsalsa208sha256_OPSLIMIT_SENSITIVE ||
+		    le64(file + 46) > 2ull * crypto_pwhash_scryptsalsa208sha256_MEMLIMIT_SENSITIVE) {
+			err = SKFAIL(k, RPL_ELIMIT, "%s: the key's scrypt limits are beyond twice minisign's", path);
+			goto cleanup;
+		}
+		if (seckey_crypt(file, passphrase) != 0) {
+			err = SKFAIL(k, RPL_ENOMEM, "%s: the key derivation failed (out of memory?)", path);
+			goto cleanup;
+		}
+		seckey_chk(file, chk);
+		if (sodium_memcmp(chk, file + SECKEY_KEYNUM_SK + RPL_KEY_ID_BYTES + SK_BYTES, CHK_BYTES) != 0) {
+			err = SKFAIL(k, RPL_EINVAL, "%s: wrong passphrase for this key", path);
+			goto cleanup;
+		}
+	} else if (memcmp(file + 2, KDF_NONE, 2) == 0) {
+		/* minisign -G -W leaves the checksum of an unencrypted key zero; one that is set must match */
+		static const uint8_t zero[CHK_BYTES];
+		seckey_chk(file, chk);
+		if (memcmp(file + SECKEY_BYTES - CHK_BYTES, zero, CHK_BYTES) != 0 &&
+		    sodium_memcmp(chk, file + SECKEY_BYTES - CHK_BYTES, CHK_BYTES) != 0) {
+			err = SKFAIL(k, RPL_EINVAL, "%s: the key is damaged (its checksum differs)", path);
+			goto cleanup;
+		}
+	} else {
+		err = SKFAIL(k, RPL_EUNSUPPORTED, "%s: unknown key derivation", path);
+		goto cleanup;
+	}
+	memcpy(k->id, file + SECKEY_KEYNUM_SK, RPL_KEY_ID_BYTES);
+	memcpy(k->sk, file + SECKEY_KEYNUM_SK + RPL_KEY_ID_BYTES, SK_BYTES);
+	err = 0;
+cleanup:
+	sodium_memzero(buf, sizeof(buf));
+	sodium_memzero(file, sizeof(file));
+	sodium_memzero(chk, sizeof(chk));
+	return err;
+}
+
+static int write_file(const char *path, const char *text, mode_t mode, unsigned flags, char *msg, size_t cap)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | ((flags & RPL_KEY_OVERWRITE) ? O_TRUNC : O_EXCL), mode);
+	size_t n = strlen(text), done = 0;
+
+	if (fd < 0)
+		return kfail(msg, cap, RPL_EIO, "%s: %s", path, strerror(errno));
+	while (done < n) {
+		ssize_t w = write(fd, text + done, n - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			int e = errno;
+			close(fd);
+			return kfail(msg, cap, RPL_EIO, "%s: %s", path, strerror(e));
+		}
+		done += (size_t)w;
+	}
+	if (close(fd) < 0)
+		return kfail(msg, cap, RPL_EIO, "%s: %s", path, strerror(errno));
+	return 0;
+}
+
+int rpl_seckey_save(rpl_seckey *k, const char *secret_path, const char *public_path, const char *passphrase,
+                    unsigned flags)
+{
+	uint8_t file[SECKEY_BYTES];
+	char text[512], b64[sodium_base64_ENCODED_LEN(SECKEY_BYTES, sodium_base64_VARIANT_ORIGINAL)];
+	char id[RPL_KEY_ID_TEXT], pkline[RPL_PUBKEY_TEXT];
+	rpl_pubkey pk;
+	int err;
+
+	if (!k || !secret_path)
+		return RPL_EINVAL;
+	memset(file, 0, sizeof(file));
+	memcpy(file, ALG_ED, 2);
+	memcpy(file + 2, passphrase ? KDF_SCRYPT : KDF_NONE, 2);
+	memcpy(file + 4, CHK_B2, 2);
+	memcpy(file + SECKEY_KEYNUM_SK, k->id, RPL_KEY_ID_BYTES);
+	memcpy(file + SECKEY_KEYNUM_SK + RPL_KEY_ID_BYTES, k->sk, SK_BYTES);
+	seckey_chk(file, file + SECKEY_BYTES - CHK_BYTES);
+	if (passphrase) {
+		/* minisign's parameters ("sensitive"), halved while memory runs short, as minisign does */
+		uint64_t ops = crypto_pwhash_scryptsalsa208sha256_OPSLIMIT_SENSITIVE;
+		uint64_t mem = crypto_pwhash_scryptsalsa208sha256_MEMLIMIT_SENSITIVE;
+		if (flags & RPL_KEY_FAST_KDF) {
+			ops = crypto_pwhash_scryptsalsa208sha256_OPSLIMIT_INTERACTIVE;
+			mem = crypto_pwhash_scryptsalsa208sha256_MEMLIMIT_INTERACTIVE;
+		}
+		randombytes_buf(file + 6, SALT_BYTES);
+		for (;;) {
+			le64_put(file + 38, ops);
+			le64_put(file + 46, mem);
+			if (seckey_crypt(file, passphrase) == 0)
+				break;
+			ops /= 2;
+			mem /= 2;
+			if (ops < crypto_pwhash_scryptsalsa208sha256_OPSLIMIT_MIN ||
+			    mem < crypto_pwhash_scryptsalsa208sha256_MEMLIMIT_MIN) {
+				err = SKFAIL(k, RPL_ENOMEM, "not enough memory to derive a key from the passphrase");
+				goto cleanup;
+			}
+		}
+	}
+	b64_encode(b64, sizeof(b64), file, sizeof(file));
+	snprintf(text, sizeof(text), "%s%s\n%s\n", COMMENT_PREFIX,
+	         passphrase ? "brp encrypted secret key" : "brp secret key (unencrypted)", b64);
+	err = write_file(secret_path, text, 0600, flags, k->errmsg, sizeof(k->errmsg));
+	if (err || !public_path)
+		goto cleanup;
+	rpl_seckey_public(k, &pk);
+	rpl_key_id_format(pk.id, id);
+	rpl_pubkey_format(&pk, pkline);
+	snprintf(text, sizeof(text), "%sminisign public key %s\n%s\n", COMMENT_PREFIX, id, pkline);
+	err = write_file(public_path, text, 0644, flags, k->errmsg, sizeof(k->errmsg));
+cleanup:
+	sodium_memzero(file, sizeof(file));
+	sodium_memzero(text, sizeof(text));
+	sodium_memzero(b64, sizeof(b64));
+	return err;
+}
+
+/* ---- trusted keys ---- */
+
+int rpl_keyring_new(rpl_keyring **out)
+{
+	if (!out)
+		return RPL_EINVAL;
+	*out = calloc(1, sizeof(**out));
+	return *out ? 0 : RPL_ENOMEM;
+}
+
+void rpl_keyring_free(rpl_keyring *kr)
+{
+	if (!kr)
+		return;
+	free(kr->keys);
+	free(kr);
+}
+
+int rpl_keyring_add(rpl_keyring *kr, const rpl_pubkey *pk)
+{
+	if (!kr || !pk)
+		return RPL_EINVAL;
+	if (rpl_keyring_has(kr, pk))
+		return 0;
+	if (kr->n == kr->cap) {
+		size_t cap = kr->cap ? kr->cap * 2 : 4;
+		rpl_pubkey *p = realloc(kr->keys, cap * sizeof(*p));
+		if (!p)
+			return RPL_ENOMEM;
+		kr->keys = p;
+		kr->cap = cap;
+	}
+	kr->keys[kr->n++] = *pk;
+	return 0;
+}
+
+int rpl_keyring_add_file(rpl_keyring *kr, const char *path)
+{
+	FILE *f;
+	char line[LINE_MAX_BYTES];
+	int lineno = 0, found = 0, err = 0;
+
+	if (!kr || !path)
+		return RPL_EINVAL;
+	f = fopen(path, "r");
+	if (!f)
+		return kfail(kr->errmsg, sizeof(kr->errmsg), RPL_EIO, "%s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = line;
+		rpl_pubkey pk;
+		lineno++;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '\0' || *p == '\n' || *p == '\r' || *p == '#' ||
+		    strncmp(p, COMMENT_PREFIX, strlen(COMMENT_PREFIX)) == 0)
+			continue;
+		err = rpl_pubkey_parse(&pk, p);
+		if (err) {
+			err = kfail(kr->errmsg, sizeof(kr->errmsg), err, "%s: line %d: %s", path, lineno,
+			            err == RPL_EUNSUPPORTED ? "not an Ed25519 public key" : "not a minisign public key");
+			goto cleanup;
+		}
+		err = rpl_keyring_add(kr, &pk);
+		if (err)
+			goto cleanup;
+		found++;
+	}
+	if (ferror(f)) {
+		err = kfail(kr->errmsg, sizeof(kr->errmsg), RPL_EIO, "%s: read error", path);
+		goto cleanup;
+	}
+	if (!found)
+		err = kfail(kr->errmsg, sizeof(kr->errmsg), RPL_EPARSE, "%s: no public key in the file", path);
+cleanup:
+	fclose(f);
+	return err;
+}
+
+size_t rpl_keyring_count(const rpl_keyring *kr)
+{
+	return kr ? kr->n : 0;
+}
+
+int rpl_keyring_has(const rpl_keyring *kr, const rpl_pubkey *pk)
+{
+	if (!kr || !pk)
+		return 0;
+	for (size_t i = 0; i < kr->n; i++)
+		if (memcmp(kr->keys[i].id, pk->id, RPL_KEY_ID_BYTES) == 0 &&
+		    memcmp(kr->keys[i].key, pk->key, RPL_PUBKEY_BYTES) == 0)
+			return 1;
+	return 0;
+}
+
+const char *rpl_keyring_errmsg(const rpl_keyring *kr)
+{
+	return kr ? kr->errmsg : "";
+}
+
+/* ---- the prehash ---- */
+
+int rpl_prehash_new(rpl_prehash **out)
+{
+	struct rpl_prehash *h;
+
+	if (!out)
+		return RPL_EINVAL;
+	*out = NULL;
+	if (rpl__sodium_init() < 0)
+		return RPL_EIO;
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return RPL_ENOMEM;
+	crypto_generichash_init(&h->st, NULL, 0, crypto_generichash_BYTES_MAX);
+	*out = h;
+	return 0;
+}
+
+void rpl_prehash_free(rpl_prehash *h)
+{
+	free(h);
+}
+
+void rpl_prehash_update(rpl_prehash *h, const void *data, size_t len)
+{
+	if (len)
+		crypto_generichash_update(&h->st, data, len);
+	h->len += len;
+}
+
+uint64_t rpl_prehash_length(const rpl_prehash *h)
+{
+	return h ? h->len : 0;
+}
+
+void rpl_prehash_digest(const rpl_prehash *h, uint8_t digest[64])
+{
+	crypto_generichash_state copy = h->st;
+
+	crypto_generichash_final(&copy, digest, 64);
+}
+
+void rpl_prehash_sign(const rpl_prehash *h, const rpl_seckey *k, uint8_t sig[RPL_SIGNATURE_BYTES])
+{
+	uint8_t d[64];
+
+	rpl_prehash_digest(h, d);
+	crypto_sign_detached(sig, NULL, d, sizeof(d), k->sk);
+}
+
+void rpl__sig_section_put(struct buf *out, const rpl_prehash *h, const rpl_seckey *k)
+{
+	uint8_t pay[BRP_SIG_PAYLOAD];
+	rpl_pubkey pk;
+
+	rpl_seckey_public(k, &pk);
+	memcpy(pay, BRP_SIG_ALG, 2);
+	memcpy(pay + 2, k->id, RPL_KEY_ID_BYTES);
+	rpl_prehash_sign(h, k, pay + 2 + RPL_KEY_ID_BYTES);
+	memcpy(pay + 2 + RPL_KEY_ID_BYTES + RPL_SIGNATURE_BYTES, pk.key, RPL_PUBKEY_BYTES);
+	rpl__section_put(out, BRP_SIG_TYPE, pay, sizeof(pay));
+}
+
+/* ---- signing files ---- */
+
+static int read_file(const char *path, uint8_t **data, size_t *n, char *msg, size_t cap)
+{
+	FILE *f = fopen(path, "rb");
+	struct stat st;
+	int err = 0;
+
+	*data = NULL;
+	*n = 0;
+	if (!f)
+		return kfail(msg, cap, RPL_EIO, "%s: %s", path, strerror(errno));
+	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {
+		err = kfail(msg, cap, RPL_EIO, "%s: not a regular file", path);
+		goto cleanup;
+	}
+	if ((uint64_t)st.st_size > BRP_MAX_FILE) {
+		err = kfail(msg, cap, RPL_ELIMIT, "%s: larger than the %u bytes a log may have", path, BRP_MAX_FILE);
+		goto cleanup;
+	}
+	*data = malloc(st.st_size ? (size_t)st.st_size : 1);
+	if (!*data) {
+		err = RPL_ENOMEM;
+		goto cleanup;
+	}
+	*n = fread(*data, 1, (size_t)st.st_size, f);
+	if (ferror(f) || *n != (size_t)st.st_size)
+		err = kfail(msg, cap, RPL_EIO, "%s: read error", path);
+cleanup:
+	fclose(f);
+	if (err) {
+		free(*data);
+		*data = NULL;
+	}
+	return err;
+}
+
+/* Write data to tmp, fsync, rename over path; tmp is removed on failure. */
+static int replace_file(const char *path, const char *suffix, const void *data, size_t n, mode_t mode, char *msg,
+                        size_t cap)
+{
+	char *tmp = malloc(strlen(path) + strlen(suffix) + 1);
+	const uint8_t *p = data;
+	int fd = -1, err = 0;
+
+	if (!tmp)
+		return RPL_ENOMEM;
+	sprintf(tmp, "%s%s", path, suffix);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	if (fd < 0) {
+		err = kfail(msg, cap, RPL_EIO, "%s: %s", tmp, strerror(errno));
+		goto cleanup;
+	}
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			err = kfail(msg, cap, RPL_EIO, "%s: %s", tmp, strerror(errno));
+			goto cleanup;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	if (fsync(fd) < 0) {
+		err = kfail(msg, cap, RPL_EIO, "%s: %s", tmp, strerror(errno));
+		goto cleanup;
+	}
+	if (close(fd) < 0) {
+		fd = -1;
+		err = kfail(msg, cap, RPL_EIO, "%s: %s", tmp, strerror(errno));
+		goto cleanup;
+	}
+	fd = -1;
+	if (rename(tmp, path) < 0)
+		err = kfail(msg, cap, RPL_EIO, "%s: %s", path, strerror(errno));
+cleanup:
+	if (fd >= 0)
+		close(fd);
+	if (err)
+		unlink(tmp);
+	free(tmp);
+	return err;
+}
+
+int rpl_sign_log(rpl_seckey *k, const char *path)
+{
+	uint8_t *data = NULL;
+	size_t n = 0;
+	rpl_reader *rd = NULL;
+	rpl_prehash h;
+	struct buf out = { 0 };
+	rpl_event ev;
+	struct stat st;
+	int err, got;
+
+	if (!k || !path)
+		return RPL_EINVAL;
+	if (rpl__sodium_init() < 0)
+		return SKFAIL(k, RPL_EIO, "libsodium cannot be initialised");
+	err = read_file(path, &data, &n, k->errmsg, sizeof(k->errmsg));
+	if (err)
+		goto cleanup;
+	/* only a log that reads to its end is signed: a signature must not vouch for damage */
+	err = rpl_reader_open_memory(&rd, data, n);
+	while (err == 0 && (got = rpl_reader_next(rd, &ev)) != 0)
+		if (got < 0)
+			err = got;
+	if (err == RPL_ENOMEM)
+		goto cleanup;
+	if (err) {
+		err = SKFAIL(k, err == RPL_EUNSUPPORTED ? RPL_EUNSUPPORTED : RPL_ECORRUPT, "%s: %s", path,
+		             rd ? rpl_reader_errmsg(rd) : rpl_strerror(err));
+		goto cleanup;
+	}
+	crypto_generichash_init(&h.st, NULL, 0, crypto_generichash_BYTES_MAX);
+	h.len = 0;
+	rpl_prehash_update(&h, data, n);
+	rpl__buf_put(&out, data, n);
+	rpl__sig_section_put(&out, &h, k);
+	if (out.oom) {
+		err = RPL_ENOMEM;
+		goto cleanup;
+	}
+	if (stat(path, &st) < 0)
+		st.st_mode = 0644;
+	err = replace_file(path, ".sign~", out.p, out.n, st.st_mode & 0777, k->errmsg, sizeof(k->errmsg));
+cleanup:
+	rpl_reader_free(rd);
+	rpl__buf_free(&out);
+	free(data);
+	return err;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+int rpl_sign_detached(rpl_seckey *k, const char *path, const char *sig_path, const char *trusted_comment,
+                      int64_t timestamp)
+{
+	uint8_t *data = NULL, sig[SIG_BYTES], global[RPL_SIGNATURE_BYTES], d[64];
+	uint8_t *tc_msg = NULL;
+	size_t n = 0, tclen;
+	char *tc = NULL, *text = NULL;
+	char b64s[sodium_base64_ENCODED_LEN(SIG_BYTES, sodium_base64_VARIANT_ORIGINAL)];
+	char b64g[sodium_base64_ENCODED_LEN(RPL_SIGNATURE_BYTES, sodium_base64_VARIANT_ORIGINAL)];
+	int err;
+
+	if (!k || !path || !sig_path)
+		return RPL_EINVAL;
+	if (rpl__sodium_init() < 0)
+		return SKFAIL(k, RPL_EIO, "libsodium cannot be initialised");
+	if (trusted_comment && strpbrk(trusted_comment, "\r\n"))
+		return SKFAIL(k, RPL_EINVAL, "a trusted comment is one line");
+	err = read_file(path, &data, &n, k->errmsg, sizeof(k->errmsg));
+	if (err)
+		goto cleanup;
+	if (trusted_comment) {
+		tc = malloc(strlen(trusted_comment) + 1);
+		if (tc)
+			strcpy(tc, trusted_comment);
+	} else {
+		/* minisign's default: the time, the file's name, and that it is prehashed */
+		tc = malloc(strlen(base_name(path)) + 64);
+		if (tc && timestamp)
+			sprintf(tc, "timestamp:%lld\tfile:%s\thashed", (long long)timestamp, base_name(path));
+		else if (tc)
+			sprintf(tc, "file:%s\thashed", base_name(path));
+	}
+	if (!tc) {
+		err = RPL_ENOMEM;
+		goto cleanup;
+	}
+	tclen = strlen(tc);
+	if (tclen + strlen(TRUSTED_PREFIX) + 1 >= LINE_MAX_BYTES) {
+		err = SKFAIL(k, RPL_EINVAL, "the trusted comment is too long");
+		goto cleanup;
+	}
+	crypto_generichash(d, sizeof(d), data, n, NULL, 0);
+	memcpy(sig, BRP_SIG_ALG, 2);
+	memcpy(sig + 2, k->id, RPL_KEY_ID_BYTES);
+	crypto_sign_detached(sig + 2 + RPL_KEY_ID_BYTES, NULL, d, sizeof(d), k->sk);
+	/* the global signature covers the signature and the trusted comment */
+	tc_msg = malloc(RPL_SIGNATURE_BYTES + tclen);
+	text = malloc(tclen + 512);
+	if (!tc_msg || !text) {
+		err = RPL_ENOMEM;
+		goto cleanup;
+	}
+	memcpy(tc_msg, sig + 2 + RPL_KEY_ID_BYTES, RPL_SIGNATURE_BYTES);
+	memcpy(tc_msg + RPL_SIGNATURE_BYTES, tc, tclen);
+	crypto_sign_detached(global, NULL, tc_msg, RPL_SIGNATURE_BYTES + tclen, k->sk);
+	b64_encode(b64s, sizeof(b64s), sig, sizeof(sig));
+	b64_encode(b64g, sizeof(b64g), global, sizeof(global));
+	sprintf(text, "%ssignature from brp secret key\n%s\n%s%s\n%s\n", COMMENT_PREFIX, b64s, TRUSTED_PREFIX, tc, b64g);
+	err = replace_file(sig_path, ".part~", text, strlen(text), 0644, k->errmsg, sizeof(k->errmsg));
+cleanup:
+	free(data);
+	free(tc);
+	free(tc_msg);
+	free(text);
+	return err;
+}
+
+/* ---- checking a log's signatures ---- */
+
+const char *rpl_signature_status_name(int status)
+{
+	switch (status) {
+	case RPL_SIG_UNSIGNED: return "unsigned";
+	case RPL_SIG_OK: return "ok";
+	case RPL_SIG_PARTIAL: return "partial";
+	case RPL_SIG_INVALID: return "invalid";
+	default: return "unknown";
+	}
+}
+
+int rpl_signatures_check(const void *data_, size_t n, const rpl_keyring *trusted, rpl_signature_report *out)
+{
+	const uint8_t *data = data_;
+	crypto_generichash_state hs;
+	size_t pos = BRP_MAGIC_LEN, hashed = 0;
+	struct section s;
+	char why[200];
+
+	if (!out || (!data && n))
+		return RPL_EINVAL;
+	memset(out, 0, sizeof(*out));
+	out->size = n;
+	if (n < BRP_MAGIC_LEN || memcmp(data, BRP_MAGIC, BRP_MAGIC_LEN) != 0)
+		return 0;
+	if (rpl__sodium_init() < 0)
+		return RPL_EIO;
+	crypto_generichash_init(&hs, NULL, 0, crypto_generichash_BYTES_MAX);
+	while (rpl__section_get(data, n, &pos, &s, why, sizeof(why)) == 1) {
+		crypto_generichash_state copy;
+		uint8_t d[64];
+		rpl_pubkey pk;
+		if (s.type != BRP_SIG_TYPE || s.len != BRP_SIG_PAYLOAD || memcmp(s.payload, BRP_SIG_ALG, 2) != 0)
+			continue; /* not a signature this reader knows: it vouches for nothing */
+		crypto_generichash_update(&hs, data + hashed, (size_t)s.offset - hashed);
+		hashed = (size_t)s.offset;
+		copy = hs;
+		crypto_generichash_final(&copy, d, sizeof(d));
+		memcpy(pk.id, s.payload + 2, RPL_KEY_ID_BYTES);
+		memcpy(pk.key, s.payload + 2 + RPL_KEY_ID_BYTES + RPL_SIGNATURE_BYTES, RPL_PUBKEY_BYTES);
+		if (crypto_sign_verify_detached(s.payload + 2 + RPL_KEY_ID_BYTES, d, sizeof(d), pk.key) != 0) {
+			out->status = RPL_SIG_INVALID;
+			out->key = pk;
+			out->trusted = rpl_keyring_has(trusted, &pk);
+			out->covered = s.offset;
+			out->offset = s.offset;
+			return 0;
+		}
+		out->key = pk;
+		out->trusted = rpl_keyring_has(trusted, &pk);
+		out->covered = s.end;
+		out->count++;
+	}
+	if (out->count)
+		out->status = out->covered == n ? RPL_SIG_OK : RPL_SIG_PARTIAL;
+	return 0;
+}

@@ -1,0 +1,102 @@
+/* brp keygen: a signing key pair in minisign's formats. */
+#include "brp.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const name = "keygen";
+
+static void usage(FILE *f)
+{
+	fputs("Usage: brp keygen -o NAME [OPTION]...\n"
+	      "Make an Ed25519 key pair in minisign's formats: NAME.key, the secret key\n"
+	      "(mode 0600; unencrypted, as 'minisign -G -W' makes it, unless --encrypt), and\n"
+	      "NAME.pub, the public key that 'brp verify -K' and 'minisign -V -p' read.\n"
+	      "\n"
+	      "  -o, --output NAME       write NAME.key and NAME.pub (required)\n"
+	      "      --encrypt           encrypt the secret key with a passphrase (scrypt, as\n"
+	      "                          minisign does), asked on the terminal twice\n"
+	      "      --passphrase-fd N   with --encrypt: read the passphrase from file descriptor N\n"
+	      "      --fast-kdf          with --encrypt: scrypt's interactive limits (16 MiB)\n"
+	      "                          instead of minisign's (1 GiB); minisign reads either\n"
+	      "  -f, --force             replace existing key files\n"
+	      "  -h, --help              print this help and exit\n"
+	      "\n"
+	      "Exit status: 0 written, 2 a usage error or a file that cannot be written.\n",
+	      f);
+}
+
+int cmd_keygen(int argc, char **argv)
+{
+	enum { OPT_ENCRYPT = 256, OPT_PASSFD, OPT_FAST };
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "encrypt", no_argument, NULL, OPT_ENCRYPT },
+		{ "passphrase-fd", required_argument, NULL, OPT_PASSFD },
+		{ "fast-kdf", no_argument, NULL, OPT_FAST },
+		{ "force", no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out = NULL;
+	char *sec = NULL, *pub = NULL, pass[BRP_PASSPHRASE_MAX], id[RPL_KEY_ID_TEXT];
+	int c, encrypt = 0, passfd = -1, status = BRP_EXIT_USAGE, err;
+	unsigned flags = 0;
+	rpl_seckey *k = NULL;
+	rpl_pubkey pk;
+
+	pass[0] = '\0';
+	while ((c = getopt_long(argc, argv, ":o:fh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': out = optarg; break;
+		case OPT_ENCRYPT: encrypt = 1; break;
+		case OPT_PASSFD:
+			if (brp_parse_fd(name, optarg, &passfd) < 0)
+				return BRP_EXIT_USAGE;
+			break;
+		case OPT_FAST: flags |= RPL_KEY_FAST_KDF; break;
+		case 'f': flags |= RPL_KEY_OVERWRITE; break;
+		case 'h': usage(stdout); return BRP_EXIT_OK;
+		default: return brp_bad_option(name, c, argv);
+		}
+	}
+	if (optind != argc || !out || !*out) {
+		brp_error(name, "needs -o NAME and nothing else (try 'brp keygen --help')");
+		return BRP_EXIT_USAGE;
+	}
+	if (!encrypt && (passfd >= 0 || (flags & RPL_KEY_FAST_KDF))) {
+		brp_error(name, "--passphrase-fd and --fast-kdf need --encrypt");
+		return BRP_EXIT_USAGE;
+	}
+	sec = malloc(strlen(out) + 5);
+	pub = malloc(strlen(out) + 5);
+	if (!sec || !pub) {
+		brp_error(name, "out of memory");
+		goto cleanup;
+	}
+	sprintf(sec, "%s.key", out);
+	sprintf(pub, "%s.pub", out);
+	if (encrypt && brp_passphrase(name, passfd, passfd < 0, pass, sizeof(pass)) < 0)
+		goto cleanup;
+	err = rpl_seckey_generate(&k);
+	if (err) {
+		brp_error(name, "cannot make a key: %s", rpl_strerror(err));
+		goto cleanup;
+	}
+	err = rpl_seckey_save(k, sec, pub, encrypt ? pass : NULL, flags);
+	if (err) {
+		brp_error(name, "%s", rpl_seckey_errmsg(k));
+		goto cleanup;
+	}
+	rpl_seckey_public(k, &pk);
+	rpl_key_id_format(pk.id, id);
+	printf("key %s: secret key %s (%s), public key %s\n", id, sec, encrypt ? "encrypted" : "unencrypted", pub);
+	status = BRP_EXIT_OK;
+cleanup:
+	memset(pass, 0, sizeof(pass));
+	rpl_seckey_free(k);
+	free(sec);
+	free(pub);
+	return status;
+}

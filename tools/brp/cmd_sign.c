@@ -1,0 +1,113 @@
+/* brp sign: sign match logs in place (a signature section), or with a detached minisign signature. */
+#include "brp.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char *const name = "sign";
+
+static void usage(FILE *f)
+{
+	fputs("Usage: brp sign -k KEY [OPTION]... LOG...\n"
+	      "Sign each log with the secret key KEY (a minisign secret key file, such as\n"
+	      "'brp keygen' or 'minisign -G' makes).\n"
+	      "\n"
+	      "In place (the default): a signature section over every byte of the log is\n"
+	      "appended, through a temporary file renamed over the log, so that the\n"
+	      "original survives any failure. A log that does not read to its end\n"
+	      "(damaged) is not signed.\n"
+	      "\n"
+	      "  -k, --key FILE          the secret key (required)\n"
+	      "      --passphrase-fd N   read the key's passphrase from file descriptor N\n"
+	      "                          (default: asked on the terminal, if the key is encrypted)\n"
+	      "      --detached          write LOG.minisig instead, a minisign signature that\n"
+	      "                          'minisign -Vm LOG -p KEY.pub' accepts; LOG is unchanged\n"
+	      "  -t, --trusted-comment TEXT  with --detached: the signed comment (default:\n"
+	      "                          minisign's, the time and the file's name)\n"
+	      "  -h, --help              print this help and exit\n"
+	      "\n"
+	      "Exit status: 0 every log signed, 2 a usage error or a log that could not be\n"
+	      "signed (the others are signed all the same).\n",
+	      f);
+}
+
+int cmd_sign(int argc, char **argv)
+{
+	enum { OPT_PASSFD = 256, OPT_DETACHED };
+	static const struct option opts[] = {
+		{ "key", required_argument, NULL, 'k' },
+		{ "passphrase-fd", required_argument, NULL, OPT_PASSFD },
+		{ "detached", no_argument, NULL, OPT_DETACHED },
+		{ "trusted-comment", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *keyfile = NULL, *comment = NULL;
+	int c, passfd = -1, detached = 0, status = BRP_EXIT_OK;
+	rpl_seckey *k = NULL;
+	rpl_pubkey pk;
+	char id[RPL_KEY_ID_TEXT];
+
+	while ((c = getopt_long(argc, argv, ":k:t:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'k': keyfile = optarg; break;
+		case OPT_PASSFD:
+			if (brp_parse_fd(name, optarg, &passfd) < 0)
+				return BRP_EXIT_USAGE;
+			break;
+		case OPT_DETACHED: detached = 1; break;
+		case 't': comment = optarg; break;
+		case 'h': usage(stdout); return BRP_EXIT_OK;
+		default: return brp_bad_option(name, c, argv);
+		}
+	}
+	if (!keyfile) {
+		brp_error(name, "needs a secret key, -k KEY (try 'brp sign --help')");
+		return BRP_EXIT_USAGE;
+	}
+	if (optind >= argc) {
+		brp_error(name, "no log to sign (try 'brp sign --help')");
+		return BRP_EXIT_USAGE;
+	}
+	if (comment && !detached) {
+		brp_error(name, "--trusted-comment needs --detached");
+		return BRP_EXIT_USAGE;
+	}
+	if (brp_seckey_open(name, keyfile, passfd, &k) < 0)
+		return BRP_EXIT_USAGE;
+	rpl_seckey_public(k, &pk);
+	rpl_key_id_format(pk.id, id);
+	for (int i = optind; i < argc; i++) {
+		const char *log = argv[i];
+		int err;
+		if (detached) {
+			char *sig = malloc(strlen(log) + 9);
+			if (!sig) {
+				brp_error(name, "out of memory");
+				status = BRP_EXIT_USAGE;
+				break;
+			}
+			sprintf(sig, "%s.minisig", log);
+			err = rpl_sign_detached(k, log, sig, comment, (int64_t)time(NULL));
+			if (!err && printf("%s: signed by key %s\n", sig, id) < 0)
+				err = RPL_EIO;
+			free(sig);
+		} else {
+			err = rpl_sign_log(k, log);
+			if (!err && printf("%s: signed by key %s\n", log, id) < 0)
+				err = RPL_EIO;
+		}
+		if (err) {
+			brp_error(name, "%s", rpl_seckey_errmsg(k)[0] ? rpl_seckey_errmsg(k) : rpl_strerror(err));
+			status = BRP_EXIT_USAGE;
+		}
+	}
+	rpl_seckey_free(k);
+	if (fflush(stdout) != 0) {
+		brp_error(name, "cannot write the standard output");
+		status = BRP_EXIT_USAGE;
+	}
+	return status;
+}
