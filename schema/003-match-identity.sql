@@ -1,5 +1,5 @@
 -- libreplay export database, schema version 3 (docs/schema.md): a match is named by its match
--- identity (brp verify's match_id, docs/format.md section 15), the same for every byte-variant of
+-- identity (brp verify's match_id, docs/format.md section 17), the same for every byte-variant of
 -- one match, and no longer only by the SHA-256 of its file's bytes (matches.hash stays).
 -- Applied by rpl_export_db_open() to a database of version 2, inside one transaction.
 

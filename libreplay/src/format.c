@@ -178,7 +178,40 @@ char *rpl__cur_string(struct cursor *c, size_t max)
 #define HEADER_DEFLATE 1
 #define HEADER_MAX_RAW (1u << 18)
 
-int rpl__header_put(struct buf *out, const rpl_match_info *info, char *why, size_t whylen)
+#define DEALING_FREE 0
+#define DEALING_COMMITTED 1
+#define DEALING_REVEALED 2
+
+/*
+ * Profile revision 1, frozen (docs/format.md 16.2): the values a version-3
+ * header's parameters start from. They never change, whatever the live
+ * profiles in rules.c become: a log must verify under exactly the rules it
+ * was played with. A new parameter or a changed default is a new revision.
+ */
+#define FROZEN_REV1_PARAMS 32
+_Static_assert(FROZEN_REV1_PARAMS == RPL_P_COUNT, "a new rule parameter needs a new frozen profile revision");
+static const struct {
+	const char *profile;
+	int32_t v[FROZEN_REV1_PARAMS + 1];
+} frozen_rev1[] = {
+	{ "kzv", { 0, 1, 1, 3000, 20, 10, 15, 10, 5, 100, 200, 200, 600, 300, 100, 100, 1, 0, 2, 1, 0, 1, 0, 0, 0, 0,
+	           1, 0, 1, 0, 1, 0, 0 } },
+	{ "stbl", { 0, 1, 1, 0, 50, 10, 15, 10, 5, 100, 200, 500, 1000, 100, 100, 100, 1, 1, 2, 0, 1, 0, 0, 0, 0,
+	            0, 1, 1, 2, 0, 1, 0, 1 } },
+	{ "aberto", { 0, 1, 1, 3000, 20, 10, 15, 10, 5, 100, 200, 500, 1000, 100, 100, 100, 1, 1, 2, 0, 2, 0, 1, 1,
+	              1500, 75, 1, 0, 2, 1, 0, 100, 0 } },
+};
+
+/* The frozen values of a profile (rpl_rules_profile's name), indexed by id; NULL for an unknown profile. */
+static const int32_t *frozen_values(const char *profile)
+{
+	for (size_t i = 0; i < sizeof(frozen_rev1) / sizeof(frozen_rev1[0]); i++)
+		if (strcmp(frozen_rev1[i].profile, profile) == 0)
+			return frozen_rev1[i].v;
+	return NULL;
+}
+
+int rpl__header_put(struct buf *out, const rpl_match_info *info, const uint8_t *seed, char *why, size_t whylen)
 {
 	struct buf raw = { 0 };
 	int err = RPL_OK;
@@ -189,14 +222,42 @@ int rpl__header_put(struct buf *out, const rpl_match_info *info, char *why, size
 		snprintf(why, whylen, "the match header is incomplete or out of range");
 		return RPL_EINVAL;
 	}
-	rpl__buf_varint(&raw, BRP_VERSION);
-	rpl__buf_string(&raw, rpl_rules_profile(info->rules));
-	rpl__buf_varint(&raw, RPL_P_COUNT);
-	for (int id = 1; id <= RPL_P_COUNT; id++) {
-		int v = 0;
-		rpl_rules_get_id(info->rules, id, &v);
-		rpl__buf_varint(&raw, (uint64_t)id);
-		rpl__buf_zigzag(&raw, v);
+	if (info->commitment && (info->nplayer_seeds < 0 || info->nplayer_seeds > RPL_DEAL_MAX_PLAYER_SEEDS ||
+	                         (info->nplayer_seeds && !info->player_seeds))) {
+		snprintf(why, whylen, "a committed match has 0 to %d player seeds", RPL_DEAL_MAX_PLAYER_SEEDS);
+		return RPL_EINVAL;
+	}
+	if (!info->commitment) {
+		rpl__buf_varint(&raw, BRP_VERSION);
+		rpl__buf_string(&raw, rpl_rules_profile(info->rules));
+		rpl__buf_varint(&raw, RPL_P_COUNT);
+		for (int id = 1; id <= RPL_P_COUNT; id++) {
+			int v = 0;
+			rpl_rules_get_id(info->rules, id, &v);
+			rpl__buf_varint(&raw, (uint64_t)id);
+			rpl__buf_zigzag(&raw, v);
+		}
+	} else {
+		/* version 3: only the parameters that differ from the frozen revision */
+		const int32_t *frozen = frozen_values(rpl_rules_profile(info->rules));
+		int ndiff = 0;
+		for (int id = 1; id <= RPL_P_COUNT; id++) {
+			int v = 0;
+			rpl_rules_get_id(info->rules, id, &v);
+			ndiff += v != frozen[id];
+		}
+		rpl__buf_varint(&raw, BRP_VERSION_COMMIT);
+		rpl__buf_string(&raw, rpl_rules_profile(info->rules));
+		rpl__buf_varint(&raw, BRP_PROFILE_REVISION);
+		rpl__buf_varint(&raw, (uint64_t)ndiff);
+		for (int id = 1; id <= RPL_P_COUNT; id++) {
+			int v = 0;
+			rpl_rules_get_id(info->rules, id, &v);
+			if (v == frozen[id])
+				continue;
+			rpl__buf_varint(&raw, (uint64_t)id);
+			rpl__buf_zigzag(&raw, v);
+		}
 	}
 	rpl__buf_byte(&raw, (uint8_t)info->nplayers);
 	for (int s = 0; s < info->nplayers; s++) {
@@ -226,6 +287,14 @@ int rpl__header_put(struct buf *out, const rpl_match_info *info, char *why, size
 		}
 		rpl__buf_string(&raw, k);
 		rpl__buf_string(&raw, v);
+	}
+	if (info->commitment) {
+		/* revealed: the seed alone, as the commitment is its hash */
+		rpl__buf_byte(&raw, seed ? DEALING_REVEALED : DEALING_COMMITTED);
+		rpl__buf_put(&raw, seed ? seed : info->commitment, RPL_DEAL_COMMIT_SIZE);
+		rpl__buf_byte(&raw, (uint8_t)info->nplayer_seeds);
+		for (int i = 0; i < info->nplayer_seeds; i++)
+			rpl__buf_put(&raw, info->player_seeds[i], RPL_DEAL_SEED_SIZE);
 	}
 	if (raw.oom) {
 		err = RPL_ENOMEM;
@@ -269,6 +338,63 @@ void rpl__header_free(struct header *h)
 	free(h->keys);
 	free(h->values);
 	memset(h, 0, sizeof(*h));
+}
+
+/*
+ * Version 3's parameters: the revision, then the pairs that differ from it,
+ * ids strictly ascending, each value different from the revision's.
+ */
+static int params_v3(struct header *h, struct cursor *c, char *why, size_t whylen)
+{
+	const int32_t *frozen = frozen_values(rpl_rules_profile(&h->rules));
+	uint64_t revision = rpl__cur_varint(c), ndiff;
+	uint64_t last = 0;
+
+	if (c->bad)
+		return RPL_ECORRUPT;
+	if (revision != BRP_PROFILE_REVISION || !frozen) {
+		snprintf(why, whylen, "profile revision %llu; this reader knows revision %d", (unsigned long long)revision,
+		         BRP_PROFILE_REVISION);
+		return RPL_EUNSUPPORTED;
+	}
+	for (int id = 1; id <= RPL_P_COUNT; id++)
+		h->rules.v[id] = frozen[id];
+	ndiff = rpl__cur_varint(c);
+	if (c->bad)
+		return RPL_ECORRUPT;
+	if (ndiff > RPL_P_COUNT) {
+		snprintf(why, whylen, "%llu rule parameters differ; revision %d has %d", (unsigned long long)ndiff,
+		         BRP_PROFILE_REVISION, RPL_P_COUNT);
+		return RPL_ECORRUPT;
+	}
+	for (uint64_t i = 0; i < ndiff; i++) {
+		uint64_t id = rpl__cur_varint(c);
+		int64_t v = rpl__cur_zigzag(c);
+		if (c->bad)
+			return RPL_ECORRUPT;
+		if (id > RPL_P_COUNT) {
+			snprintf(why, whylen, "rule parameter %llu is unknown to revision %d", (unsigned long long)id,
+			         BRP_PROFILE_REVISION);
+			return RPL_EUNSUPPORTED;
+		}
+		if (id <= last) {
+			snprintf(why, whylen, "rule parameter %llu out of place: ids ascend, each at most once",
+			         (unsigned long long)id);
+			return RPL_ECORRUPT;
+		}
+		last = id;
+		if (v == frozen[id]) {
+			snprintf(why, whylen, "rule parameter %s is stored with the revision's own value %lld",
+			         rpl_rules_param_by_id((int)id)->name, (long long)v);
+			return RPL_ECORRUPT;
+		}
+		if (v < INT32_MIN || v > INT32_MAX || rpl_rules_set_id(&h->rules, (int)id, (int)v) < 0) {
+			snprintf(why, whylen, "rule parameter %s has an out-of-range value %lld",
+			         rpl_rules_param_by_id((int)id)->name, (long long)v);
+			return RPL_ECORRUPT;
+		}
+	}
+	return 0;
 }
 
 int rpl__header_get(struct header *h, const uint8_t *p, size_t n, int *version, char *why, size_t whylen)
@@ -322,9 +448,9 @@ int rpl__header_get(struct header *h, const uint8_t *p, size_t n, int *version, 
 		if (c.bad)
 			goto bad;
 		*version = v > 1000000 ? 1000000 : (int)v;
-		if (v != BRP_VERSION) {
-			snprintf(why, whylen, "format version %llu; this reader knows version %d", (unsigned long long)v,
-			         BRP_VERSION);
+		if (v != BRP_VERSION && v != BRP_VERSION_COMMIT) {
+			snprintf(why, whylen, "format version %llu; this reader knows versions %d and %d",
+			         (unsigned long long)v, BRP_VERSION, BRP_VERSION_COMMIT);
 			err = RPL_EUNSUPPORTED;
 			goto cleanup;
 		}
@@ -336,6 +462,15 @@ int rpl__header_get(struct header *h, const uint8_t *p, size_t n, int *version, 
 		snprintf(why, whylen, "unknown rule profile '%s'", profile);
 		err = RPL_EUNSUPPORTED;
 		goto cleanup;
+	}
+	if (*version == BRP_VERSION_COMMIT) {
+		err = params_v3(h, &c, why, whylen);
+		if (err == RPL_ECORRUPT && c.bad)
+			goto bad;
+		if (err)
+			goto cleanup;
+		err = RPL_ECORRUPT;
+		goto players;
 	}
 	nparams = rpl__cur_varint(&c);
 	if (c.bad)
@@ -376,6 +511,7 @@ int rpl__header_get(struct header *h, const uint8_t *p, size_t n, int *version, 
 			goto cleanup;
 		}
 	}
+players:
 	if (c.pos >= c.n)
 		goto bad;
 	h->info.nplayers = c.p[c.pos++];
@@ -424,6 +560,44 @@ int rpl__header_get(struct header *h, const uint8_t *p, size_t n, int *version, 
 		h->values[i] = rpl__cur_string(&c, RPL_MAX_META_TEXT);
 		if (!h->keys[i] || !h->values[i])
 			goto bad;
+	}
+	if (*version == BRP_VERSION_COMMIT) {
+		uint8_t dealing, nseeds;
+		if (c.pos >= c.n)
+			goto bad;
+		dealing = c.p[c.pos++];
+		if (dealing == DEALING_COMMITTED || dealing == DEALING_REVEALED) {
+			if (c.n - c.pos < RPL_DEAL_COMMIT_SIZE + 1)
+				goto bad;
+			if (dealing == DEALING_REVEALED) {
+				memcpy(h->seed, c.p + c.pos, RPL_DEAL_SEED_SIZE);
+				h->revealed = 1;
+				if (rpl_deal_commit(h->commitment, h->seed) < 0) {
+					err = RPL_ENOMEM;
+					goto cleanup;
+				}
+			} else {
+				memcpy(h->commitment, c.p + c.pos, RPL_DEAL_COMMIT_SIZE);
+			}
+			c.pos += RPL_DEAL_COMMIT_SIZE;
+			nseeds = c.p[c.pos++];
+			if (nseeds > RPL_DEAL_MAX_PLAYER_SEEDS) {
+				snprintf(why, whylen, "%d player seeds; a match has at most %d", nseeds,
+				         RPL_DEAL_MAX_PLAYER_SEEDS);
+				goto cleanup;
+			}
+			if (c.n - c.pos < (size_t)nseeds * RPL_DEAL_SEED_SIZE)
+				goto bad;
+			memcpy(h->player_seeds, c.p + c.pos, (size_t)nseeds * RPL_DEAL_SEED_SIZE);
+			c.pos += (size_t)nseeds * RPL_DEAL_SEED_SIZE;
+			h->info.commitment = h->commitment;
+			h->info.nplayer_seeds = nseeds;
+			h->info.player_seeds = (const uint8_t(*)[RPL_DEAL_SEED_SIZE])h->player_seeds;
+		} else if (dealing != DEALING_FREE) {
+			snprintf(why, whylen, "unknown dealing %d", dealing);
+			err = RPL_EUNSUPPORTED;
+			goto cleanup;
+		}
 	}
 	if (c.pos != c.n)
 		goto bad;

@@ -8,7 +8,9 @@
 
 #define BRP_MAGIC "\x89" "BRP\r\n\x1a\n"
 #define BRP_MAGIC_LEN 8
-#define BRP_VERSION 2
+#define BRP_VERSION 2       /* what the writer writes for a match dealt freely */
+#define BRP_VERSION_COMMIT 3 /* ... and for a committed one: the newest version */
+#define BRP_PROFILE_REVISION 1 /* the frozen profile revision version 3 writes (format.md 16.2) */
 #define BRP_MAX_FILE (64u << 20)
 
 struct section {
@@ -42,8 +44,12 @@ char *rpl__cur_string(struct cursor *c, size_t max);
 void rpl__buf_zigzag(struct buf *b, int64_t v);
 void rpl__buf_string(struct buf *b, const char *s);
 
-/* The header's payload from match info. Returns 0 or RPL_EINVAL with why. */
-int rpl__header_put(struct buf *out, const rpl_match_info *info, char *why, size_t whylen);
+/*
+ * The header section from match info. seed: NULL, or for a committed match
+ * the seed to reveal in the header (the compact form of a revealed log,
+ * format.md 16.1). Returns 0 or RPL_EINVAL with why.
+ */
+int rpl__header_put(struct buf *out, const rpl_match_info *info, const uint8_t *seed, char *why, size_t whylen);
 
 /* A decoded header, owning its strings. */
 struct header {
@@ -51,6 +57,10 @@ struct header {
 	rpl_match_info info;
 	char *names[RPL_MAX_SEATS];
 	char **keys, **values;
+	uint8_t commitment[RPL_DEAL_COMMIT_SIZE];
+	uint8_t player_seeds[RPL_DEAL_MAX_PLAYER_SEEDS][RPL_DEAL_SEED_SIZE];
+	int revealed; /* the header itself reveals the seed */
+	uint8_t seed[RPL_DEAL_SEED_SIZE];
 };
 /* Decode a header payload. 0, or RPL_ECORRUPT / RPL_EUNSUPPORTED / RPL_ENOMEM with why. */
 int rpl__header_get(struct header *h, const uint8_t *p, size_t n, int *version, char *why, size_t whylen);

@@ -1,6 +1,6 @@
 /*
  * The match identity: one name for one match, whatever bytes hold it. The
- * record (docs/format.md section 15) is built from decoded values only, so
+ * record (docs/format.md section 17) is built from decoded values only, so
  * the growing and compact forms, a raw or deflated header, optional
  * sections and the end section all give the same identity. It is hashed as
  * it is built, through a buffer of 4 KiB: a match of any length costs no

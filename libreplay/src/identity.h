@@ -1,5 +1,5 @@
 /*
- * Private: the match identity (docs/format.md section 15), BLAKE2b-256 over
+ * Private: the match identity (docs/format.md section 17), BLAKE2b-256 over
  * the identity record: the header's fields and every decoded deal,
  * decision and claim, in the log's order. Nothing of how they were stored
  * (sections, encodings, the end section, optional sections) goes in.

@@ -545,6 +545,20 @@ static int hexval(char h)
 	return -1;
 }
 
+/* Exactly 2n hex digits into out; -1 otherwise. */
+static int hex_bytes(const char *s, uint8_t *out, size_t n)
+{
+	if (strlen(s) != 2 * n)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
+		if (hi < 0 || lo < 0)
+			return -1;
+		out[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return 0;
+}
+
 /* A quoted string, unescaped into p->val at *used. */
 static int parse_string(struct scan *sc, size_t *used)
 {
@@ -612,6 +626,7 @@ static const struct tag_def {
 } tag_defs[] = {
 	{ "Notation", 1 }, { "Profile", 1 }, { "Rule", 2 },  { "Players", 1 },
 	{ "Seat", 2 },     { "FirstDealer", 1 }, { "Start", 1 }, { "Meta", 2 },
+	{ "Commitment", 1 }, { "PlayerSeed", 1 },
 };
 
 static int ieq(const char *a, const char *b)
@@ -825,6 +840,23 @@ int rpl_notation_parser_line(rpl_notation_parser *p, const char *line, size_t le
 		p->body = 1;
 		return 0;
 	}
+	if (strcmp(kw, "seed") == 0) {
+		char hex[80];
+		size_t n = 0;
+		int hcol;
+		skip_ws(&sc);
+		hcol = col(&sc);
+		while (sc.i < sc.n && n + 1 < sizeof hex && sc.s[sc.i] != ' ' && sc.s[sc.i] != '\t' && sc.s[sc.i] != ';')
+			hex[n++] = sc.s[sc.i++];
+		hex[n] = '\0';
+		if (hex_bytes(hex, it->seed, sizeof it->seed) < 0)
+			return fail(p, RPL_EPARSE, hcol, "a seed is 64 hex digits");
+		if (!at_end(&sc))
+			return fail(p, RPL_EPARSE, col(&sc), "expected the end of the line, not %s", found(&sc, f, sizeof f));
+		it->kind = RPL_NOTATION_SEED;
+		p->body = 1;
+		return 0;
+	}
 	if (strcmp(kw, "end") == 0) {
 		if (!at_end(&sc)) {
 			size_t at = sc.i;
@@ -989,6 +1021,11 @@ int rpl_notation_record(rpl_notation_parser *p, rpl_recorder *rec, const rpl_not
 		if (err < 0)
 			return fail_rec(p, it, err, 0, rec);
 		return 0;
+	case RPL_NOTATION_SEED:
+		err = rpl_recorder_seed(rec, it->seed);
+		if (err < 0)
+			return fail_rec(p, it, err, 0, rec);
+		return 0;
 	default:
 		return RPL_EINVAL;
 	}
@@ -1146,6 +1183,15 @@ int rpl_notation_time_parse(const char *s, int64_t *out)
 	return 0;
 }
 
+static void put_hex(struct out *o, const uint8_t *p, size_t n)
+{
+	static const char digits[] = "0123456789abcdef";
+	for (size_t i = 0; i < n; i++) {
+		char two[2] = { digits[p[i] >> 4], digits[p[i] & 15] };
+		put(o, two, 2);
+	}
+}
+
 static void write_header(struct out *o, const rpl_match_info *info)
 {
 	char val[64];
@@ -1185,6 +1231,16 @@ static void write_header(struct out *o, const rpl_match_info *info)
 		put(o, " ", 1);
 		put_string(o, info->meta_values[i]);
 		puts_(o, "]\n");
+	}
+	if (info->commitment) {
+		puts_(o, "[Commitment \"");
+		put_hex(o, info->commitment, RPL_DEAL_COMMIT_SIZE);
+		puts_(o, "\"]\n");
+		for (int i = 0; i < info->nplayer_seeds; i++) {
+			puts_(o, "[PlayerSeed \"");
+			put_hex(o, info->player_seeds[i], RPL_DEAL_SEED_SIZE);
+			puts_(o, "\"]\n");
+		}
 	}
 }
 
@@ -1279,6 +1335,11 @@ int rpl_notation_write(rpl_reader *rd, int (*write)(void *ud, const char *s, siz
 		case RPL_EV_END:
 			puts_(&o, ev->recovered ? "end recovered\n" : "end\n");
 			break;
+		case RPL_EV_REVEAL:
+			puts_(&o, "\nseed ");
+			put_hex(&o, ev->seed, RPL_DEAL_SEED_SIZE);
+			put(&o, "\n", 1);
+			break;
 		default:
 			break;
 		}
@@ -1317,6 +1378,9 @@ struct header {
 	int start_line;
 	size_t nmeta;
 	char *meta_key[RPL_MAX_META], *meta_value[RPL_MAX_META];
+	int commit_line, nseeds, seeds_line;
+	uint8_t commitment[RPL_DEAL_COMMIT_SIZE];
+	uint8_t seeds[RPL_DEAL_MAX_PLAYER_SEEDS][RPL_DEAL_SEED_SIZE];
 };
 
 static void header_free(struct header *h)
@@ -1448,6 +1512,23 @@ static int header_add(rpl_notation_parser *p, struct header *h, const rpl_notati
 			return fail(p, RPL_ENOMEM, 0, "out of memory");
 		return 0;
 	}
+	if (strcmp(t, "Commitment") == 0) {
+		if (h->commit_line)
+			return fail(p, RPL_EPARSE, c0, "[Commitment] is given twice");
+		if (hex_bytes(v0, h->commitment, sizeof h->commitment) < 0)
+			return fail(p, RPL_EPARSE, c0, "[Commitment] is 64 hex digits");
+		h->commit_line = it->line;
+		return 0;
+	}
+	if (strcmp(t, "PlayerSeed") == 0) {
+		if (h->nseeds == RPL_DEAL_MAX_PLAYER_SEEDS)
+			return fail(p, RPL_ELIMIT, c0, "at most %d [PlayerSeed] tags", RPL_DEAL_MAX_PLAYER_SEEDS);
+		if (hex_bytes(v0, h->seeds[h->nseeds], RPL_DEAL_SEED_SIZE) < 0)
+			return fail(p, RPL_EPARSE, c0, "[PlayerSeed] is 64 hex digits");
+		h->nseeds++;
+		h->seeds_line = it->line;
+		return 0;
+	}
 	return fail(p, RPL_EPARSE, 1, "unknown tag '%s'", t);
 }
 
@@ -1511,6 +1592,16 @@ static int header_finish(rpl_notation_parser *p, const struct header *h, rpl_rul
 	info->nmeta = h->nmeta;
 	info->meta_keys = (const char *const *)h->meta_key;
 	info->meta_values = (const char *const *)h->meta_value;
+	if (h->nseeds && !h->commit_line) {
+		p->line = h->seeds_line;
+		err = fail(p, RPL_EPARSE, 1, "[PlayerSeed] needs a [Commitment]");
+		goto out;
+	}
+	if (h->commit_line) {
+		info->commitment = h->commitment;
+		info->nplayer_seeds = h->nseeds;
+		info->player_seeds = (const uint8_t(*)[RPL_DEAL_SEED_SIZE])h->seeds;
+	}
 	err = 0;
 out:
 	p->line = saved;

@@ -28,6 +28,12 @@ struct rpl_reader {
 	int done;        /* the log was read to its end without error: match_id is set */
 	struct rpl__ident *ident; /* the match identity, built as events are read */
 	char match_id[RPL_MATCH_ID_SIZE];
+	int revealed;    /* the seed is known (header or R): later D sections hold no layout */
+	int reveal_due;  /* the header revealed it: the first event says so */
+	uint8_t seed[RPL_DEAL_SEED_SIZE];
+	uint32_t more_deals;   /* a D after the reveal: deals of the section still to start */
+	struct cursor counts;  /* ... and the decision counts of those deals */
+	struct cursor claims;  /* a version-3 C: the claims still to deliver */
 	int failed;      /* the error to repeat */
 	uint64_t err_offset;
 	char errmsg[RPL_ERRMSG_SIZE];
@@ -71,6 +77,11 @@ static int start(struct rpl_reader *rd)
 	err = rpl__ident_new(&rd->ident, &rd->hdr.info);
 	if (err)
 		return fail(rd, err, s.offset, "out of memory");
+	if (rd->hdr.revealed) {
+		memcpy(rd->seed, rd->hdr.seed, RPL_DEAL_SEED_SIZE);
+		rd->revealed = 1;
+		rd->reveal_due = 1;
+	}
 	return 0;
 }
 
@@ -227,14 +238,72 @@ static int close_stream(struct rpl_reader *rd)
 	return 0;
 }
 
+/* The next deal of a D read after the reveal: its layout derived, its decisions next in the stream. */
+static int start_derived(struct rpl_reader *rd, rpl_event *ev, uint32_t count)
+{
+	const rpl_match_info *in = &rd->hdr.info;
+	int n = in->nplayers, deal = rd->deal + 1;
+
+	if (rpl_deal_derive(&ev->layout, rd->seed, in->player_seeds, in->nplayer_seeds, n, deal) < 0)
+		return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %d cannot be derived", (size_t)rd->sec.offset,
+		            deal);
+	rd->deal = deal;
+	rd->dealer = deal == 1 ? in->first_dealer : (rd->dealer + 1) % n;
+	rpl__track_deal(&rd->t, n, rd->dealer, &ev->layout);
+	if (deal == 1)
+		rpl__model_init(&rd->m);
+	rd->left = count;
+	if (rd->left == 0 && rd->more_deals == 0 && close_stream(rd) < 0)
+		return rd->failed;
+	ev->kind = RPL_EV_DEAL;
+	ev->deal = deal;
+	ev->offset = rd->sec.offset;
+	return 1;
+}
+
+/* A claim's three varints from c: 1 with *ev filled, or -1 when they are malformed. */
+static int read_claim(struct cursor *c, rpl_event *ev)
+{
+	uint64_t deal = rpl__cur_varint(c);
+	int64_t s0 = rpl__cur_zigzag(c), s1 = rpl__cur_zigzag(c);
+
+	if (c->bad || deal > RPL_MAX_DEALS || s0 < INT32_MIN || s0 > INT32_MAX || s1 < INT32_MIN || s1 > INT32_MAX)
+		return -1;
+	ev->kind = RPL_EV_CLAIM;
+	ev->deal = (int)deal;
+	ev->score[0] = (int32_t)s0;
+	ev->score[1] = (int32_t)s1;
+	return 1;
+}
+
 static int next_event(rpl_reader *rd, rpl_event *ev)
 {
 	char why[RPL_ERRMSG_SIZE];
 
 	memset(ev, 0, sizeof(*ev));
+	if (rd->reveal_due) {
+		rd->reveal_due = 0;
+		ev->kind = RPL_EV_REVEAL;
+		memcpy(ev->seed, rd->seed, RPL_DEAL_SEED_SIZE);
+		ev->offset = BRP_MAGIC_LEN;
+		return 1;
+	}
 	for (;;) {
 		struct cursor c = { 0 };
 		int got;
+
+		if (rd->left == 0 && rd->more_deals > 0) {
+			uint64_t count = rpl__cur_varint(&rd->counts);
+			rd->more_deals--;
+			return start_derived(rd, ev, (uint32_t)count); /* the counts were checked with the section */
+		}
+		if (rd->claims.pos < rd->claims.n) {
+			ev->offset = rd->sec.offset;
+			if (read_claim(&rd->claims, ev) < 0)
+				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: malformed claim section",
+				            (size_t)rd->sec.offset);
+			return 1;
+		}
 
 		if (rd->left > 0) {
 			rpl_action a;
@@ -248,7 +317,7 @@ static int next_event(rpl_reader *rd, rpl_event *ev)
 				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %d turn %d: %s",
 				            (size_t)rd->sec.offset, rd->deal, rd->t.turn, why);
 			rd->left--;
-			if (rd->left == 0 && close_stream(rd) < 0)
+			if (rd->left == 0 && rd->more_deals == 0 && close_stream(rd) < 0)
 				return rd->failed;
 			ev->kind = RPL_EV_ACTION;
 			ev->deal = rd->deal;
@@ -283,6 +352,26 @@ static int next_event(rpl_reader *rd, rpl_event *ev)
 			if (c.bad || deal != (uint64_t)rd->deal + 1 || deal > RPL_MAX_DEALS)
 				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal section numbered %llu after deal %d",
 				            (size_t)rd->sec.offset, (unsigned long long)deal, rd->deal);
+			if (rd->revealed) {
+				/* the seed re-creates the layouts: deals, their counts, one stream of decisions */
+				uint64_t k = rpl__cur_varint(&c), first;
+				if (c.bad || k == 0 || k > RPL_MAX_DEALS - (uint64_t)rd->deal)
+					return fail(rd, RPL_ECORRUPT, rd->sec.offset,
+					            "byte %zu: deal section of a revealed log with a malformed number of deals",
+					            (size_t)rd->sec.offset);
+				rd->counts = c;
+				for (uint64_t i = 0; i < k; i++) {
+					uint64_t count = rpl__cur_varint(&c);
+					if (c.bad || count > RPL_MAX_SECTION)
+						return fail(rd, RPL_ECORRUPT, rd->sec.offset,
+						            "byte %zu: section 'D' has a malformed decision count",
+						            (size_t)rd->sec.offset);
+				}
+				rpl__rc_dec_init(&rd->dec, c.p + c.pos, c.n - c.pos);
+				first = rpl__cur_varint(&rd->counts);
+				rd->more_deals = (uint32_t)(k - 1);
+				return start_derived(rd, ev, (uint32_t)first);
+			}
 			if (open_stream(rd, &c) < 0)
 				return rd->failed;
 			if (rpl__dec_layout(&rd->dec, n, &ev->layout) < 0)
@@ -312,7 +401,16 @@ static int next_event(rpl_reader *rd, rpl_event *ev)
 			continue;
 		}
 		case 'C': {
-			uint64_t deal = rpl__cur_varint(&c);
+			uint64_t deal;
+			if (rd->version >= BRP_VERSION_COMMIT) {
+				/* version 3: one or more claims */
+				if (c.n == 0)
+					return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: malformed claim section",
+					            (size_t)rd->sec.offset);
+				rd->claims = c;
+				continue;
+			}
+			deal = rpl__cur_varint(&c);
 			int64_t s0 = rpl__cur_zigzag(&c), s1 = rpl__cur_zigzag(&c);
 			if (c.bad || c.pos != c.n || deal > RPL_MAX_DEALS || s0 < INT32_MIN || s0 > INT32_MAX ||
 			    s1 < INT32_MIN || s1 > INT32_MAX)
@@ -334,10 +432,24 @@ static int next_event(rpl_reader *rd, rpl_event *ev)
 			ev->recovered = (int)(flags & 1);
 			return 1;
 		}
+		case 'R':
+			if (rd->version < BRP_VERSION_COMMIT)
+				goto unknown; /* version 2 knows no R */
+			if (!rd->hdr.info.commitment || rd->revealed || c.n != RPL_DEAL_SEED_SIZE)
+				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: %s", (size_t)rd->sec.offset,
+				            !rd->hdr.info.commitment ? "a reveal section in a log without a commitment"
+				            : rd->revealed       ? "a second reveal section"
+				                                 : "a reveal section that is not a 32-byte seed");
+			memcpy(rd->seed, c.p, RPL_DEAL_SEED_SIZE);
+			rd->revealed = 1;
+			ev->kind = RPL_EV_REVEAL;
+			memcpy(ev->seed, rd->seed, RPL_DEAL_SEED_SIZE);
+			return 1;
 		case 'H':
 			return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: a second header section",
 			            (size_t)rd->sec.offset);
 		default:
+		unknown:
 			if (rd->sec.type >= 'A' && rd->sec.type <= 'Z')
 				return fail(rd, RPL_EUNSUPPORTED, rd->sec.offset,
 				            "byte %zu: required section '%c' is unknown to this reader (a newer format?)",

@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <sodium.h>
+
 #include "format.h"
 #include "game_impl.h"
 #include "msg.h"
@@ -36,6 +38,10 @@ struct rpl_recorder {
 	rpl_match_info info;
 	char *names[RPL_MAX_SEATS];
 	char **keys, **values;
+	uint8_t commitment[RPL_DEAL_COMMIT_SIZE];
+	uint8_t player_seeds[RPL_DEAL_MAX_PLAYER_SEEDS][RPL_DEAL_SEED_SIZE];
+	uint8_t seed[RPL_DEAL_SEED_SIZE]; /* committed mode: the seed, revealed at close */
+	int have_seed;
 	struct rpl_game *game;   /* checked mode */
 	struct buf header;       /* the H section, framed */
 	/* bookkeeping and coding of the current deal */
@@ -199,7 +205,17 @@ int rpl_recorder_open_signed(rpl_recorder **out, const char *path, const rpl_mat
 		rec->info.meta_keys = (const char *const *)rec->keys;
 		rec->info.meta_values = (const char *const *)rec->values;
 	}
-	err = rpl__header_put(&rec->header, &rec->info, why, sizeof(why));
+	if (info->commitment) {
+		if (info->nplayer_seeds < 0 || info->nplayer_seeds > RPL_DEAL_MAX_PLAYER_SEEDS ||
+		    (info->nplayer_seeds && !info->player_seeds))
+			return rfail(rec, RPL_EINVAL, "a committed match has 0 to %d player seeds", RPL_DEAL_MAX_PLAYER_SEEDS);
+		memcpy(rec->commitment, info->commitment, RPL_DEAL_COMMIT_SIZE);
+		if (info->nplayer_seeds)
+			memcpy(rec->player_seeds, info->player_seeds, (size_t)info->nplayer_seeds * RPL_DEAL_SEED_SIZE);
+		rec->info.commitment = rec->commitment;
+		rec->info.player_seeds = (const uint8_t(*)[RPL_DEAL_SEED_SIZE])rec->player_seeds;
+	}
+	err = rpl__header_put(&rec->header, &rec->info, NULL, why, sizeof(why));
 	if (err)
 		return rfail(rec, err, "%s", why);
 	if (rec->header.oom)
@@ -284,6 +300,18 @@ int rpl_recorder_deal(rpl_recorder *rec, const rpl_layout *layout)
 		return RPL_EINVAL;
 	if (rec->closed || rec->failed)
 		return rfail(rec, RPL_ESTATE, "the recorder is closed");
+	if (rec->have_seed && rec->deal < RPL_MAX_DEALS) {
+		/* committed mode: only the derived layout, checked before anything changes */
+		rpl_layout derived;
+		if (rpl_deal_derive(&derived, rec->seed, rec->info.player_seeds, rec->info.nplayer_seeds,
+		                    rec->info.nplayers, rec->deal + 1) < 0)
+			return RPL_EINVAL;
+		if (!rpl_layout_same(&derived, layout, rec->info.nplayers)) {
+			rec->rule = RPL_RULE_LAYOUT;
+			return rfail(rec, RPL_EILLEGAL, "deal %d: the layout is not the one the committed seed derives",
+			             rec->deal + 1);
+		}
+	}
 	if (rec->game) {
 		err = rpl_game_deal(rec->game, layout);
 		if (err) {
@@ -334,6 +362,36 @@ int rpl_recorder_deal(rpl_recorder *rec, const rpl_layout *layout)
 		rpl__model_init(&rec->m); /* the model learns over the whole match */
 	open_section(rec, 1);
 	rpl__enc_layout(&rec->enc, rec->info.nplayers, layout);
+	return 0;
+}
+
+int rpl_recorder_seed(rpl_recorder *rec, const uint8_t seed[RPL_DEAL_SEED_SIZE])
+{
+	uint8_t commit[RPL_DEAL_COMMIT_SIZE];
+
+	if (!rec || !seed)
+		return RPL_EINVAL;
+	if (rec->closed || rec->failed)
+		return rfail(rec, RPL_ESTATE, "the recorder is closed");
+	if (!rec->info.commitment)
+		return rfail(rec, RPL_ESTATE, "the match has no commitment to a seed");
+	if (rec->have_seed)
+		return rfail(rec, RPL_ESTATE, "the seed was already given");
+	if (rpl_deal_commit(commit, seed) < 0 || memcmp(commit, rec->commitment, RPL_DEAL_COMMIT_SIZE) != 0)
+		return rfail(rec, RPL_EINVAL, "the seed is not the one the header commits to");
+	for (size_t i = 0; i < rec->nlayouts; i++) {
+		rpl_layout derived;
+		if (rpl_deal_derive(&derived, seed, rec->info.player_seeds, rec->info.nplayer_seeds, rec->info.nplayers,
+		                    (int)i + 1) < 0)
+			return RPL_EINVAL;
+		if (!rpl_layout_same(&derived, &rec->layouts[i], rec->info.nplayers)) {
+			rec->rule = RPL_RULE_LAYOUT;
+			return rfail(rec, RPL_EILLEGAL, "deal %zu: the layout is not the one the committed seed derives",
+			             i + 1);
+		}
+	}
+	memcpy(rec->seed, seed, RPL_DEAL_SEED_SIZE);
+	rec->have_seed = 1;
 	return 0;
 }
 
@@ -484,6 +542,141 @@ int rpl_recorder_flush(rpl_recorder *rec)
 	return 0;
 }
 
+/*
+ * The compact form of a revealed match (format.md 16.5): the header reveals
+ * the seed, one D holds every deal's decisions in one stream (the seed
+ * re-creates the layouts), one C every claim, in the order recorded. At a
+ * reader's limits (decisions or bytes a section) the D is closed and its
+ * deal goes on in an A, the next deal in a new D; claims go on in another C.
+ */
+struct revealed {
+	struct buf enc_out;
+	struct rc_enc enc;
+	uint32_t *counts; /* of the deals of the open section: a D's k, or an A's one */
+	size_t k, first;  /* deals in the open section, and the number of its first */
+	int open, is_d;
+};
+
+static void revealed_close(struct revealed *r, struct buf *out)
+{
+	struct buf pay = { 0 };
+
+	if (!r->open)
+		return;
+	r->open = 0;
+	if (!r->is_d && r->counts[0] == 0)
+		return; /* an A opened at a limit that no decision followed: none is written */
+	rpl__rc_enc_finish(&r->enc);
+	rpl__buf_varint(&pay, r->first);
+	if (r->is_d) {
+		rpl__buf_varint(&pay, r->k);
+		for (size_t i = 0; i < r->k; i++)
+			rpl__buf_varint(&pay, r->counts[i]);
+	} else {
+		rpl__buf_varint(&pay, r->counts[0]);
+	}
+	rpl__buf_put(&pay, r->enc_out.p, r->enc_out.n);
+	rpl__section_put(out, r->is_d ? 'D' : 'A', pay.p, pay.n);
+	if (pay.oom || r->enc_out.oom)
+		out->oom = 1;
+	rpl__buf_free(&pay);
+}
+
+static void revealed_open(struct revealed *r, int is_d, size_t first)
+{
+	r->enc_out.n = 0;
+	rpl__rc_enc_init(&r->enc, &r->enc_out);
+	r->open = 1;
+	r->is_d = is_d;
+	r->first = first;
+	r->k = 1;
+	r->counts[0] = 0;
+}
+
+/* A signing recorder's compact form ends with one signature over the whole log, after E. */
+static int sign_compact(const struct rpl_recorder *rec, struct buf *out)
+{
+	if (rec->key && !out->oom) {
+		rpl_prehash *h = NULL;
+		int err = rpl_prehash_new(&h);
+		if (err)
+			return err;
+		rpl_prehash_update(h, out->p, out->n);
+		rpl__sig_section_put(out, h, rec->key);
+		rpl_prehash_free(h);
+	}
+	return out->oom ? RPL_ENOMEM : 0;
+}
+
+static int build_compact_revealed(struct rpl_recorder *rec, struct buf *out)
+{
+	struct track t;
+	struct model m;
+	struct buf claims = { 0 }, hdr = { 0 };
+	struct revealed r = { 0 };
+	size_t li = 0;
+	int dealer = 0, err = RPL_ENOMEM;
+	char why[RPL_ERRMSG_SIZE];
+
+	if (rpl__header_put(&hdr, &rec->info, rec->seed, why, sizeof(why)) != 0)
+		goto cleanup;
+	r.counts = calloc(rec->nlayouts ? rec->nlayouts : 1, sizeof(*r.counts));
+	if (!r.counts)
+		goto cleanup;
+	rpl__buf_put(out, BRP_MAGIC, BRP_MAGIC_LEN);
+	rpl__buf_put(out, hdr.p, hdr.n);
+	for (size_t i = 0; i < rec->nitems; i++) {
+		const struct item *it = &rec->items[i];
+		if (it->type == 'D') {
+			dealer = li == 0 ? rec->info.first_dealer : (dealer + 1) % rec->info.nplayers;
+			rpl__track_deal(&t, rec->info.nplayers, dealer, &rec->layouts[li]);
+			if (li == 0)
+				rpl__model_init(&m);
+			li++;
+			if (r.open && r.is_d) {
+				r.counts[r.k++] = 0; /* the next deal of the same D */
+			} else {
+				revealed_close(&r, out);
+				revealed_open(&r, 1, li);
+			}
+		} else if (it->type == 'a') {
+			if (rpl__enc_action(&r.enc, &m, &t, &it->a) < 0 || rpl__track_apply(&t, &it->a, why, sizeof(why)) < 0) {
+				err = RPL_EINVAL;
+				goto cleanup;
+			}
+			r.counts[r.k - 1]++;
+			/* the counts take at most 3 bytes each, the deal numbers 2 more */
+			if (r.counts[r.k - 1] >= RPL_MAX_SECTION ||
+			    stream_bound(&r.enc_out, &r.enc) + 3 * (uint64_t)r.k + SECTION_SLACK > RPL_MAX_SECTION) {
+				revealed_close(&r, out);
+				revealed_open(&r, 0, li); /* the deal goes on in an A */
+			}
+		} else {
+			if (claims.n + 32 > RPL_MAX_SECTION) {
+				rpl__section_put(out, 'C', claims.p, claims.n);
+				claims.n = 0;
+			}
+			rpl__buf_varint(&claims, it->deal);
+			rpl__buf_zigzag(&claims, it->score[0]);
+			rpl__buf_zigzag(&claims, it->score[1]);
+		}
+	}
+	revealed_close(&r, out);
+	if (claims.n)
+		rpl__section_put(out, 'C', claims.p, claims.n);
+	{
+		uint8_t flags = rec->recovered ? 1 : 0;
+		rpl__section_put(out, 'E', &flags, 1);
+	}
+	err = out->oom || claims.oom || hdr.oom ? RPL_ENOMEM : 0;
+cleanup:
+	free(r.counts);
+	rpl__buf_free(&r.enc_out);
+	rpl__buf_free(&claims);
+	rpl__buf_free(&hdr);
+	return err;
+}
+
 /* The compact form of everything recorded. */
 static int build_compact(struct rpl_recorder *rec, struct buf *out)
 {
@@ -496,6 +689,10 @@ static int build_compact(struct rpl_recorder *rec, struct buf *out)
 	uint32_t count = 0;
 	char why[RPL_ERRMSG_SIZE];
 
+	if (rec->have_seed) {
+		int err = build_compact_revealed(rec, out);
+		return err ? err : sign_compact(rec, out);
+	}
 	rpl__buf_put(out, BRP_MAGIC, BRP_MAGIC_LEN);
 	rpl__buf_put(out, rec->header.p, rec->header.n);
 #define CLOSE_STREAM()                                                                   \
@@ -565,17 +762,7 @@ static int build_compact(struct rpl_recorder *rec, struct buf *out)
 	if (enc_out.oom)
 		out->oom = 1;
 	rpl__buf_free(&enc_out);
-	if (rec->key && !out->oom) {
-		/* one signature over the whole compact log, after E */
-		rpl_prehash *h = NULL;
-		int err = rpl_prehash_new(&h);
-		if (err)
-			return err;
-		rpl_prehash_update(h, out->p, out->n);
-		rpl__sig_section_put(out, h, rec->key);
-		rpl_prehash_free(h);
-	}
-	return out->oom ? RPL_ENOMEM : 0;
+	return sign_compact(rec, out);
 }
 
 int rpl_recorder_close(rpl_recorder *rec)
@@ -659,6 +846,7 @@ void rpl_recorder_free(rpl_recorder *rec)
 	free(rec->items);
 	free(rec->layouts);
 	free(rec->path);
+	sodium_memzero(rec->seed, sizeof(rec->seed));
 	rpl_prehash_free(rec->hash);
 	free(rec);
 }

@@ -61,7 +61,7 @@ static size_t cut_point(const rpl_match_info *info, const struct kept *k)
 			if ((kind == RPL_ACT_DISCARD && !(legal && rpl_game_phase(g) == RPL_PHASE_MORTO)) ||
 			    (kind == RPL_ACT_MORTO && after_discard) || (legal && rpl_game_phase(g) >= RPL_PHASE_DEAL_OVER))
 				last_end = i + 1;
-		} else {
+		} else if (ev->kind != RPL_EV_REVEAL) { /* a reveal is kept wherever it is: it cuts no turn */
 			last_end = i + 1;
 		}
 	}
@@ -168,6 +168,16 @@ int rpl_recover(const char *in, const char *out, rpl_recover_report *rep)
 			goto cleanup;
 		}
 	}
+	/*
+	 * A committed log's revealed seed, wherever it came: the salvaged log is
+	 * revealed too, unless the seed is not the one committed to (or a layout
+	 * not derived): then it stays unrevealed, and the original shows why.
+	 */
+	for (size_t i = 0; i < k.n; i++)
+		if (k.ev[i].kind == RPL_EV_REVEAL) {
+			(void)rpl_recorder_seed(rec, k.ev[i].seed);
+			break;
+		}
 	rpl_recorder_mark_recovered(rec);
 	err = rpl_recorder_close(rec);
 	if (err) {

@@ -49,6 +49,8 @@ size_t rpl_verdict_format(const rpl_verdict *v, char *buf, size_t size)
 		break;
 	default:
 		add(buf, size, &len, "%s%s", v->message, v->recovered ? " (recovered log)" : "");
+		if (v->deal_commitment != RPL_DEAL_NONE)
+			add(buf, size, &len, "; deal commitment %s", rpl_deal_commitment_name(v->deal_commitment));
 		break;
 	}
 	/* who signed, when someone did (a tampered or untrusted verdict's message says it already) */

@@ -22,6 +22,76 @@ const char *rpl_verdict_name(int kind)
 	}
 }
 
+const char *rpl_deal_commitment_name(int status)
+{
+	switch (status) {
+	case RPL_DEAL_NONE: return "none";
+	case RPL_DEAL_UNREVEALED: return "unrevealed";
+	case RPL_DEAL_REVEALED: return "revealed";
+	case RPL_DEAL_MISMATCH: return "mismatch";
+	default: return "unknown";
+	}
+}
+
+/*
+ * The committed deal (format.md 16.4): the layouts read before the seed is
+ * revealed are kept, and checked against the seed when it comes; a layout
+ * after it is derived by the reader.
+ */
+struct dealcheck {
+	const rpl_match_info *info;
+	rpl_layout *layouts;
+	size_t n, cap;
+	int status, first_bad;
+	uint8_t seed[RPL_DEAL_SEED_SIZE];
+};
+
+/* A deal was read: 0, or RPL_ENOMEM. */
+static int dealcheck_deal(struct dealcheck *dc, const rpl_event *ev)
+{
+	if (dc->status == RPL_DEAL_UNREVEALED) {
+		rpl_layout *p = rpl__grow(dc->layouts, &dc->cap, dc->n + 1, sizeof(*p), 16);
+		if (!p)
+			return RPL_ENOMEM;
+		dc->layouts = p;
+		dc->layouts[dc->n++] = ev->layout;
+	} else if (dc->status == RPL_DEAL_REVEALED) {
+		rpl_layout derived;
+		if (rpl_deal_derive(&derived, dc->seed, dc->info->player_seeds, dc->info->nplayer_seeds,
+		                    dc->info->nplayers, ev->deal) < 0 ||
+		    !rpl_layout_same(&derived, &ev->layout, dc->info->nplayers)) {
+			dc->status = RPL_DEAL_MISMATCH;
+			dc->first_bad = ev->deal;
+		}
+	}
+	return 0;
+}
+
+static void dealcheck_reveal(struct dealcheck *dc, const rpl_event *ev)
+{
+	uint8_t commit[RPL_DEAL_COMMIT_SIZE];
+
+	if (dc->status != RPL_DEAL_UNREVEALED)
+		return;
+	if (rpl_deal_commit(commit, ev->seed) < 0 || memcmp(commit, dc->info->commitment, sizeof(commit)) != 0) {
+		dc->status = RPL_DEAL_MISMATCH;
+		dc->first_bad = 0;
+		return;
+	}
+	memcpy(dc->seed, ev->seed, sizeof(dc->seed));
+	dc->status = RPL_DEAL_REVEALED;
+	for (size_t i = 0; i < dc->n; i++) {
+		rpl_layout derived;
+		if (rpl_deal_derive(&derived, dc->seed, dc->info->player_seeds, dc->info->nplayer_seeds,
+		                    dc->info->nplayers, (int)i + 1) < 0 ||
+		    !rpl_layout_same(&derived, &dc->layouts[i], dc->info->nplayers)) {
+			dc->status = RPL_DEAL_MISMATCH;
+			dc->first_bad = (int)i + 1;
+			return;
+		}
+	}
+}
+
 struct claim {
 	int deal;
 	int32_t score[2];
@@ -109,7 +179,8 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 	size_t nclaims = 0, capclaims = 0;
 	rpl_score(*scores)[2] = NULL;
 	size_t capscores = 0;
-	int err = RPL_OK, got, last_turn = 0, read_all = 0;
+	struct dealcheck dc = { 0 };
+	int err = RPL_OK, got, last_turn = 0, judged = 0, read_all = 0;
 
 	if (!rd || !out)
 		return RPL_EINVAL;
@@ -117,6 +188,13 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 	out->winner = -1;
 	out->bytes = rpl_reader_bytes(rd);
 	info = rpl_reader_info(rd);
+	if (info) {
+		dc.info = info;
+		dc.status = info->commitment ? RPL_DEAL_UNREVEALED : RPL_DEAL_NONE;
+		out->deal_commitment = dc.status;
+		if (info->commitment)
+			memcpy(out->commitment, info->commitment, RPL_DEAL_COMMIT_SIZE);
+	}
 	if (!info) {
 		out->kind = RPL_VERDICT_MALFORMED;
 		out->offset = rpl_reader_offset(rd);
@@ -143,19 +221,34 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 				err = got;
 				goto cleanup;
 			}
+			if (judged)
+				break; /* damage after the verdict ends the reading on, not the verdict */
 			out->kind = RPL_VERDICT_MALFORMED;
 			out->offset = rpl_reader_offset(rd);
 			rpl__msgf(out->message, "%s", rpl_reader_errmsg(rd));
 			goto cleanup;
 		}
+		if (judged) {
+			/* a verdict is reached: read on only for what the log proves of its deals */
+			if (ev.kind == RPL_EV_DEAL && (err = dealcheck_deal(&dc, &ev)) != 0)
+				goto cleanup;
+			if (ev.kind == RPL_EV_REVEAL)
+				dealcheck_reveal(&dc, &ev);
+			continue;
+		}
 		switch (ev.kind) {
+		case RPL_EV_REVEAL:
+			dealcheck_reveal(&dc, &ev);
+			break;
 		case RPL_EV_DEAL:
+			if ((err = dealcheck_deal(&dc, &ev)) != 0)
+				goto cleanup;
 			if (rpl_game_deal(g, &ev.layout) != 0) {
 				out->kind = RPL_VERDICT_ILLEGAL;
 				out->deal = ev.deal;
 				out->rule = rpl_game_rule(g);
 				rpl__msgf(out->message, "%s", rpl_game_errmsg(g));
-				goto cleanup;
+				goto illegal;
 			}
 			out->deals = ev.deal;
 			last_turn = 0;
@@ -174,7 +267,7 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 				out->action = ev.action;
 				out->rule = rpl_game_rule(g);
 				rpl__msgf(out->message, "%s", rpl_game_errmsg(g));
-				goto cleanup;
+				goto illegal;
 			}
 			out->actions++;
 			last_turn = ev.turn;
@@ -214,9 +307,17 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 		default:
 			break;
 		}
+		continue;
+	illegal:
+		if (dc.status != RPL_DEAL_UNREVEALED)
+			goto cleanup;
+		judged = 1; /* the verdict stands; the seed may still come */
 	}
+	/* the reader is at its end (or at damage after a verdict): whether the log is closed, its identity */
 	read_all = 1;
 	if ((err = finish_reading(rd, out)) != 0)
+		goto cleanup;
+	if (judged)
 		goto cleanup;
 	out->total[0] = rpl_game_total(g, 0);
 	out->total[1] = rpl_game_total(g, 1);
@@ -286,6 +387,22 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 cleanup:
 	if (err == RPL_OK && !read_all && out->kind != RPL_VERDICT_MALFORMED)
 		err = finish_reading(rd, out);
+	out->deal_commitment = dc.status;
+	if (err == RPL_OK && dc.status == RPL_DEAL_MISMATCH && out->kind != RPL_VERDICT_MALFORMED) {
+		/* the deals are not those committed: never ok, whatever else holds */
+		out->kind = RPL_VERDICT_MISMATCH;
+		out->deal_mismatch = dc.first_bad;
+		out->claim_deal = 0;
+		out->side = 0;
+		out->claimed = out->computed = 0;
+		memset(&out->breakdown, 0, sizeof(out->breakdown));
+		if (dc.first_bad == 0)
+			rpl__msgf(out->message,
+			          "the revealed seed is not the one the header commits to: the deals are not proven");
+		else
+			rpl__msgf(out->message, "deal %d: the layout is not the one the committed seed derives",
+			          dc.first_bad);
+	}
 	if (g && out->kind != RPL_VERDICT_OK) {
 		/* what was replayed before the verdict: the totals of the deals that ended */
 		out->total[0] = rpl_game_total(g, 0);
@@ -295,6 +412,7 @@ cleanup:
 	rpl_game_free(g);
 	free(claims);
 	free(scores);
+	free(dc.layouts);
 	if (err == RPL_OK)
 		err = judge_signatures(rd, trusted, out);
 	return err;

@@ -6,7 +6,8 @@
 #   verdicts     every log written verifies ok (exit 0), with one line a log
 #   round trip   every log -> brp dump -> brp import is the same log byte for byte
 # Then matches to a target (several deals) the same way, among them tables
-# with rule overrides (-s).
+# with rule overrides (-s), and committed matches (--commit, format version 3):
+# those verify with "deal commitment revealed".
 #
 #   simulate.sh BRP
 set -eu
@@ -43,6 +44,10 @@ check() {
 	"$brp" verify a > verdicts || rc=$?
 	[ "$rc" = 0 ] || { bad "$label: verify exits $rc:"; grep -v ': ok: ' verdicts || true; }
 	[ "$(grep -c ': ok: ' verdicts)" = "$nlogs" ] || bad "$label: $nlogs logs, but not as many ok verdicts"
+	case " $* " in *" --commit "*)
+		[ "$(grep -c '; deal commitment revealed$' verdicts)" = "$nlogs" ] ||
+			bad "$label: $nlogs committed logs, but not as many with their deal revealed" ;;
+	esac
 	for f in a/*.brp; do
 		"$brp" dump "$f" > t.txt && "$brp" import t.txt -o t.brp && cmp -s "$f" t.brp ||
 			bad "$label: $f -> dump -> import is not the same log"
@@ -62,5 +67,7 @@ check "stbl to 1000, random bots" -r stbl -p 4 -n 2 -t 1000 -b random --seed 3
 # (docs/rules.md 11.7). Both runs used to stop with "a bot found no way to go
 # on": the first at match 30, the second at match 1.
 check "aberto with STBL's pile rule, 2 wilds" -r aberto -p 4 -n 30 -b greedy -s pile_rule=top_laid -s max_wilds=2 --seed 81
+check "kzv, 4 players, committed" -r kzv -p 4 -n 3 -t 1000 -b mixed --seed 5 --commit
+check "stbl, 2 players, committed, 2 player seeds" -r stbl -p 2 -n 3 -t 1000 -b greedy --seed 5 --commit --player-seeds 2
 check "kzv vulnerable from 300, random bots" -r kzv -p 2 -n 5 -t 1200 -b random -s vulnerable_at=300 -s vulnerable_min_open=75 --seed 11
 exit "$failed"

@@ -2,19 +2,23 @@
 """An educational decoder of .brp match logs, written from docs/format.md.
 
 It depends on nothing but the Python standard library (zlib for CRC-32 and
-inflate, hashlib for BLAKE2b: the match identity and the signatures' digest)
-and, to check signatures, PyNaCl (Debian python3-nacl) for Ed25519; it shares
-no code with libreplay: its point is to show that the specification is enough
-to read a log. It prints the canonical text notation (docs/notation.md), the
-same bytes `brp dump FILE` prints.
+inflate, hashlib for BLAKE2b: the match identity, a committed deal's
+derivation and the signatures' prehash) and, to check signatures, PyNaCl
+(Debian python3-nacl) for Ed25519; it shares no code with libreplay: its point
+is to show that the specification is enough to read a log. It prints the
+canonical text notation (docs/notation.md), the same bytes `brp dump FILE`
+prints.
 
     brpdecode.py FILE               the whole log as text notation
     brpdecode.py --actions FILE     only the decisions, one a line:
                                     DEAL TURN SEAT DECISION
     brpdecode.py --signatures FILE  what the signature sections cover (§5.5),
                                     one line: STATUS KEYID COVERED SIZE
-    brpdecode.py --match-id FILE    the match identity (§15), as brp verify
+    brpdecode.py --match-id FILE    the match identity (§17), as brp verify
                                     --json gives it in "match_id"
+    brpdecode.py --deal SEED N PLAYERS [PLAYERSEED]...
+                                    the commitment and the layout a seed derives
+                                    (§15), as `brp deal` prints them
 
 Exit status: 0 success, 2 a log this decoder refuses (one line on stderr:
 the byte offset and why; what was decoded before is printed).
@@ -23,6 +27,7 @@ Section numbers (§) refer to docs/format.md.
 """
 import hashlib
 import math
+import struct
 import sys
 import zlib
 
@@ -89,6 +94,12 @@ class Cursor:
         if b"\0" in s:
             raise ValueError("NUL in a string")
         return s
+
+    def take(self, n):
+        if n > len(self.d) - self.pos:
+            raise ValueError("truncated")
+        self.pos += n
+        return bytes(self.d[self.pos - n:self.pos])
 
     def at_end(self):
         return self.pos == len(self.d)
@@ -165,6 +176,52 @@ PROFILES = {
                0, 2, 0, 1, 1, 1500, 75, 1, 0, 2, 1, 0, 100, 0],
 }
 
+# §16.2: the frozen profile revision 1, what a version-3 header's parameters
+# start from. It never changes, whatever the live profiles above become.
+FROZEN_REV1 = {
+    "kzv": [1, 1, 3000, 20, 10, 15, 10, 5, 100, 200, 200, 600, 300, 100, 100, 1, 0, 2,
+            1, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 1, 0, 0],
+    "stbl": [1, 1, 0, 50, 10, 15, 10, 5, 100, 200, 500, 1000, 100, 100, 100, 1, 1, 2,
+             0, 1, 0, 0, 0, 0, 0, 1, 1, 2, 0, 1, 0, 1],
+    "aberto": [1, 1, 3000, 20, 10, 15, 10, 5, 100, 200, 500, 1000, 100, 100, 100, 1, 1, 2,
+               0, 2, 0, 1, 1, 1500, 75, 1, 0, 2, 1, 0, 100, 0],
+}
+
+# ---- §15 the committed deal -------------------------------------------------
+
+
+def commitment(seed):
+    return hashlib.blake2b(b"brp-commit-v1" + seed, digest_size=32).digest()
+
+
+def derive(seed, player_seeds, n, deal):
+    """§15.2-15.3: the layout (hands, mortos, stock) of deal number deal."""
+    key = hashlib.blake2b(b"brp-deal-v1" + bytes([len(player_seeds)]) + b"".join(player_seeds) +
+                          struct.pack("<I", deal), key=seed, digest_size=32).digest()
+    words = []
+
+    def word():
+        if not words:
+            block = hashlib.blake2b(struct.pack("<Q", word.index), key=key, digest_size=64).digest()
+            word.index += 1
+            words.extend(reversed(struct.unpack("<16I", block)))
+        return words.pop()
+    word.index = 0
+    deck = [k >> 1 for k in range(104)] + [52] * 4
+    for i in range(107, 0, -1):
+        m = i + 1
+        limit = 2**32 - 2**32 % m
+        x = word()
+        while x >= limit:
+            x = word()
+        j = x % m
+        deck[i], deck[j] = deck[j], deck[i]
+    hands = [sorted(deck[11 * s:11 * s + 11]) for s in range(n)]
+    at = 11 * n
+    mortos = [deck[at:at + 11], deck[at + 11:at + 22]]
+    return hands, mortos, deck[at + 22:]
+
+
 # ---- §3 sections ----------------------------------------------------------
 
 
@@ -230,20 +287,46 @@ def read_header(payload):
     c = Cursor(raw)
     h = {}
     version = c.varint()
-    if version != 2:
+    if version not in (2, 3):
         raise ValueError("format version %d" % version)
+    h["version"] = version
     profile = c.string(32).decode("latin-1").lower()
     if profile not in PROFILES:
         raise ValueError("unknown rule profile")
     h["profile"] = profile
-    values = [None] + list(PROFILES[profile])
-    nparams = c.varint()
-    if nparams > NPARAMS:
-        raise ValueError("%d rule parameters; this decoder knows %d" % (nparams, NPARAMS))
-    if nparams < NPARAMS_OLD:
-        raise ValueError("%d rule parameters: a header carries %d (or %d)" % (nparams, NPARAMS, NPARAMS_OLD))
-    if nparams == NPARAMS_OLD:
-        values[32] = 0
+    if version == 3:
+        # §16.2: the revision, then the parameters that differ from it, ids ascending
+        if c.varint() != 1:
+            raise ValueError("an unknown profile revision")
+        values = [None] + list(FROZEN_REV1[profile])
+        ndiff, last = c.varint(), 0
+        if ndiff > NPARAMS:
+            raise ValueError("%d rule parameters differ" % ndiff)
+        for _ in range(ndiff):
+            pid, v = c.varint(), c.zigzag()
+            if pid > NPARAMS:
+                raise ValueError("rule parameter %d is unknown" % pid)
+            if pid <= last:
+                raise ValueError("rule parameter %d out of place" % pid)
+            last = pid
+            _, name, _, lo, hi, _ = PARAMS[pid - 1]
+            if v == values[pid]:
+                raise ValueError("parameter %s stored with the revision's own value" % name)
+            if v < lo or v > hi:
+                raise ValueError("parameter %s out of range" % name)
+            if v == 0 and ((pid == 1 and not values[2]) or (pid == 2 and not values[1])):
+                raise ValueError("no table size allowed")
+            values[pid] = v
+        nparams = 0
+    else:
+        values = [None] + list(PROFILES[profile])
+        nparams = c.varint()
+        if nparams > NPARAMS:
+            raise ValueError("%d rule parameters; this decoder knows %d" % (nparams, NPARAMS))
+        if nparams < NPARAMS_OLD:
+            raise ValueError("%d rule parameters: a header carries %d (or %d)" % (nparams, NPARAMS, NPARAMS_OLD))
+        if nparams == NPARAMS_OLD:
+            values[32] = 0
     for i in range(nparams):
         pid = c.varint()
         v = c.zigzag()
@@ -272,6 +355,21 @@ def read_header(payload):
     if nmeta > MAX_META:
         raise ValueError("too many metadata entries")
     h["meta"] = [(c.string(MAX_META_TEXT), c.string(MAX_META_TEXT)) for _ in range(nmeta)]
+    h["commitment"], h["seed"], h["player_seeds"] = None, None, []
+    if version == 3:
+        dealing = c.byte()  # §16.1: 0 dealt freely, 1 committed, 2 revealed
+        if dealing in (1, 2):
+            value = c.take(32)
+            if dealing == 2:
+                h["seed"], h["commitment"] = value, commitment(value)
+            else:
+                h["commitment"] = value
+            k = c.byte()
+            if k > 4:
+                raise ValueError("%d player seeds" % k)
+            h["player_seeds"] = [c.take(32) for _ in range(k)]
+        elif dealing != 0:
+            raise ValueError("unknown dealing %d" % dealing)
     if not c.at_end():
         raise ValueError("bytes after the metadata")
     return h
@@ -904,6 +1002,18 @@ def events(data, info):
     n = info["players"]
     deal, dealer, ended = 0, 0, False
     track = model = None
+    seed = info["seed"]  # §16.1: the compact form of a revealed log reveals it in the header
+    if seed is not None:
+        yield "seed", seed
+
+    def start_deal(layout):
+        nonlocal deal, dealer, track, model
+        deal += 1
+        dealer = info["first_dealer"] if deal == 1 else (dealer + 1) % n
+        track = Track(n, dealer, *layout)
+        if deal == 1:
+            model = Model()  # one model for the whole match (§5.1)
+
     while True:
         sec = read_section(data, pos)
         if sec is None:
@@ -918,7 +1028,51 @@ def events(data, info):
             raise Refused(off, "byte %d: a section after the end section" % off)
         c = Cursor(payload)
         try:
-            if t in "DA":
+            if t == "D" and seed is not None:
+                # §16.3: after the reveal a D holds k deals: their counts, then one stream of decisions
+                number = c.varint()
+                if number != deal + 1:
+                    raise ValueError("deal section numbered %d after deal %d" % (number, deal))
+                k = c.varint()
+                if k == 0 or k > MAX_DEALS - deal:
+                    raise ValueError("a malformed number of deals")
+                counts = [c.varint() for _ in range(k)]
+                if any(x > MAX_SECTION for x in counts):
+                    raise ValueError("a malformed decision count")
+                rc = RangeDecoder(payload[c.pos:])
+                for j, count in enumerate(counts):
+                    layout = derive(seed, info["player_seeds"], n, deal + 1)
+                    start_deal(layout)
+                    last = j == k - 1
+                    if last and count == 0 and not rc.done():
+                        raise ValueError("the section does not decode to its length")
+                    yield "deal", (deal, layout)
+                    for i in range(count):
+                        a = decode_action(rc, model, track)
+                        seat = track.apply(a)
+                        if last and i == count - 1 and not rc.done():
+                            raise ValueError("the section does not decode to its length")
+                        yield "action", (deal, track.turn, seat, a)
+            elif t == "R" and info["version"] == 3:
+                # §16.1: the seed revealed, once, in a committed log
+                if info["commitment"] is None:
+                    raise ValueError("a reveal section in a log without a commitment")
+                if seed is not None:
+                    raise ValueError("a second reveal section")
+                if len(payload) != 32:
+                    raise ValueError("a reveal section that is not a 32-byte seed")
+                seed = bytes(payload)
+                yield "seed", seed
+            elif t == "C" and info["version"] == 3:
+                # §16.3: one or more claims
+                if not payload:
+                    raise ValueError("malformed claim section")
+                while not c.at_end():
+                    d, s0, s1 = c.varint(), c.zigzag(), c.zigzag()
+                    if d > MAX_DEALS or not all(-2**31 <= x < 2**31 for x in (s0, s1)):
+                        raise ValueError("malformed claim section")
+                    yield "claim", (d, s0, s1)
+            elif t in "DA":
                 number = c.varint()
                 if t == "D" and (number != deal + 1 or number > MAX_DEALS):
                     raise ValueError("deal section numbered %d after deal %d" % (number, deal))
@@ -1060,6 +1214,10 @@ def header_text(h):
         lines.append('[Start "%s"]' % time_text(h["start"]))
     for k, v in h["meta"]:
         lines.append("[Meta %s %s]" % (quote(k), quote(v)))
+    if h["commitment"] is not None:
+        lines.append('[Commitment "%s"]' % h["commitment"].hex())
+        for ps in h["player_seeds"]:
+            lines.append('[PlayerSeed "%s"]' % ps.hex())
     return "".join(line + "\n" for line in lines)
 
 
@@ -1105,12 +1263,14 @@ def dump(data, out, actions_only=False):
                 out.write("claim %s: %d %d\n" % ("match" if d == 0 else str(d), s0, s1))
             elif kind == "end":
                 out.write("end recovered\n" if ev else "end\n")
+            elif kind == "seed":
+                out.write("\nseed %s\n" % ev.hex())
     finally:
         if line:
             out.write("\n")
 
 
-# ---- §15 the match identity ------------------------------------------------
+# ---- §17 the match identity ------------------------------------------------
 
 
 def uvarint(v):
@@ -1131,7 +1291,7 @@ def text(b):
 
 
 def match_id(data):
-    """The identity record of §15, hashed with BLAKE2b-256: 64 hex digits."""
+    """The identity record of §17, hashed with BLAKE2b-256: 64 hex digits."""
     info = {}
     rec = bytearray(b"brp-match-id-1\x00")
     for kind, ev in events(data, info):
@@ -1170,10 +1330,22 @@ def match_id(data):
             rec += b"C" + uvarint(d) + zz(s0) + zz(s1)
         # "end": not part of the record
     return hashlib.blake2b(bytes(rec), digest_size=32).hexdigest()
+def print_deal(args, out):
+    seed, deal, n = bytes.fromhex(args[0]), int(args[1]), int(args[2])
+    hands, mortos, stock = derive(seed, [bytes.fromhex(a) for a in args[3:]], n, deal)
+    out.write("commitment: %s\ndeal %d\n" % (commitment(seed).hex(), deal))
+    for s, hand in enumerate(hands):
+        out.write("hand %d:%s\n" % (s, "".join(" " + card_name(c) for c in hand)))
+    for i, morto in enumerate(mortos):
+        out.write("morto %d:%s\n" % (i, "".join(" " + card_name(c) for c in morto)))
+    out.write("stock:%s\n" % "".join(" " + card_name(c) for c in stock))
+    return 0
 
 
 def main(argv):
     args = argv[1:]
+    if args and args[0] == "--deal" and len(args) >= 4:
+        return print_deal(args[1:], sys.stdout)
     actions_only = sigs = ident = False
     if args and args[0] == "--actions":
         actions_only = True
@@ -1185,7 +1357,8 @@ def main(argv):
         ident = True
         args = args[1:]
     if len(args) != 1:
-        sys.stderr.write("usage: brpdecode.py [--actions | --signatures | --match-id] FILE\n")
+        sys.stderr.write("usage: brpdecode.py [--actions | --signatures | --match-id] FILE"
+                         " | --deal SEED N PLAYERS [PLAYERSEED]...\n")
         return 2
     try:
         with open(args[0], "rb") as f:

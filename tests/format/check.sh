@@ -7,10 +7,14 @@
 # without 'end' (an unclosed log), and matches simulated by `brp simulate`
 # for each profile and table size (several deals, claims, random bots),
 # the logs of tests/format/legacy/ (headers of 31 pairs, docs/format.md section 4),
-# then signed ones: simulated with -k, signed twice, a section appended after the
-# signature (partial; after E, so malformed), a signed byte changed (invalid). For
-# every log the decoder's --signatures line must also be what `brp verify --json`
-# says of the signatures (status, key, covered, size).
+# and committed ones (format version 3): revealed compact logs, with and without
+# player seeds, and a growing log cut before its reveal, then with an R section;
+# then signed ones: simulated with -k (a committed one too), signed twice, a
+# section appended after the signature (partial; after E, so malformed), a signed
+# byte changed (invalid). For every log the decoder's --signatures line must also
+# be what `brp verify --json` says of the signatures (status, key, covered, size).
+# Then the test vectors of docs/format.md section 15.4: brpdecode.py --deal
+# must print what `brp deal` prints.
 #
 #   check.sh BRP PYTHON3 BRPDECODE SRCROOT WORKDIR
 set -eu
@@ -30,9 +34,26 @@ for r in kzv stbl aberto; do
 	done
 done
 
+for r in kzv stbl aberto; do
+	"$brp" simulate -q -r "$r" -p 4 -n 2 -b mixed --seed 12 --commit -o "$work/sim-$r-commit"
+	"$brp" simulate -q -r "$r" -p 2 -n 1 -t 0 -b mixed --seed 13 --commit --player-seeds 3 -s bonus_clean=250 \
+		-o "$work/sim-$r-commit-seeds"
+done
+# a growing committed log: the text of a revealed log without its seed and end lines,
+# imported, is the same match committed and unrevealed; then the seed appended as R
+f=$(ls "$work"/sim-stbl-commit/*.brp | head -n 1)
+"$brp" dump "$f" > "$work/commit.txt"
+grep -v -e '^seed ' -e '^end' "$work/commit.txt" > "$work/commit-open.txt"
+"$brp" import "$work/commit-open.txt" -o "$work/commit-unrevealed.brp"
+seed=$(sed -n 's/^seed //p' "$work/commit.txt")
+"$py" -c 'import sys, zlib
+s = bytes.fromhex(sys.argv[2]); sec = b"R" + bytes([len(s)]) + s
+open(sys.argv[1], "ab").write(sec + zlib.crc32(sec).to_bytes(4, "little"))' "$work/commit-unrevealed.brp" "$seed"
+mv "$work/commit-unrevealed.brp" "$work/commit-r-section.brp"
 mkdir "$work/sigonly" # logs whose signatures only are compared (they need not decode)
 "$brp" keygen -o "$work/key" > /dev/null
 "$brp" simulate -q -r stbl -p 4 -n 2 --seed 12 -k "$work/key.key" -o "$work/sim-signed"
+"$brp" simulate -q -r kzv -p 4 -n 1 --seed 14 --commit --player-seeds 2 -k "$work/key.key" -o "$work/sim-signed-commit"
 cp "$work/sim-signed/match-000001.brp" "$work/signed-twice.brp"
 "$brp" sign -k "$work/key.key" "$work/signed-twice.brp" > /dev/null
 "$py" - "$work/sim-signed/match-000002.brp" "$work" << 'PYEOF'
@@ -105,4 +126,21 @@ a=$("$py" "$dec" --match-id "$work/short-stbl.brp")
 b=$("$py" "$dec" --match-id "$work/short-stbl-open.brp")
 [ "$a" = "$b" ] || { echo "short-stbl.brp and short-stbl-open.brp: match_id $a and $b"; failed=1; }
 echo "$n logs compared"
+
+vec() {
+	"$brp" deal --seed "$1" --deal "$2" -p "$3" $(for s in $4; do echo --player-seed "$s"; done) > "$work/vec.c.txt"
+	"$py" "$dec" --deal "$1" "$2" "$3" $4 > "$work/vec.py.txt"
+	if cmp -s "$work/vec.c.txt" "$work/vec.py.txt"; then
+		echo "vector $5: ok"
+	else
+		echo "vector $5: FAILED (brp deal, brpdecode.py --deal):"
+		diff -u "$work/vec.c.txt" "$work/vec.py.txt" || true
+		failed=1
+	fi
+}
+a=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+f=ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff
+vec $a 1 4 "" 1
+vec $a 2 4 "" 2
+vec $f 1 2 "0101010101010101010101010101010101010101010101010101010101010101 0202020202020202020202020202020202020202020202020202020202020202" 3
 exit $failed

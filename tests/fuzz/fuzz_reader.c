@@ -94,7 +94,9 @@ static void check(const uint8_t *data, size_t size)
 		FUZZ_CHECK(info && (info->nplayers == 2 || info->nplayers == 4));
 		while ((got = rpl_reader_next(rd, &ev)) == 1) {
 			FUZZ_CHECK(ev.offset < size);
-			FUZZ_CHECK(ev.kind >= RPL_EV_DEAL && ev.kind <= RPL_EV_END);
+			FUZZ_CHECK(ev.kind >= RPL_EV_DEAL && ev.kind <= RPL_EV_REVEAL);
+			/* a reveal only in a committed log (format.md 16.1) */
+			FUZZ_CHECK(ev.kind != RPL_EV_REVEAL || info->commitment);
 			if (ev.kind == RPL_EV_ACTION)
 				/* a morto pick-up before any turn of the deal belongs to turn 0 (format.md, 8) */
 				FUZZ_CHECK(ev.seat >= 0 && ev.seat < info->nplayers &&

@@ -60,6 +60,6 @@ def test_errors_carry_stable_codes():
     with pytest.raises(libreplay.IOFailure) as e:
         libreplay.verify("/nonexistent/x.brp")
     assert e.value.code == -3 and isinstance(e.value, OSError)
-    with pytest.raises(libreplay.Unsupported):
-        libreplay.verify("samples/stbl-4p.brp", keys=["k"])
+    with pytest.raises(libreplay.IOFailure):  # a trusted key file that does not exist
+        libreplay.verify("samples/stbl-4p.brp", keys=["/nonexistent/k.pub"])
     assert issubclass(libreplay.IllegalMove, libreplay.Error)

@@ -1,5 +1,5 @@
 /*
- * The match identity and the closed status (log.h; docs/format.md section 15):
+ * The match identity and the closed status (log.h; docs/format.md section 17):
  *
  *   variants     one match of bots recorded in the growing form (a flush after
  *                every decision, freed unclosed), in the compact form, and

@@ -21,6 +21,7 @@ static const struct brp_cmd commands[] = {
 	{ "stats", cmd_stats, "count what happened in a corpus of logs" },
 	{ "export", cmd_export, "export logs to a SQLite database or CSV files" },
 	{ "merge", cmd_merge, "merge the export databases of corpus shards into one" },
+	{ "deal", cmd_deal, "print the layout a committed seed derives for a deal" },
 	{ "keygen", cmd_keygen, "make a signing key pair (minisign's formats)" },
 	{ "sign", cmd_sign, "sign match logs, in place or with a detached minisign signature" },
 };

@@ -38,6 +38,7 @@ int cmd_simulate(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_deal(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
 int cmd_sign(int argc, char **argv);
 int cmd_view(int argc, char **argv);
@@ -124,6 +125,8 @@ int brp_copy_string(char **buf, size_t *cap, const char *s);
 /* Parse the argument of --jobs (1..256) into *jobs; on failure one line and -1. */
 int brp_parse_jobs(const char *cmd, const char *arg, int *jobs);
 
+/* Parse exactly 2 * n hex digits (either case) into out[0..n); -1 when s is not that. */
+int brp_parse_hex(const char *s, uint8_t *out, size_t n);
 /*
  * Write s to f for a terminal, every text output's one escaping (JSON and the
  * notation have their own): a control character (below 0x20, 0x7f, and the

@@ -28,6 +28,10 @@ static void usage(FILE *f)
 	      "  -b, --bot KIND        greedy, random or mixed (default greedy; mixed:\n"
 	      "                        greedy and random bots at random seats)\n"
 	      "  -t, --target T        the match target (default: the profile's; 0: one deal)\n"
+	      "      --commit          committed matches (format version 3): every deal derived\n"
+	      "                        from a seed committed to in the header and revealed at\n"
+	      "                        the end (the seed, too, comes from --seed: not secret)\n"
+	      "      --player-seeds N  with --commit: N seeds added by the players (0..4, default 0)\n"
 	      "  -j, --jobs N          threads (default 1)\n"
 	      "  -o, --output DIR      where the logs go (created if missing)\n"
 	      "  -k, --key FILE        sign every log with this secret key as it is written\n"
@@ -45,6 +49,7 @@ struct job {
 	const rpl_rules *rules;
 	const rpl_seckey *key;
 	int players, bot;
+	int commit, player_seeds;
 	uint64_t seed;
 	long matches;
 	const char *dir;
@@ -93,6 +98,8 @@ static int play_match(struct job *j, long index)
 	rpl_game *g = NULL;
 	rpl_match_info info;
 	rpl_rng rng;
+	uint8_t dseed[RPL_DEAL_SEED_SIZE], commitment[RPL_DEAL_COMMIT_SIZE];
+	uint8_t pseeds[RPL_DEAL_MAX_PLAYER_SEEDS][RPL_DEAL_SEED_SIZE];
 	int err = -1;
 	long deals = 0, decisions = 0;
 
@@ -119,11 +126,32 @@ static int play_match(struct job *j, long index)
 	info.nmeta = 3;
 	info.meta_keys = keys;
 	info.meta_values = values;
+	if (j->commit) {
+		/* a deterministic "secret": simulated matches are made again byte for byte */
+		rpl_rng srng;
+		rpl_rng_seed(&srng, mix(seed ^ 0x636f6d6d6974ull));
+		for (int i = 0; i < RPL_DEAL_SEED_SIZE; i += 8) {
+			uint64_t w = rpl_rng_next(&srng);
+			for (int b = 0; b < 8; b++)
+				dseed[i + b] = (uint8_t)(w >> (8 * b));
+		}
+		for (int p = 0; p < j->player_seeds; p++)
+			for (int i = 0; i < RPL_DEAL_SEED_SIZE; i += 8) {
+				uint64_t w = rpl_rng_next(&srng);
+				for (int b = 0; b < 8; b++)
+					pseeds[p][i + b] = (uint8_t)(w >> (8 * b));
+			}
+		rpl_deal_commit(commitment, dseed);
+		info.commitment = commitment;
+		info.nplayer_seeds = j->player_seeds;
+		info.player_seeds = (const uint8_t(*)[RPL_DEAL_SEED_SIZE])pseeds;
+	}
 	if (rpl_game_new(&g, j->rules, j->players, info.first_dealer) != 0) {
 		job_fail(j, "the rules do not allow this number of players", "");
 		goto cleanup;
 	}
-	if (rpl_recorder_open_signed(&rec, path, &info, 0, j->key) != 0) {
+	if (rpl_recorder_open_signed(&rec, path, &info, 0, j->key) != 0 ||
+	    (j->commit && rpl_recorder_seed(rec, dseed) != 0)) {
 		job_fail(j, path, rec ? rpl_recorder_errmsg(rec) : "out of memory");
 		goto cleanup;
 	}
@@ -132,7 +160,13 @@ static int play_match(struct job *j, long index)
 		int steps = 0;
 		rpl_score sc[2];
 		int32_t claim[2];
-		rpl_layout_shuffle(&lay, j->players, &rng);
+		if (!j->commit)
+			rpl_layout_shuffle(&lay, j->players, &rng);
+		else if (rpl_deal_derive(&lay, dseed, (const uint8_t(*)[RPL_DEAL_SEED_SIZE])pseeds, j->player_seeds,
+		                         j->players, rpl_game_deal_number(g) + 1) != 0) {
+			job_fail(j, path, "the deal cannot be derived");
+			goto cleanup;
+		}
 		if (rpl_game_deal(g, &lay) != 0 || rpl_recorder_deal(rec, &lay) != 0) {
 			job_fail(j, path, rpl_recorder_errmsg(rec));
 			goto cleanup;
@@ -226,6 +260,8 @@ int cmd_simulate(int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "commit", no_argument, NULL, 'C' },
+		{ "player-seeds", required_argument, NULL, 'E' },
 		{ "key", required_argument, NULL, 'k' },
 		{ "passphrase-fd", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
@@ -301,6 +337,14 @@ int cmd_simulate(int argc, char **argv)
 			break;
 		case 'o': j.dir = optarg; break;
 		case 'q': quiet = 1; break;
+		case 'C': j.commit = 1; break;
+		case 'E':
+			j.player_seeds = (int)strtol(optarg, &end, 10);
+			if (*end || optarg[0] == '\0' || j.player_seeds < 0 || j.player_seeds > RPL_DEAL_MAX_PLAYER_SEEDS) {
+				brp_error(name, "--player-seeds takes 0 to %d, not '%s'", RPL_DEAL_MAX_PLAYER_SEEDS, optarg);
+				goto cleanup;
+			}
+			break;
 		case 'k': keyfile = optarg; break;
 		case 'P':
 			if (brp_parse_fd(name, optarg, &passfd) < 0)
@@ -317,6 +361,10 @@ int cmd_simulate(int argc, char **argv)
 	}
 	if (optind != argc || !j.dir) {
 		brp_error(name, "needs -o DIR and no other argument (try 'brp simulate --help')");
+		goto cleanup;
+	}
+	if (j.player_seeds && !j.commit) {
+		brp_error(name, "--player-seeds needs --commit");
 		goto cleanup;
 	}
 	if (target) {

@@ -13,7 +13,8 @@ static void usage(FILE *f)
 	      "Replay each match log through the rules engine and give one verdict a match:\n"
 	      "  ok          every decision legal, the claimed scores (if any) right\n"
 	      "  illegal     the first illegal decision: deal, turn, seat, decision, rule\n"
-	      "  mismatch    all legal, but a claimed score differs from the recomputed one\n"
+	      "  mismatch    all legal, but a claimed score differs from the recomputed one,\n"
+	      "              or the deals are not those the log's commitment fixed\n"
 	      "  incomplete  all legal, but the log stops before the match ended\n"
 	      "  malformed   the file cannot be read: byte offset and reason\n"
 	      "  tampered    a signature does not verify: the bytes it covers were changed\n"
@@ -23,13 +24,16 @@ static void usage(FILE *f)
 	      "Directories are searched for *.brp files, each directory and log once; - reads\n"
 	      "a list of paths from standard input, one a line of at most 4095 bytes.\n"
 	      "Output follows the order of the arguments.\n"
+	      "A committed log (format version 3) also says what it proves of its deals:\n"
+	      "deal commitment revealed (every layout derived from the committed seed),\n"
+	      "unrevealed (the seed is not in the log: nothing proven), or mismatch.\n"
 	      "\n"
 	      "      --rules-from-log  judge by the rules the log carries (the default)\n"
 	      "  -r, --rules PROFILE   judge by this profile instead (kzv, stbl, aberto)\n"
 	      "  -s, --set NAME=VALUE  with --rules: override a parameter (repeatable)\n"
 	      "      --json            one JSON object a match, one a line; \"closed\" and\n"
 	      "                        \"match_id\", the match identity: the same for every\n"
-	      "                        byte-variant of one match (docs/format.md 15)\n"
+	      "                        byte-variant of one match (docs/format.md 17)\n"
 	      "  -j, --jobs N          threads (default 1; the output is the same, in order)\n"
 	      "      --from-list FILE  also verify the paths listed in FILE, one a line\n"
 	      "  -q, --quiet           print only the matches that are not ok (or unclosed)\n"
@@ -104,6 +108,10 @@ static void print_json(const char *path, const rpl_verdict *v)
 		brp_json_string(stdout, rpl_rule_name(v->rule));
 		break;
 	case RPL_VERDICT_MISMATCH:
+		if (v->deal_commitment == RPL_DEAL_MISMATCH) {
+			printf(",\"deal\":%d", v->deal_mismatch); /* 0: the seed itself */
+			break;
+		}
 		printf(",\"deal\":%d,\"side\":%d,\"claimed\":%d,\"computed\":%d", v->claim_deal, v->side, (int)v->claimed,
 		       (int)v->computed);
 		if (v->claim_deal > 0) {
@@ -131,6 +139,14 @@ static void print_json(const char *path, const rpl_verdict *v)
 		printf("\"%s\"", v->match_id);
 	else
 		fputs("null", stdout);
+	printf(",\"dealing\":{\"commitment\":\"%s\"", rpl_deal_commitment_name(v->deal_commitment));
+	if (v->deal_commitment != RPL_DEAL_NONE) {
+		fputs(",\"digest\":\"", stdout);
+		for (size_t i = 0; i < sizeof(v->commitment); i++)
+			printf("%02x", v->commitment[i]);
+		putchar('"');
+	}
+	putchar('}');
 	fputs(",\"message\":", stdout);
 	brp_json_string(stdout, v->message);
 	fputs("}\n", stdout);

@@ -246,3 +246,25 @@ int brp_copy_string(char **buf, size_t *cap, const char *s)
 	memcpy(*buf, s, len);
 	return 0;
 }
+
+int brp_parse_hex(const char *s, uint8_t *out, size_t n)
+{
+	if (!s || strlen(s) != 2 * n)
+		return -1;
+	for (size_t i = 0; i < 2 * n; i++) {
+		int c = s[i], d;
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			return -1;
+		if (i % 2 == 0)
+			out[i / 2] = (uint8_t)(d << 4);
+		else
+			out[i / 2] |= (uint8_t)d;
+	}
+	return 0;
+}

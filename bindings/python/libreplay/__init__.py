@@ -325,6 +325,10 @@ def _verdict_dict(file: str, v) -> Dict[str, Any]:
                  recovered=bool(v.recovered))
     d["closed"] = bool(v.closed)
     d["match_id"] = _str(v.match_id) or None
+    dealing = {"commitment": _str(_lib.rpl_deal_commitment_name(v.deal_commitment))}
+    if v.deal_commitment != 0:
+        dealing["digest"] = bytes(v.commitment).hex()
+    d["dealing"] = dealing
     d["message"] = _str(v.message)
     return d
 
@@ -333,7 +337,7 @@ def verify_json_keys() -> Tuple[str, ...]:
     """Every key a verdict dict may have (the union over the kinds), in brp verify --json's order."""
     return ("file", "verdict", "deal", "turn", "seat", "decision", "rule", "side", "claimed", "computed",
             "breakdown", "offset", "signature", "deals", "decisions", "total", "winner", "recovered",
-            "closed", "match_id", "message")
+            "closed", "match_id", "dealing", "message")
 
 
 def _keyring(keys: Union[PathLike, Iterable[PathLike]]) -> Any:

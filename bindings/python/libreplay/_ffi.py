@@ -113,6 +113,9 @@ typedef struct rpl_match_info {
     size_t nmeta;
     const char *const *meta_keys;
     const char *const *meta_values;
+    const uint8_t *commitment;
+    int nplayer_seeds;
+    const uint8_t (*player_seeds)[32]; /* RPL_DEAL_SEED_SIZE */
 } rpl_match_info;
 typedef struct rpl_recorder rpl_recorder;
 int rpl_recorder_open(rpl_recorder **out, const char *path, const rpl_match_info *info, unsigned flags);
@@ -138,6 +141,7 @@ typedef struct rpl_event {
     rpl_layout layout;
     int32_t score[2];
     int recovered;
+    uint8_t seed[32]; /* RPL_DEAL_SEED_SIZE */
     uint64_t offset;
 } rpl_event;
 int rpl_reader_open(rpl_reader **out, const char *path);
@@ -179,11 +183,15 @@ typedef struct rpl_verdict {
     int winner;
     int recovered;
     uint64_t bytes;
+    int deal_commitment;
+    uint8_t commitment[32]; /* RPL_DEAL_COMMIT_SIZE */
+    int deal_mismatch;
     rpl_signature_report signature;
     int closed;
     char match_id[65]; /* RPL_MATCH_ID_SIZE */
 } rpl_verdict;
 const char *rpl_verdict_name(int kind);
+const char *rpl_deal_commitment_name(int status);
 int rpl_verify_file(const char *path, const rpl_rules *rules, rpl_verdict *out);
 typedef struct rpl_verify_observer {
     void *ctx;
@@ -232,11 +240,12 @@ CHECKED_STRUCTS = {
     "rpl_score": ["melded", "bonus", "canastras", "going_out", "hand", "morto", "total"],
     "rpl_deal_stats": ["turns", "actions", "vulnerable_open", "end", "out_seat"],
     "rpl_match_info": ["rules", "nplayers", "players", "first_dealer", "start_time", "nmeta",
-                       "meta_keys", "meta_values"],
-    "rpl_event": ["kind", "deal", "turn", "seat", "action", "layout", "score", "recovered", "offset"],
+                       "meta_keys", "meta_values", "commitment", "nplayer_seeds", "player_seeds"],
+    "rpl_event": ["kind", "deal", "turn", "seat", "action", "layout", "score", "recovered", "seed", "offset"],
     "rpl_verdict": ["kind", "message", "deal", "turn", "seat", "action", "rule", "side", "claim_deal",
                     "claimed", "computed", "breakdown", "offset", "deals", "actions", "total", "winner",
-                    "recovered", "bytes", "signature", "closed", "match_id"],
+                    "recovered", "bytes", "deal_commitment", "commitment", "deal_mismatch", "signature",
+                    "closed", "match_id"],
     "rpl_signature_report": ["status", "key", "trusted", "covered", "size", "offset", "count"],
     "rpl_pubkey": ["id", "key"],
     "rpl_verify_observer": ["ctx", "before", "after"],

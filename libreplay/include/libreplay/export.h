@@ -67,7 +67,7 @@ RPL_API void rpl_export_match_free(rpl_export_match *m);
 
 /* The SHA-256 of the log's bytes as 64 lower-case hex digits ("" for NULL). Lent by m. */
 RPL_API const char *rpl_export_match_hash(const rpl_export_match *m);
-/* The match identity (docs/format.md section 15), "" when the log has none (malformed). Lent by m. */
+/* The match identity (docs/format.md section 17), "" when the log has none (malformed). Lent by m. */
 RPL_API const char *rpl_export_match_id(const rpl_export_match *m);
 /* The verdict, as rpl_verify_reader() gives it; NULL for NULL. Lent by m. */
 RPL_API const rpl_verdict *rpl_export_match_verdict(const rpl_export_match *m);

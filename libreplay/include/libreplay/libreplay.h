@@ -22,6 +22,7 @@
 #include "libreplay/sim.h"
 #include "libreplay/notation.h"
 #include "libreplay/export.h"
+#include "libreplay/deal.h"
 #include "libreplay/sign.h"
 
 #endif

@@ -20,6 +20,7 @@
 #include "libreplay/card.h"
 #include "libreplay/rules.h"
 #include "libreplay/game.h"
+#include "libreplay/deal.h"
 #include "libreplay/sign.h"
 
 #ifdef __cplusplus
@@ -49,7 +50,7 @@ extern "C" {
  */
 #define RPL_MAX_DECISIONS (1u << 22)
 
-/* A match identity: 64 lower-case hex digits and a NUL (docs/format.md section 15). */
+/* A match identity: 64 lower-case hex digits and a NUL (docs/format.md section 17). */
 #define RPL_MATCH_ID_SIZE 65
 
 /* What a match log's header says. Plain data; strings are borrowed. */
@@ -62,6 +63,14 @@ typedef struct rpl_match_info {
 	size_t nmeta;               /* free-form metadata: platform, table id... */
 	const char *const *meta_keys;
 	const char *const *meta_values;
+	/*
+	 * A committed deal (docs/format.md, sections 15 and 16): the commitment
+	 * to the platform's seed (RPL_DEAL_COMMIT_SIZE bytes), NULL when the
+	 * layouts are dealt freely; and the seeds the players added.
+	 */
+	const uint8_t *commitment;
+	int nplayer_seeds;          /* 0..RPL_DEAL_MAX_PLAYER_SEEDS */
+	const uint8_t (*player_seeds)[RPL_DEAL_SEED_SIZE];
 } rpl_match_info;
 
 /* ---- recorder ---- */
@@ -107,11 +116,26 @@ RPL_API int rpl_recorder_open_signed(rpl_recorder **out, const char *path, const
  * Start the next deal from its layout (copied). Returns 0; checked mode:
  * RPL_EILLEGAL when the engine refuses the deal (rpl_recorder_rule,
  * rpl_recorder_errmsg); unchecked mode: RPL_EINVAL, rule RPL_RULE_LAYOUT,
- * for a layout that is not the 108-card deck; RPL_ELIMIT past
+ * for a layout that is not the 108-card deck; committed mode
+ * (rpl_recorder_seed), in either mode: RPL_EILLEGAL, rule RPL_RULE_LAYOUT,
+ * for a layout that is not the one the seed derives; RPL_ELIMIT past
  * RPL_MAX_DEALS deals; RPL_ESTATE once closed or after a failure that
  * ended the recording; RPL_ENOMEM. Nothing is recorded on failure.
  */
 RPL_API int rpl_recorder_deal(rpl_recorder *rec, const rpl_layout *layout);
+
+/*
+ * Committed mode: give the recorder of a match whose info has a commitment
+ * the seed committed to (copied; the caller should wipe its own copy when
+ * done). From then on rpl_recorder_deal accepts only the derived layouts
+ * (rpl_deal_derive), and rpl_recorder_close reveals the seed: the compact
+ * form carries it in an R section and stores no layout. May come before
+ * the first deal or after any: the layouts recorded so far must be the
+ * derived ones. RPL_ESTATE (no commitment in the header, or a seed already
+ * given), RPL_EINVAL (not the seed committed to), RPL_EILLEGAL (a layout
+ * recorded so far is not the derived one; nothing changes).
+ */
+RPL_API int rpl_recorder_seed(rpl_recorder *rec, const uint8_t seed[RPL_DEAL_SEED_SIZE]);
 
 /*
  * Record one decision of the seat to move. Checked mode: RPL_EILLEGAL when
@@ -192,7 +216,8 @@ enum rpl_event_kind {
 	RPL_EV_DEAL = 1,   /* a deal starts: layout, deal */
 	RPL_EV_ACTION = 2, /* a decision: action, seat, turn */
 	RPL_EV_CLAIM = 3,  /* claimed scores: deal (0 = match), score */
-	RPL_EV_END = 4     /* the recording was closed (E section) */
+	RPL_EV_END = 4,    /* the recording was closed (E section) */
+	RPL_EV_REVEAL = 5  /* the committed seed is revealed (R section): seed */
 };
 
 /* One event of a log, as rpl_reader_next() fills it. Plain data: the caller's. */
@@ -205,6 +230,7 @@ typedef struct rpl_event {
 	rpl_layout layout;  /* DEAL */
 	int32_t score[2];   /* CLAIM */
 	int recovered;      /* END: 1 if written by brp recover */
+	uint8_t seed[RPL_DEAL_SEED_SIZE]; /* REVEAL: the seed, as the log holds it (unchecked) */
 	uint64_t offset;    /* byte offset of the section the event comes from */
 } rpl_event;
 
@@ -248,7 +274,7 @@ RPL_API uint64_t rpl_reader_bytes(const rpl_reader *rd);
 /* 1 once the end section (E) has been read: the recording was closed. */
 RPL_API int rpl_reader_closed(const rpl_reader *rd);
 /*
- * The match identity (docs/format.md section 15): BLAKE2b-256 of the
+ * The match identity (docs/format.md section 17): BLAKE2b-256 of the
  * match's content (the header's fields, every layout, decision and claim,
  * decoded), the same for every byte-variant of one match, into out as 64
  * lower-case hex digits. Known once rpl_reader_next() has returned 0: then
@@ -290,6 +316,9 @@ typedef struct rpl_verdict {
 	int winner;            /* -1 unless the match is over */
 	int recovered;
 	uint64_t bytes;        /* the log's size: the bytes read (0 when it could not be read) */
+	int deal_commitment;   /* enum rpl_deal_commitment */
+	uint8_t commitment[RPL_DEAL_COMMIT_SIZE]; /* not NONE: the commitment the log holds or its seed hashes to */
+	int deal_mismatch;     /* DEAL_MISMATCH: the first deal not derived from the seed; 0: the seed itself */
 	/* what the log's signature sections cover (sign.h), whatever the verdict */
 	rpl_signature_report signature;
 	/*
@@ -302,6 +331,21 @@ typedef struct rpl_verdict {
 	int closed;
 	char match_id[RPL_MATCH_ID_SIZE];
 } rpl_verdict;
+
+/*
+ * What a log proves of its deals (docs/format.md 16.4). A MISMATCH makes
+ * the verdict RPL_VERDICT_MISMATCH whatever else the log holds (unless it
+ * is malformed): the deals are not those committed.
+ */
+enum rpl_deal_commitment {
+	RPL_DEAL_NONE = 0,       /* no commitment: the layouts are as the log says */
+	RPL_DEAL_UNREVEALED = 1, /* committed, the seed not revealed (yet): nothing is proven */
+	RPL_DEAL_REVEALED = 2,   /* the seed matches the commitment and derives every layout */
+	RPL_DEAL_MISMATCH = 3    /* the seed does not match the commitment, or a layout is not derived */
+};
+
+/* "none", "unrevealed", "revealed", "mismatch". */
+RPL_API const char *rpl_deal_commitment_name(int status);
 
 /* The verdict's name: "ok", "illegal", "mismatch", "incomplete", "malformed", "tampered", "untrusted"; "unknown" otherwise. Static storage. */
 RPL_API const char *rpl_verdict_name(int kind);

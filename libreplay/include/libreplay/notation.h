@@ -58,7 +58,8 @@ enum rpl_notation_kind {
 	RPL_NOTATION_STOCK = 5, /* stock: 42 or 64 cards */
 	RPL_NOTATION_TURN = 6,  /* N. S: decision, decision, ... */
 	RPL_NOTATION_CLAIM = 7, /* claim N: A B  /  claim match: A B */
-	RPL_NOTATION_END = 8    /* end  /  end recovered */
+	RPL_NOTATION_END = 8,   /* end  /  end recovered */
+	RPL_NOTATION_SEED = 9   /* seed HEX: a committed match's seed revealed (64 hex digits) */
 };
 
 /*
@@ -85,6 +86,7 @@ typedef struct rpl_notation_item {
 	size_t nactions;        /* TURN: the decisions, in order */
 	rpl_action actions[RPL_NOTATION_MAX_ACTIONS];
 	int column[RPL_NOTATION_MAX_ACTIONS]; /* TURN: where each decision starts */
+	uint8_t seed[32];       /* SEED: the seed's bytes */
 } rpl_notation_item;
 
 /*

@@ -1,0 +1,643 @@
+/*
+ * Committed matches (format version 3, docs/format.md sections 15 and 16):
+ *   recorded     a committed match recorded with its seed closes to the
+ *                revealed compact form (no layout stored), reads back with
+ *                the derived layouts and verifies ok, deal revealed
+ *   refusals     the recorder refuses a layout that is not derived, a seed
+ *                that is not the one committed to, a seed after a layout
+ *                that was not derived
+ *   growing      a committed log cut before the reveal is unrevealed; an R
+ *                section with the seed appended makes it revealed; the
+ *                wrong seed in it is a mismatch, never ok
+ *   forgeries    a layout card changed, the seed changed: caught
+ *   header       version 3 stores only the parameters that differ from
+ *                frozen revision 1, and reads them back; refusals
+ *   signed       a signing recorder's revealed compact form ends with one
+ *                signature over the whole log, and its growing form is
+ *                signed at each flush: both verify ok under the key, the
+ *                deals revealed or unrevealed; an unrelated key: untrusted
+ */
+#include "testlib.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "libreplay/deal.h"
+
+static const char *tmp_path(const char *tag)
+{
+	static char buf[4][256];
+	static int k;
+	const char *dir = getenv("TMPDIR");
+	char *p = buf[k++ % 4];
+
+	snprintf(p, 256, "%s/test_commit.%ld.%s", dir && *dir ? dir : "/tmp", (long)getpid(), tag);
+	return p;
+}
+
+static unsigned char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *p;
+	long n;
+
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	p = malloc((size_t)n + 1);
+	assert_non_null(p);
+	assert_int_equal(fread(p, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return p;
+}
+
+static void write_file(const char *path, const unsigned char *p, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(p, 1, n, f), n);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* Append a section (type, payload) with its CRC to the file. */
+static void append_section(const char *path, char type, const unsigned char *payload, size_t len)
+{
+	size_t n;
+	unsigned char *d = read_file(path, &n), *out = malloc(n + len + 16);
+	size_t k = n;
+	uLong crc;
+
+	assert_non_null(out);
+	memcpy(out, d, n);
+	out[k++] = (unsigned char)type;
+	assert_true(len < 128);
+	out[k++] = (unsigned char)len;
+	memcpy(out + k, payload, len);
+	k += len;
+	crc = crc32(0L, out + n, (uInt)(k - n));
+	for (int i = 0; i < 4; i++)
+		out[k++] = (unsigned char)(crc >> (8 * i));
+	write_file(path, out, k);
+	free(out);
+	free(d);
+}
+
+static const uint8_t seed_a[32] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+	                            16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31 };
+static const uint8_t pseeds[2][32] = { { 0x11 }, { 0x22 } };
+
+struct committed {
+	uint8_t commitment[32];
+	rpl_rules *rules;
+	rpl_match_info info;
+	const char *names[4];
+};
+
+static void committed_info(struct committed *c, int nplayers, int nps, const char *overrides)
+{
+	static const char *const keys[] = { "platform" }, *const values[] = { "test" };
+	memset(c, 0, sizeof(*c));
+	assert_int_equal(rpl_deal_commit(c->commitment, seed_a), 0);
+	c->rules = tl_rules("stbl", overrides ? overrides : "target=3000"); /* NULL: a match of several deals */
+	c->info.rules = c->rules;
+	c->info.nplayers = nplayers;
+	for (int s = 0; s < nplayers; s++)
+		c->info.players[s] = (const char *[]){ "Ana", "Bia", "Caio", "Dora" }[s];
+	c->info.first_dealer = nplayers - 1;
+	c->info.start_time = 1767225600;
+	c->info.nmeta = 1;
+	c->info.meta_keys = keys;
+	c->info.meta_values = values;
+	c->info.commitment = c->commitment;
+	c->info.nplayer_seeds = nps;
+	c->info.player_seeds = pseeds;
+}
+
+/*
+ * Bots play deals derived from seed_a (tamper: deal 2's stock gets its top
+ * two cards swapped, recorded unchecked) until the match is over or
+ * max_deals were dealt; claims after each deal and for the match.
+ */
+static void play(rpl_recorder *rec, rpl_game *g, const struct committed *c, int max_deals, int tamper)
+{
+	rpl_bot *bot = NULL;
+	int n = c->info.nplayers;
+
+	assert_int_equal(rpl_bot_new(&bot, RPL_BOT_GREEDY, 7), 0);
+	while (rpl_game_phase(g) != RPL_PHASE_MATCH_OVER && rpl_game_deal_number(g) < max_deals) {
+		rpl_layout lay;
+		rpl_score sc[2];
+		int32_t claim[2];
+		int d = rpl_game_deal_number(g) + 1;
+		assert_int_equal(rpl_deal_derive(&lay, seed_a, pseeds, c->info.nplayer_seeds, n, d), 0);
+		if (tamper && d == 2) {
+			rpl_card t = lay.stock[0];
+			lay.stock[0] = lay.stock[1];
+			lay.stock[1] = t;
+		}
+		assert_int_equal(rpl_game_deal(g, &lay), 0);
+		assert_int_equal(rpl_recorder_deal(rec, &lay), 0);
+		while (rpl_game_phase(g) < RPL_PHASE_DEAL_OVER) {
+			rpl_action a;
+			assert_int_equal(rpl_bot_choose(bot, g, &a), 0);
+			assert_int_equal(rpl_game_apply(g, &a), 0);
+			assert_int_equal(rpl_recorder_action(rec, &a), 0);
+		}
+		rpl_game_deal_score(g, 0, &sc[0]);
+		rpl_game_deal_score(g, 1, &sc[1]);
+		claim[0] = sc[0].total;
+		claim[1] = sc[1].total;
+		assert_int_equal(rpl_recorder_claim(rec, d, claim), 0);
+	}
+	if (rpl_game_phase(g) == RPL_PHASE_MATCH_OVER) {
+		int32_t total[2] = { rpl_game_total(g, 0), rpl_game_total(g, 1) };
+		assert_int_equal(rpl_recorder_claim(rec, 0, total), 0);
+	}
+	rpl_bot_free(bot);
+}
+
+/* Record a committed match into path: with_seed gives the recorder the seed; close: the compact form. */
+static void record(const char *path, struct committed *c, int with_seed, int close, int max_deals, int tamper)
+{
+	rpl_recorder *rec = NULL;
+	rpl_game *g = NULL;
+
+	assert_int_equal(rpl_game_new(&g, c->rules, c->info.nplayers, c->info.first_dealer), 0);
+	assert_int_equal(rpl_recorder_open(&rec, path, &c->info, tamper ? RPL_RECORD_UNCHECKED : 0), 0);
+	if (with_seed)
+		assert_int_equal(rpl_recorder_seed(rec, seed_a), 0);
+	play(rec, g, c, max_deals, tamper);
+	if (close)
+		assert_int_equal(rpl_recorder_close(rec), 0);
+	else
+		assert_int_equal(rpl_recorder_flush(rec), 0);
+	rpl_recorder_free(rec);
+	rpl_game_free(g);
+}
+
+static void verdict(const char *path, rpl_verdict *v)
+{
+	assert_int_equal(rpl_verify_file(path, NULL, v), 0);
+}
+
+static void test_recorded(void **state)
+{
+	const char *path = tmp_path("rec.brp");
+	struct committed c;
+	rpl_reader *rd = NULL;
+	rpl_event ev;
+	rpl_verdict v;
+	int deals = 0, reveals = 0, claims = 0, got;
+	(void)state;
+
+	for (int nps = 0; nps <= 2; nps += 2) {
+		committed_info(&c, nps ? 2 : 4, nps, NULL);
+		record(path, &c, 1, 1, 100, 0);
+		assert_int_equal(rpl_reader_open(&rd, path), 0);
+		assert_int_equal(rpl_reader_format_version(rd), 3);
+		assert_non_null(rpl_reader_info(rd)->commitment);
+		assert_memory_equal(rpl_reader_info(rd)->commitment, c.commitment, 32);
+		assert_int_equal(rpl_reader_info(rd)->nplayer_seeds, nps);
+		deals = reveals = claims = 0;
+		while ((got = rpl_reader_next(rd, &ev)) == 1) {
+			if (ev.kind == RPL_EV_REVEAL) {
+				assert_int_equal(deals, 0); /* the compact form reveals first */
+				assert_memory_equal(ev.seed, seed_a, 32);
+				reveals++;
+			} else if (ev.kind == RPL_EV_DEAL) {
+				rpl_layout want;
+				assert_int_equal(ev.deal, ++deals);
+				assert_int_equal(rpl_deal_derive(&want, seed_a, pseeds, nps, c.info.nplayers, ev.deal), 0);
+				assert_true(rpl_layout_same(&want, &ev.layout, c.info.nplayers));
+			} else if (ev.kind == RPL_EV_CLAIM) {
+				claims++;
+			}
+		}
+		assert_int_equal(got, 0);
+		assert_int_equal(reveals, 1);
+		assert_true(deals >= 2);
+		assert_int_equal(claims, deals + 1);
+		rpl_reader_free(rd);
+		rd = NULL;
+		verdict(path, &v);
+		assert_int_equal(v.kind, RPL_VERDICT_OK);
+		assert_int_equal(v.deal_commitment, RPL_DEAL_REVEALED);
+		assert_memory_equal(v.commitment, c.commitment, 32);
+		assert_string_equal(rpl_deal_commitment_name(v.deal_commitment), "revealed");
+		rpl_rules_free(c.rules);
+	}
+	unlink(path);
+}
+
+static void test_refusals(void **state)
+{
+	const char *path = tmp_path("ref.brp");
+	struct committed c;
+	rpl_recorder *rec = NULL;
+	rpl_layout lay;
+	uint8_t wrong[32];
+	(void)state;
+
+	committed_info(&c, 4, 0, NULL);
+	assert_int_equal(rpl_recorder_open(&rec, path, &c.info, 0), 0);
+	memcpy(wrong, seed_a, 32);
+	wrong[5] ^= 4;
+	assert_int_equal(rpl_recorder_seed(rec, wrong), RPL_EINVAL);
+	assert_int_equal(rpl_recorder_seed(rec, seed_a), 0);
+	assert_int_equal(rpl_recorder_seed(rec, seed_a), RPL_ESTATE);
+	/* deal 2's layout as deal 1, then deal 1 with two stock cards swapped: refused, nothing changes */
+	assert_int_equal(rpl_deal_derive(&lay, seed_a, NULL, 0, 4, 2), 0);
+	assert_int_equal(rpl_recorder_deal(rec, &lay), RPL_EILLEGAL);
+	assert_int_equal(rpl_recorder_rule(rec), RPL_RULE_LAYOUT);
+	assert_non_null(strstr(rpl_recorder_errmsg(rec), "committed seed"));
+	assert_int_equal(rpl_deal_derive(&lay, seed_a, NULL, 0, 4, 1), 0);
+	{
+		rpl_layout bad = lay;
+		bad.stock[0] = lay.stock[1];
+		bad.stock[1] = lay.stock[0];
+		assert_int_equal(rpl_recorder_deal(rec, &bad), RPL_EILLEGAL);
+	}
+	assert_int_equal(rpl_game_deal_number(rpl_recorder_game(rec)), 0);
+	/* the hands in another order are the same deal */
+	{
+		rpl_layout turned = lay;
+		rpl_card t = turned.hand[1][0];
+		turned.hand[1][0] = turned.hand[1][10];
+		turned.hand[1][10] = t;
+		assert_int_equal(rpl_recorder_deal(rec, &turned), 0);
+	}
+	rpl_recorder_free(rec);
+	rec = NULL;
+
+	/* a seed given after a deal that was not derived: refused */
+	assert_int_equal(rpl_recorder_open(&rec, path, &c.info, RPL_RECORD_UNCHECKED), 0);
+	assert_int_equal(rpl_deal_derive(&lay, seed_a, NULL, 0, 4, 1), 0);
+	{
+		rpl_card t = lay.morto[0][0];
+		lay.morto[0][0] = lay.morto[1][0];
+		lay.morto[1][0] = t;
+	}
+	assert_int_equal(rpl_recorder_deal(rec, &lay), 0);
+	assert_int_equal(rpl_recorder_seed(rec, seed_a), RPL_EILLEGAL);
+	rpl_recorder_free(rec);
+	rec = NULL;
+
+	/* no commitment: no seed */
+	c.info.commitment = NULL;
+	assert_int_equal(rpl_recorder_open(&rec, path, &c.info, 0), 0);
+	assert_int_equal(rpl_recorder_seed(rec, seed_a), RPL_ESTATE);
+	rpl_recorder_free(rec);
+	rec = NULL;
+	c.info.commitment = c.commitment;
+	c.info.nplayer_seeds = 5;
+	assert_int_equal(rpl_recorder_open(&rec, path, &c.info, 0), RPL_EINVAL);
+	rpl_recorder_free(rec);
+	rpl_rules_free(c.rules);
+	unlink(path);
+}
+
+static void test_growing(void **state)
+{
+	const char *path = tmp_path("grow.brp");
+	struct committed c;
+	rpl_verdict v;
+	size_t n;
+	unsigned char *saved;
+	uint8_t wrong[32];
+	(void)state;
+
+	committed_info(&c, 4, 0, NULL);
+	/* the platform keeps the seed: the recording flushed, never closed, holds the layouts */
+	record(path, &c, 0, 0, 100, 0);
+	verdict(path, &v);
+	assert_int_equal(v.deal_commitment, RPL_DEAL_UNREVEALED);
+	assert_int_equal(v.kind, RPL_VERDICT_OK); /* every decision is there: judged as played */
+	saved = read_file(path, &n);
+	/* the seed revealed at the end */
+	append_section(path, 'R', seed_a, 32);
+	verdict(path, &v);
+	assert_int_equal(v.kind, RPL_VERDICT_OK);
+	assert_int_equal(v.deal_commitment, RPL_DEAL_REVEALED);
+	/* the seed: another one is a mismatch, never ok */
+	write_file(path, saved, n);
+	memcpy(wrong, seed_a, 32);
+	wrong[0] ^= 1;
+	append_section(path, 'R', wrong, 32);
+	verdict(path, &v);
+	assert_int_equal(v.kind, RPL_VERDICT_MISMATCH);
+	assert_int_equal(v.deal_commitment, RPL_DEAL_MISMATCH);
+	assert_int_equal(v.deal_mismatch, 0);
+	assert_non_null(strstr(v.message, "commits to"));
+	/* two reveals, or a short one: malformed */
+	write_file(path, saved, n);
+	append_section(path, 'R', seed_a, 32);
+	append_section(path, 'R', seed_a, 32);
+	verdict(path, &v);
+	assert_int_equal(v.kind, RPL_VERDICT_MALFORMED);
+	write_file(path, saved, n);
+	append_section(path, 'R', seed_a, 31);
+	verdict(path, &v);
+	assert_int_equal(v.kind, RPL_VERDICT_MALFORMED);
+	free(saved);
+	rpl_rules_free(c.rules);
+	unlink(path);
+}
+
+/* The forgery cases of the committed deal: a layout card, the seed. */
+static void test_forgeries(void **state)
+{
+	const char *path = tmp_path("forge.brp");
+	struct committed c;
+	rpl_verdict v;
+	size_t n;
+	unsigned char *d;
+	(void)state;
+
+	/* a layout card: deal 2's stock top swapped, then the seed revealed: mismatch at deal 2 */
+	committed_info(&c, 4, 0, NULL);
+	record(path, &c, 0, 0, 3, 1); /* growing: the reveal is appended */
+	verdict(path, &v);
+	assert_int_equal(v.deal_commitment, RPL_DEAL_UNREVEALED);
+	append_section(path, 'R', seed_a, 32);
+	verdict(path, &v);
+	assert_int_equal(v.kind, RPL_VERDICT_MISMATCH);
+	assert_int_equal(v.deal_commitment, RPL_DEAL_MISMATCH);
+	assert_int_equal(v.deal_mismatch, 2);
+	assert_non_null(strstr(v.message, "deal 2"));
+
+	/* the seed in a revealed compact log: another seed derives other deals, so it is caught */
+	record(path, &c, 1, 1, 100, 0);
+	d = read_file(path, &n);
+	{
+		/* the seed is the 32 bytes after the header's dealing byte 2; flip one and mend the CRC */
+		size_t hlen = d[9] & 0x80 ? (size_t)(d[9] & 0x7f) | (size_t)d[10] << 7 : d[9];
+		size_t pay = d[9] & 0x80 ? 11 : 10, end = pay + hlen, pos = 0;
+		uLong crc;
+		assert_int_equal(d[8], 'H');
+		assert_int_equal(d[pay], 0); /* raw */
+		for (size_t i = pay; i + 33 < end; i++)
+			if (d[i] == 2 && memcmp(d + i + 1, seed_a, 32) == 0)
+				pos = i + 1;
+		assert_true(pos > 0);
+		d[pos + 7] ^= 0x40;
+		crc = crc32(0L, d + 8, (uInt)(end - 8));
+		for (int i = 0; i < 4; i++)
+			d[end + i] = (unsigned char)(crc >> (8 * i));
+		write_file(path, d, n);
+	}
+	verdict(path, &v);
+	assert_int_not_equal(v.kind, RPL_VERDICT_OK);
+	/* and what it commits to is not what was published */
+	assert_memory_not_equal(v.commitment, c.commitment, 32);
+	free(d);
+	rpl_rules_free(c.rules);
+	unlink(path);
+}
+
+/* Version 3 stores the parameters that differ from frozen revision 1, and reads them back. */
+static void test_header(void **state)
+{
+	const char *path = tmp_path("hdr.brp");
+	struct committed c;
+	rpl_reader *rd = NULL;
+	size_t n0, n2;
+	unsigned char *d;
+	int v = 0;
+	(void)state;
+
+	committed_info(&c, 4, 0, ""); /* the profile as it is */
+	record(path, &c, 1, 1, 1, 0);
+	free(read_file(path, &n0));
+	rpl_rules_free(c.rules);
+
+	committed_info(&c, 4, 0, "target=1500 bonus_clean=250");
+	record(path, &c, 1, 1, 1, 0);
+	d = read_file(path, &n2);
+	assert_int_equal(rpl_reader_open(&rd, path), 0);
+	rpl_rules_get_id(rpl_reader_info(rd)->rules, RPL_P_TARGET, &v);
+	assert_int_equal(v, 1500);
+	rpl_rules_get_id(rpl_reader_info(rd)->rules, RPL_P_BONUS_CLEAN, &v);
+	assert_int_equal(v, 250);
+	rpl_rules_get_id(rpl_reader_info(rd)->rules, RPL_P_BONUS_DIRTY, &v);
+	assert_int_equal(v, 100);
+	for (int id = 1; id <= RPL_P_COUNT; id++) {
+		int a = 0, b = 0;
+		rpl_rules_get_id(rpl_reader_info(rd)->rules, id, &a);
+		rpl_rules_get_id(c.rules, id, &b);
+		assert_int_equal(a, b);
+	}
+	rpl_reader_free(rd);
+	rd = NULL;
+	/* the header of the default rules has no pair: "stbl", revision 1, 0 pairs */
+	{
+		static const unsigned char head[] = { 0x00, 0x03, 0x04, 's', 't', 'b', 'l', 0x01, 0x00, 0x04 };
+		unsigned char *d0;
+		size_t m, pay;
+		rpl_rules_free(c.rules);
+		committed_info(&c, 4, 0, ""); /* the profile as it is */
+		record(path, &c, 1, 1, 1, 0);
+		d0 = read_file(path, &m);
+		pay = d0[9] & 0x80 ? 11 : 10;
+		assert_memory_equal(d0 + pay, head, sizeof(head));
+		assert_true(n2 > m); /* the two overrides cost bytes; the defaults none */
+		assert_int_equal(n0, m);
+		free(d0);
+	}
+	/* crafted headers: pairs that differ are accepted, a pair equal to the revision or out of order is corrupt */
+	{
+		struct {
+			unsigned char pairs[8];
+			size_t n;
+			int err;
+		} cases[] = {
+			{ { 0x00 }, 1, 0 },
+			{ { 0x01, 0x03, 0x02 }, 3, 0 },                     /* target = 1 */
+			{ { 0x01, 0x03, 0x00 }, 3, RPL_ECORRUPT },             /* target = 0: the revision's own (STBL) */
+			{ { 0x02, 0x04, 0x02, 0x03, 0x02 }, 5, RPL_ECORRUPT }, /* ids 4 then 3 */
+			{ { 0x02, 0x03, 0x02, 0x03, 0x04 }, 5, RPL_ECORRUPT }, /* id 3 twice */
+			{ { 0x01, 0x10, 0x06 }, 3, RPL_ECORRUPT },             /* max_wilds = 3: out of range */
+			{ { 0x01, 0x7f, 0x02 }, 3, RPL_EUNSUPPORTED },          /* id 127: unknown */
+		};
+		for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+			unsigned char x[256];
+			size_t j = 0, lenpos;
+			uLong crc;
+			rpl_reader *r2 = NULL;
+			memcpy(x, "\x89" "BRP\r\n\x1a\n", 8);
+			j = 8;
+			x[j++] = 'H';
+			lenpos = j++;
+			x[j++] = 0x00; /* raw */
+			memcpy(x + j, "\x03\x04stbl\x01", 7);
+			j += 7;
+			memcpy(x + j, cases[k].pairs, cases[k].n);
+			j += cases[k].n;
+			memcpy(x + j, "\x02\x00\x00\x01\x00\x00\x01", 7); /* 2 players, no names, dealer 1, start 0, no meta, committed */
+			j += 7;
+			memcpy(x + j, c.commitment, 32);
+			j += 32;
+			x[j++] = 0; /* no player seed */
+			x[lenpos] = (unsigned char)(j - lenpos - 1);
+			crc = crc32(0L, x + 8, (uInt)(j - 8));
+			for (int i = 0; i < 4; i++)
+				x[j++] = (unsigned char)(crc >> (8 * i));
+			assert_int_equal(rpl_reader_open_memory(&r2, x, j), cases[k].err);
+			if (cases[k].err == 0) {
+				int target = -1;
+				rpl_rules_get_id(rpl_reader_info(r2)->rules, RPL_P_TARGET, &target);
+				assert_int_equal(target, k == 1 ? 1 : 0); /* the frozen revision's STBL target: one deal */
+				assert_memory_equal(rpl_reader_info(r2)->commitment, c.commitment, 32);
+			}
+			rpl_reader_free(r2);
+		}
+	}
+	free(d);
+	rpl_rules_free(c.rules);
+	unlink(path);
+}
+
+/*
+ * A deal longer than a section may hold (1 048 576 decisions): the revealed
+ * compact form closes its one D at the limit and goes on in an A, and the
+ * log reads back whole (format.md 16.3). A take/discard loop under
+ * pile_rule=free, recorded unchecked.
+ */
+static void test_long_deal(void **state)
+{
+	const char *path = tmp_path("long.brp");
+	struct committed c;
+	rpl_recorder *rec = NULL;
+	rpl_layout lay;
+	rpl_action a;
+	rpl_verdict v;
+	size_t n, pos = 8, sections[3] = { 0, 0, 0 };
+	unsigned char *d;
+	const long loops = 530000;
+	(void)state;
+
+	committed_info(&c, 4, 0, "pile_rule=free");
+	assert_int_equal(rpl_recorder_open(&rec, path, &c.info, RPL_RECORD_UNCHECKED), 0);
+	assert_int_equal(rpl_recorder_seed(rec, seed_a), 0);
+	assert_int_equal(rpl_deal_derive(&lay, seed_a, NULL, 0, 4, 1), 0);
+	assert_int_equal(rpl_recorder_deal(rec, &lay), 0);
+	memset(&a, 0, sizeof(a));
+	a.kind = RPL_ACT_DRAW;
+	assert_int_equal(rpl_recorder_action(rec, &a), 0);
+	a.kind = RPL_ACT_DISCARD;
+	a.ncards = 1;
+	a.cards[0] = lay.stock[0];
+	assert_int_equal(rpl_recorder_action(rec, &a), 0);
+	for (long i = 0; i < loops; i++) {
+		rpl_action take = { 0 };
+		take.kind = RPL_ACT_TAKE;
+		assert_int_equal(rpl_recorder_action(rec, &take), 0);
+		assert_int_equal(rpl_recorder_action(rec, &a), 0);
+	}
+	assert_int_equal(rpl_recorder_close(rec), 0);
+	rpl_recorder_free(rec);
+	d = read_file(path, &n);
+	while (pos < n) {
+		size_t len = 0, shift = 0, q = pos + 1;
+		for (;;) {
+			len |= (size_t)(d[q] & 0x7f) << shift;
+			shift += 7;
+			if (!(d[q++] & 0x80))
+				break;
+		}
+		if (d[pos] == 'D')
+			sections[0]++;
+		else if (d[pos] == 'A')
+			sections[1]++;
+		else if (d[pos] == 'E')
+			sections[2]++;
+		pos = q + len + 4;
+	}
+	assert_int_equal(pos, n);
+	assert_int_equal(sections[0], 1);
+	assert_true(sections[1] >= 1);
+	assert_int_equal(sections[2], 1);
+	free(d);
+	verdict(path, &v);
+	assert_int_not_equal(v.kind, RPL_VERDICT_MALFORMED);
+	assert_int_equal(v.actions, 2 + 2 * loops);
+	assert_int_equal(v.deal_commitment, RPL_DEAL_REVEALED);
+	rpl_rules_free(c.rules);
+	unlink(path);
+}
+
+/* A committed match recorded by a signing recorder, closed (revealed compact form) or only flushed. */
+static void test_signed(void **state)
+{
+	const char *path = tmp_path("signed.brp");
+	struct committed c;
+	rpl_seckey *key = NULL, *other = NULL;
+	rpl_pubkey pk;
+	rpl_keyring *kr = NULL, *otherkr = NULL;
+	rpl_verdict v;
+	size_t n;
+	(void)state;
+
+	assert_int_equal(rpl_seckey_generate(&key), 0);
+	assert_int_equal(rpl_seckey_generate(&other), 0);
+	assert_int_equal(rpl_keyring_new(&kr), 0);
+	rpl_seckey_public(key, &pk);
+	assert_int_equal(rpl_keyring_add(kr, &pk), 0);
+	assert_int_equal(rpl_keyring_new(&otherkr), 0);
+	rpl_seckey_public(other, &pk);
+	assert_int_equal(rpl_keyring_add(otherkr, &pk), 0);
+	for (int close = 1; close >= 0; close--) {
+		rpl_recorder *rec = NULL;
+		rpl_game *g = NULL;
+		committed_info(&c, 4, 2, NULL);
+		assert_int_equal(rpl_game_new(&g, c.rules, c.info.nplayers, c.info.first_dealer), 0);
+		assert_int_equal(rpl_recorder_open_signed(&rec, path, &c.info, 0, key), 0);
+		if (close)
+			assert_int_equal(rpl_recorder_seed(rec, seed_a), 0);
+		play(rec, g, &c, close ? 100 : 2, 0);
+		if (close)
+			assert_int_equal(rpl_recorder_close(rec), 0);
+		else
+			assert_int_equal(rpl_recorder_flush(rec), 0);
+		rpl_recorder_free(rec);
+		rpl_game_free(g);
+		free(read_file(path, &n));
+		assert_int_equal(rpl_verify_file_trusted(path, NULL, kr, &v, NULL), 0);
+		assert_int_equal(v.signature.status, RPL_SIG_OK);
+		assert_true(v.signature.trusted);
+		assert_int_equal(v.signature.covered, n);
+		assert_int_equal(v.signature.size, n);
+		assert_int_equal(v.kind, close ? RPL_VERDICT_OK : RPL_VERDICT_INCOMPLETE);
+		assert_int_equal(v.deal_commitment, close ? RPL_DEAL_REVEALED : RPL_DEAL_UNREVEALED);
+		assert_memory_equal(v.commitment, c.commitment, 32);
+		if (close) {
+			assert_int_equal(rpl_verify_file_trusted(path, NULL, otherkr, &v, NULL), 0);
+			assert_int_equal(v.kind, RPL_VERDICT_UNTRUSTED);
+			assert_int_equal(v.deal_commitment, RPL_DEAL_REVEALED);
+		}
+		rpl_rules_free(c.rules);
+	}
+	rpl_keyring_free(kr);
+	rpl_keyring_free(otherkr);
+	rpl_seckey_free(key);
+	rpl_seckey_free(other);
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_recorded),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_growing),
+		cmocka_unit_test(test_forgeries),
+		cmocka_unit_test(test_header),
+		cmocka_unit_test(test_long_deal),
+		cmocka_unit_test(test_signed),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
