@@ -80,7 +80,7 @@ static void le64_put(uint8_t *p, uint64_t v)
 
 void rpl_key_id_format(const uint8_t id[RPL_KEY_ID_BYTES], char out[RPL_KEY_ID_TEXT])
 {
-	snprintf(out, RPL_KEY_ID_TEXT, "%016llX", (unsigned long long)le64(id));
+	snprintf(out, RPL_KEY_ID_TEXT, "%llX", (unsigned long long)le64(id)); /* no leading zeros, as minisign */
 }
 
 /* Decode a base64 line (padding required, blanks around it ignored) of exactly want bytes. */

@@ -1131,7 +1131,7 @@ SIG_PAYLOAD = 106
 
 def key_id(raw):
     """A key id as minisign prints it: the 8 bytes as a little-endian number, in hex."""
-    return "%016X" % int.from_bytes(raw, "little")
+    return "%X" % int.from_bytes(raw, "little")  # no leading zeros, as minisign prints it
 
 
 def signatures(data):

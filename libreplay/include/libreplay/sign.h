@@ -23,7 +23,7 @@ extern "C" {
 #define RPL_KEY_ID_BYTES 8   /* a key id: 8 random bytes, minisign's "key number" */
 #define RPL_PUBKEY_BYTES 32  /* an Ed25519 public key */
 #define RPL_SIGNATURE_BYTES 64 /* an Ed25519 signature */
-#define RPL_KEY_ID_TEXT 17   /* 16 upper-case hex digits and a NUL, as minisign prints it */
+#define RPL_KEY_ID_TEXT 17   /* up to 16 upper-case hex digits and a NUL, as minisign prints it */
 #define RPL_PUBKEY_TEXT 57   /* the base64 line of a public key file and a NUL */
 
 /* A public key: its id and its Ed25519 key. Plain data. */
@@ -34,7 +34,8 @@ typedef struct rpl_pubkey {
 
 /*
  * The key id as minisign prints it ("minisign public key 9B2A...E7"): the
- * 8 bytes read as a little-endian number, 16 upper-case hex digits.
+ * 8 bytes read as a little-endian number, in upper-case hex digits without
+ * leading zeros (up to 16).
  */
 RPL_API void rpl_key_id_format(const uint8_t id[RPL_KEY_ID_BYTES], char out[RPL_KEY_ID_TEXT]);
 
