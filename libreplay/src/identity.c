@@ -142,10 +142,11 @@ void rpl__ident_action(struct rpl__ident *id, const rpl_action *a)
 	*p++ = a->kind;
 	switch (a->kind) {
 	case RPL_ACT_ADD:
-		*p++ = a->side;
-		*p++ = a->meld;
-		/* fall through */
 	case RPL_ACT_MELD:
+		if (a->kind == RPL_ACT_ADD) { /* an addition names its meld first */
+			*p++ = a->side;
+			*p++ = a->meld;
+		}
 		*p++ = a->end;
 		*p++ = (uint8_t)n;
 		p = put_sorted(p, a->cards, n);
