@@ -89,5 +89,24 @@ head -c 380 "$src/aberto-4p.brp" > "$out/truncated.brp"
 # What brp recover salvages from truncated.brp: deal 1 and its claim.
 "$brp" recover "$out/truncated.brp" -o "$out/recovered.brp" > /dev/null
 "$brp" dump "$out/recovered.brp" -o "$out/recovered.txt"
+# A committed match whose platform dealt deal 1 otherwise than its seed
+# derives (the last two stock cards, which nobody drew, swapped), recorded
+# without the seed (so nothing refused the layout), then the seed revealed
+# in an R section put before the end section, as a platform that reveals
+# at the end writes it: the deals are not those committed.
+sed -e '/^seed /d' -e '0,/^stock: /s/ 10s Kh 6s$/ 10s 6s Kh/' "$src/committed-4p.txt" > "$out/deal-mismatch.tmp"
+"$brp" import "$out/deal-mismatch.tmp" -o "$out/deal-mismatch.tmp.brp"
+seed=$(sed -n 's/^seed //p' "$src/committed-4p.txt")
+{
+	printf 'R\040'
+	printf '%s' "$seed" | sed 's/../\\x&/g' | xargs -0 printf
+} > "$out/deal-mismatch.R"
+{
+	head -c -7 "$out/deal-mismatch.tmp.brp"
+	cat "$out/deal-mismatch.R"
+	gzip -c < "$out/deal-mismatch.R" | tail -c 8 | head -c 4 # the CRC-32 of the section, little-endian
+	tail -c 7 "$out/deal-mismatch.tmp.brp"                     # the end section
+} > "$out/deal-mismatch.brp"
+rm -f "$out/deal-mismatch.tmp" "$out/deal-mismatch.tmp.brp" "$out/deal-mismatch.R"
 # Not a match log at all.
 printf 'this is not a match log\n' > "$out/not-a-log.brp"

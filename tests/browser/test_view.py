@@ -254,6 +254,14 @@ def main():
                       'refused' in got['banner'], '%s: opens on %s, not the illegal decision %s' % (name, got['where'],
                                                                                                   want))
                 check(detail['rule'] in b.d.find_element(By.ID, 'banner').text, '%s: no rule code shown' % name)
+            elif verdict == 'mismatch' and detail.get('commitment') == 'mismatch':
+                # deals that are not those committed: the page opens on the deal as dealt
+                deal = int(detail['deal'])
+                first = next(i for i, q in enumerate(positions) if deal == 0 or q['d'] == deal)
+                text = b.d.find_element(By.ID, 'banner').text
+                check(got['index'] == first and 'mismatch' in got['banner'] and
+                      ('committed seed derives for deal %d' % deal if deal else 'commits to') in text,
+                      '%s: opens on %s (%r), not deal %d as dealt' % (name, got['where'], text, deal))
             elif verdict == 'mismatch':
                 deal = int(detail['deal'])
                 check((deal == 0 and got['index'] == len(positions) - 1) or

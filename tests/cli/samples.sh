@@ -127,6 +127,17 @@ while IFS= read -r line; do
 	elif [ "$file" = disputed/claims-cut.brp ]; then
 		# a byte cut (its text would import to the growing form, other bytes): it dumps
 		"$brp" dump "$path" > /dev/null || bad "$file: dump fails"
+	elif [ "$file" = disputed/deal-mismatch.brp ]; then
+		# bytes put in by hand (an R section): it dumps, and its text, seed and all, does not
+		# import, since a committed recorder refuses a layout the seed does not derive
+		"$brp" dump "$path" > dumped.txt || bad "$file: dump fails"
+		if "$brp" import dumped.txt -o imported.brp 2> err; then
+			bad "$file: its text imports"
+		else
+			grep -q 'deal.layout: deal 1: the layout is not the one the committed seed derives' err ||
+				bad "$file: import refuses it otherwise: $(cat err)"
+		fi
+		rm -f dumped.txt imported.brp
 	else
 		bad "$file: a readable log without its .txt"
 	fi

@@ -16,6 +16,11 @@
  *                signature over the whole log, and its growing form is
  *                signed at each flush: both verify ok under the key, the
  *                deals revealed or unrevealed; an unrelated key: untrusted
+ *   signed_forgery  a signed, committed log whose seed or layout was changed
+ *                after signing: tampered wins over the mismatch the change
+ *                also makes, with keys and without; a mismatch that was
+ *                signed (the platform dealt other deals and signed them) is
+ *                a mismatch, never untrusted or ok
  */
 #include "testlib.h"
 
@@ -348,14 +353,39 @@ static void test_growing(void **state)
 	unlink(path);
 }
 
+/*
+ * Flip one bit of the seed that a revealed compact log's header carries (the
+ * 32 bytes after the dealing byte 2) and mend the header's CRC, so that only
+ * the content changes; whatever follows (a signature) is kept as it was.
+ */
+static void flip_seed(const char *path)
+{
+	size_t n;
+	unsigned char *d = read_file(path, &n);
+	size_t hlen = d[9] & 0x80 ? (size_t)(d[9] & 0x7f) | (size_t)d[10] << 7 : d[9];
+	size_t pay = d[9] & 0x80 ? 11 : 10, end = pay + hlen, pos = 0;
+	uLong crc;
+
+	assert_int_equal(d[8], 'H');
+	assert_int_equal(d[pay], 0); /* raw */
+	for (size_t i = pay; i + 33 < end; i++)
+		if (d[i] == 2 && memcmp(d + i + 1, seed_a, 32) == 0)
+			pos = i + 1;
+	assert_true(pos > 0);
+	d[pos + 7] ^= 0x40;
+	crc = crc32(0L, d + 8, (uInt)(end - 8));
+	for (int i = 0; i < 4; i++)
+		d[end + i] = (unsigned char)(crc >> (8 * i));
+	write_file(path, d, n);
+	free(d);
+}
+
 /* The forgery cases of the committed deal: a layout card, the seed. */
 static void test_forgeries(void **state)
 {
 	const char *path = tmp_path("forge.brp");
 	struct committed c;
 	rpl_verdict v;
-	size_t n;
-	unsigned char *d;
 	(void)state;
 
 	/* a layout card: deal 2's stock top swapped, then the seed revealed: mismatch at deal 2 */
@@ -372,29 +402,11 @@ static void test_forgeries(void **state)
 
 	/* the seed in a revealed compact log: another seed derives other deals, so it is caught */
 	record(path, &c, 1, 1, 100, 0);
-	d = read_file(path, &n);
-	{
-		/* the seed is the 32 bytes after the header's dealing byte 2; flip one and mend the CRC */
-		size_t hlen = d[9] & 0x80 ? (size_t)(d[9] & 0x7f) | (size_t)d[10] << 7 : d[9];
-		size_t pay = d[9] & 0x80 ? 11 : 10, end = pay + hlen, pos = 0;
-		uLong crc;
-		assert_int_equal(d[8], 'H');
-		assert_int_equal(d[pay], 0); /* raw */
-		for (size_t i = pay; i + 33 < end; i++)
-			if (d[i] == 2 && memcmp(d + i + 1, seed_a, 32) == 0)
-				pos = i + 1;
-		assert_true(pos > 0);
-		d[pos + 7] ^= 0x40;
-		crc = crc32(0L, d + 8, (uInt)(end - 8));
-		for (int i = 0; i < 4; i++)
-			d[end + i] = (unsigned char)(crc >> (8 * i));
-		write_file(path, d, n);
-	}
+	flip_seed(path);
 	verdict(path, &v);
 	assert_int_not_equal(v.kind, RPL_VERDICT_OK);
 	/* and what it commits to is not what was published */
 	assert_memory_not_equal(v.commitment, c.commitment, 32);
-	free(d);
 	rpl_rules_free(c.rules);
 	unlink(path);
 }
@@ -628,6 +640,63 @@ static void test_signed(void **state)
 	unlink(path);
 }
 
+/* A signed, committed log changed after signing is tampered, whatever else the change makes it. */
+static void test_signed_forgery(void **state)
+{
+	const char *path = tmp_path("sigforge.brp");
+	struct committed c;
+	rpl_seckey *key = NULL;
+	rpl_pubkey pk;
+	rpl_keyring *kr = NULL;
+	rpl_verdict v;
+	rpl_recorder *rec = NULL;
+	rpl_game *g = NULL;
+	(void)state;
+
+	assert_int_equal(rpl_seckey_generate(&key), 0);
+	assert_int_equal(rpl_keyring_new(&kr), 0);
+	rpl_seckey_public(key, &pk);
+	assert_int_equal(rpl_keyring_add(kr, &pk), 0);
+
+	/* the seed of a signed, revealed compact log changed: the deals are no longer those committed */
+	committed_info(&c, 4, 0, NULL);
+	assert_int_equal(rpl_game_new(&g, c.rules, 4, c.info.first_dealer), 0);
+	assert_int_equal(rpl_recorder_open_signed(&rec, path, &c.info, 0, key), 0);
+	assert_int_equal(rpl_recorder_seed(rec, seed_a), 0);
+	play(rec, g, &c, 100, 0);
+	assert_int_equal(rpl_recorder_close(rec), 0);
+	rpl_recorder_free(rec);
+	rpl_game_free(g);
+	rec = NULL;
+	g = NULL;
+	flip_seed(path);
+	for (int keys = 0; keys <= 1; keys++) {
+		assert_int_equal(rpl_verify_file_trusted(path, NULL, keys ? kr : NULL, &v, NULL), 0);
+		assert_int_equal(v.kind, RPL_VERDICT_TAMPERED);
+		assert_int_equal(v.signature.status, RPL_SIG_INVALID);
+		assert_non_null(strstr(v.message, "changed after signing"));
+	}
+
+	/* a platform that dealt deal 2 otherwise and signed it: a signed mismatch, never untrusted or ok */
+	assert_int_equal(rpl_game_new(&g, c.rules, 4, c.info.first_dealer), 0);
+	assert_int_equal(rpl_recorder_open_signed(&rec, path, &c.info, RPL_RECORD_UNCHECKED, key), 0);
+	play(rec, g, &c, 3, 1); /* the platform keeps the seed: nothing checks the layouts yet */
+	assert_int_equal(rpl_recorder_flush(rec), 0);
+	rpl_recorder_free(rec);
+	rpl_game_free(g);
+	append_section(path, 'R', seed_a, 32); /* revealed after the last signature */
+	assert_int_equal(rpl_verify_file_trusted(path, NULL, kr, &v, NULL), 0);
+	assert_int_equal(v.kind, RPL_VERDICT_MISMATCH);
+	assert_int_equal(v.deal_commitment, RPL_DEAL_MISMATCH);
+	assert_int_equal(v.deal_mismatch, 2);
+	assert_int_equal(v.signature.status, RPL_SIG_PARTIAL);
+
+	rpl_rules_free(c.rules);
+	rpl_keyring_free(kr);
+	rpl_seckey_free(key);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -638,6 +707,7 @@ int main(void)
 		cmocka_unit_test(test_header),
 		cmocka_unit_test(test_long_deal),
 		cmocka_unit_test(test_signed),
+		cmocka_unit_test(test_signed_forgery),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -509,9 +509,14 @@ int cmd_view(int argc, char **argv)
 	json_text(f, rpl_verdict_name(v.kind));
 	fputs(",\"line\":", f);
 	json_text(f, line);
-	/* the page opens on the refused decision; on a mismatch, the script finds the deal's end */
+	/*
+	 * the page opens on the refused decision; on a mismatched claim, the script
+	 * finds the deal's end; on deals that are not those committed, the deal as dealt
+	 */
 	fprintf(f, ",\"open\":%d", w->open_refused);
-	if (v.kind == RPL_VERDICT_MISMATCH)
+	if (v.kind == RPL_VERDICT_MISMATCH && v.deal_commitment == RPL_DEAL_MISMATCH)
+		fprintf(f, ",\"dealing\":{\"deal\":%d}", v.deal_mismatch); /* 0: the seed itself */
+	else if (v.kind == RPL_VERDICT_MISMATCH)
 		fprintf(f, ",\"mismatch\":{\"deal\":%d,\"side\":%d,\"claimed\":%d,\"computed\":%d}", v.claim_deal, v.side,
 		        (int)v.claimed, (int)v.computed);
 	if (v.kind == RPL_VERDICT_MALFORMED)

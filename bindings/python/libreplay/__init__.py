@@ -304,7 +304,9 @@ def _verdict_dict(file: str, v) -> Dict[str, Any]:
         d.update(deal=v.deal, turn=v.turn, seat=v.seat,
                  decision=_action_text(_ffi.addressof(v, "action")) if v.turn > 0 else "",
                  rule=_str(_lib.rpl_rule_name(v.rule)))
-    elif kind == 2:  # mismatch
+    elif kind == 2 and v.deal_commitment == 3:  # mismatch of the dealing (RPL_DEAL_MISMATCH)
+        d.update(deal=v.deal_mismatch)  # 0: the seed itself
+    elif kind == 2:  # mismatch of a claim
         d.update(deal=v.claim_deal, side=v.side, claimed=v.claimed, computed=v.computed)
         if v.claim_deal > 0:
             d["breakdown"] = _score_dict(v.breakdown)

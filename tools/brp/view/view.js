@@ -385,6 +385,12 @@
 			banner.appendChild(el('span', 'claim', ' The claimed score differs: side ' + D.mismatch.side + ' claimed ' +
 				D.mismatch.claimed + ', recomputed ' + D.mismatch.computed + '.'));
 		}
+		if (D.dealing && (D.dealing.deal === 0 ? idx === 0 : p.d === D.dealing.deal && p.k === 0 && p.g[0] < 4)) {
+			banner.classList.add('mismatch');
+			banner.appendChild(el('span', 'dealing', D.dealing.deal === 0 ?
+				' The revealed seed is not the one the header commits to: no deal is proven fair.' :
+				' This layout is not the one the committed seed derives for deal ' + D.dealing.deal + '.'));
+		}
 		if (D.damage !== undefined && idx === P.length - 1)
 			banner.appendChild(el('span', 'damage', ' The log is damaged at byte ' + D.damage +
 				': nothing after this position could be read.'));
@@ -439,6 +445,11 @@
 		for (var i = 0; i < P.length; i++)
 			if ((D.mismatch.deal === 0 || P[i].d === D.mismatch.deal) && P[i].g[0] >= 4)
 				start = i;
+	}
+	if (start < 0 && D.dealing) {
+		for (var j = 0; j < P.length && start < 0; j++)
+			if (D.dealing.deal === 0 || P[j].d === D.dealing.deal)
+				start = j;
 	}
 	if (start < 0 && D.damage !== undefined)
 		start = P.length - 1;
