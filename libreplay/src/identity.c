@@ -18,8 +18,17 @@
 #define IDENT_BUF 4096  /* bytes of record buffered before they are hashed */
 #define IDENT_EVENT 128 /* room for the longest event: a deal is 1 + 2 + 108 bytes */
 
+struct ident_claim {
+	int deal;
+	int32_t score[2];
+};
+
 struct rpl__ident {
 	crypto_generichash_state *h; /* aligned as libsodium asks (64 bytes) */
+	int committed;               /* claims go last, in deal order (docs/format.md 17.2) */
+	int oom;                     /* a claim could not be kept: no identity */
+	struct ident_claim *claims;  /* a committed match's claims, as recorded */
+	size_t nclaims, cap;
 	size_t n;                    /* bytes in rec */
 	uint8_t rec[IDENT_BUF];      /* the record not hashed yet */
 };
@@ -86,6 +95,14 @@ int rpl__ident_new(struct rpl__ident **out, const rpl_match_info *info)
 	for (size_t i = 0; i < info->nmeta; i++) {
 		rpl__buf_string(&head, info->meta_keys[i] ? info->meta_keys[i] : "");
 		rpl__buf_string(&head, info->meta_values[i] ? info->meta_values[i] : "");
+	}
+	if (info->commitment) { /* a committed match (format version 3): what its dealing was bound to */
+		id->committed = 1;
+		rpl__buf_put(&head, "K", 1);
+		rpl__buf_put(&head, info->commitment, 32);
+		rpl__buf_varint(&head, (uint64_t)info->nplayer_seeds);
+		for (int i = 0; i < info->nplayer_seeds; i++)
+			rpl__buf_put(&head, info->player_seeds[i], 32);
 	}
 	if (head.oom) {
 		rpl__buf_free(&head);
@@ -163,7 +180,7 @@ void rpl__ident_action(struct rpl__ident *id, const rpl_action *a)
 	id->n = (size_t)(p - id->rec);
 }
 
-void rpl__ident_claim(struct rpl__ident *id, int deal, const int32_t score[2])
+static void put_claim(struct rpl__ident *id, int deal, const int32_t score[2])
 {
 	uint8_t *p = room(id);
 
@@ -174,20 +191,71 @@ void rpl__ident_claim(struct rpl__ident *id, int deal, const int32_t score[2])
 	id->n = (size_t)(p - id->rec);
 }
 
-void rpl__ident_final(struct rpl__ident *id, char hex[RPL_MATCH_ID_SIZE])
+/*
+ * A claim: in its place, or, for a committed match, kept for the end: its
+ * compact form holds all claims in one C after every decision (format.md
+ * section 16), its growing form each in its place, and both must give one
+ * identity.
+ */
+void rpl__ident_claim(struct rpl__ident *id, int deal, const int32_t score[2])
+{
+	if (!id->committed) {
+		put_claim(id, deal, score);
+		return;
+	}
+	if (id->nclaims == id->cap) {
+		size_t cap = id->cap ? 2 * id->cap : 16;
+		struct ident_claim *c = realloc(id->claims, cap * sizeof(*c));
+		if (!c) {
+			id->oom = 1;
+			return;
+		}
+		id->claims = c;
+		id->cap = cap;
+	}
+	id->claims[id->nclaims].deal = deal;
+	id->claims[id->nclaims].score[0] = score[0];
+	id->claims[id->nclaims].score[1] = score[1];
+	id->nclaims++;
+}
+
+/* A committed match's claims, after every decision: by deal, the match's (deal 0) last, each deal's in order. */
+static void put_claims_last(struct rpl__ident *id)
+{
+	int last = 0;
+
+	for (size_t i = 0; i < id->nclaims; i++)
+		if (id->claims[i].deal > last)
+			last = id->claims[i].deal;
+	for (int d = 1; d <= last + 1; d++) {
+		int want = d == last + 1 ? 0 : d;
+		for (size_t i = 0; i < id->nclaims; i++)
+			if (id->claims[i].deal == want)
+				put_claim(id, want, id->claims[i].score);
+	}
+}
+
+int rpl__ident_final(struct rpl__ident *id, char hex[RPL_MATCH_ID_SIZE])
 {
 	unsigned char digest[32];
 
+	hex[0] = '\0';
+	if (id->oom)
+		return RPL_ENOMEM;
+	if (id->committed)
+		put_claims_last(id);
 	crypto_generichash_update(id->h, id->rec, id->n);
 	id->n = 0;
 	crypto_generichash_final(id->h, digest, sizeof(digest));
 	sodium_bin2hex(hex, RPL_MATCH_ID_SIZE, digest, sizeof(digest));
+	return RPL_OK;
 }
 
 void rpl__ident_free(struct rpl__ident *id)
 {
 	if (!id)
 		return;
+	free(id->claims);
 	free(id->h);
 	free(id);
 }

@@ -472,7 +472,7 @@ int rpl_reader_next(rpl_reader *rd, rpl_event *ev)
 		return RPL_ESTATE; /* the header was not read: the open failed */
 	got = next_event(rd, ev);
 	if (got == 0 && !rd->done) {
-		rpl__ident_final(rd->ident, rd->match_id);
+		(void)rpl__ident_final(rd->ident, rd->match_id); /* out of memory: "", which rpl_reader_match_id reports */
 		rd->done = 1;
 	} else if (got == 1) {
 		if (ev->kind == RPL_EV_DEAL)

@@ -1292,7 +1292,7 @@ def text(b):
 
 def match_id(data):
     """The identity record of §17, hashed with BLAKE2b-256: 64 hex digits."""
-    info = {}
+    info, late = {}, []
     rec = bytearray(b"brp-match-id-1\x00")
     for kind, ev in events(data, info):
         if kind == "header":
@@ -1306,6 +1306,9 @@ def match_id(data):
             rec += uvarint(ev["first_dealer"]) + zz(ev["start"]) + uvarint(len(ev["meta"]))
             for k, v in ev["meta"]:
                 rec += text(k) + text(v)
+            if ev["commitment"] is not None:  # a committed match: the commitment and the players' seeds
+                rec += b"K" + bytes(ev["commitment"]) + uvarint(len(ev["player_seeds"]))
+                rec += b"".join(bytes(x) for x in ev["player_seeds"])
         elif kind == "deal":
             number, (hands, mortos, stock) = ev
             rec += b"D" + uvarint(number)
@@ -1327,9 +1330,16 @@ def match_id(data):
                 rec += bytes([a["morto"]])
         elif kind == "claim":
             d, s0, s1 = ev
-            rec += b"C" + uvarint(d) + zz(s0) + zz(s1)
+            if info.get("commitment") is not None:
+                late.append((d, s0, s1))  # a committed match's claims go last (§17.2)
+            else:
+                rec += b"C" + uvarint(d) + zz(s0) + zz(s1)
         # "end": not part of the record
+    # by deal, the match's (deal 0) last, each deal's in the order recorded (sorted() is stable)
+    for d, s0, s1 in sorted(late, key=lambda c: c[0] if c[0] else 1 << 62):
+        rec += b"C" + uvarint(d) + zz(s0) + zz(s1)
     return hashlib.blake2b(bytes(rec), digest_size=32).hexdigest()
+
 def print_deal(args, out):
     seed, deal, n = bytes.fromhex(args[0]), int(args[1]), int(args[2])
     hands, mortos, stock = derive(seed, [bytes.fromhex(a) for a in args[3:]], n, deal)

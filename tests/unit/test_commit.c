@@ -16,6 +16,10 @@
  *                signature over the whole log, and its growing form is
  *                signed at each flush: both verify ok under the key, the
  *                deals revealed or unrevealed; an unrelated key: untrusted
+ *   identity     the growing log revealed later, the unrevealed one and the
+ *                compact form have one identity (the compact form's claims
+ *                are in one C at the end); the same deals and play without
+ *                the commitment, or with other players' seeds, another
  *   signed_forgery  a signed, committed log whose seed or layout was changed
  *                after signing: tampered wins over the mismatch the change
  *                also makes, with keys and without; a mismatch that was
@@ -640,6 +644,48 @@ static void test_signed(void **state)
 	unlink(path);
 }
 
+/* docs/format.md 17.3: the commitment and the players' seeds are in the identity record, the reveal is not. */
+static void test_identity(void **state)
+{
+	const char *path = tmp_path("ident.brp");
+	struct committed c;
+	rpl_verdict v;
+	char compact[RPL_MATCH_ID_SIZE];
+	(void)state;
+
+	committed_info(&c, 4, 2, NULL);
+	record(path, &c, 1, 1, 100, 0); /* revealed compact form: one D, one C */
+	verdict(path, &v);
+	assert_int_equal(v.kind, RPL_VERDICT_OK);
+	memcpy(compact, v.match_id, sizeof(compact));
+	assert_int_equal(strlen(compact), 64);
+	record(path, &c, 0, 0, 100, 0); /* growing, each claim in its place, the seed kept back */
+	verdict(path, &v);
+	assert_int_equal(v.deal_commitment, RPL_DEAL_UNREVEALED);
+	assert_string_equal(v.match_id, compact);
+	append_section(path, 'R', seed_a, 32); /* then revealed */
+	verdict(path, &v);
+	assert_int_equal(v.deal_commitment, RPL_DEAL_REVEALED);
+	assert_string_equal(v.match_id, compact);
+
+	c.info.nplayer_seeds = 1; /* another set of players' seeds: other deals, another match */
+	record(path, &c, 0, 0, 100, 0);
+	verdict(path, &v);
+	assert_true(v.match_id[0] != '\0');
+	assert_string_not_equal(v.match_id, compact);
+	rpl_rules_free(c.rules);
+	committed_info(&c, 4, 2, NULL);
+	c.info.commitment = NULL; /* the same deals and play, the commitment stripped */
+	record(path, &c, 0, 1, 100, 0);
+	verdict(path, &v);
+	assert_int_equal(v.kind, RPL_VERDICT_OK);
+	assert_int_equal(v.deal_commitment, RPL_DEAL_NONE);
+	assert_true(v.match_id[0] != '\0');
+	assert_string_not_equal(v.match_id, compact);
+	rpl_rules_free(c.rules);
+	unlink(path);
+}
+
 /* A signed, committed log changed after signing is tampered, whatever else the change makes it. */
 static void test_signed_forgery(void **state)
 {
@@ -707,6 +753,7 @@ int main(void)
 		cmocka_unit_test(test_header),
 		cmocka_unit_test(test_long_deal),
 		cmocka_unit_test(test_signed),
+		cmocka_unit_test(test_identity),
 		cmocka_unit_test(test_signed_forgery),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
