@@ -4,6 +4,8 @@
  * decisions relative to the card bookkeeping, which is all the decoder
  * knows: who holds which cards. Nothing here consults the rules engine, so
  * a change to a rule never changes how a log decodes (docs/format.md).
+ * Its files, one section of the spec each, are codec_*.c (codec_impl.h
+ * lists them); the rest of the library sees only this header.
  */
 #ifndef RPL_CODEC_H
 #define RPL_CODEC_H

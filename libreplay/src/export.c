@@ -33,30 +33,6 @@ const char *rpl__export_suit_name(int suit)
 	return suit >= 0 && suit <= 3 ? names[suit] : "?";
 }
 
-void rpl__export_iso8601(int64_t t, char buf[RPL__ISO8601_SIZE])
-{
-	/* days to civil date: H. Hinnant's algorithm, exact for any int64 day count we can print */
-	int64_t days = t / 86400, secs = t % 86400, z, era, doe, yoe, y, doy, mp, d, m;
-
-	if (secs < 0) {
-		secs += 86400;
-		days--;
-	}
-	z = days + 719468;
-	era = (z >= 0 ? z : z - 146096) / 146097;
-	doe = z - era * 146097;
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	y = yoe + era * 400;
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	mp = (5 * doy + 2) / 153;
-	d = doy - (153 * mp + 2) / 5 + 1;
-	m = mp < 10 ? mp + 3 : mp - 9;
-	if (m <= 2)
-		y++;
-	snprintf(buf, RPL__ISO8601_SIZE, "%04lld-%02d-%02dT%02d:%02d:%02dZ", (long long)y, (int)m, (int)d,
-	         (int)(secs / 3600), (int)(secs / 60 % 60), (int)(secs % 60));
-}
-
 /* Append s to buf at *len when it fits with its terminator; 0 when it does not. */
 static int append(char *buf, size_t size, size_t *len, const char *s)
 {

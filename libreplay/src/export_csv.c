@@ -86,7 +86,7 @@ static int write_row(void *ctx, int table, const struct xcell *cells, int ncells
 {
 	rpl_export_csv *w = ctx;
 	FILE *f = w->f[table];
-	char when[RPL__ISO8601_SIZE];
+	char when[RPL__DATE_SIZE];
 
 	for (int i = 0; i < ncells; i++) {
 		const struct xcell *c = &cells[i];

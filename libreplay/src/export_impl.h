@@ -6,6 +6,8 @@
 #include "libreplay/game.h"
 #include "libreplay/meld.h"
 
+#include "date.h"
+
 /* What became of a morto in a deal (the deals.morto0/morto1 columns). */
 enum { XM_UNTOUCHED = 0, XM_DIRECT = 1, XM_INDIRECT = 2, XM_STOCK = 3 };
 extern const char *const rpl__export_morto_names[4];
@@ -64,9 +66,6 @@ struct rpl_export_match {
 	char errmsg[RPL_ERRMSG_SIZE];
 };
 
-/* "YYYY-MM-DDTHH:MM:SSZ" for t seconds since 1970 UTC (proleptic Gregorian, no time zone involved). */
-#define RPL__ISO8601_SIZE 48
-void rpl__export_iso8601(int64_t t, char buf[RPL__ISO8601_SIZE]);
 /* The cards of a meld from lo to hi, "5h JK(6h) 7h", into buf. */
 void rpl__export_meld_cards(const rpl_meld_info *mi, char *buf, size_t size);
 /* The action kind's name ("draw", ...). */

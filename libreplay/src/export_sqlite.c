@@ -512,7 +512,7 @@ static int insert_match(rpl_export_db *x, const rpl_export_match *m)
 	sqlite3_stmt *st = x->st[ST_MATCH];
 	const rpl_verdict *v = &m->verdict;
 	int ok = v->kind == RPL_VERDICT_OK && m->detailed, h = m->have_header;
-	char iso[RPL__ISO8601_SIZE], act[160];
+	char iso[RPL__DATE_SIZE], act[160];
 
 	sqlite3_bind_text(st, 1, m->hash, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, m->file, -1, SQLITE_STATIC);
@@ -524,7 +524,7 @@ static int insert_match(rpl_export_db *x, const rpl_export_match *m)
 	bind_int_or_null(st, 8, m->target, h);
 	bind_int_or_null(st, 9, m->first_dealer, h);
 	if (h && m->start_time != 0) {
-		rpl__export_iso8601(m->start_time, iso);
+		rpl__date_format(m->start_time, iso, sizeof iso);
 		sqlite3_bind_text(st, 10, iso, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, 11, (long long)m->start_time);
 	} else {

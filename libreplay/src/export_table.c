@@ -432,9 +432,9 @@ void rpl__export_players_free(struct xplayers *ps)
 	memset(ps, 0, sizeof(*ps));
 }
 
-void rpl__export_datetime(int64_t t, char buf[RPL__ISO8601_SIZE])
+void rpl__export_datetime(int64_t t, char buf[RPL__DATE_SIZE])
 {
-	rpl__export_iso8601(t, buf);
+	rpl__date_format(t, buf, RPL__DATE_SIZE);
 	/* "YYYY-MM-DDTHH:MM:SSZ" -> "YYYY-MM-DD HH:MM:SS": the form spreadsheets read as a date */
 	char *tp = strchr(buf, 'T');
 	size_t n = strlen(buf);

@@ -63,6 +63,6 @@ int rpl__export_players_rows(const struct xplayers *ps, rpl__export_row_fn fn, v
 void rpl__export_players_free(struct xplayers *ps);
 
 /* "YYYY-MM-DD HH:MM:SS" (UTC) for t: the form spreadsheets read as a date and time. */
-void rpl__export_datetime(int64_t t, char buf[RPL__ISO8601_SIZE]);
+void rpl__export_datetime(int64_t t, char buf[RPL__DATE_SIZE]);
 
 #endif

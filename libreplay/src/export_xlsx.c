@@ -74,7 +74,7 @@ static int write_row(void *ctx, int table, const struct xcell *cells, int ncells
 	struct sheet *sh = &w->sheet[table];
 	lxw_row_t row = sh->rows;
 	lxw_error e = LXW_NO_ERROR;
-	char buf[RPL__ISO8601_SIZE + 8];
+	char buf[RPL__DATE_SIZE + 8];
 
 	if (row >= LXW_ROW_MAX)
 		return xfail(w, RPL_ELIMIT, "too many rows for one sheet (1,048,576 at most)",

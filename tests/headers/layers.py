@@ -1,15 +1,31 @@
 #!/usr/bin/env python3
 """No circle between the files of libreplay/src (docs/conventions.md, section 6).
 
-Usage: layers.py NM ARCHIVE
+Usage: layers.py NM ARCHIVE [SRCDIR]
 
 Reads the symbols of each object of the static library with nm: a file
-calls another when it uses a symbol the other defines. Fails when some files
-call each other round, directly or through others, and prints each circle.
+calls another when it uses a symbol the other defines (a static inline
+function of a header counts for the file that includes it). Fails when some
+files call each other round, directly or through others, and prints each
+circle.
+
+With SRCDIR (libreplay/src), also reads the rooms cut in several files: a
+private header SRCDIR/*_impl.h whose first comment lists its files in order
+(lines " *   name.c   what it holds"). Fails when a file calls one listed
+after it, or when a listed file is not in the library.
 """
+import glob
 import os
+import re
 import subprocess
 import sys
+
+
+def name(member):
+    """codec_rc.c for the archive member src_codec_rc.c.o."""
+    n = os.path.basename(member)
+    n = n[len('src_'):] if n.startswith('src_') else n
+    return n[:-len('.o')] if n.endswith('.o') else n
 
 
 def graph(nm, archive):
@@ -62,21 +78,47 @@ def circles(calls):
     return found
 
 
-def main(nm, archive):
+def rooms(srcdir):
+    """(header, [file, ...]) for each private header that lists its room's files in its first comment."""
+    found = []
+    for h in sorted(glob.glob(os.path.join(srcdir, '*_impl.h'))):
+        with open(h, encoding='utf-8') as f:
+            m = re.match(r'\s*/\*(.*?)\*/', f.read(), re.S)
+        files = re.findall(r'^\s*\*\s{2,}(\w+\.c)\s', m.group(1), re.M) if m else []
+        if files:
+            found.append((os.path.basename(h), files))
+    return found
+
+
+def order_faults(calls, room_list):
+    """What breaks a room's order: a call to a file listed later, a listed file the library lacks."""
+    named = {name(m): {name(c) for c in cs} for m, cs in calls.items()}
+    known = set(named) | {c for cs in named.values() for c in cs}
+    faults = []
+    for header, files in room_list:
+        for i, f in enumerate(files):
+            if f not in known:
+                faults.append('%s lists %s, which is not in the library' % (header, f))
+                continue
+            for later in files[i + 1:]:
+                if later in named.get(f, ()):
+                    faults.append('%s calls %s, which %s lists after it' % (f, later, header))
+    return faults
+
+
+def main(nm, archive, srcdir=None):
     calls = graph(nm, archive)
     if not calls:
         print('no objects read from %s' % archive)
         return 1
     bad = circles(calls)
     for comp in bad:
-        names = []
-        for c in comp:
-            n = os.path.basename(c)
-            n = n[len('src_'):] if n.startswith('src_') else n
-            names.append(n[:-len('.o')] if n.endswith('.o') else n)
-        print('these files of libreplay/src call each other round: %s' % ', '.join(names))
-    return 1 if bad else 0
+        print('these files of libreplay/src call each other round: %s' % ', '.join(name(c) for c in comp))
+    faults = order_faults(calls, rooms(srcdir)) if srcdir else []
+    for f in faults:
+        print(f)
+    return 1 if bad or faults else 0
 
 
 if __name__ == '__main__':
-    sys.exit(main(sys.argv[1], sys.argv[2]))
+    sys.exit(main(*sys.argv[1:4]))

@@ -1,4 +1,4 @@
-/* The export module: SHA-256, ISO 8601 dates, the embedded schema, the SQLite and CSV sinks. */
+/* The export module: SHA-256, the embedded schema, the SQLite and CSV sinks. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -47,23 +47,6 @@ static void sha256_vectors(void **state)
 	assert_int_equal(d[0], 0xcd);
 	assert_int_equal(d[31], 0xd0);
 	free(a);
-}
-
-static void iso8601(void **state)
-{
-	char buf[RPL__ISO8601_SIZE];
-
-	(void)state;
-	rpl__export_iso8601(0, buf);
-	assert_string_equal(buf, "1970-01-01T00:00:00Z");
-	rpl__export_iso8601(1767225600, buf);
-	assert_string_equal(buf, "2026-01-01T00:00:00Z");
-	rpl__export_iso8601(951782400 + 86399, buf); /* 2000-02-29, a leap day of a century year */
-	assert_string_equal(buf, "2000-02-29T23:59:59Z");
-	rpl__export_iso8601(-1, buf);
-	assert_string_equal(buf, "1969-12-31T23:59:59Z");
-	rpl__export_iso8601(253402300799, buf);
-	assert_string_equal(buf, "9999-12-31T23:59:59Z");
 }
 
 /* The library's embedded schema is byte for byte schema/NNN-*.sql. */
@@ -347,7 +330,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sha256_vectors),
-		cmocka_unit_test(iso8601),
 		cmocka_unit_test(schema_matches_files),
 		cmocka_unit_test(sinks),
 		cmocka_unit_test(failed_add_rolls_back),

@@ -1,0 +1,472 @@
+/*
+ * The decisions (docs/format.md, section 9): the adaptive model, the
+ * contexts it reads from the card bookkeeping, and the coding of a
+ * decision's kind and fields, one function for both directions.
+ */
+#include <string.h>
+
+#include "codec_impl.h"
+#include "bits.h"
+
+/* ---- decisions ----
+ *
+ * One function codes a decision in both directions, so that the encoder and
+ * the decoder cannot drift apart: with c->e set it writes the fields of *a,
+ * with c->d set it reads them into *a. Every context below is a function of
+ * the card bookkeeping only (docs/format.md, section 9). Sets of faces are
+ * 64-bit masks, bit c for face c.
+ */
+
+#define WILD_FACES (1ull << 1 | 1ull << 14 | 1ull << 27 | 1ull << 40 | 1ull << RPL_JOKER)
+
+static void sort_cards(rpl_card *c, int n)
+{
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && c[j - 1] > c[j]; j--) {
+			rpl_card t = c[j];
+			c[j] = c[j - 1];
+			c[j - 1] = t;
+		}
+}
+
+/* Ranks one or two away from some rank of m (bits 1..14). */
+static uint16_t within2(uint16_t m)
+{
+	return (uint16_t)((m << 1) | (m >> 1) | (m << 2) | (m >> 2));
+}
+
+struct coder {
+	struct rc_enc *e;
+	struct rc_dec *d;
+};
+
+void rpl__model_init(struct model *m)
+{
+	uint16_t *p = (uint16_t *)m;
+	for (size_t i = 0; i < sizeof(*m) / sizeof(uint16_t); i++)
+		p[i] = PINIT;
+}
+
+static inline int c_bit(struct coder *c, uint16_t *p, int bit)
+{
+	if (c->e) {
+		enc_bit(c->e, p, bit);
+		return bit;
+	}
+	return dec_bit(c->d, p);
+}
+
+static int c_tree(struct coder *c, uint16_t *probs, int bits, int v)
+{
+	int node = 1;
+	for (int i = bits - 1; i >= 0; i--)
+		node = node * 2 + c_bit(c, &probs[node], (v >> i) & 1);
+	return node - (1 << bits);
+}
+
+/* A value 0..n-1, all alike; nothing is coded when n is 1. */
+static int c_uniform(struct coder *c, int n, int v)
+{
+	uint32_t r;
+	if (n <= 1)
+		return 0;
+	if (c->e) {
+		enc_freq(c->e, (uint32_t)v, 1, (uint32_t)n);
+		return v;
+	}
+	v = (int)dec_freq_at(c->d, (uint32_t)n, &r);
+	dec_freq_take(c->d, r, (uint32_t)v, 1);
+	return v;
+}
+
+/* A member of the set s (not empty), all alike; x is the encoder's member. */
+static int c_member(struct coder *c, uint64_t s, int x)
+{
+	int v = c->e ? popcount64(s & ((1ull << x) - 1)) : 0;
+	return select64(s, c_uniform(c, popcount64(s), v));
+}
+
+/*
+ * A member of s (not empty) split in two: a bit says whether it is in g
+ * (coded only when both parts have members), then the member, all alike
+ * within its part.
+ */
+static int c_split(struct coder *c, uint16_t *p, uint64_t s, uint64_t g, int x)
+{
+	uint64_t in = s & g, out = s & ~g;
+	int b = in != 0;
+	if (in && out)
+		b = c_bit(c, p, c->e ? (int)((g >> x) & 1) : 0);
+	return c_member(c, b ? in : out, x);
+}
+
+/* The natural faces of a hand with a card of their suit one or two ranks away. */
+static uint64_t connected(const struct track *t, int seat)
+{
+	const uint16_t *sm = t->ranks[seat];
+	uint64_t f = 0;
+	for (int s = 0; s < 4; s++)
+		f |= rank_faces(s, within2(sm[s]));
+	return f & t->fmask[seat] & ~WILD_FACES;
+}
+
+/*
+ * Some suit holds three cards within four ranks, or two and the hand has a
+ * wild: the four suits' rank masks side by side in one word, 16 bits each.
+ */
+static int near_run(const struct track *t, int seat)
+{
+	const uint16_t *sm = t->ranks[seat];
+	uint64_t a = (uint64_t)sm[0] | (uint64_t)sm[1] << 16 | (uint64_t)sm[2] << 32 | (uint64_t)sm[3] << 48;
+	uint64_t b = a >> 1, c = a >> 2, d = a >> 3, three, two;
+
+	/* windows of four ranks lo..lo+3, lo = 1..11 in each suit: a, b, c, d are the four bits */
+	three = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d);
+	two = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d);
+	if (!(t->fmask[seat] & WILD_FACES))
+		two = 0;
+	return ((three | two) & 0x0FFE0FFE0FFE0FFEull) != 0;
+}
+
+/*
+ * Could the pile's top card be laid with the hand: a wild when the side has
+ * melds, one rank beyond a meld of the side, or a run of three within four
+ * ranks of its suit with cards of the hand (two and a wild of the hand)?
+ */
+static int top_fits(const struct track *t, int seat)
+{
+	rpl_card top = t->pile[t->pile_n - 1];
+	uint32_t own, m, win;
+	int s, r, wilds = (t->fmask[seat] & WILD_FACES) != 0;
+
+	if ((WILD_FACES >> top) & 1)
+		return t->nmelds[seat & 1] > 0;
+	if ((t->extf[seat & 1] >> top) & 1)
+		return 1;
+	s = RPL_CARD_SUIT(top);
+	r = RPL_CARD_RANK(top);
+	own = 1u << r | (r == 1 ? 1u << 14 : 0);
+	m = t->ranks[seat][s] & ~own;
+	/* windows lo..lo+3 (lo = 1..11) that hold the top card: count the hand's cards in each */
+	for (int lo = 1; lo <= 11; lo++) {
+		win = 0xFu << lo;
+		if (!(win & own))
+			continue;
+		if (popcount64(m & win) >= 2 || (wilds && (m & win)))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The context of a decision's kind: where the turn is, and what the hand
+ * could do (cards near each other, cards one rank beyond the side's melds,
+ * wilds, pile cards that would fit).
+ */
+static int kind_ctx(const struct track *t)
+{
+	int seat = t->seat, side = seat & 1, sub;
+	uint64_t f = t->fmask[seat];
+
+	if (t->last >= 0 && t->hand_n[t->last] == 0)
+		return 0; /* a hand just emptied: a morto pick-up is likely */
+	if (!t->open)
+		return t->pile_n ? 2 + top_fits(t, seat) : 1; /* draw or take the pile? */
+	if (!t->drew)
+		return 8;
+	/* the turn has drawn: meld, add or discard? */
+	sub = near_run(t, seat) + 2 * ((f & t->extf[side]) != 0);
+	switch (t->last_kind) {
+	case RPL_ACT_TAKE: sub += 8; break;
+	case RPL_ACT_MELD:
+	case RPL_ACT_ADD: sub += 16; break;
+	case RPL_ACT_MORTO: sub += 24; break;
+	default:
+		if (t->turn == 1)
+			sub += 32;
+		break;
+	}
+	return 16 + sub;
+}
+
+/*
+ * The discard order: how much a player would want to keep each face of the
+ * hand, from the bookkeeping alone. Lowest first; ties by face.
+ */
+static inline int keep_score(const struct track *t, int seat, rpl_card x)
+{
+	static const uint8_t value[14] = { 0, 3, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2 };
+	uint32_t m, r, near1, near2;
+	int score;
+
+	if ((WILD_FACES >> x) & 1)
+		return 1000;
+	m = t->ranks[seat][RPL_CARD_SUIT(x)];
+	r = (uint32_t)RPL_CARD_RANK(x);
+	/* ranks one and two away; an ace is also 14, so a king is one away and a queen two */
+	near1 = ((m << 1) >> r & 1) + (m >> (r + 1) & 1);
+	near2 = (r > 2 ? m >> (r - 2) & 1 : 0) + (m >> (r + 2) & 1);
+	if (r == 1) {
+		near1 += m >> 13 & 1;
+		near2 += m >> 12 & 1;
+	}
+	score = (int)(40 * near1 + 15 * near2);
+	if ((t->extf[seat & 1] >> x) & 1)
+		score += 200;
+	if ((t->extf[!(seat & 1)] >> x) & 1)
+		score += 60;
+	return score - value[r];
+}
+
+/* The faces of each rank class, every suit: aces; 8 to king; 3 to 7. */
+#define ACE_FACES (1ull << 0 | 1ull << 13 | 1ull << 26 | 1ull << 39)
+#define HIGH_FACES (0x1F80ull * (1ull | 1ull << 13 | 1ull << 26 | 1ull << 39))
+#define LOW_FACES (0x007Cull * (1ull | 1ull << 13 | 1ull << 26 | 1ull << 39))
+
+/*
+ * The first face of the keep order without scoring every face: a natural
+ * card with no card of its suit two ranks around and beyond no meld scores
+ * its value's -1 to -3, any other at least 12; so if there is one, the first
+ * is the highest-valued of those, then the lowest face. -1 if there is none.
+ */
+static int first_to_discard(const struct track *t, int seat)
+{
+	uint64_t alone = t->fmask[seat] & ~WILD_FACES & ~connected(t, seat) & ~t->extf[0] & ~t->extf[1];
+
+	if (!alone)
+		return -1;
+	if (alone & ACE_FACES)
+		return ctz64(alone & ACE_FACES);
+	if (alone & HIGH_FACES)
+		return ctz64(alone & HIGH_FACES);
+	return ctz64(alone & LOW_FACES);
+}
+
+/* The keys of the hand's faces, (keep score + 16) << 6 | face, unsorted; returns how many. */
+static int keep_keys(const struct track *t, int seat, uint32_t *key)
+{
+	int n = 0;
+	for (uint64_t g = t->fmask[seat]; g; g &= g - 1) {
+		rpl_card x = (rpl_card)ctz64(g);
+		key[n++] = (uint32_t)(keep_score(t, seat, x) + 16) << 6 | x;
+	}
+	return n;
+}
+
+static int code_discard(struct coder *c, struct model *m, const struct track *t, int seat, rpl_action *a)
+{
+	uint64_t f = t->fmask[seat];
+	uint32_t key[RPL_NFACES];
+	int n = popcount64(f), nkeys = 0, pos = 0, ctx, dr = -1, best;
+
+	if (f == 0 || (c->e && (a->ncards != 1 || a->cards[0] >= RPL_NFACES || !((f >> a->cards[0]) & 1))))
+		return -1;
+	best = first_to_discard(t, seat);
+	if (best < 0 || c->e) {
+		nkeys = keep_keys(t, seat, key);
+		best = 0;
+		for (int i = 1; i < nkeys; i++)
+			if (key[i] < key[best])
+				best = i;
+		best = (int)(key[best] & 63);
+	}
+	if (t->last == seat && t->last_drawn >= 0 && ((f >> t->last_drawn) & 1))
+		dr = t->last_drawn;
+	ctx = dr < 0 ? 0 : (best == dr ? 1 : 2);
+	if (c->e) {
+		uint32_t kx = (uint32_t)(keep_score(t, seat, a->cards[0]) + 16) << 6 | a->cards[0];
+		for (int i = 0; i < nkeys; i++)
+			pos += key[i] < kx;
+	}
+	/* the position in the order: the first three by adaptive bits, then any later one alike */
+	{
+		int p = 0;
+		while (p < 3 && n - p >= 2 && c_bit(c, &m->discard[ctx][p], pos > p))
+			p++;
+		if (p == 3 || n - p < 2)
+			p += c_uniform(c, n - p, pos - p);
+		pos = p;
+	}
+	a->ncards = 1;
+	if (pos == 0) {
+		a->cards[0] = (rpl_card)best;
+		return 0;
+	}
+	/* order the keys far enough to reach pos */
+	if (!nkeys)
+		nkeys = keep_keys(t, seat, key);
+	for (int i = 0; i <= pos; i++) {
+		int lo = i;
+		uint32_t k;
+		for (int j = i + 1; j < nkeys; j++)
+			if (key[j] < key[lo])
+				lo = j;
+		k = key[i];
+		key[i] = key[lo];
+		key[lo] = k;
+	}
+	a->cards[0] = (rpl_card)(key[pos] & 63);
+	return 0;
+}
+
+/*
+ * The cards of a meld or an addition: a count, then the faces in ascending
+ * order. The first: a wild or a natural; a natural near others of its suit
+ * (meld) or one rank beyond a meld of the side (add), or not. Each later one:
+ * the hand's next face up, the same face again, or one further up (a wild
+ * or a natural).
+ */
+static int code_cards(struct coder *c, struct model *m, const struct track *t, int seat, int add, rpl_action *a)
+{
+	uint64_t f = t->fmask[seat];
+	rpl_card cs[14];
+	int n, prev = -1, same = 0;
+
+	if (c->e) {
+		if (a->ncards < 1 || a->ncards > 14)
+			return -1;
+		memcpy(cs, a->cards, a->ncards);
+		sort_cards(cs, a->ncards);
+	}
+	n = c_tree(c, m->count[add], 4, c->e ? a->ncards - 1 : 0) + 1;
+	if (n > 14 || f == 0)
+		return -1;
+	a->ncards = (uint8_t)n;
+	for (int i = 0; i < n; i++) {
+		int x = c->e ? cs[i] : 0;
+		if (c->e && (x >= RPL_NFACES || !((f >> x) & 1) || x < prev))
+			return -1;
+		if (prev < 0) {
+			uint64_t wild = f & WILD_FACES, nat = f & ~WILD_FACES;
+			int w = wild != 0;
+			if (wild && nat)
+				w = c_bit(c, &m->first_wild[add], c->e ? (int)((WILD_FACES >> x) & 1) : 0);
+			if (w)
+				x = c_member(c, wild, x);
+			else
+				x = c_split(c, &m->first_near[add], nat, add ? t->extf[seat & 1] : connected(t, seat), x);
+		} else {
+			uint64_t up = f & ~((2ull << prev) - 1);
+			int next = up ? ctz64(up) : -1, again = t->hand[seat][prev] > same, want = x;
+			uint64_t further = up & (up - 1);
+			if (next >= 0 && c_bit(c, &m->step1[add], x != next) == 0) {
+				x = next;
+			} else if (again && (!further || c_bit(c, &m->step0[add], x != prev) == 0)) {
+				x = prev; /* the same face again (forced when nothing is further up) */
+			} else {
+				/* further up: a wild or a natural, then which */
+				uint64_t wild = further & WILD_FACES, nat = further & ~WILD_FACES;
+				int w = wild != 0;
+				if (!further || (c->e && !((further >> x) & 1)))
+					return -1;
+				if (wild && nat)
+					w = c_bit(c, &m->stepwild[add], c->e ? (int)((WILD_FACES >> x) & 1) : 0);
+				x = c_member(c, w ? wild : nat, x);
+			}
+			if (c->e && x != want)
+				return -1;
+		}
+		same = x == prev ? same + 1 : 1;
+		if (same > t->hand[seat][x])
+			return -1;
+		a->cards[i] = (rpl_card)x;
+		prev = x;
+	}
+	return 0;
+}
+
+/*
+ * The kind: is it the likeliest kind where the turn is, the second, the
+ * third (an adaptive bit each), or which of the four others (two bits).
+ */
+static int code_kind(struct coder *c, struct model *m, const struct track *t, int kind)
+{
+	static const uint8_t order[3][7] = {
+		{ RPL_ACT_MORTO, RPL_ACT_DRAW, RPL_ACT_DISCARD, RPL_ACT_TAKE, RPL_ACT_REJECT, RPL_ACT_MELD, RPL_ACT_ADD },
+		{ RPL_ACT_DRAW, RPL_ACT_TAKE, RPL_ACT_DISCARD, RPL_ACT_REJECT, RPL_ACT_MELD, RPL_ACT_ADD, RPL_ACT_MORTO },
+		{ RPL_ACT_DISCARD, RPL_ACT_ADD, RPL_ACT_MELD, RPL_ACT_DRAW, RPL_ACT_TAKE, RPL_ACT_REJECT, RPL_ACT_MORTO },
+	};
+	int ctx = kind_ctx(t), i = 0;
+	const uint8_t *o = order[ctx == 0 ? 0 : ctx < 16 ? 1 : 2];
+	uint16_t *p = m->kind[ctx];
+
+	if (c->e)
+		while (i < 7 && o[i] != kind)
+			i++;
+	if (i == 7)
+		return -1;
+	for (int k = 0; k < 3; k++)
+		if (c_bit(c, &p[k], i > k) == 0)
+			return o[k];
+	return o[3 + c_tree(c, p + 2, 2, i - 3)]; /* the tree's nodes 1..3: p[3..5] */
+}
+
+static int code_action(struct coder *c, struct model *m, const struct track *t, rpl_action *a)
+{
+	int kind, seat;
+
+	kind = code_kind(c, m, t, c->e ? a->kind : 0);
+	if (kind < RPL_ACT_DRAW || kind > RPL_ACT_MORTO)
+		return -1;
+	if (c->d)
+		memset(a, 0, sizeof(*a));
+	a->kind = (uint8_t)kind;
+	seat = rpl__track_actor(t, kind);
+	switch (kind) {
+	case RPL_ACT_DISCARD:
+		return code_discard(c, m, t, seat, a);
+	case RPL_ACT_MELD:
+		if (code_cards(c, m, t, seat, 0, a) < 0)
+			return -1;
+		break;
+	case RPL_ACT_ADD: {
+		/* the cards first: then the meld, among those of the cards' suit */
+		int own, side, n, suit = -1;
+		uint64_t melds, same = 0;
+		if (code_cards(c, m, t, seat, 1, a) < 0)
+			return -1;
+		own = c_bit(c, &m->own[0], c->e ? a->side == (seat & 1) : 0);
+		side = own ? (seat & 1) : !(seat & 1);
+		n = t->nmelds[side];
+		if (n == 0 || (c->e && (a->side > 1 || a->side != side || a->meld >= n)))
+			return -1;
+		for (int i = 0; i < a->ncards && suit < 0; i++)
+			if (!RPL_IS_WILDCAPABLE(a->cards[i]))
+				suit = RPL_CARD_SUIT(a->cards[i]);
+		melds = n == 64 ? ~0ull : (1ull << n) - 1;
+		for (int i = 0; i < n; i++)
+			if (suit < 0 || t->msuit[side][i] == suit)
+				same |= 1ull << i;
+		a->side = (uint8_t)side;
+		a->meld = (uint8_t)c_split(c, &m->same_suit[0], melds, same, c->e ? a->meld : 0);
+		break;
+	}
+	case RPL_ACT_MORTO:
+		if (c->e && a->morto > 1)
+			return -1;
+		a->morto = (uint8_t)c_bit(c, &m->morto[0], c->e ? a->morto : 0);
+		return 0;
+	default:
+		return 0;
+	}
+	/* meld and add: where an end wild goes */
+	if (c->e && a->end > RPL_END_HIGH)
+		return -1;
+	a->end = (uint8_t)c_tree(c, m->end[kind == RPL_ACT_ADD], 2, c->e ? a->end : 0);
+	return a->end > RPL_END_HIGH ? -1 : 0;
+}
+
+int rpl__enc_action(struct rc_enc *e, struct model *m, const struct track *t, const rpl_action *a)
+{
+	struct coder c = { e, NULL };
+	rpl_action copy = *a;
+	return code_action(&c, m, t, &copy);
+}
+
+int rpl__dec_action(struct rc_dec *d, struct model *m, const struct track *t, rpl_action *a)
+{
+	struct coder c = { NULL, d };
+	if (code_action(&c, m, t, a) < 0)
+		return -1;
+	return d->bad ? -1 : 0;
+}
