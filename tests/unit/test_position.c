@@ -15,7 +15,12 @@
  *   claims       the running verdict turns to mismatch at the end of the deal
  *                whose claim differs, with the claim in the position;
  *   damage       every cut and 300 bit flips of a sample: the verdict is still
- *                verification's, every position still holds the 108 cards.
+ *                verification's, every position still holds the 108 cards;
+ *   json         rpl_position_json on every position of every sample: the
+ *                length it returns is the text's, a short buffer holds a
+ *                NUL-terminated prefix of it, the caller's notes close the
+ *                object escaped as JSON (brp show --json's golden cases and
+ *                tests/python check the fields themselves).
  */
 #include "testlib.h"
 
@@ -420,6 +425,67 @@ static void test_damaged_every_cut(void **state)
 	remove(path);
 }
 
+static void test_json(void **state)
+{
+	static const char *const notes[] = { "a \"quoted\" back\\slash", "line\nbreak\t\x01 \xc3\xa9" };
+	static const char tail[] = "\"notes\":[\"a \\\"quoted\\\" back\\\\slash\",\"line\\nbreak\\t\\u0001 \xc3\xa9\"]}";
+	char small[64];
+	size_t total = 0;
+	(void)state;
+	for (size_t i = 0; i < sizeof(samples) / sizeof(samples[0]); i++) {
+		rpl_reader *rd = NULL;
+		rpl_verdict v;
+		struct seen s;
+		const rpl_match_info *info;
+		if (rpl_reader_open(&rd, sample(samples[i])) != 0) { /* not a log: no header, no position */
+			rpl_reader_free(rd);
+			continue;
+		}
+		info = rpl_reader_info(rd);
+		walk(sample(samples[i]), &s, &v);
+		for (size_t k = 0; k < s.n; k++) {
+			const rpl_position *p = &s.pos[k];
+			size_t n = rpl_position_json(p, info, NULL, 0, NULL, 0), m;
+			char *full = malloc(n + 1), *part = malloc(n + 1);
+			assert_non_null(full);
+			assert_non_null(part);
+			assert_int_equal(rpl_position_json(p, info, NULL, 0, full, n + 1), n);
+			assert_int_equal(strlen(full), n);
+			assert_memory_equal(full, "{\"kind\":\"", 9);
+			assert_string_equal(full + n - 11, "\"notes\":[]}");
+			assert_null(strchr(full, '\n'));
+			/* cut short: a prefix, NUL-terminated, the whole length still returned */
+			for (size_t cut = 1; cut <= n; cut += n / 7 + 1) {
+				memset(part, 'x', n + 1);
+				assert_int_equal(rpl_position_json(p, info, NULL, 0, part, cut), n);
+				assert_int_equal(strlen(part), cut - 1);
+				assert_memory_equal(part, full, cut - 1);
+			}
+			/* size 0 writes nothing */
+			small[0] = 'x';
+			assert_int_equal(rpl_position_json(p, info, NULL, 0, small, 0), n);
+			assert_int_equal(small[0], 'x');
+			/* the caller's notes, escaped, close the object */
+			m = rpl_position_json(p, info, notes, 2, NULL, 0);
+			full = realloc(full, m + 1);
+			assert_non_null(full);
+			assert_int_equal(rpl_position_json(p, info, notes, 2, full, m + 1), m);
+			assert_true(m > strlen(tail));
+			assert_string_equal(full + m - strlen(tail), tail);
+			free(full);
+			free(part);
+		}
+		total += s.n;
+		free(s.pos);
+		rpl_reader_free(rd);
+	}
+	assert_true(total > 1000);
+	/* nothing to write */
+	memset(small, 'x', sizeof(small));
+	assert_int_equal(rpl_position_json(NULL, NULL, NULL, 0, small, sizeof(small)), 0);
+	assert_string_equal(small, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -430,6 +496,7 @@ int main(void)
 		cmocka_unit_test(test_claims),
 		cmocka_unit_test(test_damaged_and_stop),
 		cmocka_unit_test(test_damaged_every_cut),
+		cmocka_unit_test(test_json),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

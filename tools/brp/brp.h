@@ -163,15 +163,6 @@ void brp_progress_end(struct brp_progress *p);
 /* Room for one line of brp show's notes: a rule's message and the decision around it. */
 #define BRP_NOTE_SIZE 640
 
-/* Write a score breakdown as a JSON object (position_json.c). */
-void brp_json_score(FILE *f, const rpl_score *s);
-/*
- * Write position p of the match info as one JSON object and a newline: brp
- * show --json (docs/view.md); notes: nnotes lines saying where the log
- * stopped before the selection.
- */
-void brp_json_position(FILE *f, const rpl_position *p, const rpl_match_info *info, char (*notes)[BRP_NOTE_SIZE], int nnotes);
-
 #define BRP_DEFAULT_PROFILE "stbl"
 
 /* ---- keys (keys.c) ---- */

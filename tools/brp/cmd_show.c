@@ -156,7 +156,7 @@ int cmd_show(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
+	char *end, *text = NULL;
 	char notes[4][BRP_NOTE_SIZE];
 	int c, nnotes = 0, json = 0, status = BRP_EXIT_USAGE, err;
 	unsigned flags = 0;
@@ -249,7 +249,20 @@ int cmd_show(int argc, char **argv)
 			         k.best->deal, k.best->turns, k.turn);
 	}
 	if (json) {
-		brp_json_position(stdout, k.best, info, notes, nnotes);
+		/* the library's writer, the one the Python bindings use too: asked its length, then written */
+		const char *lines[4];
+		size_t len;
+		for (int i = 0; i < nnotes; i++)
+			lines[i] = notes[i];
+		len = rpl_position_json(k.best, info, lines, (size_t)nnotes, NULL, 0);
+		text = malloc(len + 1);
+		if (!text) {
+			brp_error(name, "out of memory");
+			goto cleanup;
+		}
+		rpl_position_json(k.best, info, lines, (size_t)nnotes, text, len + 1);
+		fputs(text, stdout);
+		putchar('\n');
 	} else {
 		for (int i = 0; i < nnotes; i++) { /* a message may quote any byte of the log */
 			brp_text(stdout, notes[i]);
@@ -259,6 +272,7 @@ int cmd_show(int argc, char **argv)
 	}
 	status = nnotes ? BRP_EXIT_NO : BRP_EXIT_OK;
 cleanup:
+	free(text);
 	free(k.best);
 	rpl_game_free(g);
 	rpl_reader_free(rd);

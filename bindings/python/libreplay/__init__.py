@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import builtins
 import datetime as _dt
+import json
 import os
 import sqlite3
 import tempfile
@@ -570,9 +571,75 @@ class Match:
         return self.deals()
 
     def position(self, deal: int, decision: int) -> Dict[str, Any]:
-        """The table after a decision (brp show --json): needs the positions API
-        (position.h), which this build of the C library does not have yet."""
-        raise Unsupported("Match.position needs the positions API (libreplay/position.h), not in this build")
+        """The table after decision ``decision`` of deal ``deal`` (1-based), as
+        ``brp show --json`` prints it: a dict parsed from the C library's own
+        writer (``rpl_position_json``, the one brp uses), with every field of
+        docs/view.md. ``decision`` counts the deal's decisions over its turns
+        (the position's ``deal_decision``): 0 is the deal as dealt, 1 the table
+        after its first decision, and so on; an illegal log's refused decision
+        is a position too (``kind`` "refused", with its rule and message).
+        The log is replayed by the engine (``rpl_positions_file``) up to that
+        position; the same selection in brp is ``brp show --json --deal D
+        --turn 0`` (decision 0) or ``--deal D --turn T --decision K`` (T and K:
+        the position's ``turn`` and ``decision``), and ``notes`` holds what
+        brp show then says (the refused decision, a damaged log or a deal that
+        cannot start after the last position).
+
+        Raises :class:`InvalidArgument` for a deal below 1 or a negative
+        decision, :class:`NotFound` (RPL_ENOTFOUND) when the log holds no such
+        position (a deal it does not reach, a decision past the deal's last
+        one or past where the replay stops), :class:`StateError` after close(),
+        :class:`IOFailure` when the file cannot be read."""
+        if self._rd is None:
+            raise StateError("the match was closed")
+        if not isinstance(deal, int) or not isinstance(decision, int) or deal < 1 or decision < 0:
+            raise InvalidArgument("a position is a deal from 1 and a decision from 0, not %r, %r"
+                                  % (deal, decision))
+        want = _ffi.new("rpl_position *")
+        seen = {"found": False, "after": False, "deals": 0, "last": -1}
+
+        def on_position(ctx, p):
+            seen["deals"] = max(seen["deals"], p.deal)
+            if seen["found"] or p.deal > deal:
+                seen["after"] = seen["found"]
+                return 1  # the position asked for is known, or cannot come: stop the replay
+            if p.deal == deal:
+                seen["last"] = p.deal_decision
+                if p.deal_decision == decision:
+                    _ffi.memmove(want, p, _ffi.sizeof("rpl_position"))
+                    seen["found"] = True
+            return 0
+
+        fn = _ffi.callback("int(void *, const rpl_position *)", on_position, error=-1)
+        v = _ffi.new("rpl_verdict *")
+        rc = _lib.rpl_positions_file(_path(self.path), _ffi.NULL, fn, _ffi.NULL, v)
+        if rc < 0:
+            _raise(rc, "%s: %s" % (self.path, _str(v.message) or _str(_lib.rpl_strerror(rc))))
+        if not seen["found"]:
+            if seen["deals"] < deal:
+                detail = "the log has no deal %d (its positions stop in deal %d)" % (deal, seen["deals"])
+            else:
+                detail = "deal %d has no decision %d (its positions stop after decision %d)" % (
+                    deal, decision, seen["last"])
+            raise NotFound("%s: %s" % (self.path, detail))
+        # brp show's notes for this selection (cmd_show.c): the refused decision; otherwise,
+        # when nothing follows the position, why the replay stopped there
+        notes = []
+        if want.kind == 3:  # RPL_POS_REFUSED
+            notes.append(b"deal %d, turn %d, seat %d: %s is illegal: %s: %s" % (
+                want.deal, want.turn, want.seat, _action_text(_ffi.addressof(want, "action")).encode(),
+                _ffi.string(_lib.rpl_rule_name(want.rule)), _ffi.string(want.message)))
+        elif not seen["after"] and v.kind == 1 and v.turn == 0:  # illegal: a deal that cannot start
+            notes.append(b"deal %d cannot start: %s" % (v.deal, _ffi.string(v.message)))
+        elif not seen["after"] and v.kind == 4:  # malformed
+            notes.append(b"the log is damaged: %s" % _ffi.string(v.message))
+        keep = [_ffi.new("char[]", n) for n in notes]
+        arr = _ffi.new("const char *[]", keep) if keep else _ffi.NULL
+        info = _lib.rpl_reader_info(self._rd)
+        n = _lib.rpl_position_json(want, info, arr, len(keep), _ffi.NULL, 0)
+        buf = _ffi.new("char[]", n + 1)
+        _lib.rpl_position_json(want, info, arr, len(keep), buf, n + 1)
+        return json.loads(_ffi.string(buf, n).decode("utf-8", "replace"))
 
 
 def open(path: PathLike) -> Match:  # noqa: A001 - the issue's name

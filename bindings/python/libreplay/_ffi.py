@@ -208,6 +208,51 @@ const char *rpl_keyring_errmsg(const rpl_keyring *kr);
 int rpl_verify_file_trusted(const char *path, const rpl_rules *rules, const rpl_keyring *trusted,
                             rpl_verdict *out, const rpl_verify_observer *obs);
 
+typedef struct rpl_position_move {
+    rpl_card card;
+    uint8_t from, to;
+    int8_t side;
+    int8_t meld;
+    int8_t morto;
+    uint8_t index;
+} rpl_position_move;
+typedef struct rpl_position {
+    int kind;
+    int index;
+    int deal, turn, decision, deal_decision, seat;
+    rpl_action action;
+    int rule;
+    char message[320];
+    int verdict;
+    int nplayers;
+    int dealer, phase, to_move;
+    int turns;
+    int hand_count[4];           /* RPL_MAX_SEATS */
+    rpl_card hand[4][108];       /* RPL_DECK_SIZE */
+    int meld_count[2];
+    rpl_meld_info meld[2][36];   /* RPL_MAX_MELDS */
+    int pile_count;
+    rpl_card pile[108];
+    int pile_visible;
+    int stock_count;
+    int morto[2];
+    rpl_score score[2];
+    int32_t total[2];
+    int vulnerable[2];
+    int winner;
+    int claimed;
+    int32_t claim[2];
+    int match_claimed;
+    int32_t match_claim[2];
+    int nmoves;
+    rpl_position_move move[108];
+} rpl_position;
+typedef int (*rpl_position_fn)(void *ctx, const rpl_position *pos);
+int rpl_positions_file(const char *path, const rpl_rules *rules, rpl_position_fn fn, void *ctx,
+                       rpl_verdict *out);
+size_t rpl_position_json(const rpl_position *p, const rpl_match_info *info, const char *const *notes,
+                         size_t nnotes, char *buf, size_t size);
+
 typedef struct rpl_export_match rpl_export_match;
 int rpl_export_match_load(rpl_export_match **out, const char *path, unsigned flags);
 int rpl_export_match_load_memory(rpl_export_match **out, const char *name, const void *data, size_t len,
@@ -250,6 +295,12 @@ CHECKED_STRUCTS = {
     "rpl_pubkey": ["id", "key"],
     "rpl_verify_observer": ["ctx", "before", "after"],
     "rpl_rng": ["s"],
+    "rpl_position_move": ["card", "from", "to", "side", "meld", "morto", "index"],
+    "rpl_position": ["kind", "index", "deal", "turn", "decision", "deal_decision", "seat", "action", "rule",
+                     "message", "verdict", "nplayers", "dealer", "phase", "to_move", "turns", "hand_count",
+                     "hand", "meld_count", "meld", "pile_count", "pile", "pile_visible", "stock_count", "morto",
+                     "score", "total", "vulnerable", "winner", "claimed", "claim", "match_claimed",
+                     "match_claim", "nmoves", "move"],
 }
 
 ffi = FFI()

@@ -9,7 +9,8 @@
  * is computed by the rules engine (hands, melds and where each card sits,
  * canastra categories, the pile, the stock, the mortos, the scores with
  * their breakdown, whose turn and the phase, the cards that moved); a
- * viewer only draws it. brp show --json and brp view are built on it.
+ * viewer only draws it. brp show --json and brp view are built on it, and
+ * rpl_position_json() writes a position as the JSON brp show --json prints.
  *
  * A position is plain data (about 8 KB), filled by the library and lent to
  * the callback for the length of the call: copy what you keep.
@@ -136,6 +137,28 @@ typedef int (*rpl_position_fn)(void *ctx, const rpl_position *pos);
  */
 RPL_API int rpl_positions_file(const char *path, const rpl_rules *rules, rpl_position_fn fn, void *ctx,
                                rpl_verdict *out);
+
+/*
+ * Position p as one JSON object, the one brp show --json prints (docs/view.md
+ * names and explains every field) and the Python bindings' Match.position
+ * parses: into buf, NUL-terminated and truncated to size, on one line with no
+ * newline. info is the header of the match p comes from (rpl_reader_info of
+ * its log): the profile and the players' names are taken from it. notes are
+ * nnotes lines of the caller's for the object's "notes" array (NULL when
+ * nnotes is 0; brp show puts there why the log stops before the position
+ * asked for); the writer adds none of its own. Strings are escaped as JSON
+ * needs (quotes, backslashes, control bytes), other bytes are copied, so the
+ * text is UTF-8 when the names and notes are.
+ *
+ * Returns the length the whole text needs, without the NUL, like snprintf:
+ * call it with buf NULL and size 0 to learn the size, then with a buffer of
+ * that length plus one. Returns 0 and writes "" (when size allows) for a NULL
+ * p or info. It cannot fail otherwise and allocates nothing; the text is the
+ * caller's buffer. It only reads its arguments: any thread may call it at
+ * once with others on data no thread changes meanwhile.
+ */
+RPL_API size_t rpl_position_json(const rpl_position *p, const rpl_match_info *info, const char *const *notes,
+                                 size_t nnotes, char *buf, size_t size);
 
 #ifdef __cplusplus
 }
