@@ -67,7 +67,8 @@ def logs():
 
 
 def notation_from_json(d):
-    """The notation's lines rebuilt from dump --json (claims apart: JSON keeps their order, not their place)."""
+    """The notation's lines rebuilt from dump --json, claims and the seed apart (JSON keeps the claims'
+    order and the seed, not where the log holds them: before or after the deals)."""
     def q(s):
         return '"' + "".join(c if 32 <= ord(c) < 127 and c not in '"\\' else
                              ("\\" + c if c in '"\\' else "".join("\\x%02x" % b for b in c.encode()))
@@ -86,8 +87,6 @@ def notation_from_json(d):
     if d["commitment"] is not None:
         lines.append('[Commitment "%s"]' % d["commitment"])
         lines += ['[PlayerSeed "%s"]' % s for s in d["player_seeds"]]
-    if d["seed"] is not None:
-        lines.append("seed " + d["seed"])
     for deal in d["deals"]:
         lines.append("deal %d" % deal["deal"])
         lines += ["hand %d: %s" % (s, " ".join(h)) for s, h in enumerate(deal["hands"])]
@@ -139,11 +138,13 @@ def main():
             check(n == v["decisions"], "dump --json %s: %d decisions, verify %d" % (path, n, v["decisions"]))
         text, _ = brp("dump", path, rc=(0, 2))
         lines = [l for l in text.splitlines() if l]
-        check([l for l in lines if not l.startswith("claim ")] == notation_from_json(d),
+        check([l for l in lines if not l.startswith(("claim ", "seed "))] == notation_from_json(d),
               "dump --json %s: not the content of brp dump" % path)
         claims = ["claim %s: %d %d" % ("match" if c["deal"] == 0 else c["deal"], c["score"][0], c["score"][1])
                   for c in d["claims"]]
         check([l for l in lines if l.startswith("claim ")] == claims, "dump --json %s: the claims differ" % path)
+        seeds = [l[5:] for l in lines if l.startswith("seed ")]
+        check(seeds == ([d["seed"]] if d["seed"] else []), "dump --json %s: the seed differs" % path)
         match = [c["score"] for c in d["claims"] if c["deal"] == 0]
         check(d["match_claim"] == (match[-1] if match else None), "dump --json %s: match_claim" % path)
 
