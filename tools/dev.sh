@@ -70,21 +70,26 @@ configure() {
 	meson compile -C "$build"
 }
 
+# step ARG...: print "$ brp ARG..." and run brp with exactly those arguments at the top of the tree, so
+# that a step's label is what it runs (tests/cli/readme.py checks that the demo has no label of its own).
+# A disputed log exits 1 or 2 by design: a step shows its exit status rather than stopping the demo.
+step() {
+	local rc=0
+	echo
+	echo "\$ brp $*"
+	(cd "$root" && "$build/tools/brp" "$@") || rc=$?
+	[ $rc -eq 0 ] || echo "(exit $rc)"
+}
+
 # brp on what ships in samples/: every profile, then every meld dispute.
 demo() {
 	local brp=$build/tools/brp profile cards verdict out rc got bad=0 rows=0
 	[ -x "$brp" ] || die "no $brp after the build"
 	"$brp" --version
 	# the main job: every shipped match log judged; samples/MANIFEST says what each verdict must be
-	echo
-	echo "\$ brp verify samples/"
-	(cd "$root" && "$brp" verify samples/) || true
-	echo
-	echo "\$ brp verify --json samples/disputed/meld-two-wilds.brp"
-	(cd "$root" && "$brp" verify --json samples/disputed/meld-two-wilds.brp) || true
-	echo
-	echo "\$ brp stats samples/"
-	(cd "$root" && "$brp" stats samples/*.brp)
+	step verify samples/
+	step verify --json samples/disputed/meld-two-wilds.brp
+	(cd "$root" && step stats samples/*.brp)
 	while IFS=$'\t' read -r file verdict _; do
 		case $file in '' | '#'*) continue ;; esac
 		# a disputed log exits 1 or 2 by design: only its verdict matters here
@@ -94,12 +99,10 @@ demo() {
 	echo
 	echo "every sample has the verdict samples/MANIFEST gives it"
 	for profile in kzv stbl aberto; do
-		echo
-		echo "\$ brp rules $profile"
-		"$brp" rules "$profile"
+		step rules "$profile"
 	done
 	echo
-	echo "\$ brp meld on each row of samples/melds.tsv"
+	echo "each row of samples/melds.tsv: brp meld --rules PROFILE CARDS..."
 	while IFS=$'\t' read -r profile cards verdict _; do
 		case $profile in '' | '#'*) continue ;; esac
 		rows=$((rows + 1))

@@ -18,6 +18,10 @@ static void usage(FILE *f)
 	      "same log, byte for byte.\n"
 	      "\n"
 	      "  -o, --output OUT  write the text to OUT instead of stdout\n"
+	      "      --json        write the match as one JSON object instead, for jq and\n"
+	      "                    the like: the header (rules, players...), each deal's\n"
+	      "                    layout, turns and decisions, the claims, the end, the\n"
+	      "                    match_id; whole even for a damaged log (\"error\")\n"
 	      "  -h, --help        print this help and exit\n"
 	      "\n"
 	      "Exit status: 0 success, 2 a usage error or a log that cannot be read.\n", f);
@@ -28,10 +32,282 @@ static int put(void *ud, const char *s, size_t n)
 	return fwrite(s, 1, n, (FILE *)ud) == n ? 0 : RPL_EIO;
 }
 
+/* ---- --json: the whole match as one object (docs/notation.md, "The match as JSON") ---- */
+
+static void json_cards(FILE *f, const rpl_card *c, int n)
+{
+	fputc('[', f);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "%s\"%s\"", i ? "," : "", rpl_card_name(c[i]));
+	fputc(']', f);
+}
+
+static void json_hex(FILE *f, const uint8_t *b, size_t n)
+{
+	fputc('"', f);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%02x", b[i]);
+	fputc('"', f);
+}
+
+static const char *const action_kind[] = { "", "draw", "take", "reject", "meld", "add", "discard", "morto" };
+
+/* One decision: the notation's text and its parts. */
+static void json_action(FILE *f, const rpl_action *a)
+{
+	char text[160];
+
+	rpl_action_format(a, text, sizeof text);
+	fputs("{\"action\":", f);
+	brp_json_string(f, text);
+	fprintf(f, ",\"kind\":\"%s\"", a->kind < sizeof action_kind / sizeof action_kind[0] ? action_kind[a->kind] : "");
+	switch (a->kind) {
+	case RPL_ACT_ADD:
+	case RPL_ACT_MELD:
+		if (a->kind == RPL_ACT_ADD)
+			fprintf(f, ",\"side\":%d,\"meld\":%d", a->side, a->meld);
+		fputs(",\"cards\":", f);
+		json_cards(f, a->cards, a->ncards);
+		fprintf(f, ",\"end\":\"%s\"", a->end == RPL_END_LOW ? "low" : a->end == RPL_END_HIGH ? "high" : "default");
+		break;
+	case RPL_ACT_DISCARD:
+		fputs(",\"cards\":", f);
+		json_cards(f, a->cards, 1);
+		break;
+	case RPL_ACT_MORTO:
+		fprintf(f, ",\"morto\":%d", a->morto);
+		break;
+	default:
+		break;
+	}
+	fputc('}', f);
+}
+
+/* The header: the tags of the notation as keys; "rules" holds every parameter, as brp rules --json. */
+static void json_header(FILE *f, rpl_reader *rd, const rpl_match_info *info, const char *start)
+{
+	size_t n = rpl_rules_param_count();
+	int first = 1;
+
+	fprintf(f, "{\"format\":%d,\"profile\":", rpl_reader_format_version(rd));
+	brp_json_string(f, rpl_rules_profile(info->rules));
+	fputs(",\"rules\":{", f);
+	for (size_t i = 0; i < n; i++) {
+		const rpl_param_info *pi = rpl_rules_param_info(i);
+		char text[64];
+		int v = 0;
+		if (!pi || rpl_rules_get_id(info->rules, pi->id, &v) < 0 ||
+		    rpl_rules_get(info->rules, pi->name, text, sizeof text) < 0)
+			continue;
+		fputs(first ? "" : ",", f);
+		first = 0;
+		brp_json_string(f, pi->name);
+		fputc(':', f);
+		if (pi->kind == RPL_PARAM_BOOL)
+			fputs(v ? "true" : "false", f);
+		else if (pi->kind == RPL_PARAM_INT)
+			fprintf(f, "%d", v);
+		else
+			brp_json_string(f, text);
+	}
+	fputs("},\"overrides\":[", f);
+	first = 1;
+	for (size_t i = 0; i < n; i++) {
+		const rpl_param_info *pi = rpl_rules_param_info(i);
+		if (!pi || rpl_rules_is_override(info->rules, pi->id) != 1)
+			continue;
+		fputs(first ? "" : ",", f);
+		first = 0;
+		brp_json_string(f, pi->name);
+	}
+	fputs("],\"players\":[", f);
+	for (int s = 0; s < info->nplayers && s < RPL_MAX_SEATS; s++) {
+		fputs(s ? "," : "", f);
+		if (info->players[s] && info->players[s][0])
+			brp_json_string(f, info->players[s]);
+		else
+			fputs("null", f);
+	}
+	fprintf(f, "],\"first_dealer\":%d,\"start\":", info->first_dealer);
+	if (start)
+		brp_json_string(f, start);
+	else
+		fputs("null", f);
+	fputs(",\"meta\":[", f);
+	for (size_t i = 0; i < info->nmeta; i++) {
+		fputs(i ? ",{\"key\":" : "{\"key\":", f);
+		brp_json_string(f, info->meta_keys[i]);
+		fputs(",\"value\":", f);
+		brp_json_string(f, info->meta_values[i]);
+		fputc('}', f);
+	}
+	fputs("],\"commitment\":", f);
+	if (info->commitment)
+		json_hex(f, info->commitment, RPL_DEAL_COMMIT_SIZE);
+	else
+		fputs("null", f);
+	fputs(",\"player_seeds\":[", f);
+	for (int i = 0; info->commitment && i < info->nplayer_seeds; i++) {
+		fputs(i ? "," : "", f);
+		json_hex(f, info->player_seeds[i], RPL_DEAL_SEED_SIZE);
+	}
+	fputc(']', f);
+}
+
+struct claim {
+	int deal;
+	int32_t score[2];
+};
+
+/*
+ * Write the match rd reads as one JSON object and a newline: the header,
+ * then the deals, each with its layout, its turns and their decisions,
+ * then every claim in the log's order (a log may hold a deal's claim after
+ * later deals), the last match claim, the seed, the end. The
+ * object is whole even when the log is damaged: "error" then says where
+ * reading stopped, and the function returns the reader's error (err: the
+ * message). Returns 0, a reader's error, or RPL_ENOMEM / RPL_ELIMIT.
+ */
+static int dump_json(rpl_reader *rd, FILE *f, char *err, size_t errlen)
+{
+	const rpl_match_info *info = rpl_reader_info(rd);
+	rpl_event *ev = malloc(sizeof *ev);
+	struct claim *claims = NULL, *grown;
+	size_t nclaims = 0, capclaims = 0;
+	char start[32], id[RPL_MATCH_ID_SIZE];
+	uint8_t seed[RPL_DEAL_SEED_SIZE];
+	int rc = 0, in_deal = 0, turn_open = 0, ndeals = 0, nturns = 0, ndec = 0, turn = 0, seat = -1;
+	int closed = 0, recovered = 0, has_seed = 0, match_claimed = 0;
+	int32_t match_claim[2] = { 0, 0 };
+
+	err[0] = '\0';
+	if (!ev) {
+		snprintf(err, errlen, "out of memory");
+		return RPL_ENOMEM;
+	}
+	if (info->start_time != 0 && rpl_notation_time_format(info->start_time, start, sizeof start) < 0) {
+		snprintf(err, errlen, "the start time %lld is outside the years 0000 to 9999", (long long)info->start_time);
+		free(ev);
+		return RPL_ELIMIT;
+	}
+	json_header(f, rd, info, info->start_time != 0 ? start : NULL);
+	fputs(",\"deals\":[", f);
+	for (;;) {
+		rc = rpl_reader_next(rd, ev);
+		if (rc > 0 && ev->kind == RPL_EV_ACTION && in_deal) {
+			if (turn_open && (ev->turn != turn || ev->seat != seat)) {
+				fputs("]}", f);
+				turn_open = 0;
+			}
+			if (!turn_open) {
+				fprintf(f, "%s{\"turn\":%d,\"seat\":%d,\"decisions\":[", nturns++ ? "," : "", ev->turn, ev->seat);
+				turn_open = 1;
+				turn = ev->turn;
+				seat = ev->seat;
+				ndec = 0;
+			}
+			fputs(ndec++ ? "," : "", f);
+			json_action(f, &ev->action);
+			continue;
+		}
+		if (turn_open) {
+			fputs("]}", f);
+			turn_open = 0;
+		}
+		if (in_deal && (rc <= 0 || ev->kind == RPL_EV_DEAL)) {
+			fputs("]}", f);
+			in_deal = 0;
+		}
+		if (rc <= 0)
+			break;
+		switch (ev->kind) {
+		case RPL_EV_DEAL:
+			fprintf(f, "%s{\"deal\":%d,\"hands\":[", ndeals++ ? "," : "", ev->deal);
+			for (int s = 0; s < info->nplayers; s++) {
+				fputs(s ? "," : "", f);
+				json_cards(f, ev->layout.hand[s], RPL_HAND_SIZE);
+			}
+			fputs("],\"mortos\":[", f);
+			json_cards(f, ev->layout.morto[0], RPL_MORTO_SIZE);
+			fputc(',', f);
+			json_cards(f, ev->layout.morto[1], RPL_MORTO_SIZE);
+			fputs("],\"stock\":", f);
+			json_cards(f, ev->layout.stock, RPL_STOCK_SIZE(info->nplayers));
+			fputs(",\"turns\":[", f);
+			in_deal = 1;
+			nturns = 0;
+			break;
+		case RPL_EV_CLAIM:
+			if (nclaims == capclaims) {
+				capclaims = capclaims ? 2 * capclaims : 16;
+				if (!(grown = realloc(claims, capclaims * sizeof *claims))) {
+					rc = RPL_ENOMEM;
+					snprintf(err, errlen, "out of memory");
+					goto done;
+				}
+				claims = grown;
+			}
+			claims[nclaims].deal = ev->deal;
+			memcpy(claims[nclaims++].score, ev->score, sizeof ev->score);
+			if (ev->deal == 0) {
+				match_claimed = 1;
+				memcpy(match_claim, ev->score, sizeof match_claim);
+			}
+			break;
+		case RPL_EV_END:
+			closed = 1;
+			recovered = ev->recovered;
+			break;
+		case RPL_EV_REVEAL:
+			has_seed = 1;
+			memcpy(seed, ev->seed, sizeof seed);
+			break;
+		default:
+			break;
+		}
+	}
+	fputs("],\"claims\":[", f);
+	for (size_t i = 0; i < nclaims; i++)
+		fprintf(f, "%s{\"deal\":%d,\"score\":[%ld,%ld]}", i ? "," : "", claims[i].deal, (long)claims[i].score[0],
+		        (long)claims[i].score[1]);
+	fputs("],\"match_claim\":", f);
+	if (match_claimed)
+		fprintf(f, "[%ld,%ld]", (long)match_claim[0], (long)match_claim[1]);
+	else
+		fputs("null", f);
+	fputs(",\"seed\":", f);
+	if (has_seed)
+		json_hex(f, seed, sizeof seed);
+	else
+		fputs("null", f);
+	fprintf(f, ",\"closed\":%s,\"recovered\":%s,\"match_id\":", closed ? "true" : "false",
+	        recovered ? "true" : "false");
+	if (rc == 0 && rpl_reader_match_id(rd, id) == 0)
+		fprintf(f, "\"%s\"", id);
+	else
+		fputs("null", f);
+	fputs(",\"error\":", f);
+	if (rc < 0) {
+		snprintf(err, errlen, "%s", rpl_reader_errmsg(rd)); /* it says the byte */
+		fprintf(f, "{\"offset\":%llu,\"message\":", (unsigned long long)rpl_reader_offset(rd));
+		brp_json_string(f, rpl_reader_errmsg(rd));
+		fputc('}', f);
+	} else {
+		fputs("null", f);
+		rc = 0;
+	}
+	fputs("}\n", f);
+done:
+	free(claims);
+	free(ev);
+	return rc;
+}
+
 int cmd_dump(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -39,13 +315,14 @@ int cmd_dump(int argc, char **argv)
 	rpl_reader *rd = NULL;
 	FILE *out = stdout;
 	char err[RPL_ERRMSG_SIZE];
-	int rc = BRP_EXIT_USAGE, c, e, regular = 0;
+	int rc = BRP_EXIT_USAGE, c, e, regular = 0, json = 0;
 
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out_path = optarg; break;
+		case 'J': json = 1; break;
 		case 'h':
 			usage(stdout);
 			return BRP_EXIT_OK;
@@ -74,7 +351,10 @@ int cmd_dump(int argc, char **argv)
 		/* on failure only a regular file is removed: never a device such as /dev/full */
 		regular = fstat(fileno(out), &st) == 0 && S_ISREG(st.st_mode);
 	}
-	e = rpl_notation_write(rd, put, out, err, sizeof err);
+	if (json)
+		e = dump_json(rd, out, err, sizeof err);
+	else
+		e = rpl_notation_write(rd, put, out, err, sizeof err);
 	if (e < 0) {
 		if (out == stdout && ferror(stdout))
 			goto cleanup; /* main() says "cannot write the output", once */

@@ -41,6 +41,8 @@ static void usage(FILE *f)
 	      "  -j, --jobs N        threads that load logs (default 1; the result is the same)\n"
 	      "      --timeout SECS  how long to wait for another writer (default 600)\n"
 	      "  -q, --quiet         no progress and no summary\n"
+	      "      --json          the summary as one JSON object (even with -q): logs,\n"
+	      "                      added, present, unreadable, verdicts, and the targets\n"
 	      "      --from-list FILE also export the paths listed in FILE, one a line\n"
 	      "  -h, --help          print this help and exit\n"
 	      "\n"
@@ -131,7 +133,32 @@ static void *worker(void *arg)
 
 struct totals {
 	size_t logs, added, present, ok, not_ok, unreadable;
+	size_t verdicts[RPL_VERDICT_UNTRUSTED + 1];
 };
+
+/* A target's path as JSON, null when not given. */
+static void json_path(const char *key, const char *path)
+{
+	printf(",\"%s\":", key);
+	if (path)
+		brp_json_string(stdout, path);
+	else
+		fputs("null", stdout);
+}
+
+/* The summary as one JSON line: counts named as brp stats --json names them. */
+static void print_json(const struct totals *t, const char *db, const char *csv, const char *xlsx)
+{
+	printf("{\"logs\":%zu,\"added\":%zu,\"present\":%zu,\"unreadable\":%zu,\"verdicts\":{", t->logs, t->added,
+	       t->present, t->unreadable);
+	for (int k = 0; k <= RPL_VERDICT_TAMPERED; k++)
+		printf("%s\"%s\":%zu", k ? "," : "", rpl_verdict_name(k), t->verdicts[k]);
+	putchar('}');
+	json_path("sqlite", db);
+	json_path("csv", csv);
+	json_path("xlsx", xlsx);
+	fputs("}\n", stdout);
+}
 
 int cmd_export(int argc, char **argv)
 {
@@ -145,13 +172,14 @@ int cmd_export(int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "json", no_argument, NULL, 'J' },
 		{ "from-list", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *db_path = NULL, *csv_dir = NULL, *xlsx_path = NULL;
 	unsigned csv_flags = 0;
-	int jobs = 1, quiet = 0, c, status = BRP_EXIT_USAGE, err, nthreads = 0;
+	int jobs = 1, quiet = 0, json = 0, c, status = BRP_EXIT_USAGE, err, nthreads = 0;
 	struct brp_progress prog = { 0 };
 	long timeout_s = 600;
 	unsigned flags = 0;
@@ -185,6 +213,7 @@ int cmd_export(int argc, char **argv)
 			}
 			break;
 		case 'q': quiet = 1; break;
+		case 'J': json = 1; break;
 		case 'F': list = optarg; break;
 		case 'h': usage(stdout); return BRP_EXIT_OK;
 		default: return brp_bad_option(name, c, argv);
@@ -286,7 +315,10 @@ int cmd_export(int argc, char **argv)
 			brp_error(name, "%s: %s", s->path, m ? rpl_export_match_errmsg(m) : rpl_strerror(err));
 			t.unreadable++;
 		} else {
-			if (rpl_export_match_verdict(m)->kind == RPL_VERDICT_OK)
+			int kind = rpl_export_match_verdict(m)->kind;
+			if (kind >= 0 && kind <= RPL_VERDICT_UNTRUSTED)
+				t.verdicts[kind]++;
+			if (kind == RPL_VERDICT_OK)
 				t.ok++;
 			else
 				t.not_ok++;
@@ -375,7 +407,9 @@ teardown:
 		goto cleanup;
 	}
 	finished = 1;
-	if (!quiet)
+	if (json)
+		print_json(&t, db_path, csv_dir, xlsx_path);
+	else if (!quiet)
 		printf("%zu log%s: %zu added, %zu already %s; %zu ok, %zu not ok%s\n", t.logs, t.logs == 1 ? "" : "s",
 		       t.added, t.present,
 		       db ? "in the database" : "exported", t.ok, t.not_ok, t.unreadable ? ", some unreadable" : "");

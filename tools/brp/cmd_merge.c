@@ -20,6 +20,8 @@ static void usage(FILE *f)
 	      "\n"
 	      "      --timeout S   wait up to S seconds for another writer (default 600)\n"
 	      "  -q, --quiet       no progress and no summary line\n"
+	      "      --json        the summary as one JSON object (even with -q): output,\n"
+	      "                    added, databases, and each input's file and added\n"
 	      "  -h, --help        print this help and exit\n"
 	      "\n"
 	      "Exit status: 0 merged, 2 a usage error or a database that cannot be merged\n"
@@ -32,11 +34,13 @@ int cmd_merge(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	rpl_export_db *db = NULL;
-	int c, quiet = 0, status = BRP_EXIT_USAGE, err, total = 0;
+	int c, quiet = 0, json = 0, status = BRP_EXIT_USAGE, err, total = 0;
+	int *added_by = NULL;
 	struct brp_progress prog = { 0 };
 	long timeout = 600;
 	char *end;
@@ -51,12 +55,17 @@ int cmd_merge(int argc, char **argv)
 			}
 			break;
 		case 'q': quiet = 1; break;
+		case 'J': json = 1; break;
 		case 'h': usage(stdout); return BRP_EXIT_OK;
 		default: return brp_bad_option(name, c, argv);
 		}
 	}
 	if (argc - optind < 2) {
 		brp_error(name, "needs OUT.db and at least one IN.db (try 'brp merge --help')");
+		return BRP_EXIT_USAGE;
+	}
+	if (json && !(added_by = calloc((size_t)argc, sizeof *added_by))) {
+		brp_error(name, "out of memory");
 		return BRP_EXIT_USAGE;
 	}
 	err = rpl_export_db_open(&db, argv[optind], (int)timeout * 1000);
@@ -79,17 +88,29 @@ int cmd_merge(int argc, char **argv)
 			goto cleanup;
 		}
 		total += added;
+		if (added_by)
+			added_by[i] = added;
 		brp_progress_step(&prog, (size_t)(i - optind));
 	}
 	brp_progress_end(&prog);
-	if (!quiet)
-	{
+	if (json) {
+		fputs("{\"output\":", stdout);
+		brp_json_string(stdout, argv[optind]);
+		printf(",\"added\":%d,\"databases\":%d,\"inputs\":[", total, argc - optind - 1);
+		for (int i = optind + 1; i < argc; i++) {
+			fputs(i > optind + 1 ? ",{\"file\":" : "{\"file\":", stdout);
+			brp_json_string(stdout, argv[i]);
+			printf(",\"added\":%d}", added_by[i]);
+		}
+		fputs("]}\n", stdout);
+	} else if (!quiet) {
 		printf("%d match%s added to ", total, total == 1 ? "" : "es");
 		brp_text(stdout, argv[optind]);
 		printf(" from %d database%s\n", argc - optind - 1, argc - optind - 1 == 1 ? "" : "s");
 	}
 	status = BRP_EXIT_OK;
 cleanup:
+	free(added_by);
 	rpl_export_db_free(db);
 	return status;
 }

@@ -17,6 +17,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const name = "record";
 
@@ -41,6 +42,20 @@ static void usage(FILE *f)
 	      "  refused: RULE: MESSAGE   refused by the rules (RULE is a stable code);\n"
 	      "                           '; not recorded: ...' lists the rest of the line\n"
 	      "  error: MESSAGE           not taken: a syntax error, a wrong seat or turn\n"
+	      "A line not taken inside a deal block leaves the block's earlier lines kept:\n"
+	      "its answer ends with what the block keeps and the line it expects next\n"
+	      "(send that line again, corrected). A refused layout (at the stock line)\n"
+	      "keeps nothing of the block: the answer names each card that is there too\n"
+	      "often or too seldom and its lines; send the block again from 'deal N'.\n"
+	      "\n"
+	      "At a keyboard (standard input a terminal), brp record prompts on stderr\n"
+	      "before each line with whose turn it is and what the game waits for:\n"
+	      "  deal 1, deal block: 'hand 2:' next>\n"
+	      "  deal 1, turn 3: seat 2 (Caio) to draw or take the pile>\n"
+	      "  deal 1, turn 3: seat 2 (Caio) to meld, add or discard>\n"
+	      "Type a deal block (deal N, a hand line a seat, morto 0, morto 1, stock),\n"
+	      "then one line a turn or a part of one; 'end' or Ctrl-D closes the log.\n"
+	      "Piped, there is no prompt: one answer a line, at once.\n"
 	      "\n"
 	      "  -o, --output FILE         the log to write (required)\n"
 	      "  -r, --rules PROFILE       rule profile: kzv, stbl or aberto (default stbl)\n"
@@ -55,6 +70,10 @@ static void usage(FILE *f)
 	      "                            killed recording leaves a signed prefix), one over\n"
 	      "                            the whole log at the close\n"
 	      "      --passphrase-fd N     read the key's passphrase from file descriptor N\n"
+	      "      --json                each answer as one JSON object on its line:\n"
+	      "                            line, answer (ok, kept, refused, error), rule,\n"
+	      "                            message, recorded and not_recorded (turn lines),\n"
+	      "                            note (what a deal block keeps)\n"
 	      "  -h, --help                print this help and exit\n"
 	      "\n"
 	      "Exit status: 0 every line was taken, 1 some line was refused or not taken,\n"
@@ -97,54 +116,245 @@ static int read_line(FILE *f, char *buf, size_t cap, size_t *len)
 	return n > 0;
 }
 
-static void answer(const char *fmt, ...)
+/*
+ * How answers are written, and the deal block being read: brp record keeps
+ * the cards and lines of the block itself, to say what a bad line leaves
+ * kept and which cards make a refused layout.
+ */
+struct rec_out {
+	int json;                  /* one JSON object an answer */
+	int tty;                   /* standard input is a terminal: prompts on stderr */
+	int players;
+	const char *const *names;  /* by seat, NULL or "" unnamed */
+	int block_deal;            /* the deal of the open block; 0 when none is open */
+	int block_first, block_last; /* its first and last line kept */
+	int block_next;            /* what it expects: 0..3 hand S, 4 morto 0, 5 morto 1, 6 stock */
+	int hand_line[RPL_MAX_SEATS], morto_line[2], stock_line;
+	rpl_card hand[RPL_MAX_SEATS][RPL_HAND_SIZE], morto[2][RPL_MORTO_SIZE];
+	rpl_card stock[RPL_STOCK_SIZE(2)];
+};
+
+#define NOTE_SIZE 512
+
+/* The line the open block expects next, as the notation writes it. */
+static void block_next_name(const struct rec_out *o, char *buf, size_t size)
+{
+	if (o->block_next < RPL_MAX_SEATS)
+		snprintf(buf, size, "'hand %d:'", o->block_next);
+	else if (o->block_next < 6)
+		snprintf(buf, size, "'morto %d:'", o->block_next - 4);
+	else
+		snprintf(buf, size, "'stock:'");
+}
+
+/* What the open deal block keeps after a line that was not taken: into note. */
+static void block_kept_note(const struct rec_out *o, char *note)
+{
+	char want[32];
+
+	block_next_name(o, want, sizeof want);
+	if (o->block_first == o->block_last)
+		snprintf(note, NOTE_SIZE, "deal %d's block keeps line %d; next: %s", o->block_deal, o->block_first, want);
+	else
+		snprintf(note, NOTE_SIZE, "deal %d's block keeps lines %d-%d; next: %s", o->block_deal, o->block_first,
+		         o->block_last, want);
+}
+
+/* Append to note (cut at NOTE_SIZE). */
+static void note_add(char *note, const char *fmt, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 1, 2)))
+	__attribute__((format(printf, 2, 3)))
 #endif
 	;
 
-static void answer(const char *fmt, ...)
+static void note_add(char *note, const char *fmt, ...)
 {
+	size_t len = strlen(note);
 	va_list ap;
 
+	if (len + 1 >= NOTE_SIZE)
+		return;
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vsnprintf(note + len, NOTE_SIZE - len, fmt, ap);
 	va_end(ap);
-	fputc('\n', stdout);
-	fflush(stdout);
-}
-
-/* End an answer about decision k of a turn line: the decisions after it were not recorded. */
-static void not_recorded(const rpl_notation_item *it, size_t k)
-{
-	char text[128];
-
-	for (size_t i = k + 1; it->kind == RPL_NOTATION_TURN && i < it->nactions; i++) {
-		rpl_action_format(&it->actions[i], text, sizeof text);
-		printf("%s%s", i == k + 1 ? "; not recorded: " : ", ", text);
-	}
-	answer("%s", "");
 }
 
 /*
- * A refused decision: the rule and the recorder's message. A decision the
- * cards do not allow (a card not in the hand) is caught by the card
- * bookkeeping before the engine; the engine still names its rule.
+ * A refused layout (its stock line): nothing of the block is kept. Which
+ * cards it holds too often or too seldom, and on which lines, into note.
  */
-static void refused_turn(rpl_recorder *rec, const rpl_notation_item *it, size_t k)
+static void layout_note(const struct rec_out *o, char *note)
+{
+	int count[RPL_NFACES] = { 0 }, nstock = RPL_STOCK_SIZE(o->players), wrong = 0;
+	const rpl_card *line_cards[RPL_MAX_SEATS + 3];
+	int line_n[RPL_MAX_SEATS + 3], line_no[RPL_MAX_SEATS + 3], nlines = 0;
+
+	for (int s = 0; s < o->players; s++) {
+		line_cards[nlines] = o->hand[s];
+		line_n[nlines] = RPL_HAND_SIZE;
+		line_no[nlines++] = o->hand_line[s];
+	}
+	for (int m = 0; m < 2; m++) {
+		line_cards[nlines] = o->morto[m];
+		line_n[nlines] = RPL_MORTO_SIZE;
+		line_no[nlines++] = o->morto_line[m];
+	}
+	line_cards[nlines] = o->stock;
+	line_n[nlines] = nstock;
+	line_no[nlines++] = o->stock_line;
+	for (int l = 0; l < nlines; l++)
+		for (int i = 0; i < line_n[l]; i++)
+			if (line_cards[l][i] < RPL_NFACES)
+				count[line_cards[l][i]]++;
+	snprintf(note, NOTE_SIZE, "nothing of deal %d is kept (lines %d-%d)", o->block_deal, o->block_first,
+	         o->block_last);
+	for (int c = 0; c < RPL_NFACES; c++) {
+		int on[RPL_MAX_SEATS + 3], n = 0;
+		if (count[c] == rpl_card_copies((rpl_card)c))
+			continue;
+		for (int l = 0; l < nlines; l++)
+			if (memchr(line_cards[l], c, (size_t)line_n[l]))
+				on[n++] = line_no[l];
+		note_add(note, "%s%s %d time%s of %d", wrong++ ? "; " : ": ", rpl_card_name((rpl_card)c), count[c],
+		         count[c] == 1 ? "" : "s", rpl_card_copies((rpl_card)c));
+		for (int i = 0; i < n; i++)
+			note_add(note, "%s%d%s", i ? ", " : n == 1 ? " (line " : " (lines ", on[i], i + 1 == n ? ")" : "");
+	}
+	note_add(note, "; send the block again from 'deal %d'", o->block_deal);
+}
+
+/*
+ * One answer, written and flushed at once. kind: "ok", "kept", "refused" or
+ * "error"; rule (refused) and message (refused, error); it: the turn line
+ * whose decisions from k + 1 on were not recorded (NULL: none); note: what
+ * the deal block keeps ("" none). Text: one line as brp record --help says;
+ * JSON: one object with the same content.
+ */
+static void reply(const struct rec_out *o, int line, const char *kind, const char *rule, const char *message,
+                  const rpl_notation_item *it, size_t k, const char *note)
+{
+	char text[128];
+	int turn = it && it->kind == RPL_NOTATION_TURN;
+
+	if (o->json) {
+		printf("{\"line\":%d,\"answer\":\"%s\"", line, kind);
+		if (rule) {
+			fputs(",\"rule\":", stdout);
+			brp_json_string(stdout, rule);
+		}
+		if (message) {
+			fputs(",\"message\":", stdout);
+			brp_json_string(stdout, message);
+		}
+		if (turn) {
+			printf(",\"recorded\":%zu,\"not_recorded\":[", k);
+			for (size_t i = k + 1; i < it->nactions; i++) {
+				rpl_action_format(&it->actions[i], text, sizeof text);
+				if (i > k + 1)
+					putchar(',');
+				brp_json_string(stdout, text);
+			}
+			putchar(']');
+		}
+		if (note && note[0]) {
+			fputs(",\"note\":", stdout);
+			brp_json_string(stdout, note);
+		}
+		fputs("}\n", stdout);
+	} else {
+		fputs(kind, stdout);
+		if (rule)
+			printf(": %s", rule);
+		if (message)
+			printf(": %s", message);
+		for (size_t i = k + 1; turn && i < it->nactions; i++) {
+			rpl_action_format(&it->actions[i], text, sizeof text);
+			printf("%s%s", i == k + 1 ? "; not recorded: " : ", ", text);
+		}
+		if (note && note[0])
+			printf("; %s", note);
+		putchar('\n');
+	}
+	fflush(stdout);
+}
+
+/* The rule of a refused decision: a card not held is caught by the card bookkeeping; the engine names its rule. */
+static const char *refused_rule(rpl_recorder *rec, const rpl_notation_item *it, size_t k)
 {
 	int rule = rpl_recorder_rule(rec);
 	const rpl_game *g = rpl_recorder_game(rec);
 
-	if (rule == RPL_RULE_NONE && g)
+	if (rule == RPL_RULE_NONE && g && it->kind == RPL_NOTATION_TURN)
 		rpl_game_check(g, &it->actions[k], &rule);
-	printf("refused: %s: %s", rpl_rule_name(rule), rpl_recorder_errmsg(rec));
-	not_recorded(it, k);
+	return rpl_rule_name(rule);
+}
+
+/* A terminal's prompt on stderr: whose turn it is and what it waits for. */
+static void prompt(const struct rec_out *o, const rpl_recorder *rec)
+{
+	const rpl_game *g = rpl_recorder_game(rec);
+	int phase = rpl_game_phase(g), seat = rpl_game_seat(g), deal = rpl_game_deal_number(g);
+	char want[32];
+
+	if (o->block_deal) {
+		block_next_name(o, want, sizeof want);
+		fprintf(stderr, "deal %d, deal block: %s next> ", o->block_deal, want);
+		return;
+	}
+	switch (phase) {
+	case RPL_PHASE_NO_DEAL:
+	case RPL_PHASE_DEAL_OVER:
+		fprintf(stderr, "%s'deal %d', then a hand line a seat, 'morto 0:', 'morto 1:', 'stock:'> ",
+		        phase == RPL_PHASE_DEAL_OVER ? "deal over: a claim, or " : "", deal + 1);
+		return;
+	case RPL_PHASE_MATCH_OVER:
+		fputs("match over: claims, then 'end'> ", stderr);
+		return;
+	default:
+		break;
+	}
+	fprintf(stderr, "deal %d, turn %d: seat %d", deal,
+	        rpl_recorder_turn(rec, phase == RPL_PHASE_DRAW ? RPL_ACT_DRAW : RPL_ACT_DISCARD), seat);
+	if (seat >= 0 && seat < RPL_MAX_SEATS && o->names[seat] && o->names[seat][0]) {
+		fputs(" (", stderr);
+		brp_text(stderr, o->names[seat]);
+		fputc(')', stderr);
+	}
+	fputs(phase == RPL_PHASE_DRAW   ? " to draw or take the pile> "
+	      : phase == RPL_PHASE_MORTO ? " to pick up a morto> "
+	                                 : " to meld, add or discard> ",
+	      stderr);
+}
+
+/* After an item was taken (e == 0): the block's bookkeeping. */
+static void block_taken(struct rec_out *o, const rpl_notation_item *it, int line)
+{
+	switch (it->kind) {
+	case RPL_NOTATION_DEAL:
+		o->block_deal = it->number;
+		o->block_first = o->block_last = line;
+		o->block_next = 0;
+		break;
+	case RPL_NOTATION_HAND:
+		memcpy(o->hand[it->number], it->cards, RPL_HAND_SIZE);
+		o->hand_line[it->number] = line;
+		o->block_last = line;
+		o->block_next = it->number + 1 < o->players ? it->number + 1 : 4;
+		break;
+	case RPL_NOTATION_MORTO:
+		memcpy(o->morto[it->number], it->cards, RPL_MORTO_SIZE);
+		o->morto_line[it->number] = line;
+		o->block_last = line;
+		o->block_next = it->number == 0 ? 5 : 6;
+		break;
+	default:
+		break;
+	}
 }
 
 int cmd_record(int argc, char **argv)
 {
-	enum { OPT_SEAT = 256, OPT_FIRST_DEALER, OPT_START, OPT_META, OPT_PASSFD };
+	enum { OPT_SEAT = 256, OPT_FIRST_DEALER, OPT_START, OPT_META, OPT_PASSFD, OPT_JSON };
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "rules", required_argument, NULL, 'r' },
@@ -156,6 +366,7 @@ int cmd_record(int argc, char **argv)
 		{ "meta", required_argument, NULL, OPT_META },
 		{ "key", required_argument, NULL, 'k' },
 		{ "passphrase-fd", required_argument, NULL, OPT_PASSFD },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -175,8 +386,12 @@ int cmd_record(int argc, char **argv)
 	char *line = NULL;
 	const size_t cap = RPL_NOTATION_MAX_LINE + 2;
 	size_t len;
+	struct rec_out out;
+	char note[NOTE_SIZE];
+	int lineno = 0;
 
 	memset(&info, 0, sizeof info);
+	memset(&out, 0, sizeof out);
 	sets = calloc((size_t)argc, sizeof *sets);
 	metas = calloc((size_t)argc, sizeof *metas);
 	keys = calloc((size_t)argc, sizeof *keys);
@@ -214,6 +429,7 @@ int cmd_record(int argc, char **argv)
 			break;
 		}
 		case OPT_FIRST_DEALER: dealer_opt = optarg; break;
+		case OPT_JSON: out.json = 1; break;
 		case 'k': keyfile = optarg; break;
 		case OPT_PASSFD:
 			if (brp_parse_fd(name, optarg, &passfd) < 0)
@@ -296,31 +512,57 @@ int cmd_record(int argc, char **argv)
 		goto cleanup;
 	}
 
-	while (!closed && read_line(stdin, line, cap, &len)) {
+	out.players = players;
+	out.names = info.players;
+	out.tty = isatty(STDIN_FILENO);
+	if (out.tty) {
+		fputs("brp record: recording into ", stderr);
+		brp_text(stderr, out_path);
+		fputs("; type the match in text notation, one line at a time: a deal block, then\n"
+		      "the turns (brp record --help shows the lines); 'end' or Ctrl-D closes the log.\n", stderr);
+	}
+	for (;;) {
 		size_t recorded = 0;
+		char msg[RPL_ERRMSG_SIZE + 64];
 
+		if (closed)
+			break;
+		if (out.tty)
+			prompt(&out, rec);
+		if (!read_line(stdin, line, cap, &len))
+			break;
+		lineno++;
+		note[0] = '\0';
 		e = rpl_notation_parser_line(p, line, len, it);
 		if (e < 0) {
-			answer("error: %s", rpl_notation_parser_errmsg(p));
+			if (out.block_deal)
+				block_kept_note(&out, note);
+			reply(&out, lineno, "error", NULL, rpl_notation_parser_errmsg(p), NULL, 0, note);
 			bad = 1;
 			continue;
 		}
 		switch (it->kind) {
 		case RPL_NOTATION_BLANK: continue;
 		case RPL_NOTATION_TAG:
-			answer("error: line %d: tags cannot be recorded: give the header as options (see brp record --help)",
-			       it->line);
+			snprintf(msg, sizeof msg,
+			         "line %d: tags cannot be recorded: give the header as options (see brp record --help)", it->line);
+			reply(&out, lineno, "error", NULL, msg, NULL, 0, "");
 			bad = 1;
 			continue;
 		case RPL_NOTATION_END:
 			if (it->recovered) {
-				answer("error: line %d: 'end recovered' is for logs salvaged by brp recover", it->line);
+				snprintf(msg, sizeof msg, "line %d: 'end recovered' is for logs salvaged by brp recover", it->line);
+				reply(&out, lineno, "error", NULL, msg, NULL, 0, "");
 				bad = 1;
 				continue;
 			}
 			closed = 1;
 			continue; /* answered once the log is closed */
 		default: break;
+		}
+		if (it->kind == RPL_NOTATION_STOCK) {
+			memcpy(out.stock, it->cards, it->ncards);
+			out.stock_line = out.block_last = lineno;
 		}
 		e = rpl_notation_record(p, rec, it, &recorded);
 		if (e == RPL_EIO || e == RPL_ENOMEM) {
@@ -336,29 +578,38 @@ int cmd_record(int argc, char **argv)
 			brp_error(name, "%s: %s", out_path, rpl_recorder_errmsg(rec));
 			goto cleanup;
 		}
+		if (it->kind == RPL_NOTATION_STOCK) {
+			/* the block ends with its stock line, written or refused as a whole */
+			if (e < 0 && out.block_deal)
+				layout_note(&out, note);
+			out.block_deal = 0;
+		} else if (e == 0) {
+			block_taken(&out, it, lineno);
+		} else if (it->kind == RPL_NOTATION_DEAL) {
+			out.block_deal = 0; /* refused as a whole: the parser expects a new 'deal N' */
+		}
 		if (e == RPL_EILLEGAL || (e == RPL_EINVAL && it->kind == RPL_NOTATION_TURN)) {
-			if (it->kind == RPL_NOTATION_TURN)
-				refused_turn(rec, it, recorded);
-			else
-				answer("refused: %s: %s", rpl_rule_name(rpl_recorder_rule(rec)), rpl_recorder_errmsg(rec));
+			reply(&out, lineno, "refused", refused_rule(rec, it, recorded), rpl_recorder_errmsg(rec), it, recorded,
+			      note);
 			bad = 1;
 		} else if (e < 0) {
-			printf("error: %s", rpl_notation_parser_errmsg(p));
-			not_recorded(it, recorded);
+			reply(&out, lineno, "error", NULL, rpl_notation_parser_errmsg(p), it, recorded, note);
 			bad = 1;
 		} else if (it->kind == RPL_NOTATION_DEAL || it->kind == RPL_NOTATION_HAND ||
 		           it->kind == RPL_NOTATION_MORTO) {
-			answer("kept"); /* the stock line writes the deal */
+			reply(&out, lineno, "kept", NULL, NULL, NULL, 0, ""); /* the stock line writes the deal */
 		} else {
-			answer("ok");
+			reply(&out, lineno, "ok", NULL, NULL, NULL, 0, "");
 		}
 	}
+	if (out.tty && !closed)
+		fputc('\n', stderr); /* Ctrl-D after a prompt */
 	if (ferror(stdin)) {
 		brp_error(name, "cannot read stdin");
 		goto cleanup;
 	}
 	if (rpl_notation_parser_finish(p) < 0) {
-		answer("error: %s", rpl_notation_parser_errmsg(p));
+		reply(&out, lineno, "error", NULL, rpl_notation_parser_errmsg(p), NULL, 0, "");
 		bad = 1;
 	}
 	e = rpl_recorder_close(rec);
@@ -367,7 +618,7 @@ int cmd_record(int argc, char **argv)
 		goto cleanup;
 	}
 	if (closed)
-		answer("ok");
+		reply(&out, lineno, "ok", NULL, NULL, NULL, 0, "");
 	rc = bad ? BRP_EXIT_NO : BRP_EXIT_OK;
 cleanup:
 	free(line);

@@ -9,7 +9,7 @@ static const char *const name = "recover";
 
 static void usage(FILE *f)
 {
-	fputs("Usage: brp recover IN -o OUT\n"
+	fputs("Usage: brp recover [--json] IN -o OUT\n"
 	      "Salvage a damaged log, or a recording cut short by a crash: every complete\n"
 	      "turn up to the first damaged or missing byte is written to OUT as a valid,\n"
 	      "closed log (its end marked recovered), and one line says what was cut.\n"
@@ -17,6 +17,9 @@ static void usage(FILE *f)
 	      "leaves OUT as it was.\n"
 	      "\n"
 	      "  -o, --output FILE   the salvaged log (required; written whole or not at all)\n"
+	      "      --json          the outcome as one JSON object on one line (also when\n"
+	      "                      nothing could be salvaged): \"status\" is \"salvaged\",\n"
+	      "                      \"whole\" or \"failed\"\n"
 	      "  -h, --help          print this help and exit\n"
 	      "\n"
 	      "Exit status: 0 salvaged (even if something was cut), 1 nothing to salvage\n"
@@ -25,20 +28,48 @@ static void usage(FILE *f)
 	      f);
 }
 
+/*
+ * The outcome as one JSON line: the keys brp verify --json gives the same
+ * things (file, deals, decisions, message), what was kept and cut, and
+ * status: salvaged (OUT written), whole (nothing to salvage, OUT not
+ * written) or failed (nothing could be salvaged or OUT not written).
+ */
+static void print_json(const char *in, const char *out, const rpl_recover_report *rep, const char *status,
+                       const char *message)
+{
+	int failed = strcmp(status, "failed") == 0;
+
+	fputs("{\"file\":", stdout);
+	brp_json_string(stdout, in);
+	fputs(",\"output\":", stdout);
+	brp_json_string(stdout, out);
+	printf(",\"status\":\"%s\"", status);
+	if (!failed)
+		printf(",\"deals\":%d,\"decisions\":%d,\"claims\":%d,\"dropped_decisions\":%d,\"read_bytes\":%llu,"
+		       "\"total_bytes\":%llu,\"damaged\":%s",
+		       rep->deals, rep->actions, rep->claims, rep->dropped_actions, (unsigned long long)rep->read_bytes,
+		       (unsigned long long)rep->total_bytes, rep->damaged ? "true" : "false");
+	fputs(",\"message\":", stdout);
+	brp_json_string(stdout, message);
+	fputs("}\n", stdout);
+}
+
 int cmd_recover(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL;
 	rpl_recover_report rep;
-	int c, err;
+	int c, err, json = 0;
 
 	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
+		case 'J': json = 1; break;
 		case 'h': usage(stdout); return BRP_EXIT_OK;
 		default: return brp_bad_option(name, c, argv);
 		}
@@ -60,7 +91,13 @@ int cmd_recover(int argc, char **argv)
 			brp_error(name, "%s: cannot write %s: %s", argv[optind], out, why);
 		else
 			brp_error(name, "%s: %s", argv[optind], why);
+		if (json)
+			print_json(argv[optind], out, &rep, "failed", why);
 		return BRP_EXIT_USAGE;
+	}
+	if (json) {
+		print_json(argv[optind], out, &rep, rep.closed ? "whole" : "salvaged", rep.message);
+		return rep.closed ? BRP_EXIT_NO : BRP_EXIT_OK;
 	}
 	brp_text(stdout, argv[optind]);
 	fputs(": ", stdout);

@@ -37,6 +37,8 @@ static void usage(FILE *f)
 	      "  -k, --key FILE        sign every log with this secret key as it is written\n"
 	      "      --passphrase-fd N read the key's passphrase from file descriptor N\n"
 	      "  -q, --quiet           no progress and no summary line\n"
+	      "      --json            the summary as one JSON object (even with -q):\n"
+	      "                        matches, deals, decisions, output\n"
 	      "  -h, --help            print this help and exit\n"
 	      "\n"
 	      "Exit status: 0 all matches written, 2 a usage or write error.\n",
@@ -260,6 +262,7 @@ int cmd_simulate(int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "json", no_argument, NULL, 'J' },
 		{ "commit", no_argument, NULL, 'C' },
 		{ "player-seeds", required_argument, NULL, 'E' },
 		{ "key", required_argument, NULL, 'k' },
@@ -271,7 +274,7 @@ int cmd_simulate(int argc, char **argv)
 	int passfd = -1;
 	rpl_seckey *key = NULL;
 	char **sets = NULL, *end, tset[64];
-	int nsets = 0, c, jobs = 1, quiet = 0, status = BRP_EXIT_USAGE;
+	int nsets = 0, c, jobs = 1, quiet = 0, json = 0, status = BRP_EXIT_USAGE;
 	struct job j;
 	pthread_t *th = NULL;
 	rpl_rules *rules = NULL;
@@ -337,6 +340,7 @@ int cmd_simulate(int argc, char **argv)
 			break;
 		case 'o': j.dir = optarg; break;
 		case 'q': quiet = 1; break;
+		case 'J': json = 1; break;
 		case 'C': j.commit = 1; break;
 		case 'E':
 			j.player_seeds = (int)strtol(optarg, &end, 10);
@@ -399,7 +403,12 @@ int cmd_simulate(int argc, char **argv)
 		brp_error(name, "%s", j.errmsg);
 		goto cleanup;
 	}
-	if (!quiet) {
+	if (json) {
+		printf("{\"matches\":%ld,\"deals\":%ld,\"decisions\":%ld,\"output\":", j.matches,
+		       (long)atomic_load(&j.deals), (long)atomic_load(&j.decisions));
+		brp_json_string(stdout, j.dir);
+		fputs("}\n", stdout);
+	} else if (!quiet) {
 		long deals = (long)atomic_load(&j.deals), decisions = (long)atomic_load(&j.decisions);
 		printf("%ld match%s, %ld deal%s, %ld decision%s written to ", j.matches, j.matches == 1 ? "" : "es",
 		       deals, deals == 1 ? "" : "s", decisions, decisions == 1 ? "" : "s");

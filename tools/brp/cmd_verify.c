@@ -33,7 +33,9 @@ static void usage(FILE *f)
 	      "  -s, --set NAME=VALUE  with --rules: override a parameter (repeatable)\n"
 	      "      --json            one JSON object a match, one a line; \"closed\" and\n"
 	      "                        \"match_id\", the match identity: the same for every\n"
-	      "                        byte-variant of one match (docs/format.md 17)\n"
+	      "                        byte-variant of one match (docs/format.md 17); a\n"
+	      "                        file that cannot be read has the verdict\n"
+	      "                        \"unreadable\" (and its message on stderr too)\n"
 	      "  -j, --jobs N          threads (default 1; the output is the same, in order)\n"
 	      "      --from-list FILE  also verify the paths listed in FILE, one a line\n"
 	      "  -q, --quiet           print only the matches that are not ok (or unclosed)\n"
@@ -180,8 +182,17 @@ static void print_result(const char *path, const void *result, void *ud)
 	int rc;
 
 	if (r->err) {
-		brp_error(name, "%s: %s", path, v->message[0] ? v->message : rpl_strerror(r->err));
+		const char *why = v->message[0] ? v->message : rpl_strerror(r->err);
+		brp_error(name, "%s: %s", path, why);
 		j->worst = BRP_EXIT_USAGE;
+		if (j->json) {
+			/* a log that cannot be read still has its line: the keys of a verdict that apply */
+			fputs("{\"file\":", stdout);
+			brp_json_string(stdout, path);
+			fputs(",\"verdict\":\"unreadable\",\"closed\":false,\"match_id\":null,\"message\":", stdout);
+			brp_json_string(stdout, why);
+			fputs("}\n", stdout);
+		}
 		return;
 	}
 	rc = v->kind == RPL_VERDICT_OK ? BRP_EXIT_OK : v->kind == RPL_VERDICT_MALFORMED ? BRP_EXIT_USAGE : BRP_EXIT_NO;
