@@ -16,7 +16,7 @@ from conftest import ENV, brp, brp_json_lines
 
 def test_verify_equals_brp_verify(cluster, samples, corpus):
     _, client = cluster
-    paths = samples + corpus
+    paths = samples + ["nosuch.brp"] + corpus  # a missing file: brp's "unreadable" line
     df = ldask.verify(paths, client, partition_size=7)
     want = brp_json_lines("verify", "--json", *paths)
     got = ldask.verdicts(df)

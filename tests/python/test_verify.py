@@ -55,3 +55,15 @@ def test_trusted_keys(tmp_path):
         assert got == want
         assert [g["verdict"] for g in got] == (["ok", "ok", "untrusted"] if key == "a" else ["untrusted"] * 3)
     assert libreplay.verify(paths[0], keys=[str(tmp_path / "b.pub"), str(tmp_path / "a.pub")])["verdict"] == "ok"
+
+
+def test_unreadable(tmp_path):
+    """A file that cannot be read raises IOFailure, or, with unreadable=True, is brp verify --json's line."""
+    import pytest
+    missing = str(tmp_path / "nosuch.brp")
+    with pytest.raises(libreplay.IOFailure) as e:
+        libreplay.verify(missing)
+    assert e.value.code == -3 and missing in str(e.value)
+    got = libreplay.verify(missing, unreadable=True)
+    want = brp_json_lines("verify", "--json", missing)
+    assert [got] == want and list(got) == list(want[0])

@@ -360,7 +360,7 @@ def _keyring(keys: Union[PathLike, Iterable[PathLike]]) -> Any:
 
 
 def verify(path: PathLike, rules: Union[None, str, Dict[str, Any]] = None, keys: Any = None,
-           base: Optional[str] = None) -> Dict[str, Any]:
+           base: Optional[str] = None, unreadable: bool = False) -> Dict[str, Any]:
     """Replay a log through the engine and judge it: the dict ``brp verify --json`` prints.
 
     rules: None to judge by the rules the log carries (brp verify's default),
@@ -372,7 +372,11 @@ def verify(path: PathLike, rules: Union[None, str, Dict[str, Any]] = None, keys:
     keys, a log the replay finds ok is "untrusted" unless a trusted key signs
     all of it.
     base: the directory a relative path is read from (default: the current
-    one); "file" is the path as given."""
+    one); "file" is the path as given.
+    unreadable: True to get, for a file that cannot be read, the verdict
+    ``brp verify --json`` prints for it (``"verdict": "unreadable"``, with
+    ``closed``, ``match_id`` None and the ``message``) instead of an
+    :class:`IOFailure`, as a batch over a corpus wants it."""
     r = _rules_arg(rules)
     v = _ffi.new("rpl_verdict *")
     full = os.path.join(base, path) if base is not None else path
@@ -382,7 +386,11 @@ def verify(path: PathLike, rules: Union[None, str, Dict[str, Any]] = None, keys:
         kr = _keyring(keys)
         rc = _lib.rpl_verify_file_trusted(_path(full), r.ptr if r else _ffi.NULL, kr, v, _ffi.NULL)
     if rc < 0:
-        _raise(rc, "%s: %s" % (os.fspath(path), _str(v.message) or _str(_lib.rpl_strerror(rc))))
+        message = _str(v.message) or _str(_lib.rpl_strerror(rc))
+        if unreadable and rc == IOFailure.code:
+            return {"file": os.fspath(path), "verdict": "unreadable", "closed": False, "match_id": None,
+                    "message": message}
+        _raise(rc, "%s: %s" % (os.fspath(path), message))
     return _verdict_dict(os.fspath(path), v)
 
 

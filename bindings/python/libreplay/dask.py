@@ -44,7 +44,7 @@ def _bag(paths: Iterable[str], partition_size: int):
 
 
 def _verify_partition(paths: List[str], rules, base: str) -> List[Dict[str, Any]]:
-    return [libreplay.verify(p, rules=rules, base=base) for p in paths]
+    return [libreplay.verify(p, rules=rules, base=base, unreadable=True) for p in paths]
 
 
 _INT_KEYS = ("deal", "turn", "seat", "side", "claimed", "computed", "offset", "deals", "decisions", "winner")
