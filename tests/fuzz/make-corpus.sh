@@ -61,6 +61,21 @@ done
 sed '/^end/d' "$corpus/notation/seed-sim-stbl-4p-0.txt" > "$tmp/open.txt"
 "$brp" import "$tmp/open.txt" -o "$corpus/reader/seed-growing-stbl-4p.brp"
 
+# signed logs (docs/format.md section 14): a compact match signed as it was written, the growing
+# form signed afterwards (one signature, no E), a committed one, and a log signed twice
+"$brp" keygen -o "$tmp/key" > /dev/null
+"$brp" simulate --rules stbl --players 4 --bot mixed --seed 90 -q -k "$tmp/key.key" -o "$tmp/signed"
+cp "$tmp/signed/match-000001.brp" "$corpus/reader/seed-signed-stbl-4p.brp"
+"$brp" simulate --rules kzv --players 4 --bot mixed --seed 91 --target 600 --commit --player-seeds 1 -q \
+	-k "$tmp/key.key" -o "$tmp/signed-commit"
+cp "$tmp/signed-commit/match-000001.brp" "$corpus/reader/seed-signed-committed-kzv-4p.brp"
+cp "$corpus/reader/seed-growing-stbl-4p.brp" "$tmp/growing.brp"
+"$brp" sign -k "$tmp/key.key" "$tmp/growing.brp" > /dev/null
+cp "$tmp/growing.brp" "$corpus/reader/seed-signed-growing-stbl-4p.brp"
+"$brp" keygen -o "$tmp/key2" > /dev/null
+"$brp" sign -k "$tmp/key2.key" "$tmp/growing.brp" > /dev/null
+cp "$tmp/growing.brp" "$corpus/reader/seed-signed-twice-stbl-4p.brp"
+
 # notation_chunks: each notation seed behind a byte that says how to cut it (bits 0-2: pieces of
 # 1 to 2^k bytes; bit 7 on every fourth: the reading fails half way), and a few made to straddle
 i=0
