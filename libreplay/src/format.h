@@ -80,6 +80,8 @@ struct stat;
 int rpl__open_regular(const char *path, struct stat *st, int *errnum, char *why, size_t whylen);
 /* What a file that is not a regular one is, by its st_mode: "a FIFO", "a block device", ... */
 const char *rpl__file_kind(unsigned mode);
+/* 1 when the layout of the last deal event was derived from the revealed seed, 0 when it was read. */
+int rpl__reader_derived(const rpl_reader *rd);
 /* The bytes of the log a reader holds (for the signature check). */
 const uint8_t *rpl__reader_data(const rpl_reader *rd, size_t *n);
 

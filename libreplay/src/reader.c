@@ -19,6 +19,7 @@ struct rpl_reader {
 	struct header hdr;
 	/* the deal being decoded */
 	int deal, dealer;
+	int derived; /* its layout was derived from the revealed seed, not read (format.md 16) */
 	struct track t;
 	struct model m;
 	struct rc_dec dec;
@@ -192,6 +193,11 @@ uint64_t rpl_reader_bytes(const rpl_reader *rd)
 	return rd ? rd->n : 0;
 }
 
+int rpl__reader_derived(const rpl_reader *rd)
+{
+	return rd ? rd->derived : 0;
+}
+
 const uint8_t *rpl__reader_data(const rpl_reader *rd, size_t *n)
 {
 	*n = rd ? rd->n : 0;
@@ -248,6 +254,7 @@ static int start_derived(struct rpl_reader *rd, rpl_event *ev, uint32_t count)
 		return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %d cannot be derived", (size_t)rd->sec.offset,
 		            deal);
 	rd->deal = deal;
+	rd->derived = 1;
 	rd->dealer = deal == 1 ? in->first_dealer : (rd->dealer + 1) % n;
 	rpl__track_deal(&rd->t, n, rd->dealer, &ev->layout);
 	if (deal == 1)
@@ -378,6 +385,7 @@ static int next_event(rpl_reader *rd, rpl_event *ev)
 				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %llu: the card layout does not decode",
 				            (size_t)rd->sec.offset, (unsigned long long)deal);
 			rd->deal = (int)deal;
+			rd->derived = 0;
 			rd->dealer = rd->deal == 1 ? rd->hdr.info.first_dealer : (rd->dealer + 1) % n;
 			rpl__track_deal(&rd->t, n, rd->dealer, &ev->layout);
 			if (rd->deal == 1)

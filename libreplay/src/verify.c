@@ -46,8 +46,11 @@ struct dealcheck {
 	uint8_t seed[RPL_DEAL_SEED_SIZE];
 };
 
-/* A deal was read: 0, or RPL_ENOMEM. */
-static int dealcheck_deal(struct dealcheck *dc, const rpl_event *ev)
+/*
+ * A deal was read: 0, or RPL_ENOMEM. derived: the reader derived its layout
+ * from the revealed seed itself, so there is nothing to compare.
+ */
+static int dealcheck_deal(struct dealcheck *dc, const rpl_event *ev, int derived)
 {
 	if (dc->status == RPL_DEAL_UNREVEALED) {
 		rpl_layout *p = rpl__grow(dc->layouts, &dc->cap, dc->n + 1, sizeof(*p), 16);
@@ -55,11 +58,11 @@ static int dealcheck_deal(struct dealcheck *dc, const rpl_event *ev)
 			return RPL_ENOMEM;
 		dc->layouts = p;
 		dc->layouts[dc->n++] = ev->layout;
-	} else if (dc->status == RPL_DEAL_REVEALED) {
-		rpl_layout derived;
-		if (rpl_deal_derive(&derived, dc->seed, dc->info->player_seeds, dc->info->nplayer_seeds,
+	} else if (dc->status == RPL_DEAL_REVEALED && !derived) {
+		rpl_layout want;
+		if (rpl_deal_derive(&want, dc->seed, dc->info->player_seeds, dc->info->nplayer_seeds,
 		                    dc->info->nplayers, ev->deal) < 0 ||
-		    !rpl_layout_same(&derived, &ev->layout, dc->info->nplayers)) {
+		    !rpl_layout_same(&want, &ev->layout, dc->info->nplayers)) {
 			dc->status = RPL_DEAL_MISMATCH;
 			dc->first_bad = ev->deal;
 		}
@@ -230,7 +233,7 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 		}
 		if (judged) {
 			/* a verdict is reached: read on only for what the log proves of its deals */
-			if (ev.kind == RPL_EV_DEAL && (err = dealcheck_deal(&dc, &ev)) != 0)
+			if (ev.kind == RPL_EV_DEAL && (err = dealcheck_deal(&dc, &ev, rpl__reader_derived(rd))) != 0)
 				goto cleanup;
 			if (ev.kind == RPL_EV_REVEAL)
 				dealcheck_reveal(&dc, &ev);
@@ -241,7 +244,7 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 			dealcheck_reveal(&dc, &ev);
 			break;
 		case RPL_EV_DEAL:
-			if ((err = dealcheck_deal(&dc, &ev)) != 0)
+			if ((err = dealcheck_deal(&dc, &ev, rpl__reader_derived(rd))) != 0)
 				goto cleanup;
 			if (rpl_game_deal(g, &ev.layout) != 0) {
 				out->kind = RPL_VERDICT_ILLEGAL;
