@@ -553,6 +553,14 @@ typedef struct rpl_recover_report {
  * salvage; rep->message says why), RPL_EIO, RPL_ENOMEM.
  */
 RPL_API int rpl_recover(const char *in, const char *out, rpl_recover_report *rep);
+/*
+ * As rpl_recover, on a log the caller opened (rpl_reader_open_fd: a log
+ * read from a pipe; rpl_reader_open_memory), before any rpl_reader_next:
+ * the same salvage of the same bytes. A reader whose open failed has
+ * nothing to salvage (RPL_ECORRUPT). rd is read to its end and stays the
+ * caller's to free.
+ */
+RPL_API int rpl_recover_reader(rpl_reader *rd, const char *out, rpl_recover_report *rep);
 
 #ifdef __cplusplus
 }
