@@ -4,7 +4,8 @@
  * rules engine). The byte layout is specified in docs/format.md.
  *
  * Ownership: every handle is made by its open function (rpl_recorder_open,
- * rpl_reader_open, rpl_reader_open_memory), owned by the caller and
+ * rpl_recorder_open_sink, rpl_recorder_open_memory, rpl_reader_open,
+ * rpl_reader_open_memory, rpl_reader_open_fd), owned by the caller and
  * released by its free function (which accepts NULL). An open that fails
  * may still set *out, to a handle that says why: free it all the same
  * (docs/conventions.md, section 2). Strings returned by a handle live as
