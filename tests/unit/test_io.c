@@ -20,7 +20,8 @@
  *                 the memory hold is a log that reads to its end, unclosed,
  *                 its signature covering every byte; cut inside its last
  *                 flush, it is malformed at that flush and rpl_recover
- *                 salvages the flushes before
+ *                 salvages the flushes before (rpl_recover_reader from its
+ *                 bytes the same)
  *   streams       rpl_reader_open_fd on a pipe gives what the memory reader
  *                 gives; a stream longer than the limit is refused with
  *                 RPL_ELIMIT; rpl_positions_reader gives the positions and
@@ -616,6 +617,30 @@ static void test_killed(void **state)
 	assert_int_equal(rpl_recover(path, out, &rep), 0);
 	assert_int_equal(rep.damaged, 1);
 	assert_int_equal(rep.read_bytes, v.offset);
+	/* the same salvage from the bytes, through a reader (brp recover -) */
+	{
+		const char *out2 = tmp_path("killed-out2.brp");
+		rpl_recover_report rep2;
+		rpl_reader *rd = NULL;
+		unsigned char *a, *b;
+		size_t an, bn;
+		assert_int_equal(rpl_reader_open_memory(&rd, mem, mn - 5), 0);
+		assert_int_equal(rpl_recover_reader(rd, out2, &rep2), 0);
+		rpl_reader_free(rd);
+		assert_string_equal(rep2.message, rep.message);
+		a = read_file(out, &an);
+		b = read_file(out2, &bn);
+		same_bytes(a, an, b, bn, "rpl_recover and rpl_recover_reader");
+		free(a);
+		free(b);
+		unlink(out2);
+		/* a reader that could not open: nothing to salvage */
+		assert_int_equal(rpl_reader_open_memory(&rd, mem, 4), RPL_ECORRUPT);
+		assert_int_equal(rpl_recover_reader(rd, out2, &rep2), RPL_ECORRUPT);
+		assert_non_null(strstr(rep2.message, "nothing to salvage"));
+		rpl_reader_free(rd);
+		assert_int_equal(access(out2, F_OK), -1);
+	}
 	unlink(path);
 	unlink(out);
 	free(mem);
