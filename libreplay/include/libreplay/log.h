@@ -87,7 +87,7 @@ typedef struct rpl_recorder rpl_recorder;
 
 /* Flags for rpl_recorder_open(). */
 #define RPL_RECORD_UNCHECKED 1u /* do not run the rules engine: record any decision the cards allow */
-#define RPL_RECORD_SYNC 2u      /* flush with fsync (survives power loss), not only write */
+#define RPL_RECORD_SYNC 2u      /* flush with fsync (survives power loss), not only write; a sink's flush gets sync 1 */
 
 /*
  * Start recording a match into path (created or truncated; an existing
