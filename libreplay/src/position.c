@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "libreplay/position.h"
+#include "format.h"
 #include "grow.h"
 
 const char *rpl_zone_name(int zone)
@@ -44,15 +45,24 @@ struct walk {
 	int verdict;
 };
 
-/* The claims of the log, read ahead; a log that cannot be read has none. */
-static int read_claims(const char *path, struct walk *w)
+/*
+ * The claims of the log, read ahead from the file at path or (path NULL)
+ * from the bytes log read; a log that cannot be read has none.
+ */
+static int read_claims(const char *path, const rpl_reader *log, struct walk *w)
 {
 	rpl_reader *rd = NULL;
 	rpl_event ev;
-	size_t cap = 0;
-	int err = RPL_OK;
+	size_t cap = 0, n;
+	int err = RPL_OK, e;
 
-	if (rpl_reader_open(&rd, path) != 0) {
+	if (path) {
+		e = rpl_reader_open(&rd, path);
+	} else {
+		const uint8_t *data = rpl__reader_data(log, &n);
+		e = data ? rpl_reader_open_memory(&rd, data, n) : RPL_ECORRUPT;
+	}
+	if (e != 0) {
 		rpl_reader_free(rd);
 		return RPL_OK;
 	}
@@ -315,14 +325,14 @@ void rpl_position_of_game(const rpl_game *g, rpl_position *out)
 	fill_table(out, g, &w);
 }
 
-int rpl_positions_file(const char *path, const rpl_rules *rules, rpl_position_fn fn, void *ctx, rpl_verdict *out)
+/* The positions of the log at path, or (path NULL) of the log rd reads. */
+static int positions(const char *path, rpl_reader *rd, const rpl_rules *rules, rpl_position_fn fn, void *ctx,
+                     rpl_verdict *out)
 {
 	struct walk w;
 	rpl_verify_observer obs;
 	int err;
 
-	if (!path || !out)
-		return RPL_EINVAL;
 	memset(&w, 0, sizeof(w));
 	w.fn = fn;
 	w.ctx = ctx;
@@ -330,13 +340,13 @@ int rpl_positions_file(const char *path, const rpl_rules *rules, rpl_position_fn
 	w.pos = malloc(sizeof(*w.pos));
 	if (!w.pos)
 		return RPL_ENOMEM;
-	err = read_claims(path, &w);
+	err = read_claims(path, rd, &w);
 	if (err)
 		goto cleanup;
 	obs.ctx = &w;
 	obs.before = on_before;
 	obs.after = on_after;
-	err = rpl_verify_file_observe(path, rules, out, &obs);
+	err = path ? rpl_verify_file_observe(path, rules, out, &obs) : rpl_verify_reader_observe(rd, rules, out, &obs);
 	if (err == 0 && out->kind == RPL_VERDICT_ILLEGAL && out->turn > 0 && w.before) {
 		/* the refused decision: the table as it stood, the rule it breaks */
 		rpl_position *p = w.pos;
@@ -362,4 +372,18 @@ cleanup:
 	free(w.claims);
 	free(w.pos);
 	return err;
+}
+
+int rpl_positions_file(const char *path, const rpl_rules *rules, rpl_position_fn fn, void *ctx, rpl_verdict *out)
+{
+	if (!path || !out)
+		return RPL_EINVAL;
+	return positions(path, NULL, rules, fn, ctx, out);
+}
+
+int rpl_positions_reader(rpl_reader *rd, const rpl_rules *rules, rpl_position_fn fn, void *ctx, rpl_verdict *out)
+{
+	if (!rd || !out)
+		return RPL_EINVAL;
+	return positions(NULL, rd, rules, fn, ctx, out);
 }

@@ -158,6 +158,54 @@ cleanup:
 	return err;
 }
 
+int rpl_reader_open_fd(rpl_reader **out, int fd)
+{
+	struct rpl_reader *rd;
+	size_t cap = 0;
+
+	if (!out)
+		return RPL_EINVAL;
+	*out = NULL;
+	if (fd < 0)
+		return RPL_EINVAL;
+	rd = calloc(1, sizeof(*rd));
+	if (!rd)
+		return RPL_ENOMEM;
+	*out = rd;
+	/* to the end of the stream, but never more than one byte past the limit */
+	for (;;) {
+		ssize_t got;
+		if (rd->n == cap) {
+			size_t ncap = cap ? cap * 2 : 64u << 10;
+			uint8_t *p;
+			if (ncap > (size_t)BRP_MAX_FILE + 1)
+				ncap = (size_t)BRP_MAX_FILE + 1;
+			if (ncap == cap) {
+				free(rd->data);
+				rd->data = NULL;
+				rd->n = 0;
+				return fail(rd, RPL_ELIMIT, 0, "more than the %u bytes a reader accepts", BRP_MAX_FILE);
+			}
+			if (!(p = realloc(rd->data, ncap)))
+				return RPL_ENOMEM;
+			rd->data = p;
+			cap = ncap;
+		}
+		got = read(fd, rd->data + rd->n, cap - rd->n);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			return fail(rd, RPL_EIO, 0, "read error: %s", strerror(errno));
+		}
+		if (got == 0)
+			break;
+		rd->n += (size_t)got;
+	}
+	if (!rd->data && !(rd->data = malloc(1)))
+		return RPL_ENOMEM;
+	return start(rd);
+}
+
 void rpl_reader_free(rpl_reader *rd)
 {
 	if (!rd)

@@ -30,9 +30,20 @@ struct item {
 	int32_t score[2];
 };
 
+/* Where the log goes. */
+enum sink_kind {
+	SINK_FILE,   /* a path: appended to, the compact form renamed over it */
+	SINK_CALLS,  /* the caller's callbacks (rpl_recorder_sink) */
+	SINK_MEMORY  /* mem: lent by rpl_recorder_log */
+};
+
 struct rpl_recorder {
+	int kind;                /* enum sink_kind */
 	int fd;
 	char *path;
+	rpl_recorder_sink sink;  /* SINK_CALLS */
+	struct buf mem;          /* SINK_MEMORY: the log as flushed; after close, the compact form */
+	struct buf compact;      /* after close: the compact form (SINK_FILE, SINK_CALLS) */
 	unsigned flags;
 	struct rpl_rules rules;
 	rpl_match_info info;
@@ -161,23 +172,23 @@ int rpl_recorder_open(rpl_recorder **out, const char *path, const rpl_match_info
 	return rpl_recorder_open_signed(out, path, info, flags, NULL);
 }
 
-int rpl_recorder_open_signed(rpl_recorder **out, const char *path, const rpl_match_info *info, unsigned flags,
-                             const rpl_seckey *key)
+/*
+ * A recorder of the kind given with info copied, its header built and, with
+ * a key, its hash set up; nothing written yet. *out is set whenever rec was
+ * allocated, failed or not.
+ */
+static int setup(struct rpl_recorder **out, int kind, const rpl_match_info *info, unsigned flags,
+                 const rpl_seckey *key)
 {
 	struct rpl_recorder *rec;
 	char why[RPL_ERRMSG_SIZE];
-	struct stat st;
-	int err, created = 0;
+	int err;
 
-	if (!out)
-		return RPL_EINVAL;
-	*out = NULL;
-	if (!path || !info || !info->rules)
-		return RPL_EINVAL;
 	rec = calloc(1, sizeof(*rec));
 	if (!rec)
 		return RPL_ENOMEM;
 	*out = rec;
+	rec->kind = kind;
 	rec->fd = -1;
 	rec->flags = flags;
 	rec->rules = *info->rules;
@@ -227,15 +238,42 @@ int rpl_recorder_open_signed(rpl_recorder **out, const char *path, const rpl_mat
 		if (err)
 			return rfail(rec, err, "the rules do not allow a match of %d players", info->nplayers);
 	}
-	rec->path = dupstr(path);
-	if (!rec->path)
-		return oom(rec);
 	if (key) {
 		err = rpl_prehash_new(&rec->hash);
 		if (err)
 			return rfail(rec, err, "the signature's hash cannot be set up");
 		rec->key = key;
 	}
+	return 0;
+}
+
+/* The magic and the header, written at once: the first flush. */
+static int start(struct rpl_recorder *rec)
+{
+	rpl__buf_put(&rec->out, BRP_MAGIC, BRP_MAGIC_LEN);
+	rpl__buf_put(&rec->out, rec->header.p, rec->header.n);
+	return rpl_recorder_flush(rec);
+}
+
+int rpl_recorder_open_signed(rpl_recorder **out, const char *path, const rpl_match_info *info, unsigned flags,
+                             const rpl_seckey *key)
+{
+	struct rpl_recorder *rec = NULL;
+	struct stat st;
+	int err, created = 0;
+
+	if (!out)
+		return RPL_EINVAL;
+	*out = NULL;
+	if (!path || !info || !info->rules)
+		return RPL_EINVAL;
+	err = setup(&rec, SINK_FILE, info, flags, key);
+	*out = rec;
+	if (err)
+		return err;
+	rec->path = dupstr(path);
+	if (!rec->path)
+		return oom(rec);
 	/* closing renames the compact form over path: never over a device, a FIFO or a directory */
 	if (stat(path, &st) == 0) {
 		if (!S_ISREG(st.st_mode))
@@ -246,9 +284,7 @@ int rpl_recorder_open_signed(rpl_recorder **out, const char *path, const rpl_mat
 	rec->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (rec->fd < 0)
 		return rfail(rec, RPL_EIO, "%s", strerror(errno));
-	rpl__buf_put(&rec->out, BRP_MAGIC, BRP_MAGIC_LEN);
-	rpl__buf_put(&rec->out, rec->header.p, rec->header.n);
-	err = rpl_recorder_flush(rec);
+	err = start(rec);
 	if (err && created) {
 		/*
 		 * Not even the header could be written (a full disk): the file this
@@ -259,6 +295,42 @@ int rpl_recorder_open_signed(rpl_recorder **out, const char *path, const rpl_mat
 		unlink(path);
 	}
 	return err;
+}
+
+int rpl_recorder_open_sink(rpl_recorder **out, const rpl_recorder_sink *sink, const rpl_match_info *info,
+                           unsigned flags, const rpl_seckey *key)
+{
+	struct rpl_recorder *rec = NULL;
+	int err;
+
+	if (!out)
+		return RPL_EINVAL;
+	*out = NULL;
+	if (!sink || !sink->write || !info || !info->rules)
+		return RPL_EINVAL;
+	err = setup(&rec, SINK_CALLS, info, flags, key);
+	*out = rec;
+	if (err)
+		return err;
+	rec->sink = *sink;
+	return start(rec);
+}
+
+int rpl_recorder_open_memory(rpl_recorder **out, const rpl_match_info *info, unsigned flags, const rpl_seckey *key)
+{
+	struct rpl_recorder *rec = NULL;
+	int err;
+
+	if (!out)
+		return RPL_EINVAL;
+	*out = NULL;
+	if (!info || !info->rules)
+		return RPL_EINVAL;
+	err = setup(&rec, SINK_MEMORY, info, flags, key);
+	*out = rec;
+	if (err)
+		return err;
+	return start(rec);
 }
 
 /* Close the section being coded, if any, into rec->out. */
@@ -512,12 +584,60 @@ int rpl_recorder_claim(rpl_recorder *rec, int deal, const int32_t score[2])
 	return 0;
 }
 
+/*
+ * Hand the n bytes at p to the sink, and make them durable as far as the
+ * sink can (file: fsync with RPL_RECORD_SYNC; callbacks: flush). Any
+ * failure ends the recording.
+ */
+static int emit(struct rpl_recorder *rec, const uint8_t *p, size_t n)
+{
+	int sync = (rec->flags & RPL_RECORD_SYNC) != 0;
+
+	switch (rec->kind) {
+	case SINK_MEMORY:
+		rpl__buf_put(&rec->mem, p, n);
+		if (rec->mem.oom) {
+			rec->failed = 1;
+			return oom(rec);
+		}
+		rec->written += n;
+		return 0;
+	case SINK_CALLS:
+		if (rec->sink.write(rec->sink.ctx, p, n) != 0) {
+			rec->failed = 1;
+			return rfail(rec, RPL_EIO, "the sink's write failed");
+		}
+		rec->written += n;
+		if (rec->sink.flush && rec->sink.flush(rec->sink.ctx, sync) != 0) {
+			rec->failed = 1;
+			return rfail(rec, RPL_EIO, "the sink's flush failed");
+		}
+		return 0;
+	default:
+		if (write_all(rec->fd, p, n) < 0) {
+			rec->failed = 1;
+			return rfail(rec, RPL_EIO, "%s", strerror(errno));
+		}
+		rec->written += n;
+		if (sync && fsync(rec->fd) < 0) {
+			rec->failed = 1;
+			return rfail(rec, RPL_EIO, "fsync: %s", strerror(errno));
+		}
+		return 0;
+	}
+}
+
 int rpl_recorder_flush(rpl_recorder *rec)
 {
+	uint64_t before;
+	int err;
+
 	if (!rec)
 		return RPL_EINVAL;
 	if (rec->closed)
 		return rfail(rec, RPL_ESTATE, "the recorder is closed");
+	if (rec->failed && rec->kind != SINK_FILE)
+		return rfail(rec, RPL_ESTATE, "the recording ended at a failure");
 	close_section(rec);
 	if (rec->key && rec->out.n) {
 		/* a signature over everything written, this flush included: the hash goes on from the last */
@@ -529,17 +649,17 @@ int rpl_recorder_flush(rpl_recorder *rec)
 	}
 	if (rec->out.oom)
 		return oom(rec);
-	if (rec->out.n && write_all(rec->fd, rec->out.p, rec->out.n) < 0) {
-		rec->failed = 1;
-		return rfail(rec, RPL_EIO, "%s", strerror(errno));
-	}
-	rec->written += rec->out.n;
-	rec->out.n = 0;
-	if ((rec->flags & RPL_RECORD_SYNC) && fsync(rec->fd) < 0) {
-		rec->failed = 1;
-		return rfail(rec, RPL_EIO, "fsync: %s", strerror(errno));
-	}
-	return 0;
+	if (rec->out.n == 0 && rec->kind != SINK_FILE)
+		return 0; /* nothing new: no call to the sink */
+	before = rec->written;
+	err = emit(rec, rec->out.p, rec->out.n);
+	/*
+	 * A sink is never handed the same bytes twice (it may hold part of them);
+	 * a file's failed append is tried again by a later flush, as it always was.
+	 */
+	if (rec->written != before || rec->kind != SINK_FILE)
+		rec->out.n = 0;
+	return err;
 }
 
 /*
@@ -775,9 +895,12 @@ int rpl_recorder_close(rpl_recorder *rec)
 		return RPL_EINVAL;
 	if (rec->closed)
 		return rfail(rec, RPL_ESTATE, "the recorder is already closed");
-	err = rpl_recorder_flush(rec);
-	if (err)
-		goto cleanup;
+	/* a sink that failed is handed nothing more but the whole log, at once */
+	if (!(rec->failed && rec->kind != SINK_FILE)) {
+		err = rpl_recorder_flush(rec);
+		if (err)
+			goto cleanup;
+	}
 	err = build_compact(rec, &out);
 	if (err) {
 		if (err == RPL_ENOMEM)
@@ -785,6 +908,13 @@ int rpl_recorder_close(rpl_recorder *rec)
 		else
 			rfail(rec, err, "the match could not be written in its compact form");
 		goto cleanup;
+	}
+	if (rec->kind != SINK_FILE) {
+		if (rec->kind == SINK_CALLS && rec->sink.replace && rec->sink.replace(rec->sink.ctx, out.p, out.n) != 0) {
+			err = rfail(rec, RPL_EIO, "the sink's replace failed");
+			goto cleanup;
+		}
+		goto done;
 	}
 	tmp = malloc(strlen(rec->path) + 8);
 	if (!tmp) {
@@ -813,6 +943,16 @@ int rpl_recorder_close(rpl_recorder *rec)
 	}
 	close(rec->fd);
 	rec->fd = -1;
+done:
+	/* the compact form stays with the recorder, lent by rpl_recorder_log */
+	if (rec->kind == SINK_MEMORY) {
+		rpl__buf_free(&rec->mem);
+		rec->mem = out;
+	} else {
+		rpl__buf_free(&rec->compact);
+		rec->compact = out;
+	}
+	memset(&out, 0, sizeof(out));
 	rec->closed = 1;
 	err = 0;
 cleanup:
@@ -821,6 +961,25 @@ cleanup:
 	free(tmp);
 	rpl__buf_free(&out);
 	return err;
+}
+
+int rpl_recorder_log(const uint8_t **data, size_t *len, const rpl_recorder *rec)
+{
+	const struct buf *b;
+
+	if (!data || !len || !rec)
+		return RPL_EINVAL;
+	*data = NULL;
+	*len = 0;
+	if (rec->kind == SINK_MEMORY)
+		b = &rec->mem;
+	else if (rec->closed)
+		b = &rec->compact;
+	else
+		return RPL_ESTATE;
+	*data = b->n ? b->p : (const uint8_t *)"";
+	*len = b->n;
+	return 0;
 }
 
 void rpl_recorder_free(rpl_recorder *rec)
@@ -843,6 +1002,8 @@ void rpl_recorder_free(rpl_recorder *rec)
 	rpl__buf_free(&rec->header);
 	rpl__buf_free(&rec->enc_out);
 	rpl__buf_free(&rec->out);
+	rpl__buf_free(&rec->mem);
+	rpl__buf_free(&rec->compact);
 	free(rec->items);
 	free(rec->layouts);
 	free(rec->path);

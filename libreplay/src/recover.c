@@ -82,7 +82,8 @@ static void io_message(rpl_recover_report *rep, const rpl_recorder *rec, int err
  * The salvaged log is written as OUT.part~ and renamed over out once closed:
  * a failure or a kill never leaves at out a log that looks whole.
  */
-int rpl_recover(const char *in, const char *out, rpl_recover_report *rep)
+/* Salvage the log at in, or (in NULL) the log given reads. */
+static int recover(const char *in, rpl_reader *given, const char *out, rpl_recover_report *rep)
 {
 	rpl_reader *rd = NULL;
 	rpl_recorder *rec = NULL;
@@ -94,8 +95,6 @@ int rpl_recover(const char *in, const char *out, rpl_recover_report *rep)
 	char why[RPL_ERRMSG_SIZE] = "", *tmp = NULL;
 	struct stat st;
 
-	if (!in || !out || !rep)
-		return RPL_EINVAL;
 	memset(rep, 0, sizeof(*rep));
 	if (stat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
 		rep->output = 1;
@@ -106,7 +105,12 @@ int rpl_recover(const char *in, const char *out, rpl_recover_report *rep)
 	if (!tmp)
 		return RPL_ENOMEM;
 	sprintf(tmp, "%s.part~", out);
-	err = rpl_reader_open(&rd, in);
+	if (in) {
+		err = rpl_reader_open(&rd, in);
+	} else {
+		rd = given;
+		err = rpl_reader_info(rd) ? RPL_OK : RPL_ECORRUPT; /* a reader whose open failed */
+	}
 	if (err) {
 		rpl__msgf(rep->message, "nothing to salvage: %s", rd ? rpl_reader_errmsg(rd) : rpl_strerror(err));
 		if (err != RPL_EIO && err != RPL_ENOMEM && err != RPL_EINVAL)
@@ -206,7 +210,22 @@ cleanup:
 	if (created)
 		remove(tmp); /* nothing half-written is left behind */
 	free(tmp);
-	rpl_reader_free(rd);
+	if (in)
+		rpl_reader_free(rd);
 	free(k.ev);
 	return err;
+}
+
+int rpl_recover(const char *in, const char *out, rpl_recover_report *rep)
+{
+	if (!in || !out || !rep)
+		return RPL_EINVAL;
+	return recover(in, NULL, out, rep);
+}
+
+int rpl_recover_reader(rpl_reader *rd, const char *out, rpl_recover_report *rep)
+{
+	if (!rd || !out || !rep)
+		return RPL_EINVAL;
+	return recover(NULL, rd, out, rep);
 }

@@ -5,9 +5,9 @@
 # 2. the installed brp starts without LD_LIBRARY_PATH (its run path finds the
 #    installed library relative to itself) and verifies a shipped sample;
 # 3. the man pages and the bash completion are where man and bash look;
-# 4. examples/table_server.c compiles and links against the installed headers
+# 4. examples/table_server.c and object_store.c compile and link against the installed headers
 #    and library through the installed (relocatable) pkg-config file alone,
-#    records a match, and the installed brp verifies it ok.
+#    each records a match, and the installed brp verifies it ok.
 set -u
 
 [ $# -ge 3 ] || { echo "usage: install.sh BUILDDIR SRCROOT CC [CFLAGS...]" >&2; exit 2; }
@@ -67,6 +67,14 @@ else
 		"$brp" verify "$tmp/match.brp" > "$tmp/v2" 2>&1 || bad "the example's log: $(cat "$tmp/v2")"
 	else
 		bad "examples/table_server.c does not build against the installed library: $(cat "$tmp/cc.log")"
+	fi
+	# shellcheck disable=SC2086
+	if "$cc" "$@" -o "$tmp/object_store" "$root/examples/object_store.c" $flags \
+		-Wl,-rpath,"$libdir" > "$tmp/cc.log" 2>&1; then
+		"$tmp/object_store" "$tmp/bucket" 5 > "$tmp/run" 2>&1 || bad "object_store: $(cat "$tmp/run")"
+		"$brp" verify "$tmp/bucket/match.brp" > "$tmp/v3" 2>&1 || bad "the object store's log: $(cat "$tmp/v3")"
+	else
+		bad "examples/object_store.c does not build against the installed library: $(cat "$tmp/cc.log")"
 	fi
 fi
 

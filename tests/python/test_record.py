@@ -1,6 +1,7 @@
 """libreplay.Recorder: a match recorded from Python is the log brp would write; a refused move raises."""
 
 import datetime as dt
+import os
 
 import pytest
 
@@ -79,3 +80,65 @@ def test_crash_leaves_a_growing_log_that_brp_recovers(tmp_path):
     assert rc == 0
     v = libreplay.verify(tmp_path / "saved.brp")
     assert v["verdict"] == "incomplete" and v["decisions"] == 2 and v["recovered"]
+
+
+def _record(dest, m):
+    """Record the match m reads into dest (a path, or None: memory); the recorder, closed."""
+    rec = libreplay.Recorder(dest, rules={"profile": m.rules["profile"], "overrides": m.rules["overrides"]},
+                             players=m.players, names=m.names, first_dealer=m.first_dealer,
+                             start_time=m.start_time, metadata=m.metadata)
+    growing = []
+    for d in m.deals():
+        rec.deal({"hands": d.hands, "mortos": d.mortos, "stock": d.stock})
+        for x in d.decisions:
+            rec.play(x.text)
+            if dest is None and x.kind == "discard" and len(growing) < 3:
+                growing.append(rec.getvalue())
+        for c in d.claims:
+            rec.claim(c.deal, c.score)
+    for c in m.claims:
+        if c.deal == 0:
+            rec.claim(0, c.score)
+    rec.close()
+    return rec, growing
+
+
+@pytest.mark.parametrize("path", ["samples/stbl-4p.brp", "samples/stbl-2p.brp"])
+def test_a_recorder_into_memory_gives_the_bytes_of_a_file(samples, tmp_path, path):
+    out = tmp_path / "file.brp"
+    with libreplay.open(path) as m:
+        _record(out, m)
+    with libreplay.open(path) as m:
+        rec, growing = _record(None, m)
+    data = rec.getvalue()
+    assert data == out.read_bytes()
+    with pytest.raises(libreplay.StateError):
+        libreplay.Recorder(tmp_path / "f.brp").getvalue()
+    # the growing form as flushed: a valid, unclosed log, read from its bytes
+    assert len(growing) == 3 and len(growing[0]) < len(growing[1]) < len(growing[2])
+    with libreplay.open(growing[2]) as g:
+        assert g.path == "-"
+        decisions = sum(len(d.decisions) for d in g.deals())
+        assert decisions > 0 and not g.recovered
+    # the compact form read from bytes (and from a bytearray) is the file's match
+    for source in (data, bytearray(data), memoryview(data)):
+        with libreplay.open(source) as a, libreplay.open(out) as b:
+            assert a.names == b.names and a.rules == b.rules
+            assert [d.decisions for d in a.deals()] == [d.decisions for d in b.deals()]
+            assert a.claims == b.claims
+
+
+def test_bytes_that_are_no_log_are_refused_and_a_bytes_path_is_a_path(tmp_path):
+    with pytest.raises(libreplay.Corrupt):
+        libreplay.open(bytearray(b"not a log"))
+    with pytest.raises(libreplay.Corrupt):
+        libreplay.open(b"\x89BRP cut")
+    with pytest.raises(libreplay.IOFailure):
+        libreplay.open(os.fsencode(tmp_path / "missing.brp"))
+
+
+def test_a_match_from_bytes_has_the_positions_of_its_file(samples):
+    data = open("samples/stbl-2p.brp", "rb").read()
+    with libreplay.open(data) as a, libreplay.open("samples/stbl-2p.brp") as b:
+        for deal, decision in ((1, 0), (1, 5), (1, 40)):
+            assert a.position(deal, decision) == b.position(deal, decision)

@@ -100,6 +100,31 @@ int brp_source_new(struct brp_source **out, const char *cmd, int argc, char **ar
 int brp_source_next(struct brp_source *src, const char **path);
 /* Why brp_source_next failed, one line; NULL while it has not. */
 const char *brp_source_errmsg(const struct brp_source *src);
+/*
+ * Logs read from standard input (a pipe: `... | brp verify --log -`). A
+ * path to a FIFO stays refused (a hostile FIFO could block a batch forever);
+ * the explicit spellings read the stream whole, into memory, up to the
+ * reader's limit. In a batch command (a source) standard input is either the
+ * list of paths (-, --from-list -) or one log (--log -, /dev/stdin among the
+ * arguments), never both. The log read from it is named "-" in every output.
+ *
+ * brp_source_stdin_log: let src give the stdin log, first when first (--log
+ * -), and in place of each /dev/stdin among the arguments; on a second use
+ * of standard input prints one line and returns -1. The path the source
+ * gives for it is brp_stdin_name ("-"), told apart from a path "-" by its
+ * address: brp_is_stdin_log.
+ */
+extern const char brp_stdin_name[];
+int brp_source_stdin_log(struct brp_source *src, int first);
+int brp_is_stdin_log(const char *path);
+/* 1 when a single-log command's argument means standard input: "-" or "/dev/stdin". */
+int brp_stdin_spelling(const char *arg);
+/* rpl_reader_open, or rpl_reader_open_fd on standard input when brp_stdin_spelling(arg). */
+int brp_open_log(const char *arg, rpl_reader **rd);
+/* rpl_verify_file_trusted, the stdin log (brp_is_stdin_log) read from standard input. */
+int brp_verify_log(const char *path, const rpl_rules *rules, const rpl_keyring *trusted, rpl_verdict *out,
+                   const rpl_verify_observer *obs);
+
 /* How many paths brp_source_next has given. */
 size_t brp_source_count(const struct brp_source *src);
 /* Accepts NULL. */

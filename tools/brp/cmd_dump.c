@@ -12,11 +12,14 @@ static const char *const name = "dump";
 static void usage(FILE *f)
 {
 	fputs("Usage: brp dump [OPTION]... FILE\n"
+	      "       ... | brp dump -\n"
 	      "Write the match log FILE (.brp) as text notation: the header as tags, each\n"
 	      "deal's layout, one line per turn, the claimed scores and the end of the\n"
 	      "recording (see docs/notation.md). 'brp import' reads it back into the\n"
-	      "same log, byte for byte.\n"
+	      "same log, byte for byte. FILE - (or /dev/stdin, or --log -) reads the log\n"
+	      "from standard input: a pipe is read whole, up to the reader's limit.\n"
 	      "\n"
+	      "      --log FILE    the log to write (the same as FILE)\n"
 	      "  -o, --output OUT  write the text to OUT instead of stdout\n"
 	      "      --json        write the match as one JSON object instead, for jq and\n"
 	      "                    the like: the header (rules, players...), each deal's\n"
@@ -308,10 +311,11 @@ int cmd_dump(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'J' },
+		{ "log", required_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out_path = NULL, *path;
+	const char *out_path = NULL, *path = NULL;
 	rpl_reader *rd = NULL;
 	FILE *out = stdout;
 	char err[RPL_ERRMSG_SIZE];
@@ -323,19 +327,29 @@ int cmd_dump(int argc, char **argv)
 		switch (c) {
 		case 'o': out_path = optarg; break;
 		case 'J': json = 1; break;
+		case 'l':
+			if (path) {
+				brp_error(name, "one log at a time (see brp dump --help)");
+				return BRP_EXIT_USAGE;
+			}
+			path = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return BRP_EXIT_OK;
 		default: return brp_bad_option(name, c, argv);
 		}
 	}
-	if (optind != argc - 1) {
+	if (optind + !path != argc) {
 		brp_error(name, optind == argc ? "no log given (see brp dump --help)"
 		                               : "one log at a time (see brp dump --help)");
 		return BRP_EXIT_USAGE;
 	}
-	path = argv[optind];
-	e = rpl_reader_open(&rd, path);
+	if (!path)
+		path = argv[optind];
+	e = brp_open_log(path, &rd);
+	if (brp_stdin_spelling(path))
+		path = brp_stdin_name; /* named so in messages */
 	if (e < 0) {
 		const char *m = rd ? rpl_reader_errmsg(rd) : "";
 		brp_error(name, "%s: %s", path, m && *m ? m : rpl_strerror(e));

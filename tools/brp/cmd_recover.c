@@ -10,12 +10,15 @@ static const char *const name = "recover";
 static void usage(FILE *f)
 {
 	fputs("Usage: brp recover [--json] IN -o OUT\n"
+	      "       ... | brp recover [--json] - -o OUT\n"
 	      "Salvage a damaged log, or a recording cut short by a crash: every complete\n"
 	      "turn up to the first damaged or missing byte is written to OUT as a valid,\n"
 	      "closed log (its end marked recovered), and one line says what was cut.\n"
 	      "A log that is whole and closed needs no salvage: brp recover says so and\n"
-	      "leaves OUT as it was.\n"
+	      "leaves OUT as it was. IN - (or /dev/stdin, or --log -) reads the log from\n"
+	      "standard input.\n"
 	      "\n"
+	      "      --log IN        the log to salvage (the same as IN)\n"
 	      "  -o, --output FILE   the salvaged log (required; written whole or not at all)\n"
 	      "      --json          the outcome as one JSON object on one line (also when\n"
 	      "                      nothing could be salvaged): \"status\" is \"salvaged\",\n"
@@ -59,47 +62,73 @@ int cmd_recover(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'J' },
+		{ "log", required_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out = NULL;
+	const char *out = NULL, *in = NULL;
 	rpl_recover_report rep;
+	rpl_reader *rd = NULL;
 	int c, err, json = 0;
 
 	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'J': json = 1; break;
+		case 'l':
+			if (in) {
+				brp_error(name, "needs one log and -o OUT (try 'brp recover --help')");
+				return BRP_EXIT_USAGE;
+			}
+			in = optarg;
+			break;
 		case 'h': usage(stdout); return BRP_EXIT_OK;
 		default: return brp_bad_option(name, c, argv);
 		}
 	}
-	if (optind + 1 != argc || !out) {
+	if (optind + !in != argc || !out) {
 		brp_error(name, "needs one log and -o OUT (try 'brp recover --help')");
 		return BRP_EXIT_USAGE;
 	}
+	if (!in)
+		in = argv[optind];
 	struct stat si, so;
-	if (strcmp(argv[optind], out) == 0 ||
-	    (stat(argv[optind], &si) == 0 && stat(out, &so) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino)) {
+	if (!brp_stdin_spelling(in) &&
+	    (strcmp(in, out) == 0 ||
+	     (stat(in, &si) == 0 && stat(out, &so) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino))) {
 		brp_error(name, "OUT must differ from IN: the damaged log is kept as evidence");
 		return BRP_EXIT_USAGE;
 	}
-	err = rpl_recover(argv[optind], out, &rep);
+	if (brp_stdin_spelling(in)) {
+		/* the stream read whole; one that cannot be read is said as rpl_recover says a file's */
+		in = brp_stdin_name;
+		err = rpl_reader_open_fd(&rd, 0);
+		if (err == RPL_EIO || err == RPL_ENOMEM || err == RPL_EINVAL) {
+			memset(&rep, 0, sizeof(rep));
+			snprintf(rep.message, sizeof(rep.message), "nothing to salvage: %s",
+			         rd && *rpl_reader_errmsg(rd) ? rpl_reader_errmsg(rd) : rpl_strerror(err));
+		} else {
+			err = rpl_recover_reader(rd, out, &rep);
+		}
+		rpl_reader_free(rd);
+	} else {
+		err = rpl_recover(in, out, &rep);
+	}
 	if (err) {
 		const char *why = rep.message[0] ? rep.message : rpl_strerror(err);
 		if (rep.output)
-			brp_error(name, "%s: cannot write %s: %s", argv[optind], out, why);
+			brp_error(name, "%s: cannot write %s: %s", in, out, why);
 		else
-			brp_error(name, "%s: %s", argv[optind], why);
+			brp_error(name, "%s: %s", in, why);
 		if (json)
-			print_json(argv[optind], out, &rep, "failed", why);
+			print_json(in, out, &rep, "failed", why);
 		return BRP_EXIT_USAGE;
 	}
 	if (json) {
-		print_json(argv[optind], out, &rep, rep.closed ? "whole" : "salvaged", rep.message);
+		print_json(in, out, &rep, rep.closed ? "whole" : "salvaged", rep.message);
 		return rep.closed ? BRP_EXIT_NO : BRP_EXIT_OK;
 	}
-	brp_text(stdout, argv[optind]);
+	brp_text(stdout, in);
 	fputs(": ", stdout);
 	brp_text(stdout, rep.message);
 	putchar('\n');

@@ -12,8 +12,10 @@ static void usage(FILE *f)
 	fputs("Usage: brp show [OPTION]... FILE\n"
 	      "Replay a match log and print the table after the given turn: every hand,\n"
 	      "each side's melds with where each card sits, the pile, the stock, the\n"
-	      "mortos and the scores so far.\n"
+	      "mortos and the scores so far. FILE - (or /dev/stdin, or --log -) reads the\n"
+	      "log from standard input.\n"
 	      "\n"
+	      "      --log FILE    the log to show (the same as FILE)\n"
 	      "  -d, --deal N      the deal (default: the last one in the log)\n"
 	      "  -t, --turn T      after turn T of that deal (0: as dealt; default: its end)\n"
 	      "  -D, --decision K  after decision K of that turn (default: its last)\n"
@@ -153,6 +155,7 @@ int cmd_show(int argc, char **argv)
 		{ "decision", required_argument, NULL, 'D' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "symbols", no_argument, NULL, 'S' },
+		{ "log", required_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -165,6 +168,7 @@ int cmd_show(int argc, char **argv)
 	rpl_game *g = NULL;
 	const rpl_match_info *info;
 	rpl_verdict v;
+	const char *path = NULL;
 
 	while ((c = getopt_long(argc, argv, ":d:t:D:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -191,25 +195,37 @@ int cmd_show(int argc, char **argv)
 			break;
 		case 'J': json = 1; break;
 		case 'S': flags = RPL_CARD_SYMBOLS; break;
+		case 'l':
+			if (path) {
+				brp_error(name, "needs one log (try 'brp show --help')");
+				return BRP_EXIT_USAGE;
+			}
+			path = optarg;
+			break;
 		case 'h': usage(stdout); return BRP_EXIT_OK;
 		default: return brp_bad_option(name, c, argv);
 		}
 	}
-	if (optind + 1 != argc) {
+	if (optind + !path != argc) {
 		brp_error(name, "needs one log (try 'brp show --help')");
 		return BRP_EXIT_USAGE;
 	}
+	if (!path)
+		path = argv[optind];
 	if (k.decision > 0 && k.turn < 1) {
 		brp_error(name, "--decision needs --turn T with T from 1");
 		return BRP_EXIT_USAGE;
 	}
-	if (rpl_reader_open(&rd, argv[optind]) != 0) {
-		brp_error(name, "%s: %s", argv[optind], rd ? rpl_reader_errmsg(rd) : "out of memory");
+	err = brp_open_log(path, &rd);
+	if (brp_stdin_spelling(path))
+		path = brp_stdin_name; /* named so in messages */
+	if (err != 0) {
+		brp_error(name, "%s: %s", path, rd && *rpl_reader_errmsg(rd) ? rpl_reader_errmsg(rd) : rpl_strerror(err));
 		goto cleanup;
 	}
 	info = rpl_reader_info(rd);
 	if (rpl_game_new(&g, info->rules, info->nplayers, info->first_dealer) != 0) {
-		brp_error(name, "%s: the rules do not allow %d players", argv[optind], info->nplayers);
+		brp_error(name, "%s: the rules do not allow %d players", path, info->nplayers);
 		goto cleanup;
 	}
 	k.best = malloc(sizeof(*k.best));
@@ -217,9 +233,9 @@ int cmd_show(int argc, char **argv)
 		brp_error(name, "out of memory");
 		goto cleanup;
 	}
-	err = rpl_positions_file(argv[optind], NULL, on_position, &k, &v);
+	err = rpl_positions_reader(rd, NULL, on_position, &k, &v);
 	if (err) {
-		brp_error(name, "%s: %s", argv[optind], v.message[0] ? v.message : rpl_strerror(err));
+		brp_error(name, "%s: %s", path, v.message[0] ? v.message : rpl_strerror(err));
 		goto cleanup;
 	}
 	if (!k.have)

@@ -17,11 +17,13 @@ static void usage(FILE *f)
 	      "by a vulnerable side, ABERTO rejects). Only logs that verify ok are counted\n"
 	      "in the events; the others are counted by verdict. Directories are searched\n"
 	      "for *.brp files, each directory and log once; - reads a list of paths from\n"
-	      "standard input, one a line of at most 4095 bytes.\n"
+	      "standard input, one a line of at most 4095 bytes; --log - (or /dev/stdin)\n"
+	      "reads one log from standard input instead, named - in messages.\n"
 	      "\n"
 	      "      --json       one JSON object\n"
 	      "  -j, --jobs N     threads (default 1; the result is the same)\n"
 	      "      --from-list FILE  also count the paths listed in FILE, one a line\n"
+	      "      --log FILE   also count the log FILE; - reads it from standard input\n"
 	      "  -q, --quiet      no progress line on a terminal\n"
 	      "  -h, --help       print this help and exit\n"
 	      "\n"
@@ -107,7 +109,7 @@ static void count_file(const char *path, void *result, void *ud)
 	(void)ud;
 	memset(r, 0, sizeof(*r));
 	memset(&one, 0, sizeof(one));
-	r->err = rpl_verify_file_observe(path, NULL, &v, &obs);
+	r->err = brp_verify_log(path, NULL, NULL, &v, &obs);
 	if (r->err) {
 		snprintf(r->message, sizeof(r->message), "%s", v.message[0] ? v.message : rpl_strerror(r->err));
 		c->unreadable++;
@@ -192,33 +194,59 @@ int cmd_stats(int argc, char **argv)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "from-list", required_argument, NULL, 'F' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "log", required_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int json = 0, jobs = 1, c, status = BRP_EXIT_USAGE, rc, quiet = 0;
+	int json = 0, jobs = 1, c, status = BRP_EXIT_USAGE, rc, quiet = 0, logs = 0, stdin_first = 0, nargs;
+	char **logs_v = NULL, **args = NULL;
 	const char *list = NULL;
 	struct brp_source *src = NULL;
 	struct stotal total;
 
 	memset(&total, 0, sizeof(total));
+	logs_v = calloc((size_t)argc + 1, sizeof(char *));
+	if (!logs_v) {
+		brp_error(name, "out of memory");
+		return BRP_EXIT_USAGE;
+	}
 	while ((c = getopt_long(argc, argv, ":j:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'J': json = 1; break;
 		case 'q': quiet = 1; break;
 		case 'F': list = optarg; break;
+		case 'l':
+			if (strcmp(optarg, "-") == 0)
+				stdin_first++;
+			else
+				logs_v[logs++] = optarg;
+			break;
 		case 'j':
 			if (brp_parse_jobs(name, optarg, &jobs) < 0)
-				return BRP_EXIT_USAGE;
+				goto cleanup;
 			break;
-		case 'h': usage(stdout); return BRP_EXIT_OK;
-		default: return brp_bad_option(name, c, argv);
+		case 'h':
+			usage(stdout);
+			status = BRP_EXIT_OK;
+			goto cleanup;
+		default:
+			status = brp_bad_option(name, c, argv);
+			goto cleanup;
 		}
 	}
-	if (optind >= argc && !list) {
+	if (optind >= argc && !list && !logs && !stdin_first) {
 		brp_error(name, "no log to count (try 'brp stats --help')");
-		return BRP_EXIT_USAGE;
+		goto cleanup;
 	}
-	if (brp_source_new(&src, name, argc - optind, argv + optind, list) < 0)
+	/* the --log paths are arguments that come first */
+	nargs = logs + argc - optind;
+	if (!(args = calloc((size_t)nargs + 1, sizeof(char *)))) {
+		brp_error(name, "out of memory");
+		goto cleanup;
+	}
+	memcpy(args, logs_v, (size_t)logs * sizeof(char *));
+	memcpy(args + logs, argv + optind, (size_t)(argc - optind) * sizeof(char *));
+	if (brp_source_new(&src, name, nargs, args, list) < 0 || brp_source_stdin_log(src, stdin_first) < 0)
 		goto cleanup;
 	brp_progress_start(&total.prog, name, "logs", quiet, 0);
 	rc = brp_pool_run(name, src, jobs, sizeof(struct sresult), count_file, add_one, &total);
@@ -245,5 +273,7 @@ int cmd_stats(int argc, char **argv)
 		status = BRP_EXIT_OK;
 cleanup:
 	brp_source_free(src);
+	free(logs_v);
+	free(args);
 	return status;
 }

@@ -23,7 +23,8 @@ static void usage(FILE *f)
 	      "a recording that was never closed, or one whose end was cut off.\n"
 	      "Directories are searched for *.brp files, each directory and log once; - reads\n"
 	      "a list of paths from standard input, one a line of at most 4095 bytes.\n"
-	      "Output follows the order of the arguments.\n"
+	      "--log - (or /dev/stdin) reads one log from standard input instead, named -.\n"
+	      "Output follows the order of the arguments (the --log - log first).\n"
 	      "A committed log (format version 3) also says what it proves of its deals:\n"
 	      "deal commitment revealed (every layout derived from the committed seed),\n"
 	      "unrevealed (the seed is not in the log: nothing proven), or mismatch.\n"
@@ -38,6 +39,8 @@ static void usage(FILE *f)
 	      "                        \"unreadable\" (and its message on stderr too)\n"
 	      "  -j, --jobs N          threads (default 1; the output is the same, in order)\n"
 	      "      --from-list FILE  also verify the paths listed in FILE, one a line\n"
+	      "      --log FILE        also verify the log FILE; - reads it from standard\n"
+	      "                        input (a pipe: ... | brp verify --log -)\n"
 	      "  -q, --quiet           print only the matches that are not ok (or unclosed)\n"
 	      "      --strict          an unclosed log (no end section) is not ok, even when\n"
 	      "                        its match is over: claims after its last section may\n"
@@ -171,7 +174,7 @@ static void verify_one(const char *path, void *result, void *ud)
 {
 	struct vjob *j = ud;
 	struct vresult *r = result;
-	r->err = rpl_verify_file_trusted(path, j->rules, j->trusted, &r->v, NULL);
+	r->err = brp_verify_log(path, j->rules, j->trusted, &r->v, NULL);
 }
 
 static void print_result(const char *path, const void *result, void *ud)
@@ -231,20 +234,24 @@ int cmd_verify(int argc, char **argv)
 		{ "from-list", required_argument, NULL, 'F' },
 		{ "key", required_argument, NULL, 'K' },
 		{ "keyring", required_argument, NULL, 'R' },
+		{ "log", required_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *profile = NULL;
 	char **sets = NULL;
-	int nsets = 0, json = 0, quiet = 0, strict = 0, c, jobs = 1, status = BRP_EXIT_USAGE, rc;
+	int nsets = 0, json = 0, quiet = 0, strict = 0, c, jobs = 1, status = BRP_EXIT_USAGE, rc, logs = 0;
 	const char *list = NULL;
 	struct vjob job = { 0 };
 	rpl_rules *rules = NULL;
 	struct brp_source *src = NULL;
 	rpl_keyring *trusted = NULL;
+	char **logs_v = NULL, **args = NULL;
+	int stdin_first = 0, nargs;
 
 	sets = calloc((size_t)argc, sizeof(char *));
-	if (!sets) {
+	logs_v = calloc((size_t)argc + 1, sizeof(char *));
+	if (!sets || !logs_v) {
 		brp_error(name, "out of memory");
 		return BRP_EXIT_USAGE;
 	}
@@ -261,6 +268,12 @@ int cmd_verify(int argc, char **argv)
 				goto cleanup;
 			break;
 		case 'F': list = optarg; break;
+		case 'l':
+			if (strcmp(optarg, "-") == 0)
+				stdin_first++;
+			else
+				logs_v[logs++] = optarg;
+			break;
 		case 'K':
 		case 'R':
 			if (brp_keyring_add(name, &trusted, optarg) < 0)
@@ -275,7 +288,7 @@ int cmd_verify(int argc, char **argv)
 			goto cleanup;
 		}
 	}
-	if (optind >= argc && !list) {
+	if (optind >= argc && !list && !logs && !stdin_first) {
 		brp_error(name, "no log to verify (try 'brp verify --help')");
 		goto cleanup;
 	}
@@ -285,7 +298,16 @@ int cmd_verify(int argc, char **argv)
 	}
 	if (profile && brp_rules_make(name, profile, sets, nsets, &rules) < 0)
 		goto cleanup;
-	if (brp_source_new(&src, name, argc - optind, argv + optind, list) < 0)
+	/* the --log paths are arguments that come first */
+	nargs = logs + argc - optind;
+	args = calloc((size_t)nargs + 1, sizeof(char *));
+	if (!args) {
+		brp_error(name, "out of memory");
+		goto cleanup;
+	}
+	memcpy(args, logs_v, (size_t)logs * sizeof(char *));
+	memcpy(args + logs, argv + optind, (size_t)(argc - optind) * sizeof(char *));
+	if (brp_source_new(&src, name, nargs, args, list) < 0 || brp_source_stdin_log(src, stdin_first) < 0)
 		goto cleanup;
 	job.rules = rules;
 	job.trusted = trusted;
@@ -308,5 +330,7 @@ cleanup:
 	rpl_keyring_free(trusted);
 	rpl_rules_free(rules);
 	free(sets);
+	free(logs_v);
+	free(args);
 	return status;
 }

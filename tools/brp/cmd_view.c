@@ -26,10 +26,13 @@ static void usage(FILE *f)
 	      "Write a match log as one self-contained HTML page that replays it decision\n"
 	      "by decision: the summary (players, rules, verdict, the deals' scores) and a\n"
 	      "stepper over every position, opened on the disputed one. The page makes no\n"
-	      "network request; its summary reads without JavaScript.\n"
+	      "network request; its summary reads without JavaScript. FILE - (or\n"
+	      "/dev/stdin, or --log -) reads the log from standard input.\n"
 	      "\n"
-	      "  -o, --output OUT  write the page to OUT (default: FILE with .html for .brp;\n"
+	      "  -o, --output OUT  write the page to OUT (default: FILE with .html for .brp,\n"
+	      "                    standard output for a log read from standard input;\n"
 	      "                    -: standard output)\n"
+	      "      --log FILE    the log to write (the same as FILE)\n"
 	      "      --seat N      only what seat N could see: its own hand, the table, the\n"
 	      "                    pile as the profile shows it; other hands as counts\n"
 	      "  -h, --help        print this help and exit\n"
@@ -402,10 +405,11 @@ int cmd_view(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "seat", required_argument, NULL, 'S' },
+		{ "log", required_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out = NULL, *path, *base;
+	const char *out = NULL, *path = NULL, *base;
 	char *outbuf = NULL, *data = NULL, *end, line[1024];
 	size_t datalen = 0;
 	int c, status = BRP_EXIT_USAGE, err;
@@ -427,16 +431,29 @@ int cmd_view(int argc, char **argv)
 				return BRP_EXIT_USAGE;
 			}
 			break;
+		case 'l':
+			if (path) {
+				brp_error(name, "needs one log (try 'brp view --help')");
+				return BRP_EXIT_USAGE;
+			}
+			path = optarg;
+			break;
 		case 'h': usage(stdout); return BRP_EXIT_OK;
 		default: return brp_bad_option(name, c, argv);
 		}
 	}
-	if (optind + 1 != argc) {
+	if (optind + !path != argc) {
 		brp_error(name, "needs one log (try 'brp view --help')");
 		return BRP_EXIT_USAGE;
 	}
-	path = argv[optind];
-	err = rpl_reader_open(&rd, path);
+	if (!path)
+		path = argv[optind];
+	err = brp_open_log(path, &rd);
+	if (brp_stdin_spelling(path)) {
+		path = brp_stdin_name; /* named so in messages and the page */
+		if (!out)
+			out = "-";
+	}
 	if (err == RPL_EIO || err == RPL_ENOMEM || err == RPL_EINVAL || !rd) {
 		brp_error(name, "%s: %s", path, rd ? rpl_reader_errmsg(rd) : "out of memory");
 		goto cleanup;
@@ -455,7 +472,7 @@ int cmd_view(int argc, char **argv)
 	}
 	w->seat = (int)seat;
 	w->open_refused = -1;
-	err = rpl_positions_file(path, NULL, on_position, w, &v);
+	err = rpl_positions_reader(rd, NULL, on_position, w, &v);
 	fclose(w->data);
 	w->data = NULL;
 	if (err) {

@@ -64,6 +64,8 @@ struct brp_source {
 	size_t path_cap;
 	size_t count;
 	struct fidset seen;     /* the directories entered and the logs given by the walk under way */
+	int stdin_ok;           /* /dev/stdin among the arguments is the stdin log (brp_source_stdin_log) */
+	int stdin_first;        /* the stdin log comes before the arguments (--log -), not given yet */
 	char *err;              /* why it failed; NULL while it has not */
 	int failed;
 };
@@ -407,11 +409,72 @@ cleanup:
 	return err;
 }
 
+const char brp_stdin_name[] = "-";
+
+int brp_is_stdin_log(const char *path)
+{
+	return path == brp_stdin_name;
+}
+
+int brp_stdin_spelling(const char *arg)
+{
+	return strcmp(arg, "-") == 0 || strcmp(arg, "/dev/stdin") == 0;
+}
+
+int brp_source_stdin_log(struct brp_source *s, int first)
+{
+	int uses = first + (s->list && !s->own_list);
+
+	for (int i = 0; i < s->argc; i++)
+		uses += strcmp(s->argv[i], "-") == 0 || strcmp(s->argv[i], "/dev/stdin") == 0;
+	if (uses > 1) {
+		brp_error(s->cmd, "standard input is read once: as one log (--log -, /dev/stdin) or as a list of "
+		                  "paths (-, --from-list -), not both");
+		return -1;
+	}
+	s->stdin_ok = 1;
+	s->stdin_first = first;
+	return 0;
+}
+
+int brp_open_log(const char *arg, rpl_reader **rd)
+{
+	return brp_stdin_spelling(arg) ? rpl_reader_open_fd(rd, 0) : rpl_reader_open(rd, arg);
+}
+
+int brp_verify_log(const char *path, const rpl_rules *rules, const rpl_keyring *trusted, rpl_verdict *out,
+                   const rpl_verify_observer *obs)
+{
+	rpl_reader *rd = NULL;
+	int err;
+
+	if (!brp_is_stdin_log(path))
+		return rpl_verify_file_trusted(path, rules, trusted, out, obs);
+	/* what rpl_verify_file_trusted does with a path, with the stream read whole */
+	err = rpl_reader_open_fd(&rd, 0);
+	if (err == RPL_EINVAL || err == RPL_ENOMEM || err == RPL_EIO) {
+		memset(out, 0, sizeof(*out));
+		out->winner = -1;
+		snprintf(out->message, sizeof(out->message), "%s",
+		         rd && *rpl_reader_errmsg(rd) ? rpl_reader_errmsg(rd) : rpl_strerror(err));
+	} else {
+		err = rpl_verify_reader_trusted(rd, rules, trusted, out, obs);
+	}
+	rpl_reader_free(rd);
+	return err;
+}
+
 int brp_source_next(struct brp_source *s, const char **path)
 {
 	*path = NULL;
 	if (s->failed)
 		return -1;
+	if (s->stdin_first) {
+		s->stdin_first = 0;
+		s->count++;
+		*path = brp_stdin_name;
+		return 0;
+	}
 	for (;;) {
 		const char *arg;
 		int dir;
@@ -477,6 +540,12 @@ int brp_source_next(struct brp_source *s, const char **path)
 				s->reading_name = "standard input";
 				s->lineno = 0;
 				continue;
+			}
+			if (s->stdin_ok && strcmp(arg, "/dev/stdin") == 0) {
+				/* the stream, read whole: the path would be a FIFO, which is refused */
+				s->count++;
+				*path = brp_stdin_name;
+				return 0;
 			}
 		} else if (s->list && !s->list_taken) {
 			s->list_taken = 1;

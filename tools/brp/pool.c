@@ -13,6 +13,7 @@
 #include <string.h>
 
 struct slot {
+	const char *name; /* path, or brp_stdin_name (told apart by its address) */
 	char *path;   /* this slot's copy of its path */
 	size_t cap;
 	int ready;    /* result written */
@@ -45,9 +46,13 @@ static struct slot *take(struct pool *p)
 		return NULL;
 	}
 	s = &p->slot[p->next % p->window];
-	if (brp_copy_string(&s->path, &s->cap, path) < 0) {
+	if (brp_is_stdin_log(path)) {
+		s->name = path;
+	} else if (brp_copy_string(&s->path, &s->cap, path) < 0) {
 		p->end = p->nomem = 1;
 		return NULL;
+	} else {
+		s->name = s->path;
 	}
 	s->ready = 0;
 	p->next++;
@@ -72,13 +77,13 @@ static void *worker(void *arg)
 			break;
 		}
 		pthread_mutex_unlock(&p->lock);
-		p->job(s->path, p->results + (i % p->window) * p->slot_size, p->ud);
+		p->job(s->name, p->results + (i % p->window) * p->slot_size, p->ud);
 		pthread_mutex_lock(&p->lock);
 		s->ready = 1;
 		/* hand out every result that is now in order */
 		while (p->emitted < p->next && p->slot[p->emitted % p->window].ready) {
 			size_t k = p->emitted % p->window;
-			p->out(p->slot[k].path, p->results + k * p->slot_size, p->ud);
+			p->out(p->slot[k].name, p->results + k * p->slot_size, p->ud);
 			p->slot[k].ready = 0;
 			p->emitted++;
 		}

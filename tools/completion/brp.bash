@@ -42,6 +42,11 @@ _brp()
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return
 		;;
+	--log)
+		# a log's path, or - for standard input
+		COMPREPLY=($(compgen -W "-" -- "$cur") $(compgen -f -- "$cur"))
+		return
+		;;
 	--csv)
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return

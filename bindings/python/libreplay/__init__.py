@@ -484,12 +484,25 @@ class Match:
     ``format_version``. Iterating over ``deals()`` reads the log one deal at
     a time; ``claims`` holds the claimed scores read so far (all of them
     after the deals were read); ``recovered`` whether brp recover wrote it.
+    ``source`` is a path, or the log's bytes (a bytearray or memoryview, or
+    bytes that start with the log's magic byte 0x89 or hold a NUL, which no
+    path does; other bytes are a path, as os.fspath takes them): a log kept in
+    a database, read from a socket, or a memory :class:`Recorder`'s
+    :meth:`Recorder.getvalue`, copied at once. ``path`` is then ``"-"``, as
+    brp names a log that did not come from a file.
     Use it as a context manager, or call close()."""
 
-    def __init__(self, path: PathLike):
-        self.path = os.fspath(path)
+    def __init__(self, source: Union[PathLike, bytes, bytearray, memoryview]):
         pp = _ffi.new("rpl_reader **")
-        rc = _lib.rpl_reader_open(pp, _path(path))
+        self._data: Optional[bytes] = None  # the log's bytes, when it did not come from a file
+        if isinstance(source, (bytearray, memoryview)) or (
+                isinstance(source, bytes) and (source[:1] == b"\x89" or b"\0" in source)):
+            self.path = "-"
+            self._data = data = bytes(source)
+            rc = _lib.rpl_reader_open_memory(pp, data, len(data))
+        else:
+            self.path = os.fspath(source)
+            rc = _lib.rpl_reader_open(pp, _path(source))
         if rc < 0:
             detail = _str(_lib.rpl_reader_errmsg(pp[0])) if pp[0] != _ffi.NULL else ""
             if pp[0] != _ffi.NULL:
@@ -620,7 +633,16 @@ class Match:
 
         fn = _ffi.callback("int(void *, const rpl_position *)", on_position, error=-1)
         v = _ffi.new("rpl_verdict *")
-        rc = _lib.rpl_positions_file(_path(self.path), _ffi.NULL, fn, _ffi.NULL, v)
+        if self._data is None:
+            rc = _lib.rpl_positions_file(_path(self.path), _ffi.NULL, fn, _ffi.NULL, v)
+        else:
+            # a log from bytes: replayed from a reader of its own over them (rpl_positions_reader)
+            pr = _ffi.new("rpl_reader **")
+            _lib.rpl_reader_open_memory(pr, self._data, len(self._data))
+            try:
+                rc = _lib.rpl_positions_reader(pr[0], _ffi.NULL, fn, _ffi.NULL, v)
+            finally:
+                _lib.rpl_reader_free(pr[0])
         if rc < 0:
             _raise(rc, "%s: %s" % (self.path, _str(v.message) or _str(_lib.rpl_strerror(rc))))
         if not seen["found"]:
@@ -650,9 +672,9 @@ class Match:
         return json.loads(_ffi.string(buf, n).decode("utf-8", "replace"))
 
 
-def open(path: PathLike) -> Match:  # noqa: A001 - the issue's name
-    """Open a match log for reading: see :class:`Match`."""
-    return Match(path)
+def open(source: Union[PathLike, bytes, bytearray, memoryview]) -> Match:  # noqa: A001 - the issue's name
+    """Open a match log for reading, from a path or from its bytes: see :class:`Match`."""
+    return Match(source)
 
 
 def matches(paths: Union[PathLike, Iterable[PathLike]]) -> Iterator[Match]:
@@ -738,13 +760,19 @@ class Recorder:
     exception inside it leaves the growing form, as a crash would.
     rules: a profile name or ``{"profile": ..., "overrides": {...}}``;
     start_time: a datetime (aware, or naive meaning UTC) or Unix seconds;
-    metadata: a dict of strings."""
+    metadata: a dict of strings.
 
-    def __init__(self, path: PathLike, rules: Union[str, Dict[str, Any]] = "stbl", players: int = 4,
+    path None records into memory (rpl_recorder_open_memory): the same bytes
+    a file would hold, returned by :meth:`getvalue` (the growing form as last
+    flushed while recording or after :meth:`abandon`, the compact form after
+    :meth:`close`), for a server that stores logs in a database."""
+
+    def __init__(self, path: Optional[PathLike], rules: Union[str, Dict[str, Any]] = "stbl", players: int = 4,
                  names: Optional[Sequence[Optional[str]]] = None, first_dealer: int = 0,
                  start_time: Union[None, int, _dt.datetime] = None, metadata: Optional[Dict[str, str]] = None,
                  checked: bool = True, sync: bool = False):
-        self.path = os.fspath(path)
+        self.path = os.fspath(path) if path is not None else None
+        self._data: Optional[bytes] = None
         r = _rules_arg(rules)
         names = list(names or [])
         if len(names) > players:
@@ -773,11 +801,15 @@ class Recorder:
         info.meta_values = va
         flags = (0 if checked else 1) | (2 if sync else 0)
         pp = _ffi.new("rpl_recorder **")
-        rc = _lib.rpl_recorder_open(pp, _path(path), info, flags)
+        if path is None:
+            rc = _lib.rpl_recorder_open_memory(pp, info, flags, _ffi.NULL)
+        else:
+            rc = _lib.rpl_recorder_open(pp, _path(path), info, flags)
         if rc < 0:
             detail = _str(_lib.rpl_recorder_errmsg(pp[0])) if pp[0] != _ffi.NULL else ""
             _lib.rpl_recorder_free(pp[0])
-            _raise(rc, "%s: %s" % (self.path, detail or _str(_lib.rpl_strerror(rc))))
+            detail = detail or _str(_lib.rpl_strerror(rc))
+            _raise(rc, "%s: %s" % (self.path, detail) if self.path is not None else detail)
         self._rec = pp[0]
         self._rules = r
         self.players = players
@@ -847,6 +879,23 @@ class Recorder:
         if rc < 0:
             self._fail(rc)
 
+    def _lent(self) -> Optional[bytes]:
+        """A copy of what rpl_recorder_log lends (None when it lends nothing)."""
+        data = _ffi.new("const uint8_t **")
+        n = _ffi.new("size_t *")
+        if _lib.rpl_recorder_log(data, n, self._rec) < 0:
+            return None
+        return bytes(_ffi.buffer(data[0], n[0]))
+
+    def getvalue(self) -> bytes:
+        """A memory recorder's log (path None): as last flushed while the match
+        is recorded (a valid, unclosed log), the compact form once closed."""
+        if self.path is not None:
+            raise StateError("a recorder into a file: its log is the file %s" % self.path)
+        if self._rec is not None:
+            return self._lent() or b""
+        return self._data or b""
+
     def close(self) -> None:
         """Finish the log: rewritten in its compact form, closed."""
         if self._rec is None:
@@ -856,12 +905,17 @@ class Recorder:
             if rc < 0:
                 self._fail(rc)
         finally:
+            if self.path is None:
+                self._data = self._lent()
             _lib.rpl_recorder_free(self._rec)
             self._rec = None
 
     def abandon(self) -> None:
-        """Release the recorder without closing: the file keeps its growing form."""
+        """Release the recorder without closing: the file keeps its growing form
+        (a memory recorder's :meth:`getvalue` too)."""
         if self._rec is not None:
+            if self.path is None:
+                self._data = self._lent()
             _lib.rpl_recorder_free(self._rec)
             self._rec = None
 

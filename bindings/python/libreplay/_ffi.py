@@ -119,6 +119,9 @@ typedef struct rpl_match_info {
 } rpl_match_info;
 typedef struct rpl_recorder rpl_recorder;
 int rpl_recorder_open(rpl_recorder **out, const char *path, const rpl_match_info *info, unsigned flags);
+typedef struct rpl_seckey rpl_seckey;
+int rpl_recorder_open_memory(rpl_recorder **out, const rpl_match_info *info, unsigned flags, const rpl_seckey *key);
+int rpl_recorder_log(const uint8_t **data, size_t *len, const rpl_recorder *rec);
 int rpl_recorder_deal(rpl_recorder *rec, const rpl_layout *layout);
 int rpl_recorder_action(rpl_recorder *rec, const rpl_action *a);
 int rpl_recorder_claim(rpl_recorder *rec, int deal, const int32_t score[2]);
@@ -145,6 +148,7 @@ typedef struct rpl_event {
     uint64_t offset;
 } rpl_event;
 int rpl_reader_open(rpl_reader **out, const char *path);
+int rpl_reader_open_memory(rpl_reader **out, const void *data, size_t len);
 void rpl_reader_free(rpl_reader *rd);
 int rpl_reader_next(rpl_reader *rd, rpl_event *ev);
 const rpl_match_info *rpl_reader_info(const rpl_reader *rd);
@@ -250,6 +254,7 @@ typedef struct rpl_position {
 typedef int (*rpl_position_fn)(void *ctx, const rpl_position *pos);
 int rpl_positions_file(const char *path, const rpl_rules *rules, rpl_position_fn fn, void *ctx,
                        rpl_verdict *out);
+int rpl_positions_reader(rpl_reader *rd, const rpl_rules *rules, rpl_position_fn fn, void *ctx, rpl_verdict *out);
 size_t rpl_position_json(const rpl_position *p, const rpl_match_info *info, const char *const *notes,
                          size_t nnotes, char *buf, size_t size);
 

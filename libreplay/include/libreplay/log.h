@@ -4,7 +4,8 @@
  * rules engine). The byte layout is specified in docs/format.md.
  *
  * Ownership: every handle is made by its open function (rpl_recorder_open,
- * rpl_reader_open, rpl_reader_open_memory), owned by the caller and
+ * rpl_recorder_open_sink, rpl_recorder_open_memory, rpl_reader_open,
+ * rpl_reader_open_memory, rpl_reader_open_fd), owned by the caller and
  * released by its free function (which accepts NULL). An open that fails
  * may still set *out, to a handle that says why: free it all the same
  * (docs/conventions.md, section 2). Strings returned by a handle live as
@@ -75,12 +76,18 @@ typedef struct rpl_match_info {
 
 /* ---- recorder ---- */
 
-/* A match being recorded into a file: an opaque handle, see rpl_recorder_open. */
+/*
+ * A match being recorded: an opaque handle, made by rpl_recorder_open (into a
+ * file), rpl_recorder_open_sink (through the caller's callbacks) or
+ * rpl_recorder_open_memory (into memory). The three write the same bytes for
+ * the same match: the growing form at each flush, the compact form at close
+ * (docs/format.md, section 11).
+ */
 typedef struct rpl_recorder rpl_recorder;
 
 /* Flags for rpl_recorder_open(). */
 #define RPL_RECORD_UNCHECKED 1u /* do not run the rules engine: record any decision the cards allow */
-#define RPL_RECORD_SYNC 2u      /* flush with fsync (survives power loss), not only write */
+#define RPL_RECORD_SYNC 2u      /* flush with fsync (survives power loss), not only write; a sink's flush gets sync 1 */
 
 /*
  * Start recording a match into path (created or truncated; an existing
@@ -111,6 +118,83 @@ RPL_API int rpl_recorder_open(rpl_recorder **out, const char *path, const rpl_ma
  */
 RPL_API int rpl_recorder_open_signed(rpl_recorder **out, const char *path, const rpl_match_info *info,
                                      unsigned flags, const rpl_seckey *key);
+
+/*
+ * Where a recorder made by rpl_recorder_open_sink writes: a database row, an
+ * object store, a socket. Each function takes ctx first and returns 0 when it
+ * did its part, anything else when it failed; the recorder then returns
+ * RPL_EIO (its message names the callback: "the sink's write failed"), and
+ * the sink's own reason is for the sink to keep in ctx. The callbacks are
+ * called on the thread that called the recorder, during that call, and only
+ * from rpl_recorder_open_sink, rpl_recorder_flush and rpl_recorder_close.
+ *   write    required. Append len (>= 1) bytes to the log: after the first
+ *            write (the magic and the header, at open) each call carries
+ *            what one flush adds, whole sections ending at a section
+ *            boundary (with a key, the flush's signature last). The log is
+ *            the concatenation of every write, in order: a sink that stores
+ *            each call as a chunk of its own rebuilds it by concatenating
+ *            them. data is lent for the call.
+ *   flush    may be NULL. Called after each write: make what was written
+ *            durable as far as the sink can (commit a transaction, fsync).
+ *            sync is 1 when the recorder was opened with RPL_RECORD_SYNC.
+ *   replace  may be NULL. Called once by a successful rpl_recorder_close,
+ *            with the compact form: replace the whole log by these len
+ *            bytes, atomically (the sink holds either the growing form or
+ *            the compact one, never a mix), durably. NULL: the sink keeps the
+ *            growing form as last flushed (a valid log, unclosed), and the
+ *            caller takes the compact form from rpl_recorder_log and stores
+ *            it as it sees fit.
+ * The crash-safety promise is that of a file, as far as the callbacks keep
+ * it: once rpl_recorder_flush has returned 0, every byte recorded until then
+ * has been handed to write, and flush (if any) has returned 0, so a process
+ * killed afterwards leaves in the sink a valid log of everything flushed
+ * (signed, with a key). A callback that fails ends the recording: the bytes
+ * are never handed again (the sink may hold part of them: a log that ends
+ * in a cut section, which readers refuse at its offset and rpl_recover
+ * salvages); deals, decisions, claims and flushes then fail with
+ * RPL_ESTATE; rpl_recorder_close still builds the compact form of all that
+ * was recorded and hands it to replace (or to rpl_recorder_log).
+ */
+typedef struct rpl_recorder_sink {
+	void *ctx;                                               /* given to each callback */
+	int (*write)(void *ctx, const void *data, size_t len);   /* append to the log */
+	int (*flush)(void *ctx, int sync);                       /* make the writes durable; may be NULL */
+	int (*replace)(void *ctx, const void *data, size_t len); /* the compact form at close; may be NULL */
+} rpl_recorder_sink;
+
+/*
+ * rpl_recorder_open_signed() through the callbacks of sink (copied; its ctx
+ * must outlive the recorder): the magic and the header are written, and
+ * flushed, before it returns. key NULL: unsigned. Returns 0 with *out owned
+ * by the caller; RPL_EINVAL for a NULL argument (sink->write included) or
+ * a header the format cannot hold (as rpl_recorder_open); RPL_EIO when
+ * write or flush failed on the header (the sink may hold part of it:
+ * discard it); RPL_ENOMEM. *out is set on failure as for rpl_recorder_open.
+ */
+RPL_API int rpl_recorder_open_sink(rpl_recorder **out, const rpl_recorder_sink *sink, const rpl_match_info *info,
+                                   unsigned flags, const rpl_seckey *key);
+
+/*
+ * rpl_recorder_open_signed() into memory, lent by rpl_recorder_log: the log
+ * as flushed so far (its growing form), and after rpl_recorder_close its
+ * compact form. RPL_RECORD_SYNC changes nothing. Returns as
+ * rpl_recorder_open_sink, without RPL_EIO; a flush that runs out of memory
+ * returns RPL_ENOMEM and ends the recording as a failing callback does.
+ */
+RPL_API int rpl_recorder_open_memory(rpl_recorder **out, const rpl_match_info *info, unsigned flags,
+                                     const rpl_seckey *key);
+
+/*
+ * The log's bytes, lent by rec into *data and *len: a memory recorder's
+ * log as flushed so far, and after a successful rpl_recorder_close (for
+ * every recorder, a file's and a sink's too) the compact form, exactly the
+ * bytes close wrote or handed to replace. What is lent stays valid until
+ * the next call that changes rec (a flush or a close; a deal, decision or
+ * claim only adds to what the next flush writes) or rpl_recorder_free: copy
+ * what you keep. Returns 0; RPL_ESTATE for a file or sink recorder not
+ * (successfully) closed; RPL_EINVAL for NULL.
+ */
+RPL_API int rpl_recorder_log(const uint8_t **data, size_t *len, const rpl_recorder *rec);
 
 /*
  * Start the next deal from its layout (copied). Returns 0; checked mode:
@@ -158,25 +242,33 @@ RPL_API int rpl_recorder_claim(rpl_recorder *rec, int deal, const int32_t score[
 
 /*
  * Write what was recorded since the last flush to the file (and fsync with
- * RPL_RECORD_SYNC). Returns 0; RPL_EIO (the recording is then over:
- * further deals, decisions and claims fail with RPL_ESTATE), RPL_ESTATE
- * once closed, RPL_ENOMEM.
+ * RPL_RECORD_SYNC), the sink (write, then flush; nothing is called when
+ * nothing was recorded since the last flush) or memory. Returns 0; RPL_EIO
+ * (the recording is then over: further deals, decisions and claims fail
+ * with RPL_ESTATE; a file recorder tries the append again at its next flush
+ * or close, a sink is handed nothing more but the compact form at close:
+ * see rpl_recorder_sink), RPL_ESTATE once closed or after a sink's failure,
+ * RPL_ENOMEM.
  */
 RPL_API int rpl_recorder_flush(rpl_recorder *rec);
 
 /*
- * Finish: rewrite the log in its compact form (through a temporary file
- * renamed over path) and close it. Returns 0; RPL_EIO (path then keeps the
- * growing form as last flushed), RPL_ESTATE when already closed, RPL_ENOMEM.
- * The recorder must still be freed, and its game (rpl_recorder_game) stays
- * readable until then.
+ * Finish: flush, then rewrite the log in its compact form and close it. A
+ * file: through a temporary file renamed over path. A sink: the compact
+ * form goes to replace, or, without replace, stays for rpl_recorder_log
+ * (the sink keeps the growing form). Memory: the compact form replaces the
+ * growing one. Either way rpl_recorder_log lends the compact form
+ * afterwards. Returns 0; RPL_EIO (path, or the sink, then keeps the
+ * growing form as last flushed; close may be tried again), RPL_ESTATE when
+ * already closed, RPL_ENOMEM. The recorder must still be freed, and its
+ * game (rpl_recorder_game) stays readable until then.
  */
 RPL_API int rpl_recorder_close(rpl_recorder *rec);
 
 /* Mark the log as salvaged by brp recover: its end section says so. Nothing for NULL. */
 RPL_API void rpl_recorder_mark_recovered(rpl_recorder *rec);
 
-/* Free the recorder; without close, the file stays in its growing form (as after a crash). */
+/* Free the recorder; without close, the file or the sink keeps its growing form (as after a crash). */
 RPL_API void rpl_recorder_free(rpl_recorder *rec);
 
 /*
@@ -245,8 +337,26 @@ typedef struct rpl_event {
  * rpl_reader_errmsg and rpl_reader_offset can say why: free it.
  */
 RPL_API int rpl_reader_open(rpl_reader **out, const char *path);
-/* As rpl_reader_open, from len bytes at data (copied: data may be freed after the call). */
+/*
+ * As rpl_reader_open, from len bytes at data (copied: data may be freed
+ * after the call): RPL_ELIMIT for more bytes than a reader accepts, and no
+ * RPL_EIO. Bytes a caller received from anywhere (a database, a socket, a
+ * recorder to memory) are read so.
+ */
 RPL_API int rpl_reader_open_memory(rpl_reader **out, const void *data, size_t len);
+/*
+ * As rpl_reader_open, from the file descriptor fd read to its end: a pipe
+ * (brp's "--log -" reads standard input so), a socket, a terminal, or a file
+ * from its current offset. fd is the caller's: it is read, never closed,
+ * and is left wherever reading stopped. The call blocks until the stream
+ * ends (a descriptor set non-blocking fails with RPL_EIO when no byte is
+ * ready). At most one byte more than a reader accepts is read: a longer
+ * stream is refused with RPL_ELIMIT and the rest of it is left unread.
+ * Returns as rpl_reader_open: RPL_EIO for a read error (the message is the
+ * system's reason), RPL_EINVAL for NULL or a negative fd; *out is set on
+ * every failure but RPL_EINVAL.
+ */
+RPL_API int rpl_reader_open_fd(rpl_reader **out, int fd);
 /* Free a reader; NULL is accepted. */
 RPL_API void rpl_reader_free(rpl_reader *rd);
 
@@ -444,6 +554,14 @@ typedef struct rpl_recover_report {
  * salvage; rep->message says why), RPL_EIO, RPL_ENOMEM.
  */
 RPL_API int rpl_recover(const char *in, const char *out, rpl_recover_report *rep);
+/*
+ * As rpl_recover, on a log the caller opened (rpl_reader_open_fd: a log
+ * read from a pipe; rpl_reader_open_memory), before any rpl_reader_next:
+ * the same salvage of the same bytes. A reader whose open failed has
+ * nothing to salvage (RPL_ECORRUPT). rd is read to its end and stays the
+ * caller's to free.
+ */
+RPL_API int rpl_recover_reader(rpl_reader *rd, const char *out, rpl_recover_report *rep);
 
 #ifdef __cplusplus
 }

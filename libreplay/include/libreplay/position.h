@@ -137,6 +137,16 @@ typedef int (*rpl_position_fn)(void *ctx, const rpl_position *pos);
  */
 RPL_API int rpl_positions_file(const char *path, const rpl_rules *rules, rpl_position_fn fn, void *ctx,
                                rpl_verdict *out);
+/*
+ * As rpl_positions_file, on a log the caller opened (rpl_reader_open_memory,
+ * rpl_reader_open_fd: a log read from a pipe), before any rpl_reader_next:
+ * the positions and the verdict are those rpl_positions_file gives for the
+ * same bytes (a reader whose open failed gives the verdict malformed, as
+ * rpl_verify_reader does). rd is read to its end and stays the caller's to
+ * free. Returns 0, RPL_EINVAL, RPL_ENOMEM, or fn's non-zero value.
+ */
+RPL_API int rpl_positions_reader(rpl_reader *rd, const rpl_rules *rules, rpl_position_fn fn, void *ctx,
+                                 rpl_verdict *out);
 
 /*
  * Position p as one JSON object, the one brp show --json prints (docs/view.md
