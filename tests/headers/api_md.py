@@ -262,9 +262,11 @@ def member_label(code):
     return code.rstrip(',;') if not code.endswith(');') else code.rstrip(';')
 
 
-def member_notes(h, first, last, trailing, own):
+def member_notes(h, first, last, trailing, own, lead=None):
     """The comments inside a declaration's lines, in order, as list items."""
     ordered = []
+    if lead is not None:
+        ordered.append((first, member_label(h.code[first - 1]), lead))
     for i in range(first, last + 1):
         if i in trailing:
             ordered.append((i, member_label(h.code[i - 1]), trailing[i]))
@@ -354,9 +356,15 @@ def render(paths):
                 label = ', '.join(names)
                 links.append('[%s](#%s)' % (names[0] if len(names) == 1 else label, a))
                 body += ['<a id="%s"></a>' % a, '', '#### %s' % label, '', '```c'] + code_block(h, first, last) + ['```', '']
-                if comment:
+                lead = None
+                if comment and len(names) > 1 and first not in trailing and h.code[first - 1].strip() \
+                        and not COND.match(h.code[first - 1]) and decl_end(h, first, kinds[0]) == first:
+                    # the comment above a group whose first line has none of its
+                    # own, the others one each: that comment is the first line's
+                    lead = comment
+                elif comment:
                     body += paragraphs(comment) + ['']
-                notes = member_notes(h, first, last, trailing, own)
+                notes = member_notes(h, first, last, trailing, own, lead)
                 if notes:
                     body += notes + ['']
         toc.append('- [%s](#%s)%s' % (h.name, ha, ': ' + ', '.join(links) if links else ''))

@@ -46,6 +46,9 @@ A = """/*
 /* Limits, one a line. */
 #define RPL_A_ONE 1   /* the first */
 #define RPL_A_TWO 2   /* the second */
+/* The third, whose line has no comment of its own. */
+#define RPL_A_THREE 3
+#define RPL_A_FOUR 4  /* the fourth */
 
 /* A point. Plain data. */
 typedef struct rpl_point {
@@ -108,6 +111,8 @@ with tempfile.TemporaryDirectory() as tmp:
           '- `int x`: across\n- a comment of its own line among the fields\n- `int y`: down' in out)
     check('a group of macros under one comment, each line\'s comment listed',
           '#### RPL_A_ONE, RPL_A_TWO' in out and '- `RPL_A_ONE 1`: the first\n- `RPL_A_TWO 2`: the second' in out)
+    check('the comment above a group whose first line has none is that line\'s',
+          '- `RPL_A_THREE 3`: The third, whose line has no comment of its own.\n- `RPL_A_FOUR 4`: the fourth' in out)
     check('a function documented at the end of its line', '- `rpl_b()`: does b' in out)
     anchors = set(re.findall(r'<a id="([^"]+)"></a>', out))
     links = set(re.findall(r'\]\(#([^)]+)\)', out))
