@@ -64,6 +64,7 @@ struct rpl_recorder {
 	int sec_open, sec_deal;  /* a section is being coded; it is a D */
 	uint32_t sec_count;
 	struct buf out;          /* whole sections not yet written */
+	size_t hashed;           /* bytes of out already in the signing hash (a file's append to try again) */
 	uint64_t written;        /* bytes written to the file */
 	size_t decisions;        /* decisions recorded in the match */
 	/* history */
@@ -615,8 +616,15 @@ static int emit(struct rpl_recorder *rec, const uint8_t *p, size_t n)
 		return 0;
 	default:
 		if (write_all(rec->fd, p, n) < 0) {
+			int e = errno;
+			/*
+			 * what a part of this append wrote is cut off again, so that the
+			 * file ends at the last flush and a later flush appends there
+			 */
+			if (ftruncate(rec->fd, (off_t)rec->written) == 0)
+				(void)lseek(rec->fd, (off_t)rec->written, SEEK_SET);
 			rec->failed = 1;
-			return rfail(rec, RPL_EIO, "%s", strerror(errno));
+			return rfail(rec, RPL_EIO, "%s", strerror(e));
 		}
 		rec->written += n;
 		if (sync && fsync(rec->fd) < 0) {
@@ -639,13 +647,19 @@ int rpl_recorder_flush(rpl_recorder *rec)
 	if (rec->failed && rec->kind != SINK_FILE)
 		return rfail(rec, RPL_ESTATE, "the recording ended at a failure");
 	close_section(rec);
-	if (rec->key && rec->out.n) {
-		/* a signature over everything written, this flush included: the hash goes on from the last */
+	if (rec->key && rec->out.n > rec->hashed) {
+		/*
+		 * a signature over everything written, this flush included: the hash
+		 * goes on from the last, and bytes a failed append left in out (its
+		 * signature with them) are in it already
+		 */
 		size_t n = rec->out.n;
-		rpl_prehash_update(rec->hash, rec->out.p, n);
+		rpl_prehash_update(rec->hash, rec->out.p + rec->hashed, n - rec->hashed);
 		rpl__sig_section_put(&rec->out, rec->hash, rec->key);
-		if (!rec->out.oom)
+		if (!rec->out.oom) {
 			rpl_prehash_update(rec->hash, rec->out.p + n, rec->out.n - n);
+			rec->hashed = rec->out.n;
+		}
 	}
 	if (rec->out.oom)
 		return oom(rec);
@@ -658,7 +672,7 @@ int rpl_recorder_flush(rpl_recorder *rec)
 	 * a file's failed append is tried again by a later flush, as it always was.
 	 */
 	if (rec->written != before || rec->kind != SINK_FILE)
-		rec->out.n = 0;
+		rec->out.n = rec->hashed = 0;
 	return err;
 }
 

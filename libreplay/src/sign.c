@@ -37,13 +37,13 @@
 struct rpl_seckey {
 	uint8_t id[RPL_KEY_ID_BYTES];
 	uint8_t sk[SK_BYTES];
-	char errmsg[256];
+	char errmsg[RPL_ERRMSG_SIZE];
 };
 
 struct rpl_keyring {
 	rpl_pubkey *keys;
 	size_t n, cap;
-	char errmsg[256];
+	char errmsg[RPL_ERRMSG_SIZE];
 };
 
 struct rpl_prehash {

@@ -20,6 +20,10 @@
  *                compact form have one identity (the compact form's claims
  *                are in one C at the end); the same deals and play without
  *                the commitment, or with other players' seeds, another
+ *   signed_retry a signing recorder whose file append fails half way (a file
+ *                size limit) and whose next flush succeeds writes a log
+ *                that reads to its end, every signature verifying: the part
+ *                written is cut off, nothing is hashed twice
  *   signed_forgery  a signed, committed log whose seed or layout was changed
  *                after signing: tampered wins over the mismatch the change
  *                also makes, with keys and without; a mismatch that was
@@ -31,6 +35,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -686,6 +692,60 @@ static void test_identity(void **state)
 	unlink(path);
 }
 
+static void test_signed_retry(void **state)
+{
+	const char *path = tmp_path("retry.brp");
+	struct committed c;
+	rpl_seckey *key = NULL;
+	rpl_pubkey pk;
+	rpl_keyring *kr = NULL;
+	rpl_recorder *rec = NULL;
+	rpl_game *g = NULL;
+	rpl_verdict v;
+	struct rlimit was, small;
+	size_t n, m;
+	void (*old)(int);
+	(void)state;
+
+	assert_int_equal(rpl_seckey_generate(&key), 0);
+	assert_int_equal(rpl_keyring_new(&kr), 0);
+	rpl_seckey_public(key, &pk);
+	assert_int_equal(rpl_keyring_add(kr, &pk), 0);
+	committed_info(&c, 4, 0, NULL);
+	assert_int_equal(rpl_game_new(&g, c.rules, 4, c.info.first_dealer), 0);
+	assert_int_equal(rpl_recorder_open_signed(&rec, path, &c.info, 0, key), 0);
+	play(rec, g, &c, 1, 0);
+	assert_int_equal(rpl_recorder_flush(rec), 0);
+	free(read_file(path, &n));
+	/* deal 2 flushed into a file that may grow by 40 bytes only: the append fails half way */
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &was), 0);
+	small = was;
+	small.rlim_cur = (rlim_t)n + 40;
+	old = signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+	play(rec, g, &c, 2, 0);
+	assert_int_equal(rpl_recorder_flush(rec), RPL_EIO);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &was), 0);
+	signal(SIGXFSZ, old);
+	free(read_file(path, &m));
+	assert_int_equal(m, n); /* the part written was cut off */
+	/* room again: the next flush appends deal 2 (a failed recording takes no more decisions) */
+	assert_int_equal(rpl_recorder_flush(rec), 0);
+	free(read_file(path, &m));
+	assert_true(m > n);
+	assert_int_equal(rpl_verify_file_trusted(path, NULL, kr, &v, NULL), 0);
+	assert_int_equal(v.signature.status, RPL_SIG_OK);
+	assert_int_equal(v.signature.covered, m);
+	assert_true(v.kind == RPL_VERDICT_OK || v.kind == RPL_VERDICT_INCOMPLETE);
+	assert_int_equal(v.deals, 2);
+	rpl_recorder_free(rec);
+	rpl_game_free(g);
+	rpl_rules_free(c.rules);
+	rpl_keyring_free(kr);
+	rpl_seckey_free(key);
+	unlink(path);
+}
+
 /* A signed, committed log changed after signing is tampered, whatever else the change makes it. */
 static void test_signed_forgery(void **state)
 {
@@ -754,6 +814,7 @@ int main(void)
 		cmocka_unit_test(test_long_deal),
 		cmocka_unit_test(test_signed),
 		cmocka_unit_test(test_identity),
+		cmocka_unit_test(test_signed_retry),
 		cmocka_unit_test(test_signed_forgery),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
