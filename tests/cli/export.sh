@@ -93,7 +93,7 @@ agree)
 	end=$(date +%s%N)
 	echo "exported $(q 'SELECT count(*) FROM matches') logs to SQLite and CSV in $(((end - start) / 1000000)) ms"
 	"$brp" verify --json c > verify.jsonl || true
-	"$brp" stats --json c > stats.json || [ $? -eq 2 ] # the disputed logs: exit 2, as brp verify
+	"$brp" stats --json c > stats.json || [ $? -eq 3 ] # the disputed logs: exit 3, as brp verify
 	$check agree "$sqlite3" db csv "$src/docs/schema.md" verify.jsonl stats.json
 	orphans
 
@@ -159,11 +159,11 @@ failures)
 	"$sqlite3" newer.db "CREATE TABLE t (x); PRAGMA user_version = 99;"
 	rc=0
 	"$brp" export -q --sqlite newer.db c/kzv4 2> err || rc=$?
-	[ $rc = 2 ] && grep -q 'schema version 99, newer' err || die "a newer schema: rc $rc, $(cat err)"
+	[ $rc = 3 ] && grep -q 'schema version 99, newer' err || die "a newer schema: rc $rc, $(cat err)"
 	"$sqlite3" other.db "CREATE TABLE t (x);"
 	rc=0
 	"$brp" export -q --sqlite other.db c/kzv4 2> err || rc=$?
-	[ $rc = 2 ] && grep -q 'not an export' err || die "a foreign database: rc $rc, $(cat err)"
+	[ $rc = 3 ] && grep -q 'not an export' err || die "a foreign database: rc $rc, $(cat err)"
 
 	# a first batch, committed
 	"$brp" export -q --sqlite db c

@@ -64,15 +64,15 @@ no_raw() {
 # --- 1. FIFOs as logs
 mkfifo fifo.brp
 for cmd in verify dump show stats; do
-	expect 2 'fifo.brp: a FIFO, not a regular file' $cmd fifo.brp
+	expect 3 'fifo.brp: a FIFO, not a regular file' $cmd fifo.brp
 done
-expect 2 'fifo.brp: .*a FIFO, not a regular file' recover fifo.brp -o salvaged.brp
+expect 3 'fifo.brp: .*a FIFO, not a regular file' recover fifo.brp -o salvaged.brp
 [ -e salvaged.brp ] && bad "recover of a FIFO left salvaged.brp"
-expect 2 'fifo.brp: a FIFO, not a regular file' export -q --sqlite fifo.db fifo.brp
+expect 3 'fifo.brp: a FIFO, not a regular file' export -q --sqlite fifo.db fifo.brp
 rm -f fifo.db
 rc=0
 echo "$tmp/fifo.brp" | timeout "$limit" "$brp" verify - > out 2> err || rc=$?
-if [ "$rc" -ne 2 ] || [ "$(wc -l < err)" -ne 1 ] || ! grep -q 'a FIFO, not a regular file' err; then
+if [ "$rc" -ne 3 ] || [ "$(wc -l < err)" -ne 1 ] || ! grep -q 'a FIFO, not a regular file' err; then
 	bad "verify - with a FIFO in the list: exit $rc: $(cat err)"
 else
 	echo "ok: verify - with a FIFO in the list: $(cat err)"
@@ -80,20 +80,20 @@ fi
 
 # --- 2. special files as database outputs and inputs
 "$brp" export -q --sqlite shard.db "$s/stbl-4p.brp" || bad "export into shard.db failed"
-expect 2 '/dev/null: a character device, not a regular file' export -q --sqlite /dev/null "$s/stbl-4p.brp"
-expect 2 '/dev/null: a character device, not a regular file' merge /dev/null shard.db
+expect 3 '/dev/null: a character device, not a regular file' export -q --sqlite /dev/null "$s/stbl-4p.brp"
+expect 3 '/dev/null: a character device, not a regular file' merge /dev/null shard.db
 [ -c /dev/null ] || bad "/dev/null is no longer a character device"
 mkfifo out.db
-expect 2 'out.db: a FIFO, not a regular file' export -q --sqlite out.db "$s/stbl-4p.brp"
-expect 2 'out.db: a FIFO, not a regular file' merge out.db shard.db
+expect 3 'out.db: a FIFO, not a regular file' export -q --sqlite out.db "$s/stbl-4p.brp"
+expect 3 'out.db: a FIFO, not a regular file' merge out.db shard.db
 [ -p out.db ] || bad "out.db is no longer a FIFO"
 for f in out.db-journal out.db-wal; do
 	[ -e $f ] && bad "a refused export left $f"
 done
-expect 2 'nosuch.db: cannot open: No such file or directory' merge merged.db nosuch.db
+expect 3 'nosuch.db: cannot open: No such file or directory' merge merged.db nosuch.db
 [ -e nosuch.db ] && bad "merge created the missing IN.db nosuch.db"
 [ -e merged.db ] && bad "a failed merge left the new merged.db"
-expect 2 'fifo.brp: a FIFO, not a regular file' merge merged.db fifo.brp
+expect 3 'fifo.brp: a FIFO, not a regular file' merge merged.db fifo.brp
 [ -e merged.db ] && bad "a failed merge left the new merged.db"
 
 # --- 3. a full disk: EFBIG past the file size limit
@@ -115,7 +115,7 @@ schema_kib=$(($(wc -c < schema.db) / 1024))
 for blocks in 0 $((schema_kib + 4)); do
 	got=$(full $blocks export -q --sqlite new.db "$s"/*.brp "$s"/disputed/*.brp)
 	case $got in
-	*"exit 2") echo "ok: export on a full disk ($blocks KiB): ${got%%$'\n'*}" ;;
+	*"exit 3") echo "ok: export on a full disk ($blocks KiB): ${got%%$'\n'*}" ;;
 	*) bad "export on a full disk ($blocks KiB): $got" ;;
 	esac
 	for f in new.db new.db-journal new.db-wal; do
@@ -124,10 +124,10 @@ for blocks in 0 $((schema_kib + 4)); do
 	rm -f new.db new.db-journal new.db-wal
 done
 got=$(full 0 merge new.db shard.db)
-case $got in *"exit 2") echo "ok: merge on a full disk: ${got%%$'\n'*}" ;; *) bad "merge on a full disk: $got" ;; esac
+case $got in *"exit 3") echo "ok: merge on a full disk: ${got%%$'\n'*}" ;; *) bad "merge on a full disk: $got" ;; esac
 [ -e new.db ] && bad "merge failing on a full disk left new.db"
 got=$(full 0 export -q --csv newdir "$s/stbl-4p.brp")
-case $got in *"exit 2") echo "ok: CSV export on a full disk: ${got%%$'\n'*}" ;; *) bad "CSV export on a full disk: $got" ;; esac
+case $got in *"exit 3") echo "ok: CSV export on a full disk: ${got%%$'\n'*}" ;; *) bad "CSV export on a full disk: $got" ;; esac
 [ -e newdir ] && bad "CSV export failing on a full disk left newdir"
 # an existing database is never removed, and keeps what it had
 cp shard.db kept.db
@@ -164,7 +164,7 @@ rc=0
 	echo "$s/stbl-4p.brp"
 	head -c 8388608 /dev/zero | tr '\0' a
 } | timeout "$limit" "$brp" verify - > out 2> err || rc=$?
-[ "$rc" -eq 2 ] || bad "verify - with an 8 MiB line: exit $rc"
+[ "$rc" -eq 3 ] || bad "verify - with an 8 MiB line: exit $rc"
 grep -q 'stbl-4p.brp: ok' out || bad "verify - with an 8 MiB line: the path before it was not verified"
 [ "$(wc -l < err)" -eq 1 ] && grep -q '^brp verify: standard input, line 2: longer than 4095 bytes' err ||
 	{ bad "verify - with an 8 MiB line: not one line on stderr:"; head -c 300 err; }
@@ -172,7 +172,7 @@ grep -q 'stbl-4p.brp: ok' out || bad "verify - with an 8 MiB line: the path befo
 echo "ok: an 8 MiB list line: $(cat err)"
 rc=0
 printf '%s\n' "$s/stbl-4p.brp" | sed 's/stbl/st\x00bl/' | timeout "$limit" "$brp" verify - > out 2> err || rc=$?
-[ "$rc" -eq 2 ] && grep -q '^brp verify: standard input, line 1: holds a NUL byte, so no path: "' err ||
+[ "$rc" -eq 3 ] && grep -q '^brp verify: standard input, line 1: holds a NUL byte, so no path: "' err ||
 	bad "verify - with a NUL in a line: exit $rc: $(cat err)"
 if [ -x /usr/bin/time ]; then
 	kib=$({ head -c 67108864 /dev/zero | tr '\0' a; } |
@@ -200,7 +200,7 @@ echo "ok: control characters in names are escaped"
 # --- 7. a negative schema version
 if command -v sqlite3 > /dev/null; then
 	sqlite3 neg.db 'PRAGMA user_version = -1'
-	expect 2 'neg.db: the database has schema version -1 .*not an export' export -q --sqlite neg.db "$s/stbl-4p.brp"
+	expect 3 'neg.db: the database has schema version -1 .*not an export' export -q --sqlite neg.db "$s/stbl-4p.brp"
 	[ -e neg.db ] || bad "the refused neg.db was removed"
 fi
 

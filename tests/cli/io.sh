@@ -2,7 +2,7 @@
 # Output errors and what a failure leaves behind (issue 7):
 #   io.sh BRP SRCROOT
 # 1. Every subcommand that prints, with stdout on a full disk (/dev/full),
-#    exits 2 with exactly one line on stderr, "brp CMD: ...".
+#    exits 3 with exactly one line on stderr, "brp CMD: ...".
 # 2. A failed import, recover or dump leaves no file behind, and a failed
 #    import or recover leaves an existing output untouched (they write a
 #    temporary file and rename it). Never run as an output path a device
@@ -31,7 +31,7 @@ full() {
 	"$brp" "$@" > /dev/full 2> err || rc=$?
 	lines=$(wc -l < err)
 	case $1 in -*) who="brp: " ;; *) who="brp $1: " ;; esac
-	if [ "$rc" -ne 2 ] || [ "$lines" -ne 1 ] || ! grep -q "^$who" err; then
+	if [ "$rc" -ne 3 ] || [ "$lines" -ne 1 ] || ! grep -q "^$who" err; then
 		bad "brp $* > /dev/full: exit $rc, $lines lines on stderr:"
 		sed 's/^/    /' err
 	else

@@ -6,7 +6,7 @@
 #    with one short error line that quotes 16 bytes of it, skips it and goes on
 #    (item 7); brp import refuses it with one line, and /dev/zero too (item 6).
 # 2. brp record on a full disk (a file size limit of 0, SIGXFSZ ignored: EFBIG)
-#    exits 2 with one line and leaves no log behind (item 3).
+#    exits 3 with one line and leaves no log behind (item 3).
 # 3. Peak memory does not grow with the input: a 64 MiB line, and 16 MiB of
 #    comment lines imported (with GNU /usr/bin/time, not under a sanitizer,
 #    which keeps freed memory; else skipped). Nothing here depends on time.
@@ -68,7 +68,7 @@ for input in import.txt /dev/zero; do
 	/dev/zero) want="brp import: line 1: a line holds at most 65536 bytes; this one is longer ('????????????????...')" ;;
 	*) want="brp import: line 20: a line holds at most 65536 bytes; this one is longer ('xxxxxxxxxxxxxxxx...')" ;;
 	esac
-	if [ "$rc" -ne 2 ] || [ "$(cat imp.err)" != "$want" ] || [ -s imp.out ]; then
+	if [ "$rc" -ne 3 ] || [ "$(cat imp.err)" != "$want" ] || [ -s imp.out ]; then
 		bad "brp import $input: exit $rc: $(head -c 300 imp.err)"
 	else
 		echo "ok: brp import $input: $want"
@@ -104,7 +104,7 @@ cmp -s long.txt long.out || bad "a deal of 1,060,000 decisions: the text dumped 
 ( (ulimit -f 0 && trap '' XFSZ && exec "$brp" record -o full.brp < /dev/null 2>&1); echo "exit $?" ) | cat > full.err
 rc=$(tail -1 full.err)
 sed -i '$d' full.err
-if [ "$rc" != "exit 2" ] || [ "$(wc -l < full.err)" -ne 1 ] || ! grep -q '^brp record: cannot record into full.brp: ' full.err; then
+if [ "$rc" != "exit 3" ] || [ "$(wc -l < full.err)" -ne 1 ] || ! grep -q '^brp record: cannot record into full.brp: ' full.err; then
 	bad "brp record on a full disk: $rc: $(cat full.err)"
 else
 	echo "ok: brp record on a full disk: $(cat full.err)"

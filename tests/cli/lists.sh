@@ -115,7 +115,7 @@ if [ "$(cut -d: -f1 args.1.verify.out | tr '\n' ' ')" != \
 fi
 for c in verify stats sqlite csv; do
 	grep -q 'nosuch\.brp' "args.1.$c.err" || bad "$c: the missing file is not reported: $(cat "args.1.$c.err")"
-	[ "$(cat "args.1.$c.rc")" = 2 ] || bad "$c: exit $(cat "args.1.$c.rc"), not 2"
+	[ "$(cat "args.1.$c.rc")" = 3 ] || bad "$c: exit $(cat "args.1.$c.rc"), not 3"
 done
 grep -q '^matches  *5$' args.1.stats.out || bad "stats: not 5 matches counted: $(head -1 args.1.stats.out)"
 grep -q '^23 logs: .* 5 ok, 17 not ok, some unreadable$' args.1.sqlite.out ||

@@ -89,6 +89,9 @@ run_case() {
 		set -- "$@" "$_line"
 	done < "$_args"
 	_rc=0
+	# a fresh directory for every run: no case sees what another (or its own first run) wrote
+	rm -rf "$tmp/cwd"
+	mkdir "$tmp/cwd"
 	(cd "$tmp/cwd" && LC_ALL=$_loc LANG=$_loc TZ=$_tz exec "$brp" "$@") \
 		> "$_prefix.out" 2> "$_prefix.err" < "$_in" || _rc=$?
 	echo "$_rc" > "$_prefix.rc"

@@ -3,13 +3,13 @@
 #   listed      every .brp under samples/ is in the manifest, every listed file exists
 #   verdicts    `brp verify --json FILE` gives the verdict and every KEY=VALUE detail
 #               of the file's line, with exit 0 (ok), 1 (illegal, mismatch,
-#               incomplete) or 2 (malformed); plain `brp verify` gives the same
+#               incomplete) or 3 (malformed); plain `brp verify` gives the same
 #               verdict and exit code; -q prints the file only when not ok
 #   round trips a log with a .txt beside it: `brp dump` gives that text, `brp import`
 #               of the text gives the log byte for byte, and dump -> import gives
-#               the log again; a log without one (damaged) cannot be dumped (exit 2)
+#               the log again; a log without one (damaged) cannot be dumped (exit 3)
 #   derivation  samples/disputed/make.sh makes exactly the shipped disputed files
-#   batch       `brp verify samples/` walks every log once, in name order, exit 2
+#   batch       `brp verify samples/` walks every log once, in name order, exit 3
 # Everything runs under LC_ALL=C TZ=UTC in a scratch directory.
 #
 #   samples.sh BRP SRCROOT
@@ -65,7 +65,7 @@ while IFS= read -r line; do
 	case $verdict in
 	ok) want=0 ;;
 	illegal | mismatch | incomplete) want=1 ;;
-	malformed) want=2 ;;
+	malformed) want=3 ;;
 	*)
 		bad "$file: unknown verdict '$verdict' in MANIFEST"
 		continue
@@ -122,7 +122,7 @@ while IFS= read -r line; do
 	elif [ "$verdict" = malformed ]; then
 		rc=0
 		"$brp" dump "$path" > /dev/null 2> err || rc=$?
-		[ "$rc" = 2 ] || bad "$file: dump of a malformed log exits $rc, not 2"
+		[ "$rc" = 3 ] || bad "$file: dump of a malformed log exits $rc, not 3"
 		[ "$(wc -l < err)" -eq 1 ] || bad "$file: dump of a malformed log wrote $(wc -l < err) error lines, not 1"
 	elif [ "$file" = disputed/claims-cut.brp ]; then
 		# a byte cut (its text would import to the growing form, other bytes): it dumps
@@ -163,7 +163,7 @@ fi
 # the whole directory, in name order (directories and files sorted together, as brp verify walks)
 rc=0
 "$brp" verify "$samples" > all.out 2> err || rc=$?
-[ "$rc" = 2 ] || bad "verify samples/ exits $rc, not 2 (there are malformed logs)"
+[ "$rc" = 3 ] || bad "verify samples/ exits $rc, not 3 (there are malformed logs)"
 sed 's/: .*//' all.out > all.files
 (cd "$samples" && find . -name '*.brp' | sed "s|^\./|$samples/|" | LC_ALL=C sort) > all.want
 cmp -s all.files all.want || { bad "verify samples/ did not list every log once, in name order:"; diff -u all.want all.files || true; }

@@ -56,7 +56,7 @@ cp sim/match-000002.brp b.brp
 expect 0 "keygen" "$brp" keygen -o k
 grep -q '^untrusted comment: minisign public key [0-9A-F]\{16\}$' k.pub || bad "k.pub: not a minisign public key file"
 [ "$(stat -c %a k.key)" = 600 ] || bad "k.key is not mode 0600"
-expect 2 "keygen over an existing key" "$brp" keygen -o k
+expect 3 "keygen over an existing key" "$brp" keygen -o k
 expect 0 "keygen -f" "$brp" keygen -f -o k
 expect 0 "sign --detached" "$brp" sign --detached -k k.key a.brp
 cmp -s a.brp sim/match-000001.brp || bad "sign --detached changed the log"
@@ -93,11 +93,11 @@ expect 0 "brp simulate -k minisign's key" "$brp" simulate -n 2 -k m.key -o msim 
 expect 0 "verify the signed simulation" "$brp" verify -K m.pub msim
 
 # keys
-expect 2 "sign with the wrong passphrase" sh -c "echo wrong | \"$brp\" sign -k e.key --passphrase-fd 0 b.brp"
+expect 3 "sign with the wrong passphrase" sh -c "echo wrong | \"$brp\" sign -k e.key --passphrase-fd 0 b.brp"
 grep -q "wrong passphrase" err || bad "a wrong passphrase is not named: $(cat err)"
-expect 2 "sign with no passphrase and no terminal" sh -c "\"$brp\" sign -k e.key b.brp < /dev/null"
-expect 2 "a public key as the secret key" "$brp" sign -k k.pub b.brp
-expect 2 "a secret key as a trusted key" "$brp" verify -K k.key b.brp
+expect 3 "sign with no passphrase and no terminal" sh -c "\"$brp\" sign -k e.key b.brp < /dev/null"
+expect 3 "a public key as the secret key" "$brp" sign -k k.pub b.brp
+expect 3 "a secret key as a trusted key" "$brp" verify -K k.key b.brp
 cat k.pub m.pub e.pub > ring
 expect 0 "a keyring" "$brp" verify --keyring ring c.brp
 grep -q "(trusted)" out || bad "--keyring: minisign's key is not trusted: $(cat out)"
@@ -112,11 +112,11 @@ expect 0 "verify a log signed twice" "$brp" verify --json -K m.pub d.brp
 cp d.orig bad.brp
 printf '\001' | dd of=bad.brp bs=1 seek=40 conv=notrunc 2> /dev/null
 cp bad.brp bad.orig
-expect 2 "sign a damaged log" "$brp" sign -k k.key bad.brp
+expect 3 "sign a damaged log" "$brp" sign -k k.key bad.brp
 cmp -s bad.brp bad.orig || bad "a failed sign changed the log"
 [ -z "$(ls ./*~ 2> /dev/null)" ] || bad "a failed sign left $(ls ./*~)"
-expect 2 "sign with a missing key" "$brp" sign -k nokey d.orig
-expect 2 "sign a missing log" "$brp" sign -k k.key missing.brp
+expect 3 "sign with a missing key" "$brp" sign -k nokey d.orig
+expect 3 "sign a missing log" "$brp" sign -k k.key missing.brp
 
 # export: the signature's public key changed (its CRC recomputed): it no longer verifies
 cp sim/match-000001.brp t.brp

@@ -27,15 +27,17 @@ bad() {
 	failed=1
 }
 
-# check LABEL OPTIONS...: the checks above on the matches these options make
+# check LABEL SEED OPTIONS...: the checks above on the matches these options make
+# (a single-valued option is given once: brp refuses a second --seed)
 check() {
 	label=$1
-	shift
+	seed=$2
+	shift 2
 	rm -rf a b c d
-	"$brp" simulate -q "$@" -j 1 -o a || { bad "$label: simulate -j 1 failed"; return; }
-	"$brp" simulate -q "$@" -j 2 -o b || { bad "$label: simulate -j 2 failed"; return; }
-	"$brp" simulate -q "$@" -j 1 -o c || { bad "$label: simulate again failed"; return; }
-	"$brp" simulate -q "$@" -j 1 --seed 99 -o d || { bad "$label: simulate --seed 99 failed"; return; }
+	"$brp" simulate -q "$@" --seed "$seed" -j 1 -o a || { bad "$label: simulate -j 1 failed"; return; }
+	"$brp" simulate -q "$@" --seed "$seed" -j 2 -o b || { bad "$label: simulate -j 2 failed"; return; }
+	"$brp" simulate -q "$@" --seed "$seed" -j 1 -o c || { bad "$label: simulate again failed"; return; }
+	"$brp" simulate -q "$@" --seed 99 -j 1 -o d || { bad "$label: simulate --seed 99 failed"; return; }
 	diff -r a b > /dev/null || bad "$label: -j 1 and -j 2 wrote different logs"
 	diff -r a c > /dev/null || bad "$label: two runs wrote different logs"
 	! diff -r a d > /dev/null || bad "$label: another seed wrote the same logs"
@@ -55,19 +57,39 @@ check() {
 	echo "$label: $nlogs logs: ok"
 }
 
-check "kzv, 2 players" -r kzv -p 2 -n 3 -t 0 -b mixed --seed 5
-check "kzv, 4 players" -r kzv -p 4 -n 3 -t 0 -b mixed --seed 5
-check "stbl, 2 players" -r stbl -p 2 -n 3 -t 0 -b mixed --seed 5
-check "stbl, 4 players" -r stbl -p 4 -n 3 -t 0 -b mixed --seed 5
-check "aberto, 2 players" -r aberto -p 2 -n 3 -t 0 -b mixed --seed 5
-check "aberto, 4 players" -r aberto -p 4 -n 3 -t 0 -b mixed --seed 5
-check "stbl to 1000, random bots" -r stbl -p 4 -n 2 -t 1000 -b random --seed 3
+check "kzv, 2 players" 5 -r kzv -p 2 -n 3 -t 0 -b mixed
+check "kzv, 4 players" 5 -r kzv -p 4 -n 3 -t 0 -b mixed
+check "stbl, 2 players" 5 -r stbl -p 2 -n 3 -t 0 -b mixed
+check "stbl, 4 players" 5 -r stbl -p 4 -n 3 -t 0 -b mixed
+check "aberto, 2 players" 5 -r aberto -p 2 -n 3 -t 0 -b mixed
+check "aberto, 4 players" 5 -r aberto -p 4 -n 3 -t 0 -b mixed
+check "stbl to 1000, random bots" 3 -r stbl -p 4 -n 2 -t 1000 -b random
 # A pile duty for vulnerable sides, which no profile has by itself: a bot that
 # took the pile must lay a pile card and reach the opening minimum in one turn
 # (docs/rules.md 11.7). Both runs used to stop with "a bot found no way to go
 # on": the first at match 30, the second at match 1.
-check "aberto with STBL's pile rule, 2 wilds" -r aberto -p 4 -n 30 -b greedy -s pile_rule=top_laid -s max_wilds=2 --seed 81
-check "kzv, 4 players, committed" -r kzv -p 4 -n 3 -t 1000 -b mixed --seed 5 --commit
-check "stbl, 2 players, committed, 2 player seeds" -r stbl -p 2 -n 3 -t 1000 -b greedy --seed 5 --commit --player-seeds 2
-check "kzv vulnerable from 300, random bots" -r kzv -p 2 -n 5 -t 1200 -b random -s vulnerable_at=300 -s vulnerable_min_open=75 --seed 11
+check "aberto with STBL's pile rule, 2 wilds" 81 -r aberto -p 4 -n 30 -b greedy -s pile_rule=top_laid -s max_wilds=2
+check "kzv, 4 players, committed" 5 -r kzv -p 4 -n 3 -t 1000 -b mixed --commit
+check "stbl, 2 players, committed, 2 player seeds" 5 -r stbl -p 2 -n 3 -t 1000 -b greedy --commit --player-seeds 2
+check "kzv vulnerable from 300, random bots" 11 -r kzv -p 2 -n 5 -t 1200 -b random -s vulnerable_at=300 -s vulnerable_min_open=75
+# An output directory that holds anything is another corpus: refused (exit 2,
+# nothing written) unless --add, which numbers the new matches on, so that with
+# one seed two runs make the corpus one run makes.
+rm -rf a b
+"$brp" simulate -q -n 3 -t 0 -b mixed --seed 5 -o a || bad "--add: the reference corpus failed"
+"$brp" simulate -q -n 2 -t 0 -b mixed --seed 5 -o b || bad "--add: the first run failed"
+rc=0
+"$brp" simulate -q -n 1 -t 0 -b mixed --seed 5 -o b 2> err || rc=$?
+[ "$rc" = 2 ] && grep -q '^brp simulate: b: the directory is not empty: give --add' err ||
+	bad "simulate into a non-empty directory: exit $rc, $(cat err)"
+[ "$(ls b | tr '\n' ' ')" = "match-000001.brp match-000002.brp " ] || bad "the refused run wrote into b: $(ls b)"
+"$brp" simulate -q -n 1 -t 0 -b mixed --seed 5 --add -o b || bad "simulate --add failed"
+diff -r a b > /dev/null || bad "-n 2 then -n 1 --add is not -n 3"
+mkdir e && touch e/notes.txt
+rc=0
+"$brp" simulate -q -n 1 -t 0 -o e 2> err || rc=$?
+[ "$rc" = 2 ] && [ "$(ls e)" = notes.txt ] || bad "simulate into a directory holding another file: exit $rc, $(ls e)"
+"$brp" simulate -q -n 1 -t 0 --add -o e && [ -f e/match-000001.brp ] || bad "simulate --add beside another file"
+[ "$failed" = 0 ] && echo "--add: ok"
+
 exit "$failed"

@@ -112,4 +112,4 @@ def test_cli_verify_local_2_prints_brp_verify_json(samples):
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV, text=True, check=False)
     rc, want = brp("verify", "--json", "samples/")
     assert p.stdout == want
-    assert p.returncode == rc == 2
+    assert p.returncode == rc == 3

@@ -65,7 +65,7 @@ def test_dask_scheduler_and_workers_as_separate_processes(samples, corpus, tmp_p
         cli = [sys.executable, "-m", "libreplay.dask"]
         p = subprocess.run(cli + ["verify", "--scheduler", addr, "samples/"], stdout=subprocess.PIPE, env=env,
                            text=True, check=False, cwd=SRCROOT)
-        assert p.stdout == brp("verify", "--json", "samples/")[1] and p.returncode == 2
+        assert p.stdout == brp("verify", "--json", "samples/")[1] and p.returncode == 3
         p = subprocess.run(cli + ["stats", "--scheduler", addr, *corpus], stdout=subprocess.PIPE, env=env,
                            text=True, check=True)
         assert p.stdout == brp("stats", "--json", *corpus)[1]

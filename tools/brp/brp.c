@@ -42,7 +42,8 @@ static void usage(FILE *f)
 	      "Run 'brp COMMAND --help' or 'brp help COMMAND' for the options of a command,\n"
 	      "and 'man brp-COMMAND' for its manual page.\n"
 	      "Exit status: 0 success, 1 a negative answer (such as an invalid meld),\n"
-	      "2 a usage error or bad input.\n", f);
+	      "2 a usage error, 3 a failure (an input that cannot be read, an output that\n"
+	      "cannot be written, out of memory).\n", f);
 }
 
 static const struct brp_cmd *find_command(const char *name)
@@ -84,7 +85,7 @@ static int finish(const char *cmd, int rc)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		brp_error(cmd, "cannot write the output");
-		return BRP_EXIT_USAGE;
+		return BRP_EXIT_FAIL;
 	}
 	return rc;
 }

@@ -8,15 +8,23 @@
 #ifndef BRP_H
 #define BRP_H
 
+#include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <libreplay/libreplay.h>
 
-/* Exit codes, shared by every subcommand. */
+/*
+ * Exit codes, shared by every subcommand (brp(1), EXIT STATUS). A higher code
+ * is the worse outcome: a command that meets several reports the highest.
+ */
 enum brp_exit {
 	BRP_EXIT_OK = 0,    /* success; for a check: the answer is yes */
-	BRP_EXIT_NO = 1,    /* the check ran and the answer is no (an invalid meld) */
-	BRP_EXIT_USAGE = 2  /* a usage error, bad input, or a failure */
+	BRP_EXIT_NO = 1,    /* the check ran and the answer is no (an invalid meld, an illegal match) */
+	BRP_EXIT_USAGE = 2, /* a usage error: the command line is wrong, nothing was done */
+	BRP_EXIT_FAIL = 3   /* a failure while working: an input that cannot be read (missing, not a
+	                       log, damaged), an output or a database that cannot be written, out of
+	                       memory */
 };
 
 struct brp_cmd {
@@ -53,6 +61,132 @@ void brp_error(const char *cmd, const char *fmt, ...)
 #endif
 	;
 
+/* ---- the option layer (options.c) ----
+ *
+ * A command lists its options once, in a table of struct brp_opt; the layer
+ * makes getopt_long's tables from it, refuses what getopt refuses (an unknown
+ * option, a missing value) and a single-valued option given twice, and gives
+ * a parser per kind of value. Every refusal is one line in one form,
+ * "brp CMD: --NAME takes WHAT, not 'VALUE'" for a value, and makes the
+ * command exit with BRP_EXIT_USAGE. Options shared by several commands (the
+ * batch options, the rules) are the BRP_OPT_* rows below and are read by the
+ * shared handlers, so they are spelt and checked the same everywhere.
+ */
+
+/* The codes of the options without a short letter: shared ones first, a command's own from BRP_OPT_OWN. */
+enum {
+	BRP_OPT_LIST = 256,    /* --from-list FILE */
+	BRP_OPT_TIMEOUT,       /* --timeout SECS */
+	BRP_OPT_JSON,          /* --json */
+	BRP_OPT_PASSFD,        /* --passphrase-fd N */
+	BRP_OPT_LOGFILE,       /* --log FILE (- or /dev/stdin: standard input) */
+	BRP_OPT_OWN = 300
+};
+
+struct brp_opt {
+	const char *name; /* the long name, without "--"; NULL ends a table */
+	int arg;          /* 1: the option takes a value */
+	int val;          /* its short letter (an ASCII letter: -x works too), or a code from 256 */
+	int many;         /* 1: may be given more than once (-K, --set); else a second one is refused */
+	int group;        /* options with the same non-zero group set one thing: one of them at most */
+};
+
+#define BRP_OPT_JOBS { "jobs", 1, 'j', 0, 0 }
+#define BRP_OPT_FROM_LIST { "from-list", 1, BRP_OPT_LIST, 0, 0 }
+#define BRP_OPT_QUIET { "quiet", 0, 'q', 0, 0 }
+#define BRP_OPT_TIMEOUT_ROW { "timeout", 1, BRP_OPT_TIMEOUT, 0, 0 }
+#define BRP_OPT_JSON_ROW { "json", 0, BRP_OPT_JSON, 0, 0 }
+#define BRP_OPT_RULES { "rules", 1, 'r', 0, 1 }
+#define BRP_OPT_SET { "set", 1, 's', 1, 0 }
+#define BRP_OPT_PASSFD_ROW { "passphrase-fd", 1, BRP_OPT_PASSFD, 0, 0 }
+/* --log FILE: once in a command that reads one log, repeatable in a batch (brp verify, brp stats) */
+#define BRP_OPT_LOG { "log", 1, BRP_OPT_LOGFILE, 0, 0 }
+#define BRP_OPT_LOGS { "log", 1, BRP_OPT_LOGFILE, 1, 0 }
+#define BRP_OPT_HELP { "help", 0, 'h', 0, 0 }
+#define BRP_OPT_END { NULL, 0, 0, 0, 0 }
+
+#define BRP_OPT_MAX 32
+
+/* The parsing state of one command line. */
+struct brp_getopt {
+	const char *cmd;
+	const struct brp_opt *opts;
+	int argc;
+	char **argv;
+	const char *arg;       /* the value of the option last returned (NULL for a flag) */
+	const struct brp_opt *cur; /* the option last returned */
+	int n;
+	struct option table[BRP_OPT_MAX + 1];
+	char shorts[3 * BRP_OPT_MAX + 2];
+	unsigned char seen[BRP_OPT_MAX];
+};
+
+/* Start parsing argv[0..argc) (argv[0]: the command) with the options of opts. */
+void brp_getopt_init(struct brp_getopt *g, const char *cmd, const struct brp_opt *opts, int argc, char **argv);
+/*
+ * The next option: its val; -1 after the last (the operands are then
+ * argv[brp_getopt_index(g)..argc), options and operands may be mixed, "--"
+ * ends the options); BRP_OPT_BAD after printing why the command line is
+ * refused (the command returns BRP_EXIT_USAGE).
+ */
+#define BRP_OPT_BAD (-2)
+int brp_getopt_next(struct brp_getopt *g);
+/* The index of the first operand, once brp_getopt_next has returned -1. */
+int brp_getopt_index(const struct brp_getopt *g);
+/* "--NAME" of the option last returned. */
+const char *brp_opt_name(const struct brp_getopt *g);
+
+/*
+ * The value parsers: each reads g->arg, the value of the option last
+ * returned; 0 on success, else one line "--NAME takes WHAT, not 'VALUE'" and
+ * BRP_EXIT_USAGE.
+ */
+/* A decimal number from lo to hi (no sign, no blank, no other character). */
+int brp_opt_long(const struct brp_getopt *g, long lo, long hi, long *out);
+/* The same, into an int. */
+int brp_opt_int(const struct brp_getopt *g, int lo, int hi, int *out);
+/* Any decimal number a uint64_t holds (a seed). */
+int brp_opt_u64(const struct brp_getopt *g, uint64_t *out);
+/* One of the words names[0..] (NULL-terminated): *out its index. */
+int brp_opt_choice(const struct brp_getopt *g, const char *const *names, int *out);
+/* A rule profile the library knows. */
+int brp_opt_profile(const struct brp_getopt *g, const char **out);
+/* A path: anything but the empty string. */
+int brp_opt_path(const struct brp_getopt *g, const char **out);
+/* KEY=VALUE with a non-empty KEY (what: how the help writes it, "NAME=VALUE"): *value after the '='. */
+int brp_opt_pair(const struct brp_getopt *g, const char *what, const char **value);
+/* Exactly 2 * n hex digits into out[0..n). */
+int brp_opt_hex(const struct brp_getopt *g, uint8_t *out, size_t n);
+/* The one message form: "--NAME takes WHAT, not 'VALUE'"; returns BRP_EXIT_USAGE. */
+int brp_opt_refuse(const struct brp_getopt *g, const char *what);
+
+/* The batch options: -j/--jobs, --from-list, -q/--quiet, --timeout. */
+struct brp_batch {
+	int jobs;          /* 1..256, default 1 */
+	const char *list;  /* --from-list, or NULL */
+	int quiet;
+	long timeout;      /* seconds, 0..86400, default 600 */
+};
+#define BRP_BATCH_INIT { 1, NULL, 0, 600 }
+/*
+ * Take option c if it is one of the batch options: 1 taken, 0 not one of
+ * them, BRP_EXIT_USAGE a bad value (said).
+ */
+int brp_batch_option(const struct brp_getopt *g, int c, struct brp_batch *b);
+
+/* The rules options: -r/--rules PROFILE and -s/--set NAME=VALUE (repeatable). */
+struct brp_rules_opts {
+	const char *profile; /* NULL: not given */
+	const char **sets;
+	int nsets, cap;
+};
+/* Take option c if it is -r or -s: 1 taken, 0 not one of them, BRP_EXIT_USAGE or BRP_EXIT_FAIL (said). */
+int brp_rules_option(const struct brp_getopt *g, int c, struct brp_rules_opts *r);
+/* Add one more "NAME=VALUE" (the option's or the command's own); BRP_EXIT_FAIL when out of memory. */
+int brp_rules_opts_add(const char *cmd, struct brp_rules_opts *r, const char *set);
+/* Frees sets; the struct may be used again. */
+void brp_rules_opts_free(struct brp_rules_opts *r);
+
 /*
  * Report the option getopt_long() just refused ('?' or ':' from an
  * optstring starting with ':'), as one line, and return BRP_EXIT_USAGE.
@@ -61,10 +195,11 @@ int brp_bad_option(const char *cmd, int c, char **argv);
 
 /*
  * A rule set for profile (NULL: "stbl") with the overrides in sets[0..nsets)
- * applied, each "NAME=VALUE". On failure prints one line and returns -1;
- * *out is then NULL.
+ * applied, each "NAME=VALUE". Returns 0, or prints one line and returns
+ * BRP_EXIT_USAGE (an unknown profile or parameter, a bad value) or
+ * BRP_EXIT_FAIL (out of memory); *out is then NULL.
  */
-int brp_rules_make(const char *cmd, const char *profile, char *const *sets, int nsets,
+int brp_rules_make(const char *cmd, const char *profile, const char *const *sets, int nsets,
                    rpl_rules **out);
 
 /*
@@ -134,21 +269,22 @@ void brp_source_free(struct brp_source *src);
  * Run job on every path of src with jobs threads; out receives each result in
  * the paths' order, one at a time (never concurrently). slot_size: the size of
  * a result. The threads take paths from src through a window of slots, so
- * memory depends on jobs, not on the number of paths. On failure (out of
- * memory, no thread, or src failed: its message comes after every result
- * before it) prints one line and returns -1; the results before it have been
- * handed to out.
+ * memory depends on jobs, not on the number of paths. out returns 0 to go on,
+ * non-zero to stop: no path is taken after it and no result handed out; the
+ * results made meanwhile go to drop (NULL: nothing to release), and the run
+ * returns 1 (out says why, not the pool). On failure (out of memory, no
+ * thread, or src failed: its message comes after every result before it)
+ * prints one line and returns -1; the results before it have been handed to
+ * out. Else 0.
  */
 typedef void (*brp_job_fn)(const char *path, void *result, void *ud);
-typedef void (*brp_out_fn)(const char *path, const void *result, void *ud);
+typedef int (*brp_out_fn)(const char *path, const void *result, void *ud);
+typedef void (*brp_drop_fn)(void *result, void *ud);
 int brp_pool_run(const char *cmd, struct brp_source *src, int jobs, size_t slot_size, brp_job_fn job,
-                 brp_out_fn out, void *ud);
+                 brp_out_fn out, brp_drop_fn drop, void *ud);
 
 /* *buf becomes a copy of s, grown (*cap bytes) when s does not fit; -1 when out of memory. */
 int brp_copy_string(char **buf, size_t *cap, const char *s);
-
-/* Parse the argument of --jobs (1..256) into *jobs; on failure one line and -1. */
-int brp_parse_jobs(const char *cmd, const char *arg, int *jobs);
 
 /* Parse exactly 2 * n hex digits (either case) into out[0..n); -1 when s is not that. */
 int brp_parse_hex(const char *s, uint8_t *out, size_t n);
@@ -198,8 +334,6 @@ void brp_progress_end(struct brp_progress *p);
  * terminal with echo off, twice when confirm. On failure one line and -1.
  */
 int brp_passphrase(const char *cmd, int fd, int confirm, char *buf, size_t cap);
-/* The argument of --passphrase-fd. On failure one line and -1. */
-int brp_parse_fd(const char *cmd, const char *arg, int *fd);
 /* A secret key file, asking for its passphrase (from passfd, or the terminal) if it is encrypted. */
 int brp_seckey_open(const char *cmd, const char *path, int passfd, rpl_seckey **out);
 /* Add the public keys of path (a .pub file or a keyring) to *kr, made on first use. */

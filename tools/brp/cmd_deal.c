@@ -1,7 +1,6 @@
 /* brp deal: print the layout a committed match derives for one deal (docs/format.md, section 15). */
 #include "brp.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,66 +30,57 @@ static void print_cards(const char *label, const rpl_card *c, int n)
 
 int cmd_deal(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "seed", required_argument, NULL, 'S' },
-		{ "player-seed", required_argument, NULL, 'P' },
-		{ "deal", required_argument, NULL, 'd' },
-		{ "players", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	enum { OPT_SEED = BRP_OPT_OWN, OPT_PLAYER_SEED };
+	static const struct brp_opt opts[] = {
+		{ "seed", 1, OPT_SEED, 0, 0 },
+		{ "player-seed", 1, OPT_PLAYER_SEED, 1, 0 },
+		{ "deal", 1, 'd', 0, 0 },
+		{ "players", 1, 'p', 0, 0 },
+		BRP_OPT_HELP,
+		BRP_OPT_END,
 	};
+	static const char *const counts[] = { "2", "4", NULL };
 	uint8_t seed[RPL_DEAL_SEED_SIZE], pseeds[RPL_DEAL_MAX_PLAYER_SEEDS][RPL_DEAL_SEED_SIZE];
 	uint8_t commit[RPL_DEAL_COMMIT_SIZE];
-	int have_seed = 0, npseeds = 0, deal = 1, players = 4, c;
+	int have_seed = 0, npseeds = 0, deal = 1, players = 4, c, first;
+	struct brp_getopt g;
 	rpl_layout lay;
-	char *end;
-	long v;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":d:p:h", longopts, NULL)) != -1) {
+	brp_getopt_init(&g, name, opts, argc, argv);
+	while ((c = brp_getopt_next(&g)) != -1) {
 		switch (c) {
-		case 'S':
-			if (brp_parse_hex(optarg, seed, sizeof(seed)) < 0) {
-				brp_error(name, "--seed wants 64 hex digits, not '%s'", optarg);
+		case BRP_OPT_BAD: return BRP_EXIT_USAGE;
+		case OPT_SEED:
+			if (brp_opt_hex(&g, seed, sizeof(seed)) != 0)
 				return BRP_EXIT_USAGE;
-			}
 			have_seed = 1;
 			break;
-		case 'P':
+		case OPT_PLAYER_SEED:
 			if (npseeds == RPL_DEAL_MAX_PLAYER_SEEDS) {
 				brp_error(name, "at most %d player seeds", RPL_DEAL_MAX_PLAYER_SEEDS);
 				return BRP_EXIT_USAGE;
 			}
-			if (brp_parse_hex(optarg, pseeds[npseeds], sizeof(pseeds[0])) < 0) {
-				brp_error(name, "--player-seed wants 64 hex digits, not '%s'", optarg);
+			if (brp_opt_hex(&g, pseeds[npseeds], sizeof(pseeds[0])) != 0)
 				return BRP_EXIT_USAGE;
-			}
 			npseeds++;
 			break;
 		case 'd':
-			v = strtol(optarg, &end, 10);
-			if (*optarg == '\0' || *end != '\0' || v < 1 || v > RPL_MAX_DEALS) {
-				brp_error(name, "--deal wants a number from 1 to %d, not '%s'", RPL_MAX_DEALS, optarg);
+			if (brp_opt_int(&g, 1, RPL_MAX_DEALS, &deal) != 0)
 				return BRP_EXIT_USAGE;
-			}
-			deal = (int)v;
 			break;
 		case 'p':
-			if (strcmp(optarg, "2") != 0 && strcmp(optarg, "4") != 0) {
-				brp_error(name, "--players wants 2 or 4, not '%s'", optarg);
+			if (brp_opt_choice(&g, counts, &players) != 0)
 				return BRP_EXIT_USAGE;
-			}
-			players = optarg[0] - '0';
+			players = players ? 4 : 2;
 			break;
 		case 'h':
 			usage(stdout);
 			return BRP_EXIT_OK;
-		default:
-			return brp_bad_option(name, c, argv);
 		}
 	}
-	if (optind < argc) {
-		brp_error(name, "unexpected argument '%s' (see brp deal --help)", argv[optind]);
+	first = brp_getopt_index(&g);
+	if (first < argc) {
+		brp_error(name, "unexpected argument '%s' (see brp deal --help)", argv[first]);
 		return BRP_EXIT_USAGE;
 	}
 	if (!have_seed) {
@@ -100,14 +90,14 @@ int cmd_deal(int argc, char **argv)
 	if (rpl_deal_commit(commit, seed) < 0 ||
 	    rpl_deal_derive(&lay, seed, (const uint8_t(*)[RPL_DEAL_SEED_SIZE])pseeds, npseeds, players, deal) < 0) {
 		brp_error(name, "the deal cannot be derived");
-		return BRP_EXIT_USAGE;
+		return BRP_EXIT_FAIL;
 	}
 	fputs("commitment: ", stdout);
 	for (size_t i = 0; i < sizeof(commit); i++)
 		printf("%02x", commit[i]);
 	printf("\ndeal %d\n", deal);
 	for (int s = 0; s < players; s++) {
-		char label[16];
+		char label[24];
 		snprintf(label, sizeof(label), "hand %d:", s);
 		print_cards(label, lay.hand[s], RPL_HAND_SIZE);
 	}

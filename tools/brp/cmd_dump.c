@@ -2,7 +2,6 @@
 #include "brp.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -27,7 +26,8 @@ static void usage(FILE *f)
 	      "                    match_id; whole even for a damaged log (\"error\")\n"
 	      "  -h, --help        print this help and exit\n"
 	      "\n"
-	      "Exit status: 0 success, 2 a usage error or a log that cannot be read.\n", f);
+	      "Exit status: 0 success, 2 a usage error, 3 a log that cannot be read or an\n"
+	      "output that cannot be written.\n", f);
 }
 
 static int put(void *ud, const char *s, size_t n)
@@ -308,45 +308,48 @@ done:
 
 int cmd_dump(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "log", required_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const struct brp_opt opts[] = {
+		{ "output", 1, 'o', 0, 0 },
+		BRP_OPT_JSON_ROW,
+		BRP_OPT_LOG,
+		BRP_OPT_HELP,
+		BRP_OPT_END,
 	};
+	struct brp_getopt g;
+	int first;
 	const char *out_path = NULL, *path = NULL;
 	rpl_reader *rd = NULL;
 	FILE *out = stdout;
 	char err[RPL_ERRMSG_SIZE];
 	int rc = BRP_EXIT_USAGE, c, e, regular = 0, json = 0;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+	brp_getopt_init(&g, name, opts, argc, argv);
+	while ((c = brp_getopt_next(&g)) != -1) {
 		switch (c) {
-		case 'o': out_path = optarg; break;
-		case 'J': json = 1; break;
-		case 'l':
-			if (path) {
-				brp_error(name, "one log at a time (see brp dump --help)");
+		case BRP_OPT_BAD: return BRP_EXIT_USAGE;
+		case 'o':
+			if (brp_opt_path(&g, &out_path) != 0)
 				return BRP_EXIT_USAGE;
-			}
-			path = optarg;
+			break;
+		case BRP_OPT_JSON: json = 1; break;
+		case BRP_OPT_LOGFILE:
+			if (brp_opt_path(&g, &path) != 0)
+				return BRP_EXIT_USAGE;
 			break;
 		case 'h':
 			usage(stdout);
 			return BRP_EXIT_OK;
-		default: return brp_bad_option(name, c, argv);
 		}
 	}
-	if (optind + !path != argc) {
-		brp_error(name, optind == argc ? "no log given (see brp dump --help)"
+	first = brp_getopt_index(&g);
+	if (first + !path != argc) {
+		brp_error(name, first == argc ? "no log given (see brp dump --help)"
 		                               : "one log at a time (see brp dump --help)");
 		return BRP_EXIT_USAGE;
 	}
 	if (!path)
-		path = argv[optind];
+		path = argv[first];
+	rc = BRP_EXIT_FAIL;
 	e = brp_open_log(path, &rd);
 	if (brp_stdin_spelling(path))
 		path = brp_stdin_name; /* named so in messages */

@@ -6,8 +6,6 @@
  */
 #include "brp.h"
 
-#include <getopt.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -51,88 +49,18 @@ static void usage(FILE *f)
 	      "\n"
 	      "Progress goes to standard error when it is a terminal; the summary line to\n"
 	      "standard output.\n"
-	      "Exit status: 0 every log exported (whatever its verdict), 2 a usage error, a\n"
-	      "log that cannot be read, or a database or file error (the database is then\n"
-	      "left as it was before the run).\n",
+	      "Exit status: 0 every log exported (whatever its verdict); 2 a usage error,\n"
+	      "or arguments that name no log (nothing is created); 3 a log that cannot be\n"
+	      "read (the others are exported), or a database or file error (the database\n"
+	      "is then left as it was before the run).\n",
 	      f);
 }
 
-/* A log on its way from the source to the writer: its path, then the loaded match. */
-struct slot {
-	char *path;   /* this slot's copy of the path */
-	size_t cap;
+/* One log, loaded by a pool job: the match, or why it could not be loaded. */
+struct loaded {
 	rpl_export_match *m;
 	int err;
-	int done;
 };
-
-/*
- * Paths are taken from the source in order, under the lock, into a ring of
- * window slots (path i in slots[i % window]); the writer consumes them in the
- * same order. So memory depends on -j, not on the number of logs.
- */
-struct pipeline {
-	struct brp_source *src;
-	unsigned flags;
-	struct slot *slots;
-	size_t window;      /* how far the workers may run ahead of the writer */
-	size_t next;        /* paths taken from the source */
-	size_t consumed;    /* paths before this one are written and their matches freed */
-	int end;            /* no more paths: the source ended or failed, or memory ran out */
-	int nomem;
-	int stop;           /* the writer stopped on an error */
-	pthread_mutex_t lock;
-	pthread_cond_t ready, room;
-};
-
-/* With the lock held: the next path into its slot; NULL at the end (woken writer). */
-static struct slot *take(struct pipeline *p)
-{
-	const char *path;
-	struct slot *s;
-
-	if (brp_source_next(p->src, &path) < 0 || !path)
-		goto end;
-	s = &p->slots[p->next % p->window];
-	if (brp_copy_string(&s->path, &s->cap, path) < 0) {
-		p->nomem = 1;
-		goto end;
-	}
-	s->m = NULL;
-	s->err = 0;
-	s->done = 0;
-	p->next++;
-	return s;
-end:
-	p->end = 1;
-	pthread_cond_broadcast(&p->ready);
-	return NULL;
-}
-
-static void *worker(void *arg)
-{
-	struct pipeline *p = arg;
-
-	pthread_mutex_lock(&p->lock);
-	for (;;) {
-		struct slot *s;
-		rpl_export_match *m = NULL;
-		int err;
-		while (!p->stop && !p->end && p->next >= p->consumed + p->window)
-			pthread_cond_wait(&p->room, &p->lock);
-		if (p->stop || p->end || !(s = take(p)))
-			break;
-		pthread_mutex_unlock(&p->lock);
-		err = rpl_export_match_load(&m, s->path, p->flags);
-		pthread_mutex_lock(&p->lock);
-		s->m = m;
-		s->err = err;
-		s->done = 1;
-		pthread_cond_broadcast(&p->ready);
-	}
-	pthread_mutex_unlock(&p->lock);
-	return NULL;
-}
 
 struct totals {
 	size_t logs, added, present, ok, not_ok, unreadable;
@@ -163,268 +91,235 @@ static void print_json(const struct totals *t, const char *db, const char *csv, 
 	fputs("}\n", stdout);
 }
 
-int cmd_export(int argc, char **argv)
-{
-	const char *list = NULL;
-	static const struct option opts[] = {
-		{ "sqlite", required_argument, NULL, 'S' },
-		{ "csv", required_argument, NULL, 'C' },
-		{ "bom", no_argument, NULL, 'B' },
-		{ "xlsx", required_argument, NULL, 'X' },
-		{ "actions", no_argument, NULL, 'a' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "from-list", required_argument, NULL, 'F' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *db_path = NULL, *csv_dir = NULL, *xlsx_path = NULL;
-	unsigned csv_flags = 0;
-	int jobs = 1, quiet = 0, json = 0, c, status = BRP_EXIT_USAGE, err, nthreads = 0;
-	struct brp_progress prog = { 0 };
-	long timeout_s = 600;
-	unsigned flags = 0;
-	char *end;
-	struct brp_source *src = NULL;
-	rpl_export_db *db = NULL;
-	rpl_export_csv *csv = NULL;
-	rpl_export_xlsx *xlsx = NULL;
-	struct pipeline p;
-	pthread_t *th = NULL;
-	struct totals t = { 0 };
-	int failed = 0, complete = 0, made_dir = 0, finished = 0;
+/* The sinks, opened with the first log (so that an empty input creates nothing), and the counts. */
+struct exporter {
+	const char *db_path, *csv_dir, *xlsx_path;
+	unsigned flags, csv_flags;
+	long timeout_s;
+	int opened, made_dir;
+	rpl_export_db *db;
+	rpl_export_csv *csv;
+	rpl_export_xlsx *xlsx;
+	struct brp_progress prog;
+	struct totals t;
+};
 
-	memset(&p, 0, sizeof(p));
-	while ((c = getopt_long(argc, argv, ":aj:qh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'S': db_path = optarg; break;
-		case 'C': csv_dir = optarg; break;
-		case 'B': csv_flags |= RPL_EXPORT_CSV_BOM; break;
-		case 'X': xlsx_path = optarg; break;
-		case 'a': flags |= RPL_EXPORT_ACTIONS; break;
-		case 'j':
-			if (brp_parse_jobs(name, optarg, &jobs) < 0)
-				return BRP_EXIT_USAGE;
-			break;
-		case 'T':
-			timeout_s = strtol(optarg, &end, 10);
-			if (*end || end == optarg || timeout_s < 0 || timeout_s > 86400) {
-				brp_error(name, "--timeout takes 0 to 86400 seconds, not '%s'", optarg);
-				return BRP_EXIT_USAGE;
+/* Open what the options name: 0, or -1 with one line said. */
+static int open_sinks(struct exporter *e)
+{
+	int err;
+
+	e->opened = 1;
+	if (e->csv_dir) {
+		if (mkdir(e->csv_dir, 0777) == 0) {
+			e->made_dir = 1;
+		} else {
+			struct stat st;
+			if (stat(e->csv_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+				brp_error(name, "%s: cannot make the directory", e->csv_dir);
+				return -1;
 			}
-			break;
-		case 'q': quiet = 1; break;
-		case 'J': json = 1; break;
-		case 'F': list = optarg; break;
-		case 'h': usage(stdout); return BRP_EXIT_OK;
-		default: return brp_bad_option(name, c, argv);
+		}
+		if ((err = rpl_export_csv_open(&e->csv, e->csv_dir, e->csv_flags)) != 0) {
+			brp_error(name, "%s: %s", e->csv_dir, e->csv ? rpl_export_csv_errmsg(e->csv) : rpl_strerror(err));
+			return -1;
 		}
 	}
-	if (!db_path && !csv_dir && !xlsx_path) {
+	if (e->xlsx_path && (err = rpl_export_xlsx_open(&e->xlsx, e->xlsx_path)) != 0) {
+		brp_error(name, "%s: %s", e->xlsx_path, e->xlsx ? rpl_export_xlsx_errmsg(e->xlsx) : rpl_strerror(err));
+		return -1;
+	}
+	if (e->db_path) {
+		if ((err = rpl_export_db_open(&e->db, e->db_path, (int)(e->timeout_s * 1000))) != 0 ||
+		    (err = rpl_export_db_begin(e->db)) != 0) {
+			brp_error(name, "%s: %s", e->db_path, e->db ? rpl_export_db_errmsg(e->db) : rpl_strerror(err));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* A pool job: load (hash, verify, replay) one log, on a worker thread. */
+static void load_one(const char *path, void *result, void *ud)
+{
+	struct loaded *l = result;
+	struct exporter *e = ud;
+
+	l->m = NULL;
+	l->err = rpl_export_match_load(&l->m, path, e->flags);
+}
+
+/* A loaded match made after a stop: released. */
+static void drop_one(void *result, void *ud)
+{
+	(void)ud;
+	rpl_export_match_free(((struct loaded *)result)->m);
+}
+
+/* Count a match the first sink took (added) or had already. */
+static void count(struct totals *t, int added)
+{
+	if (added)
+		t->added++;
+	else
+		t->present++;
+}
+
+/*
+ * The pool's output: each loaded match in the order of the arguments, into
+ * every sink. Returns non-zero (stop) when a sink fails: the run is then
+ * rolled back.
+ */
+static int write_one(const char *path, const void *result, void *ud)
+{
+	const struct loaded *l = result;
+	struct exporter *e = ud;
+	rpl_export_match *m = l->m;
+	int added = 0, failed = 0;
+
+	brp_progress_clear(&e->prog);
+	if (!e->opened && open_sinks(e) < 0) {
+		rpl_export_match_free(m);
+		return 1;
+	}
+	e->t.logs++;
+	if (l->err) {
+		brp_error(name, "%s: %s", path, m ? rpl_export_match_errmsg(m) : rpl_strerror(l->err));
+		e->t.unreadable++;
+	} else {
+		int kind = rpl_export_match_verdict(m)->kind;
+		if (kind >= 0 && kind <= RPL_VERDICT_UNTRUSTED)
+			e->t.verdicts[kind]++;
+		if (kind == RPL_VERDICT_OK)
+			e->t.ok++;
+		else
+			e->t.not_ok++;
+		if (e->db && rpl_export_db_add(e->db, m, &added) != 0) {
+			brp_error(name, "%s: %s: %s", e->db_path, path, rpl_export_db_errmsg(e->db));
+			failed = 1;
+		}
+		if (!failed && e->db)
+			count(&e->t, added);
+		if (!failed && e->csv && rpl_export_csv_add(e->csv, m, &added) != 0) {
+			brp_error(name, "%s: %s", e->csv_dir, rpl_export_csv_errmsg(e->csv));
+			failed = 1;
+		}
+		if (!failed && !e->db && e->csv)
+			count(&e->t, added);
+		if (!failed && e->xlsx && rpl_export_xlsx_add(e->xlsx, m, &added) != 0) {
+			brp_error(name, "%s: %s", e->xlsx_path, rpl_export_xlsx_errmsg(e->xlsx));
+			failed = 1;
+		}
+		if (!failed && !e->db && !e->csv && e->xlsx)
+			count(&e->t, added);
+	}
+	rpl_export_match_free(m);
+	if (!failed)
+		brp_progress_step(&e->prog, e->t.logs);
+	return failed;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	enum { OPT_SQLITE = BRP_OPT_OWN, OPT_CSV, OPT_BOM, OPT_XLSX };
+	static const struct brp_opt opts[] = {
+		{ "sqlite", 1, OPT_SQLITE, 0, 0 },
+		{ "csv", 1, OPT_CSV, 0, 0 },
+		{ "bom", 0, OPT_BOM, 0, 0 },
+		{ "xlsx", 1, OPT_XLSX, 0, 0 },
+		{ "actions", 0, 'a', 0, 0 },
+		BRP_OPT_JOBS,
+		BRP_OPT_TIMEOUT_ROW,
+		BRP_OPT_QUIET,
+		BRP_OPT_JSON_ROW,
+		BRP_OPT_FROM_LIST,
+		BRP_OPT_HELP,
+		BRP_OPT_END,
+	};
+	struct brp_getopt g;
+	struct brp_batch b = BRP_BATCH_INIT;
+	int c, status = BRP_EXIT_FAIL, err, rc, first, finished = 0, json = 0;
+	struct brp_source *src = NULL;
+	struct exporter e;
+
+	memset(&e, 0, sizeof(e));
+	brp_getopt_init(&g, name, opts, argc, argv);
+	while ((c = brp_getopt_next(&g)) != -1) {
+		if (c == BRP_OPT_BAD)
+			return BRP_EXIT_USAGE;
+		if ((rc = brp_batch_option(&g, c, &b)) != 0) {
+			if (rc != 1)
+				return rc;
+			continue;
+		}
+		rc = 0;
+		switch (c) {
+		case OPT_SQLITE: rc = brp_opt_path(&g, &e.db_path); break;
+		case OPT_CSV: rc = brp_opt_path(&g, &e.csv_dir); break;
+		case OPT_BOM: e.csv_flags |= RPL_EXPORT_CSV_BOM; break;
+		case OPT_XLSX: rc = brp_opt_path(&g, &e.xlsx_path); break;
+		case 'a': e.flags |= RPL_EXPORT_ACTIONS; break;
+		case BRP_OPT_JSON: json = 1; break;
+		case 'h': usage(stdout); return BRP_EXIT_OK;
+		}
+		if (rc)
+			return rc;
+	}
+	first = brp_getopt_index(&g);
+	e.timeout_s = b.timeout;
+	if (!e.db_path && !e.csv_dir && !e.xlsx_path) {
 		brp_error(name, "say where to export: --sqlite DB, --csv DIR or --xlsx FILE (try 'brp export --help')");
 		return BRP_EXIT_USAGE;
 	}
-	if (optind >= argc && !list) {
+	if (first >= argc && !b.list) {
 		brp_error(name, "no log to export (try 'brp export --help')");
 		return BRP_EXIT_USAGE;
 	}
-	if (brp_source_new(&src, name, argc - optind, argv + optind, list) < 0)
+	if (brp_source_new(&src, name, argc - first, argv + first, b.list) < 0)
 		goto cleanup;
-	brp_progress_start(&prog, name, "logs", quiet, 0);
-
-	if (csv_dir) {
-		if (mkdir(csv_dir, 0777) == 0) {
-			made_dir = 1;
-		} else {
-			struct stat st;
-			if (stat(csv_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-				brp_error(name, "%s: cannot make the directory", csv_dir);
-				goto cleanup;
-			}
-		}
-		if ((err = rpl_export_csv_open(&csv, csv_dir, csv_flags)) != 0) {
-			brp_error(name, "%s: %s", csv_dir, csv ? rpl_export_csv_errmsg(csv) : rpl_strerror(err));
-			goto cleanup;
-		}
-	}
-	if (xlsx_path && (err = rpl_export_xlsx_open(&xlsx, xlsx_path)) != 0) {
-		brp_error(name, "%s: %s", xlsx_path, xlsx ? rpl_export_xlsx_errmsg(xlsx) : rpl_strerror(err));
-		goto cleanup;
-	}
-	if (db_path) {
-		if ((err = rpl_export_db_open(&db, db_path, (int)(timeout_s * 1000))) != 0 ||
-		    (err = rpl_export_db_begin(db)) != 0) {
-			brp_error(name, "%s: %s", db_path, db ? rpl_export_db_errmsg(db) : rpl_strerror(err));
-			goto cleanup;
-		}
-	}
-
-	p.src = src;
-	p.flags = flags;
+	brp_progress_start(&e.prog, name, "logs", b.quiet, 0);
 	/*
-	 * 16 loaded matches a thread, as brp_pool_run: with 4, the workers waited
-	 * for room often enough that -j 2 took 4 % longer (1.91 s against 1.84 s
-	 * for the benchmark's corpus); the cost is about 0.6 MiB, whatever the
-	 * number of logs.
+	 * The pool's window is 16 loaded matches a thread: with 4, the workers
+	 * waited for room often enough that -j 2 took 4 % longer (1.91 s against
+	 * 1.84 s for the benchmark's corpus); the cost is about 0.6 MiB, whatever
+	 * the number of logs.
 	 */
-	p.window = (size_t)jobs * 16;
-	p.slots = calloc(p.window, sizeof(*p.slots));
-	th = calloc((size_t)jobs, sizeof(*th));
-	if (!p.slots || !th) {
-		brp_error(name, "out of memory");
+	rc = brp_pool_run(name, src, b.jobs, sizeof(struct loaded), load_one, write_one, drop_one, &e);
+	if (rc != 0)
+		goto cleanup; /* said: the database is left as it was */
+	brp_progress_end(&e.prog);
+	if (brp_source_count(src) == 0) {
+		brp_error(name, "no .brp log found in the arguments");
+		status = BRP_EXIT_USAGE;
 		goto cleanup;
 	}
-	pthread_mutex_init(&p.lock, NULL);
-	pthread_cond_init(&p.ready, NULL);
-	pthread_cond_init(&p.room, NULL);
-	if (jobs > 1) {
-		for (nthreads = 0; nthreads < jobs; nthreads++)
-			if (pthread_create(&th[nthreads], NULL, worker, &p) != 0)
-				break;
-		if (nthreads == 0) {
-			brp_error(name, "cannot start a thread");
-			goto teardown;
-		}
-	}
-
-	for (size_t i = 0;; i++) {
-		struct slot *s = &p.slots[i % p.window];
-		rpl_export_match *m = NULL;
-		int added = 0;
-		pthread_mutex_lock(&p.lock);
-		if (nthreads) {
-			while (!(i < p.next && s->done) && !(p.end && i >= p.next))
-				pthread_cond_wait(&p.ready, &p.lock);
-			if (i >= p.next) /* the end, or the source failed: said after the loop */
-				s = NULL;
-		} else {
-			s = take(&p);
-		}
-		if (!s) {
-			pthread_mutex_unlock(&p.lock);
-			break;
-		}
-		m = s->m;
-		err = s->err;
-		s->m = NULL;
-		pthread_mutex_unlock(&p.lock);
-		if (!nthreads)
-			err = rpl_export_match_load(&m, s->path, flags);
-		t.logs++;
-		if (err) {
-			brp_progress_clear(&prog);
-			brp_error(name, "%s: %s", s->path, m ? rpl_export_match_errmsg(m) : rpl_strerror(err));
-			t.unreadable++;
-		} else {
-			int kind = rpl_export_match_verdict(m)->kind;
-			if (kind >= 0 && kind <= RPL_VERDICT_UNTRUSTED)
-				t.verdicts[kind]++;
-			if (kind == RPL_VERDICT_OK)
-				t.ok++;
-			else
-				t.not_ok++;
-			if (db && (err = rpl_export_db_add(db, m, &added)) != 0) {
-				brp_progress_clear(&prog);
-				brp_error(name, "%s: %s: %s", db_path, s->path, rpl_export_db_errmsg(db));
-				failed = 1;
-			}
-			if (!failed && db) {
-				if (added)
-					t.added++;
-				else
-					t.present++;
-			}
-			if (!failed && csv && (err = rpl_export_csv_add(csv, m, &added)) != 0) {
-				brp_progress_clear(&prog);
-				brp_error(name, "%s: %s", csv_dir, rpl_export_csv_errmsg(csv));
-				failed = 1;
-			}
-			if (!db && csv && !failed) {
-				if (added)
-					t.added++;
-				else
-					t.present++;
-			}
-			if (!failed && xlsx && (err = rpl_export_xlsx_add(xlsx, m, &added)) != 0) {
-				brp_progress_clear(&prog);
-				brp_error(name, "%s: %s", xlsx_path, rpl_export_xlsx_errmsg(xlsx));
-				failed = 1;
-			}
-			if (!db && !csv && xlsx && !failed) {
-				if (added)
-					t.added++;
-				else
-					t.present++;
-			}
-		}
-		rpl_export_match_free(m);
-		pthread_mutex_lock(&p.lock);
-		p.consumed = i + 1;
-		if (failed)
-			p.stop = 1;
-		pthread_cond_broadcast(&p.room);
-		pthread_mutex_unlock(&p.lock);
-		if (failed)
-			break;
-		brp_progress_step(&prog, i + 1);
-	}
-	/* every log before a failure of the source has been written: the failure comes in its place */
-	if (!failed && brp_source_errmsg(src)) {
-		brp_error(name, "%s", brp_source_errmsg(src));
-		failed = 1;
-	} else if (!failed && p.nomem) {
-		brp_error(name, "out of memory");
-		failed = 1;
-	}
-	complete = !failed;
-	brp_progress_end(&prog);
-
-teardown:
-	pthread_mutex_lock(&p.lock);
-	p.stop = 1;
-	pthread_cond_broadcast(&p.room);
-	pthread_mutex_unlock(&p.lock);
-	for (int i = 0; i < nthreads; i++)
-		pthread_join(th[i], NULL);
-	for (size_t i = 0; i < p.window; i++) {
-		rpl_export_match_free(p.slots[i].m);
-		free(p.slots[i].path);
-	}
-	pthread_cond_destroy(&p.room);
-	pthread_cond_destroy(&p.ready);
-	pthread_mutex_destroy(&p.lock);
-	if (!complete)
-		goto cleanup;
-	if (db && (err = rpl_export_db_commit(db)) != 0) {
-		brp_error(name, "%s: %s", db_path, rpl_export_db_errmsg(db));
+	if (e.db && (err = rpl_export_db_commit(e.db)) != 0) {
+		brp_error(name, "%s: %s", e.db_path, rpl_export_db_errmsg(e.db));
 		goto cleanup;
 	}
-	if (csv && (err = rpl_export_csv_finish(csv)) != 0) {
-		brp_error(name, "%s: %s", csv_dir, rpl_export_csv_errmsg(csv));
+	if (e.csv && (err = rpl_export_csv_finish(e.csv)) != 0) {
+		brp_error(name, "%s: %s", e.csv_dir, rpl_export_csv_errmsg(e.csv));
 		goto cleanup;
 	}
-	if (xlsx && (err = rpl_export_xlsx_finish(xlsx)) != 0) {
-		brp_error(name, "%s: %s", xlsx_path, rpl_export_xlsx_errmsg(xlsx));
+	if (e.xlsx && (err = rpl_export_xlsx_finish(e.xlsx)) != 0) {
+		brp_error(name, "%s: %s", e.xlsx_path, rpl_export_xlsx_errmsg(e.xlsx));
 		goto cleanup;
 	}
 	finished = 1;
 	if (json)
-		print_json(&t, db_path, csv_dir, xlsx_path);
-	else if (!quiet)
-		printf("%zu log%s: %zu added, %zu already %s; %zu ok, %zu not ok%s\n", t.logs, t.logs == 1 ? "" : "s",
-		       t.added, t.present,
-		       db ? "in the database" : "exported", t.ok, t.not_ok, t.unreadable ? ", some unreadable" : "");
-	status = t.unreadable ? BRP_EXIT_USAGE : BRP_EXIT_OK;
+		print_json(&e.t, e.db_path, e.csv_dir, e.xlsx_path);
+	else if (!b.quiet)
+		printf("%zu log%s: %zu added, %zu already %s; %zu ok, %zu not ok%s\n", e.t.logs, e.t.logs == 1 ? "" : "s",
+		       e.t.added, e.t.present, e.db ? "in the database" : "exported", e.t.ok, e.t.not_ok,
+		       e.t.unreadable ? ", some unreadable" : "");
+	status = e.t.unreadable ? BRP_EXIT_FAIL : BRP_EXIT_OK;
 cleanup:
-	rpl_export_db_free(db); /* rolls back a batch that was not committed */
-	rpl_export_csv_free(csv); /* removes temporary files that were not renamed */
-	rpl_export_xlsx_free(xlsx); /* removes a workbook that was not finished */
-	if (made_dir && !finished)
-		rmdir(csv_dir); /* made by this run, which failed: empty again, or kept if not */
-	free(th);
-	free(p.slots);
+	brp_progress_end(&e.prog);
+	rpl_export_db_free(e.db); /* rolls back a batch that was not committed */
+	rpl_export_csv_free(e.csv); /* removes temporary files that were not renamed */
+	rpl_export_xlsx_free(e.xlsx); /* removes a workbook that was not finished */
+	if (e.made_dir && !finished)
+		rmdir(e.csv_dir); /* made by this run, which failed: empty again, or kept if not */
 	brp_source_free(src);
 	return status;
 }

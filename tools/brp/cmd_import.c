@@ -2,7 +2,6 @@
 #include "brp.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,8 +20,9 @@ static void usage(FILE *f)
 	      "  -o, --output FILE  the log to write (required)\n"
 	      "  -h, --help         print this help and exit\n"
 	      "\n"
-	      "Exit status: 0 success, 2 a usage error or a text that cannot be imported\n"
-	      "(the message names the line and the column).\n", f);
+	      "Exit status: 0 success, 2 a usage error, 3 a text that cannot be read or\n"
+	      "imported (the message names the line and the column), or a log that cannot\n"
+	      "be written.\n", f);
 }
 
 /* The text, read in pieces by the import (it keeps one line at most): errno of a failed read is kept. */
@@ -45,29 +45,34 @@ static ptrdiff_t read_input(void *ud, char *buf, size_t n)
 
 int cmd_import(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const struct brp_opt opts[] = {
+		{ "output", 1, 'o', 0, 0 },
+		BRP_OPT_HELP,
+		BRP_OPT_END,
 	};
+	struct brp_getopt g;
+	int first;
 	const char *out_path = NULL, *path;
 	struct input in = { NULL, 0 };
 	char err[RPL_ERRMSG_SIZE];
 	int rc = BRP_EXIT_USAGE, c, e;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+	brp_getopt_init(&g, name, opts, argc, argv);
+	while ((c = brp_getopt_next(&g)) != -1) {
 		switch (c) {
-		case 'o': out_path = optarg; break;
+		case BRP_OPT_BAD: return BRP_EXIT_USAGE;
+		case 'o':
+			if (brp_opt_path(&g, &out_path) != 0)
+				return BRP_EXIT_USAGE;
+			break;
 		case 'h':
 			usage(stdout);
 			return BRP_EXIT_OK;
-		default: return brp_bad_option(name, c, argv);
 		}
 	}
-	if (optind != argc - 1) {
-		brp_error(name, optind == argc ? "no text given (see brp import --help)"
+	first = brp_getopt_index(&g);
+	if (first != argc - 1) {
+		brp_error(name, first == argc ? "no text given (see brp import --help)"
 		                               : "one text at a time (see brp import --help)");
 		return BRP_EXIT_USAGE;
 	}
@@ -75,7 +80,8 @@ int cmd_import(int argc, char **argv)
 		brp_error(name, "no log to write: give -o FILE.brp");
 		return BRP_EXIT_USAGE;
 	}
-	path = argv[optind];
+	path = argv[first];
+	rc = BRP_EXIT_FAIL;
 	in.f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
 	if (!in.f) {
 		brp_error(name, "cannot open %s: %s", path, strerror(errno));

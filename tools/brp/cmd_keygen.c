@@ -1,7 +1,6 @@
 /* brp keygen: a signing key pair in minisign's formats. */
 #include "brp.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,45 +22,52 @@ static void usage(FILE *f)
 	      "  -f, --force             replace existing key files\n"
 	      "  -h, --help              print this help and exit\n"
 	      "\n"
-	      "Exit status: 0 written, 2 a usage error or a file that cannot be written.\n",
+	      "Exit status: 0 written, 2 a usage error, 3 a file that cannot be written (one\n"
+	      "that exists, without --force, included).\n",
 	      f);
 }
 
 int cmd_keygen(int argc, char **argv)
 {
-	enum { OPT_ENCRYPT = 256, OPT_PASSFD, OPT_FAST };
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "encrypt", no_argument, NULL, OPT_ENCRYPT },
-		{ "passphrase-fd", required_argument, NULL, OPT_PASSFD },
-		{ "fast-kdf", no_argument, NULL, OPT_FAST },
-		{ "force", no_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	enum { OPT_ENCRYPT = BRP_OPT_OWN, OPT_FAST };
+	static const struct brp_opt opts[] = {
+		{ "output", 1, 'o', 0, 0 },
+		{ "encrypt", 0, OPT_ENCRYPT, 0, 0 },
+		BRP_OPT_PASSFD_ROW,
+		{ "fast-kdf", 0, OPT_FAST, 0, 0 },
+		{ "force", 0, 'f', 0, 0 },
+		BRP_OPT_HELP,
+		BRP_OPT_END,
 	};
+	struct brp_getopt g;
 	const char *out = NULL;
 	char *sec = NULL, *pub = NULL, pass[BRP_PASSPHRASE_MAX], id[RPL_KEY_ID_TEXT];
-	int c, encrypt = 0, passfd = -1, status = BRP_EXIT_USAGE, err;
+	int c, encrypt = 0, passfd = -1, status = BRP_EXIT_FAIL, err, first;
 	unsigned flags = 0;
 	rpl_seckey *k = NULL;
 	rpl_pubkey pk;
 
 	pass[0] = '\0';
-	while ((c = getopt_long(argc, argv, ":o:fh", opts, NULL)) != -1) {
+	brp_getopt_init(&g, name, opts, argc, argv);
+	while ((c = brp_getopt_next(&g)) != -1) {
 		switch (c) {
-		case 'o': out = optarg; break;
+		case BRP_OPT_BAD: return BRP_EXIT_USAGE;
+		case 'o':
+			if (brp_opt_path(&g, &out) != 0)
+				return BRP_EXIT_USAGE;
+			break;
 		case OPT_ENCRYPT: encrypt = 1; break;
-		case OPT_PASSFD:
-			if (brp_parse_fd(name, optarg, &passfd) < 0)
+		case BRP_OPT_PASSFD:
+			if (brp_opt_int(&g, 0, 1024, &passfd) != 0)
 				return BRP_EXIT_USAGE;
 			break;
 		case OPT_FAST: flags |= RPL_KEY_FAST_KDF; break;
 		case 'f': flags |= RPL_KEY_OVERWRITE; break;
 		case 'h': usage(stdout); return BRP_EXIT_OK;
-		default: return brp_bad_option(name, c, argv);
 		}
 	}
-	if (optind != argc || !out || !*out) {
+	first = brp_getopt_index(&g);
+	if (first != argc || !out) {
 		brp_error(name, "needs -o NAME and nothing else (try 'brp keygen --help')");
 		return BRP_EXIT_USAGE;
 	}

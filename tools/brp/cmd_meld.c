@@ -1,7 +1,6 @@
 /* brp meld: check whether cards laid together form one new meld, and how. */
 #include "brp.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,7 +21,8 @@ static void usage(FILE *f)
 	      "      --json            print one JSON object instead of a line\n"
 	      "  -h, --help            print this help and exit\n"
 	      "\n"
-	      "Exit status: 0 a valid meld, 1 not a meld, 2 a usage error or a bad card.\n", f);
+	      "Exit status: 0 a valid meld, 1 not a meld, 2 a usage error or a bad card,\n"
+	      "3 out of memory.\n", f);
 }
 
 static void print_card(rpl_card c, unsigned flags)
@@ -110,74 +110,73 @@ static int check_result(const rpl_meld_check_result *res)
 
 int cmd_meld(int argc, char **argv)
 {
-	enum { OPT_SYMBOLS = 256 };
-	static const struct option longopts[] = {
-		{ "rules", required_argument, NULL, 'r' },
-		{ "set", required_argument, NULL, 's' },
-		{ "end", required_argument, NULL, 'e' },
-		{ "symbols", no_argument, NULL, OPT_SYMBOLS },
-		{ "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	enum { OPT_SYMBOLS = BRP_OPT_OWN };
+	static const struct brp_opt opts[] = {
+		BRP_OPT_RULES,
+		BRP_OPT_SET,
+		{ "end", 1, 'e', 0, 0 },
+		{ "symbols", 0, OPT_SYMBOLS, 0, 0 },
+		BRP_OPT_JSON_ROW,
+		BRP_OPT_HELP,
+		BRP_OPT_END,
 	};
+	static const char *const ends[] = { "low", "high", "default", NULL };
+	static const int end_of[] = { RPL_END_LOW, RPL_END_HIGH, RPL_END_DEFAULT };
+	struct brp_getopt g;
+	struct brp_rules_opts ro = { 0 };
 	rpl_meld_check_result res;
 	rpl_rules *r = NULL;
 	rpl_card *cards = NULL;
-	char **sets = NULL;
-	const char *profile = NULL;
 	unsigned flags = 0;
-	int nsets = 0, json = 0, end = RPL_END_DEFAULT, rc = BRP_EXIT_USAGE, c, err;
+	int json = 0, end = RPL_END_DEFAULT, rc = BRP_EXIT_USAGE, c, err, k, i;
 	size_t n = 0;
 
-	sets = calloc((size_t)argc, sizeof *sets);
-	cards = calloc((size_t)argc, sizeof *cards);
-	if (!sets || !cards) {
-		brp_error(name, "out of memory");
-		goto cleanup;
-	}
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":r:s:e:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'r': profile = optarg; break;
-		case 's': sets[nsets++] = optarg; break;
-		case 'e':
-			if (strcmp(optarg, "low") == 0) {
-				end = RPL_END_LOW;
-			} else if (strcmp(optarg, "high") == 0) {
-				end = RPL_END_HIGH;
-			} else if (strcmp(optarg, "default") == 0) {
-				end = RPL_END_DEFAULT;
-			} else {
-				brp_error(name, "--end wants low or high, not '%s'", optarg);
+	brp_getopt_init(&g, name, opts, argc, argv);
+	while ((c = brp_getopt_next(&g)) != -1) {
+		if (c == BRP_OPT_BAD)
+			goto cleanup;
+		if ((k = brp_rules_option(&g, c, &ro)) != 0) {
+			if (k != 1) {
+				rc = k;
 				goto cleanup;
 			}
+			continue;
+		}
+		switch (c) {
+		case 'e':
+			if (brp_opt_choice(&g, ends, &k) != 0)
+				goto cleanup;
+			end = end_of[k];
 			break;
 		case OPT_SYMBOLS: flags |= RPL_CARD_SYMBOLS; break;
-		case 'J': json = 1; break;
+		case BRP_OPT_JSON: json = 1; break;
 		case 'h':
 			usage(stdout);
 			rc = BRP_EXIT_OK;
 			goto cleanup;
-		default:
-			rc = brp_bad_option(name, c, argv);
-			goto cleanup;
 		}
 	}
-	if (optind == argc) {
+	i = brp_getopt_index(&g);
+	if (i == argc) {
 		brp_error(name, "no cards given (see brp meld --help)");
 		goto cleanup;
 	}
-	for (; optind < argc; optind++) {
-		const char *tok = argv[optind];
+	if (!(cards = calloc((size_t)argc, sizeof *cards))) {
+		brp_error(name, "out of memory");
+		rc = BRP_EXIT_FAIL;
+		goto cleanup;
+	}
+	for (; i < argc; i++) {
+		const char *tok = argv[i];
 		if (rpl_card_parse(tok, strlen(tok), &cards[n]) < 0) {
 			brp_error(name, "not a card: '%s'", tok);
 			goto cleanup;
 		}
 		n++;
 	}
-	if (brp_rules_make(name, profile, sets, nsets, &r) < 0)
+	if ((rc = brp_rules_make(name, ro.profile, ro.sets, ro.nsets, &r)) != 0)
 		goto cleanup;
+	rc = BRP_EXIT_FAIL;
 	memset(&res, 0, sizeof res);
 	err = rpl_meld_check(r, cards, n, end, &res);
 	if (err < 0) {
@@ -194,6 +193,6 @@ int cmd_meld(int argc, char **argv)
 cleanup:
 	rpl_rules_free(r);
 	free(cards);
-	free(sets);
+	brp_rules_opts_free(&ro);
 	return rc;
 }

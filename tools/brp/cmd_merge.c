@@ -1,7 +1,6 @@
 /* brp merge: export databases of shards of a corpus, merged into one. */
 #include "brp.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,61 +23,67 @@ static void usage(FILE *f)
 	      "                    added, databases, and each input's file and added\n"
 	      "  -h, --help        print this help and exit\n"
 	      "\n"
-	      "Exit status: 0 merged, 2 a usage error or a database that cannot be merged\n"
-	      "(those merged before it stay merged).\n",
+	      "Exit status: 0 merged, 2 a usage error, 3 a database that cannot be read or\n"
+	      "merged (those merged before it stay merged).\n",
 	      f);
 }
 
 int cmd_merge(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const struct brp_opt opts[] = {
+		BRP_OPT_TIMEOUT_ROW,
+		BRP_OPT_QUIET,
+		BRP_OPT_JSON_ROW,
+		BRP_OPT_HELP,
+		BRP_OPT_END,
 	};
+	struct brp_getopt g;
+	struct brp_batch b = BRP_BATCH_INIT;
 	rpl_export_db *db = NULL;
-	int c, quiet = 0, json = 0, status = BRP_EXIT_USAGE, err, total = 0;
+	int c, quiet, json = 0, status = BRP_EXIT_FAIL, err, total = 0, first, rc;
 	int *added_by = NULL;
 	struct brp_progress prog = { 0 };
-	long timeout = 600;
-	char *end;
+	long timeout;
 
-	while ((c = getopt_long(argc, argv, ":qh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'T':
-			timeout = strtol(optarg, &end, 10);
-			if (*end || timeout < 0 || timeout > 86400) {
-				brp_error(name, "--timeout takes 0 to 86400 seconds, not '%s'", optarg);
-				return BRP_EXIT_USAGE;
-			}
-			break;
-		case 'q': quiet = 1; break;
-		case 'J': json = 1; break;
-		case 'h': usage(stdout); return BRP_EXIT_OK;
-		default: return brp_bad_option(name, c, argv);
+	brp_getopt_init(&g, name, opts, argc, argv);
+	while ((c = brp_getopt_next(&g)) != -1) {
+		if (c == BRP_OPT_BAD)
+			return BRP_EXIT_USAGE;
+		if ((rc = brp_batch_option(&g, c, &b)) != 0) {
+			if (rc != 1)
+				return rc;
+			continue;
+		}
+		if (c == BRP_OPT_JSON)
+			json = 1;
+		if (c == 'h') {
+			usage(stdout);
+			return BRP_EXIT_OK;
 		}
 	}
-	if (argc - optind < 2) {
+	first = brp_getopt_index(&g);
+	quiet = b.quiet;
+	timeout = b.timeout;
+	if (argc - first < 2) {
 		brp_error(name, "needs OUT.db and at least one IN.db (try 'brp merge --help')");
 		return BRP_EXIT_USAGE;
 	}
 	if (json && !(added_by = calloc((size_t)argc, sizeof *added_by))) {
 		brp_error(name, "out of memory");
-		return BRP_EXIT_USAGE;
+		return BRP_EXIT_FAIL;
 	}
-	err = rpl_export_db_open(&db, argv[optind], (int)timeout * 1000);
+	err = rpl_export_db_open(&db, argv[first], (int)timeout * 1000);
 	if (err) {
-		brp_error(name, "%s: %s", argv[optind], db ? rpl_export_db_errmsg(db) : rpl_strerror(err));
+		brp_error(name, "%s: %s", argv[first], db ? rpl_export_db_errmsg(db) : rpl_strerror(err));
 		goto cleanup;
 	}
-	brp_progress_start(&prog, name, "databases", quiet, (size_t)(argc - optind - 1));
-	for (int i = optind + 1; i < argc; i++) {
+	brp_progress_start(&prog, name, "databases", quiet, (size_t)(argc - first - 1));
+	for (int i = first + 1; i < argc; i++) {
 		int added = 0;
-		if (strcmp(argv[i], argv[optind]) == 0) {
+		if (strcmp(argv[i], argv[first]) == 0) {
 			brp_progress_clear(&prog);
 			brp_error(name, "%s: a database cannot be merged into itself", argv[i]);
+			status = BRP_EXIT_USAGE;
 			goto cleanup;
 		}
 		err = rpl_export_db_merge(db, argv[i], &added);
@@ -90,23 +95,23 @@ int cmd_merge(int argc, char **argv)
 		total += added;
 		if (added_by)
 			added_by[i] = added;
-		brp_progress_step(&prog, (size_t)(i - optind));
+		brp_progress_step(&prog, (size_t)(i - first));
 	}
 	brp_progress_end(&prog);
 	if (json) {
 		fputs("{\"output\":", stdout);
-		brp_json_string(stdout, argv[optind]);
-		printf(",\"added\":%d,\"databases\":%d,\"inputs\":[", total, argc - optind - 1);
-		for (int i = optind + 1; i < argc; i++) {
-			fputs(i > optind + 1 ? ",{\"file\":" : "{\"file\":", stdout);
+		brp_json_string(stdout, argv[first]);
+		printf(",\"added\":%d,\"databases\":%d,\"inputs\":[", total, argc - first - 1);
+		for (int i = first + 1; i < argc; i++) {
+			fputs(i > first + 1 ? ",{\"file\":" : "{\"file\":", stdout);
 			brp_json_string(stdout, argv[i]);
 			printf(",\"added\":%d}", added_by[i]);
 		}
 		fputs("]}\n", stdout);
 	} else if (!quiet) {
 		printf("%d match%s added to ", total, total == 1 ? "" : "es");
-		brp_text(stdout, argv[optind]);
-		printf(" from %d database%s\n", argc - optind - 1, argc - optind - 1 == 1 ? "" : "s");
+		brp_text(stdout, argv[first]);
+		printf(" from %d database%s\n", argc - first - 1, argc - first - 1 == 1 ? "" : "s");
 	}
 	status = BRP_EXIT_OK;
 cleanup:

@@ -13,7 +13,6 @@
  */
 #include "brp.h"
 
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,20 +76,7 @@ static void usage(FILE *f)
 	      "  -h, --help                print this help and exit\n"
 	      "\n"
 	      "Exit status: 0 every line was taken, 1 some line was refused or not taken,\n"
-	      "2 a usage error or a log that cannot be written.\n", f);
-}
-
-/* A small number option in lo..hi; -1 (with a message) otherwise. */
-static int number_opt(const char *opt, const char *v, int lo, int hi)
-{
-	char *end;
-	long n = strtol(v, &end, 10);
-
-	if (!*v || *end || n < lo || n > hi) {
-		brp_error(name, "%s wants a number from %d to %d, not '%s'", opt, lo, hi, v);
-		return -1;
-	}
-	return (int)n;
+	      "2 a usage error, 3 a log that cannot be written or a key that cannot be read.\n", f);
 }
 
 /*
@@ -354,29 +340,32 @@ static void block_taken(struct rec_out *o, const rpl_notation_item *it, int line
 
 int cmd_record(int argc, char **argv)
 {
-	enum { OPT_SEAT = 256, OPT_FIRST_DEALER, OPT_START, OPT_META, OPT_PASSFD, OPT_JSON };
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "rules", required_argument, NULL, 'r' },
-		{ "set", required_argument, NULL, 's' },
-		{ "players", required_argument, NULL, 'p' },
-		{ "seat", required_argument, NULL, OPT_SEAT },
-		{ "first-dealer", required_argument, NULL, OPT_FIRST_DEALER },
-		{ "start", required_argument, NULL, OPT_START },
-		{ "meta", required_argument, NULL, OPT_META },
-		{ "key", required_argument, NULL, 'k' },
-		{ "passphrase-fd", required_argument, NULL, OPT_PASSFD },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	enum { OPT_SEAT = BRP_OPT_OWN, OPT_FIRST_DEALER, OPT_START, OPT_META };
+	static const struct brp_opt opts[] = {
+		{ "output", 1, 'o', 0, 0 },
+		BRP_OPT_RULES,
+		BRP_OPT_SET,
+		{ "players", 1, 'p', 0, 0 },
+		{ "seat", 1, OPT_SEAT, 1, 0 },
+		{ "first-dealer", 1, OPT_FIRST_DEALER, 0, 0 },
+		{ "start", 1, OPT_START, 0, 0 },
+		{ "meta", 1, OPT_META, 1, 0 },
+		{ "key", 1, 'k', 0, 0 },
+		BRP_OPT_PASSFD_ROW,
+		BRP_OPT_JSON_ROW,
+		BRP_OPT_HELP,
+		BRP_OPT_END,
 	};
-	const char *out_path = NULL, *profile = NULL, *dealer_opt = NULL, *keyfile = NULL;
-	int passfd = -1;
+	static const char *const counts[] = { "2", "4", NULL };
+	struct brp_getopt g;
+	struct brp_rules_opts ro = { 0 };
+	const char *out_path = NULL, *keyfile = NULL, *value;
+	int passfd = -1, first, dealer_given = 0;
 	rpl_seckey *key = NULL;
 	const char *seat_name[RPL_MAX_SEATS] = { NULL };
-	char **sets = NULL, **metas = NULL, **keys = NULL, **values = NULL;
-	int nsets = 0, nmeta = 0, players = 4, first_dealer, c, e, fe, bad = 0, closed = 0;
-	int rc = BRP_EXIT_USAGE;
+	char **metas = NULL, **keys = NULL, **values = NULL;
+	int nmeta = 0, players = 4, first_dealer = 0, c, e, fe, bad = 0, closed = 0;
+	int rc = BRP_EXIT_FAIL;
 	rpl_rules *rules = NULL;
 	rpl_recorder *rec = NULL;
 	rpl_notation_parser *p = NULL;
@@ -392,91 +381,109 @@ int cmd_record(int argc, char **argv)
 
 	memset(&info, 0, sizeof info);
 	memset(&out, 0, sizeof out);
-	sets = calloc((size_t)argc, sizeof *sets);
 	metas = calloc((size_t)argc, sizeof *metas);
 	keys = calloc((size_t)argc, sizeof *keys);
 	values = calloc((size_t)argc, sizeof *values);
 	it = malloc(sizeof *it);
 	line = malloc(cap);
-	if (!sets || !metas || !keys || !values || !it || !line) {
+	if (!metas || !keys || !values || !it || !line) {
 		brp_error(name, "out of memory");
 		goto cleanup;
 	}
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:r:s:p:k:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o': out_path = optarg; break;
-		case 'r': profile = optarg; break;
-		case 's': sets[nsets++] = optarg; break;
-		case 'p':
-			if ((players = number_opt("--players", optarg, 2, 4)) < 0)
-				goto cleanup;
-			if (players == 3) {
-				brp_error(name, "--players wants 2 or 4, not 3");
+	rc = BRP_EXIT_USAGE;
+	brp_getopt_init(&g, name, opts, argc, argv);
+	while ((c = brp_getopt_next(&g)) != -1) {
+		if (c == BRP_OPT_BAD)
+			goto cleanup;
+		if ((e = brp_rules_option(&g, c, &ro)) != 0) {
+			if (e != 1) {
+				rc = e;
 				goto cleanup;
 			}
+			continue;
+		}
+		switch (c) {
+		case 'o':
+			if (brp_opt_path(&g, &out_path) != 0)
+				goto cleanup;
+			break;
+		case 'p':
+			if (brp_opt_choice(&g, counts, &players) != 0)
+				goto cleanup;
+			players = players ? 4 : 2;
 			break;
 		case OPT_SEAT: {
-			const char *eq = strchr(optarg, '=');
 			int s;
-			if (!eq || eq - optarg != 1 || optarg[0] < '0' || optarg[0] > '3') {
-				brp_error(name, "--seat wants I=NAME with I a seat from 0 to 3, not '%s'", optarg);
+			if (brp_opt_pair(&g, "I=NAME with I a seat from 0 to 3", &value) != 0)
+				goto cleanup;
+			if (value - g.arg != 2 || g.arg[0] < '0' || g.arg[0] > '3')
+				goto bad_seat;
+			s = g.arg[0] - '0';
+			if (seat_name[s]) {
+				brp_error(name, "--seat %d given twice: a seat has one name", s);
 				goto cleanup;
 			}
-			s = optarg[0] - '0';
-			seat_name[s] = eq + 1;
+			seat_name[s] = value;
 			break;
+		bad_seat:
+			brp_opt_refuse(&g, "I=NAME with I a seat from 0 to 3");
+			goto cleanup;
 		}
-		case OPT_FIRST_DEALER: dealer_opt = optarg; break;
-		case OPT_JSON: out.json = 1; break;
-		case 'k': keyfile = optarg; break;
-		case OPT_PASSFD:
-			if (brp_parse_fd(name, optarg, &passfd) < 0)
+		case OPT_FIRST_DEALER:
+			/* checked against --players once both are known */
+			if (brp_opt_int(&g, 0, RPL_MAX_SEATS - 1, &first_dealer) != 0)
+				goto cleanup;
+			dealer_given = 1;
+			break;
+		case BRP_OPT_JSON: out.json = 1; break;
+		case 'k':
+			if (brp_opt_path(&g, &keyfile) != 0)
+				goto cleanup;
+			break;
+		case BRP_OPT_PASSFD:
+			if (brp_opt_int(&g, 0, 1024, &passfd) != 0)
 				goto cleanup;
 			break;
 		case OPT_START:
-			if (rpl_notation_time_parse(optarg, &start) < 0 || start == 0) {
-				brp_error(name, "--start wants a UTC time such as 2026-11-30T01:58:23Z, not '%s'", optarg);
+			if (rpl_notation_time_parse(g.arg, &start) < 0 || start == 0) {
+				brp_opt_refuse(&g, "a UTC time such as 2026-11-30T01:58:23Z");
 				goto cleanup;
 			}
 			break;
-		case OPT_META: {
-			const char *eq = strchr(optarg, '=');
-			if (!eq || eq == optarg) {
-				brp_error(name, "--meta wants KEY=VALUE, not '%s'", optarg);
+		case OPT_META:
+			if (brp_opt_pair(&g, "KEY=VALUE", &value) != 0)
 				goto cleanup;
-			}
-			metas[nmeta++] = optarg;
+			metas[nmeta++] = (char *)g.arg;
 			break;
-		}
 		case 'h':
 			usage(stdout);
 			rc = BRP_EXIT_OK;
 			goto cleanup;
-		default:
-			rc = brp_bad_option(name, c, argv);
-			goto cleanup;
 		}
 	}
-	if (optind != argc) {
-		brp_error(name, "unexpected argument '%s': the match is read from stdin", argv[optind]);
+	first = brp_getopt_index(&g);
+	if (first != argc) {
+		brp_error(name, "unexpected argument '%s': the match is read from stdin", argv[first]);
 		goto cleanup;
 	}
 	if (!out_path) {
 		brp_error(name, "no log to write: give -o FILE.brp");
 		goto cleanup;
 	}
-	first_dealer = players - 1;
-	if (dealer_opt && (first_dealer = number_opt("--first-dealer", dealer_opt, 0, players - 1)) < 0)
+	if (!dealer_given) {
+		first_dealer = players - 1;
+	} else if (first_dealer >= players) {
+		brp_error(name, "--first-dealer %d: there is no seat %d with %d players", first_dealer, first_dealer, players);
 		goto cleanup;
+	}
 	for (int s = players; s < RPL_MAX_SEATS; s++)
 		if (seat_name[s]) {
 			brp_error(name, "--seat %d: there is no seat %d with %d players", s, s, players);
 			goto cleanup;
 		}
-	if (brp_rules_make(name, profile, sets, nsets, &rules) < 0)
+	if ((rc = brp_rules_make(name, ro.profile, ro.sets, ro.nsets, &rules)) != 0)
 		goto cleanup;
+	rc = BRP_EXIT_FAIL;
 	for (int i = 0; i < nmeta; i++) {
 		char *eq = strchr(metas[i], '=');
 		size_t k = (size_t)(eq - metas[i]);
@@ -631,7 +638,7 @@ cleanup:
 	free(keys);
 	free(values);
 	free(metas);
-	free(sets);
+	brp_rules_opts_free(&ro);
 	free(it);
 	return rc;
 }

@@ -1,7 +1,6 @@
 /* brp recover: salvage every complete turn of a damaged or unfinished log. */
 #include "brp.h"
 
-#include <getopt.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -26,8 +25,8 @@ static void usage(FILE *f)
 	      "  -h, --help          print this help and exit\n"
 	      "\n"
 	      "Exit status: 0 salvaged (even if something was cut), 1 nothing to salvage\n"
-	      "(the log is whole and closed; OUT not written), 2 nothing could be salvaged\n"
-	      "(no readable header), or a usage or write error.\n",
+	      "(the log is whole and closed; OUT not written), 2 a usage error, 3 nothing\n"
+	      "could be salvaged (no readable header), or OUT cannot be written.\n",
 	      f);
 }
 
@@ -59,39 +58,42 @@ static void print_json(const char *in, const char *out, const rpl_recover_report
 
 int cmd_recover(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "log", required_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const struct brp_opt opts[] = {
+		{ "output", 1, 'o', 0, 0 },
+		BRP_OPT_JSON_ROW,
+		BRP_OPT_LOG,
+		BRP_OPT_HELP,
+		BRP_OPT_END,
 	};
+	struct brp_getopt g;
 	const char *out = NULL, *in = NULL;
 	rpl_recover_report rep;
 	rpl_reader *rd = NULL;
-	int c, err, json = 0;
+	int c, err, first, json = 0;
 
-	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
+	brp_getopt_init(&g, name, opts, argc, argv);
+	while ((c = brp_getopt_next(&g)) != -1) {
 		switch (c) {
-		case 'o': out = optarg; break;
-		case 'J': json = 1; break;
-		case 'l':
-			if (in) {
-				brp_error(name, "needs one log and -o OUT (try 'brp recover --help')");
+		case BRP_OPT_BAD: return BRP_EXIT_USAGE;
+		case 'o':
+			if (brp_opt_path(&g, &out) != 0)
 				return BRP_EXIT_USAGE;
-			}
-			in = optarg;
+			break;
+		case BRP_OPT_JSON: json = 1; break;
+		case BRP_OPT_LOGFILE:
+			if (brp_opt_path(&g, &in) != 0)
+				return BRP_EXIT_USAGE;
 			break;
 		case 'h': usage(stdout); return BRP_EXIT_OK;
-		default: return brp_bad_option(name, c, argv);
 		}
 	}
-	if (optind + !in != argc || !out) {
+	first = brp_getopt_index(&g);
+	if (first + !in != argc || !out) {
 		brp_error(name, "needs one log and -o OUT (try 'brp recover --help')");
 		return BRP_EXIT_USAGE;
 	}
 	if (!in)
-		in = argv[optind];
+		in = argv[first];
 	struct stat si, so;
 	if (!brp_stdin_spelling(in) &&
 	    (strcmp(in, out) == 0 ||
@@ -122,7 +124,7 @@ int cmd_recover(int argc, char **argv)
 			brp_error(name, "%s: %s", in, why);
 		if (json)
 			print_json(in, out, &rep, "failed", why);
-		return BRP_EXIT_USAGE;
+		return BRP_EXIT_FAIL;
 	}
 	if (json) {
 		print_json(in, out, &rep, rep.closed ? "whole" : "salvaged", rep.message);

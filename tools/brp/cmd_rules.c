@@ -1,7 +1,6 @@
 /* brp rules: print a rule profile, every parameter with its value, meaning and source. */
 #include "brp.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,56 +95,48 @@ static void print_json(const rpl_rules *r)
 
 int cmd_rules(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "set", required_argument, NULL, 's' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "rules", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const struct brp_opt opts[] = {
+		BRP_OPT_SET,
+		BRP_OPT_JSON_ROW,
+		BRP_OPT_RULES,
+		BRP_OPT_HELP,
+		BRP_OPT_END,
 	};
+	struct brp_getopt g;
+	struct brp_rules_opts ro = { 0 };
 	rpl_rules *r = NULL;
-	char **sets = NULL;
-	int nsets = 0, json = 0, rc = BRP_EXIT_USAGE, c;
-	const char *profile = NULL, *profile_opt = NULL;
+	int json = 0, rc = BRP_EXIT_USAGE, c, first;
+	const char *profile = NULL;
 
-	sets = calloc((size_t)argc, sizeof *sets);
-	if (!sets) {
-		brp_error(name, "out of memory");
-		goto cleanup;
-	}
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":r:s:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's': sets[nsets++] = optarg; break;
-		case 'J': json = 1; break;
-		case 'r':
-			if (profile_opt) {
-				brp_error(name, "--rules given twice");
+	brp_getopt_init(&g, name, opts, argc, argv);
+	while ((c = brp_getopt_next(&g)) != -1) {
+		if (c == BRP_OPT_BAD)
+			goto cleanup;
+		if ((first = brp_rules_option(&g, c, &ro)) != 0) {
+			if (first != 1) {
+				rc = first;
 				goto cleanup;
 			}
-			profile_opt = optarg;
-			break;
+			continue;
+		}
+		switch (c) {
+		case BRP_OPT_JSON: json = 1; break;
 		case 'h':
 			usage(stdout);
 			rc = BRP_EXIT_OK;
 			goto cleanup;
-		default:
-			rc = brp_bad_option(name, c, argv);
-			goto cleanup;
 		}
 	}
-	if (argc - optind > 1 || (profile_opt && argc - optind == 1)) {
-		brp_error(name, "one profile at most, got '%s' and '%s'", profile_opt ? profile_opt : argv[optind],
+	first = brp_getopt_index(&g);
+	if (argc - first > 1 || (ro.profile && argc - first == 1)) {
+		brp_error(name, "one profile at most, got '%s' and '%s'", ro.profile ? ro.profile : argv[first],
 		          argv[argc - 1]);
 		goto cleanup;
 	}
-	if (optind < argc)
-		profile = argv[optind];
-	else if (profile_opt)
-		profile = profile_opt;
-	if (brp_rules_make(name, profile, sets, nsets, &r) < 0)
+	profile = first < argc ? argv[first] : ro.profile;
+	if ((rc = brp_rules_make(name, profile, ro.sets, ro.nsets, &r)) != 0)
 		goto cleanup;
+	rc = BRP_EXIT_FAIL;
 	if (check_params(r) < 0)
 		goto cleanup;
 	if (json)
@@ -155,6 +146,6 @@ int cmd_rules(int argc, char **argv)
 	rc = BRP_EXIT_OK;
 cleanup:
 	rpl_rules_free(r);
-	free(sets);
+	brp_rules_opts_free(&ro);
 	return rc;
 }

@@ -1,7 +1,6 @@
 /* brp show: the table at a moment of a logged match, as an auditor sees it. */
 #include "brp.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,7 +23,8 @@ static void usage(FILE *f)
 	      "  -h, --help        print this help and exit\n"
 	      "\n"
 	      "Exit status: 0 shown, 1 the log stops or a decision is illegal before that\n"
-	      "point (the table is shown as it stood), 2 usage error or unreadable log.\n",
+	      "point (the table is shown as it stood), 2 a usage error, 3 a log that cannot\n"
+	      "be read.\n",
 	      f);
 }
 
@@ -149,69 +149,52 @@ static int on_position(void *ctx, const rpl_position *p)
 
 int cmd_show(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "deal", required_argument, NULL, 'd' },
-		{ "turn", required_argument, NULL, 't' },
-		{ "decision", required_argument, NULL, 'D' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "symbols", no_argument, NULL, 'S' },
-		{ "log", required_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	enum { OPT_SYMBOLS = BRP_OPT_OWN };
+	static const struct brp_opt opts[] = {
+		{ "deal", 1, 'd', 0, 0 },
+		{ "turn", 1, 't', 0, 0 },
+		{ "decision", 1, 'D', 0, 0 },
+		BRP_OPT_JSON_ROW,
+		{ "symbols", 0, OPT_SYMBOLS, 0, 0 },
+		BRP_OPT_LOG,
+		BRP_OPT_HELP,
+		BRP_OPT_END,
 	};
-	char *end, *text = NULL;
+	struct brp_getopt g;
+	char *text = NULL;
 	char notes[4][BRP_NOTE_SIZE];
-	int c, nnotes = 0, json = 0, status = BRP_EXIT_USAGE, err;
+	int c, nnotes = 0, json = 0, status = BRP_EXIT_FAIL, err, first;
 	unsigned flags = 0;
 	struct pick k = { -1, -1, -1, NULL, 0, 0, 0 };
 	rpl_reader *rd = NULL;
-	rpl_game *g = NULL;
+	rpl_game *game = NULL;
 	const rpl_match_info *info;
 	rpl_verdict v;
 	const char *path = NULL;
 
-	while ((c = getopt_long(argc, argv, ":d:t:D:h", opts, NULL)) != -1) {
+	brp_getopt_init(&g, name, opts, argc, argv);
+	while ((c = brp_getopt_next(&g)) != -1) {
+		int rc = 0;
 		switch (c) {
-		case 'd':
-			k.deal = strtol(optarg, &end, 10);
-			if (*end || k.deal < 1) {
-				brp_error(name, "--deal takes a deal number from 1, not '%s'", optarg);
-				return BRP_EXIT_USAGE;
-			}
-			break;
-		case 't':
-			k.turn = strtol(optarg, &end, 10);
-			if (*end || k.turn < 0) {
-				brp_error(name, "--turn takes a turn number from 0, not '%s'", optarg);
-				return BRP_EXIT_USAGE;
-			}
-			break;
-		case 'D':
-			k.decision = strtol(optarg, &end, 10);
-			if (*end || k.decision < 1) {
-				brp_error(name, "--decision takes a decision number from 1, not '%s'", optarg);
-				return BRP_EXIT_USAGE;
-			}
-			break;
-		case 'J': json = 1; break;
-		case 'S': flags = RPL_CARD_SYMBOLS; break;
-		case 'l':
-			if (path) {
-				brp_error(name, "needs one log (try 'brp show --help')");
-				return BRP_EXIT_USAGE;
-			}
-			path = optarg;
-			break;
+		case BRP_OPT_BAD: return BRP_EXIT_USAGE;
+		case 'd': rc = brp_opt_long(&g, 1, RPL_MAX_DEALS, &k.deal); break;
+		case 't': rc = brp_opt_long(&g, 0, 1000000, &k.turn); break;
+		case 'D': rc = brp_opt_long(&g, 1, 1000000, &k.decision); break;
+		case BRP_OPT_JSON: json = 1; break;
+		case OPT_SYMBOLS: flags = RPL_CARD_SYMBOLS; break;
+		case BRP_OPT_LOGFILE: rc = brp_opt_path(&g, &path); break;
 		case 'h': usage(stdout); return BRP_EXIT_OK;
-		default: return brp_bad_option(name, c, argv);
 		}
+		if (rc)
+			return rc;
 	}
-	if (optind + !path != argc) {
+	first = brp_getopt_index(&g);
+	if (first + !path != argc) {
 		brp_error(name, "needs one log (try 'brp show --help')");
 		return BRP_EXIT_USAGE;
 	}
 	if (!path)
-		path = argv[optind];
+		path = argv[first];
 	if (k.decision > 0 && k.turn < 1) {
 		brp_error(name, "--decision needs --turn T with T from 1");
 		return BRP_EXIT_USAGE;
@@ -224,7 +207,7 @@ int cmd_show(int argc, char **argv)
 		goto cleanup;
 	}
 	info = rpl_reader_info(rd);
-	if (rpl_game_new(&g, info->rules, info->nplayers, info->first_dealer) != 0) {
+	if (rpl_game_new(&game, info->rules, info->nplayers, info->first_dealer) != 0) {
 		brp_error(name, "%s: the rules do not allow %d players", path, info->nplayers);
 		goto cleanup;
 	}
@@ -239,7 +222,7 @@ int cmd_show(int argc, char **argv)
 		goto cleanup;
 	}
 	if (!k.have)
-		rpl_position_of_game(g, k.best); /* nothing dealt: the empty table */
+		rpl_position_of_game(game, k.best); /* nothing dealt: the empty table */
 	if (k.have && k.best->kind == RPL_POS_REFUSED) {
 		char act[160];
 		rpl_action_format(&k.best->action, act, sizeof(act));
@@ -290,7 +273,7 @@ int cmd_show(int argc, char **argv)
 cleanup:
 	free(text);
 	free(k.best);
-	rpl_game_free(g);
+	rpl_game_free(game);
 	rpl_reader_free(rd);
 	return status;
 }

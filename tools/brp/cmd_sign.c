@@ -1,7 +1,6 @@
 /* brp sign: sign match logs in place (a signature section), or with a detached minisign signature. */
 #include "brp.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -30,46 +29,53 @@ static void usage(FILE *f)
 	      "                          minisign's, the time and the file's name)\n"
 	      "  -h, --help              print this help and exit\n"
 	      "\n"
-	      "Exit status: 0 every log signed, 2 a usage error or a log that could not be\n"
-	      "signed (the others are signed all the same).\n",
+	      "Exit status: 0 every log signed, 2 a usage error, 3 a key that cannot be read\n"
+	      "or a log that could not be signed (the others are signed all the same).\n",
 	      f);
 }
 
 int cmd_sign(int argc, char **argv)
 {
-	enum { OPT_PASSFD = 256, OPT_DETACHED };
-	static const struct option opts[] = {
-		{ "key", required_argument, NULL, 'k' },
-		{ "passphrase-fd", required_argument, NULL, OPT_PASSFD },
-		{ "detached", no_argument, NULL, OPT_DETACHED },
-		{ "trusted-comment", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	enum { OPT_DETACHED = BRP_OPT_OWN };
+	static const struct brp_opt opts[] = {
+		{ "key", 1, 'k', 0, 0 },
+		BRP_OPT_PASSFD_ROW,
+		{ "detached", 0, OPT_DETACHED, 0, 0 },
+		{ "trusted-comment", 1, 't', 0, 0 },
+		BRP_OPT_HELP,
+		BRP_OPT_END,
 	};
+	struct brp_getopt g;
+	int first;
 	const char *keyfile = NULL, *comment = NULL;
 	int c, passfd = -1, detached = 0, status = BRP_EXIT_OK;
 	rpl_seckey *k = NULL;
 	rpl_pubkey pk;
 	char id[RPL_KEY_ID_TEXT];
 
-	while ((c = getopt_long(argc, argv, ":k:t:h", opts, NULL)) != -1) {
+	brp_getopt_init(&g, name, opts, argc, argv);
+	while ((c = brp_getopt_next(&g)) != -1) {
 		switch (c) {
-		case 'k': keyfile = optarg; break;
-		case OPT_PASSFD:
-			if (brp_parse_fd(name, optarg, &passfd) < 0)
+		case BRP_OPT_BAD: return BRP_EXIT_USAGE;
+		case 'k':
+			if (brp_opt_path(&g, &keyfile) != 0)
+				return BRP_EXIT_USAGE;
+			break;
+		case BRP_OPT_PASSFD:
+			if (brp_opt_int(&g, 0, 1024, &passfd) != 0)
 				return BRP_EXIT_USAGE;
 			break;
 		case OPT_DETACHED: detached = 1; break;
-		case 't': comment = optarg; break;
+		case 't': comment = g.arg; break;
 		case 'h': usage(stdout); return BRP_EXIT_OK;
-		default: return brp_bad_option(name, c, argv);
 		}
 	}
+	first = brp_getopt_index(&g);
 	if (!keyfile) {
 		brp_error(name, "needs a secret key, -k KEY (try 'brp sign --help')");
 		return BRP_EXIT_USAGE;
 	}
-	if (optind >= argc) {
+	if (first >= argc) {
 		brp_error(name, "no log to sign (try 'brp sign --help')");
 		return BRP_EXIT_USAGE;
 	}
@@ -78,17 +84,17 @@ int cmd_sign(int argc, char **argv)
 		return BRP_EXIT_USAGE;
 	}
 	if (brp_seckey_open(name, keyfile, passfd, &k) < 0)
-		return BRP_EXIT_USAGE;
+		return BRP_EXIT_FAIL;
 	rpl_seckey_public(k, &pk);
 	rpl_key_id_format(pk.id, id);
-	for (int i = optind; i < argc; i++) {
+	for (int i = first; i < argc; i++) {
 		const char *log = argv[i];
 		int err;
 		if (detached) {
 			char *sig = malloc(strlen(log) + 9);
 			if (!sig) {
 				brp_error(name, "out of memory");
-				status = BRP_EXIT_USAGE;
+				status = BRP_EXIT_FAIL;
 				break;
 			}
 			sprintf(sig, "%s.minisig", log);
@@ -103,13 +109,13 @@ int cmd_sign(int argc, char **argv)
 		}
 		if (err) {
 			brp_error(name, "%s", rpl_seckey_errmsg(k)[0] ? rpl_seckey_errmsg(k) : rpl_strerror(err));
-			status = BRP_EXIT_USAGE;
+			status = BRP_EXIT_FAIL;
 		}
 	}
 	rpl_seckey_free(k);
 	if (fflush(stdout) != 0) {
 		brp_error(name, "cannot write the standard output");
-		status = BRP_EXIT_USAGE;
+		status = BRP_EXIT_FAIL;
 	}
 	return status;
 }

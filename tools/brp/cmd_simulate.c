@@ -1,8 +1,8 @@
 /* brp simulate: bots play legal matches, recorded as logs. */
 #include "brp.h"
 
+#include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -10,6 +10,9 @@
 #include <sys/stat.h>
 
 static const char *const name = "simulate";
+
+/* The most matches a corpus holds: match-000001.brp to match-999999.brp, in name order. */
+#define MAX_MATCHES 999999L
 
 /* A deal that runs this long is a bot bug, not a game. */
 #define MAX_DECISIONS_PER_DEAL 20000
@@ -33,7 +36,11 @@ static void usage(FILE *f)
 	      "                        the end (the seed, too, comes from --seed: not secret)\n"
 	      "      --player-seeds N  with --commit: N seeds added by the players (0..4, default 0)\n"
 	      "  -j, --jobs N          threads (default 1)\n"
-	      "  -o, --output DIR      where the logs go (created if missing)\n"
+	      "  -o, --output DIR      where the logs go (created if missing; refused if it\n"
+	      "                        holds anything, unless --add)\n"
+	      "      --add             add to the corpus in DIR: the matches are numbered on\n"
+	      "                        after its last match-NNNNNN.brp (with the same seed,\n"
+	      "                        two runs make what one run of both counts makes)\n"
 	      "  -k, --key FILE        sign every log with this secret key as it is written\n"
 	      "      --passphrase-fd N read the key's passphrase from file descriptor N\n"
 	      "  -q, --quiet           no progress and no summary line\n"
@@ -41,7 +48,8 @@ static void usage(FILE *f)
 	      "                        matches, deals, decisions, output\n"
 	      "  -h, --help            print this help and exit\n"
 	      "\n"
-	      "Exit status: 0 all matches written, 2 a usage or write error.\n",
+	      "Exit status: 0 all matches written, 2 a usage error (DIR not empty without\n"
+	      "--add included), 3 a log that cannot be written or a key that cannot be read.\n",
 	      f);
 }
 
@@ -54,6 +62,7 @@ struct job {
 	int commit, player_seeds;
 	uint64_t seed;
 	long matches;
+	long base;      /* the matches already in the directory (--add): this run's are base+1 onwards */
 	const char *dir;
 	atomic_long next;
 	atomic_long deals, decisions;
@@ -233,6 +242,49 @@ static int make_dirs(const char *dir)
 	return 0;
 }
 
+/*
+ * Where this run's matches start: a directory that holds anything is another
+ * corpus, refused unless --add (so two corpora are never mixed by mistake);
+ * with --add the numbering goes on after its highest match-NNNNNN.brp, so
+ * that a corpus made in two runs with one seed is the corpus one run makes.
+ */
+static int corpus_start(struct job *j, int add)
+{
+	DIR *d = opendir(j->dir);
+	struct dirent *de;
+	int any = 0;
+
+	if (!d) {
+		brp_error(name, "%s: %s", j->dir, strerror(errno));
+		return BRP_EXIT_FAIL;
+	}
+	j->base = 0;
+	while ((de = readdir(d)) != NULL) {
+		const char *n = de->d_name;
+		size_t len = strlen(n);
+		if (strcmp(n, ".") == 0 || strcmp(n, "..") == 0)
+			continue;
+		any = 1;
+		if (len == 16 && strncmp(n, "match-", 6) == 0 && strcmp(n + 12, ".brp") == 0 &&
+		    strspn(n + 6, "0123456789") == 6) {
+			long k = strtol(n + 6, NULL, 10);
+			if (k > j->base)
+				j->base = k;
+		}
+	}
+	closedir(d);
+	if (any && !add) {
+		brp_error(name, "%s: the directory is not empty: give --add to add matches to the corpus in it", j->dir);
+		return BRP_EXIT_USAGE;
+	}
+	if (j->base + j->matches > MAX_MATCHES) {
+		brp_error(name, "%s: holds matches up to %ld: %ld more would pass match-%06ld.brp", j->dir, j->base,
+		          j->matches, MAX_MATCHES);
+		return BRP_EXIT_USAGE;
+	}
+	return 0;
+}
+
 static void *worker(void *arg)
 {
 	struct job *j = arg;
@@ -240,7 +292,7 @@ static void *worker(void *arg)
 
 	while (!atomic_load(&j->failed) && (i = atomic_fetch_add(&j->next, 1)) < j->matches)
 	{
-		if (play_match(j, i) != 0)
+		if (play_match(j, j->base + i) != 0)
 			break;
 		pthread_mutex_lock(&j->lock);
 		brp_progress_step(&j->prog, ++j->done);
@@ -251,30 +303,38 @@ static void *worker(void *arg)
 
 int cmd_simulate(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "rules", required_argument, NULL, 'r' },
-		{ "set", required_argument, NULL, 's' },
-		{ "players", required_argument, NULL, 'p' },
-		{ "matches", required_argument, NULL, 'n' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "bot", required_argument, NULL, 'b' },
-		{ "target", required_argument, NULL, 't' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "commit", no_argument, NULL, 'C' },
-		{ "player-seeds", required_argument, NULL, 'E' },
-		{ "key", required_argument, NULL, 'k' },
-		{ "passphrase-fd", required_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	enum { OPT_SEED = BRP_OPT_OWN, OPT_COMMIT, OPT_PLAYER_SEEDS, OPT_ADD };
+	static const struct brp_opt opts[] = {
+		BRP_OPT_RULES,
+		BRP_OPT_SET,
+		{ "players", 1, 'p', 0, 0 },
+		{ "matches", 1, 'n', 0, 0 },
+		{ "seed", 1, OPT_SEED, 0, 0 },
+		{ "bot", 1, 'b', 0, 0 },
+		{ "target", 1, 't', 0, 0 },
+		BRP_OPT_JOBS,
+		{ "output", 1, 'o', 0, 0 },
+		{ "add", 0, OPT_ADD, 0, 0 },
+		BRP_OPT_QUIET,
+		BRP_OPT_JSON_ROW,
+		{ "commit", 0, OPT_COMMIT, 0, 0 },
+		{ "player-seeds", 1, OPT_PLAYER_SEEDS, 0, 0 },
+		{ "key", 1, 'k', 0, 0 },
+		BRP_OPT_PASSFD_ROW,
+		BRP_OPT_HELP,
+		BRP_OPT_END,
 	};
-	const char *profile = NULL, *target = NULL, *keyfile = NULL;
-	int passfd = -1;
+	static const char *const bots[] = { "greedy", "random", "mixed", NULL };
+	static const char *const counts[] = { "2", "4", NULL };
+	const char *keyfile = NULL;
+	int passfd = -1, add = 0, rc, first;
+	long target = -1;
 	rpl_seckey *key = NULL;
-	char **sets = NULL, *end, tset[64];
-	int nsets = 0, c, jobs = 1, quiet = 0, json = 0, status = BRP_EXIT_USAGE;
+	char tset[64];
+	int c, status = BRP_EXIT_USAGE, jobs, json = 0;
+	struct brp_getopt g;
+	struct brp_batch b = BRP_BATCH_INIT;
+	struct brp_rules_opts ro = { 0 };
 	struct job j;
 	pthread_t *th = NULL;
 	rpl_rules *rules = NULL;
@@ -285,85 +345,44 @@ int cmd_simulate(int argc, char **argv)
 	j.seed = 1;
 	j.bot = BOT_GREEDY;
 	pthread_mutex_init(&j.lock, NULL);
-	sets = calloc((size_t)argc + 1, sizeof(char *));
-	if (!sets)
-		goto cleanup;
-	while ((c = getopt_long(argc, argv, ":r:s:p:n:b:t:j:o:k:qh", opts, NULL)) != -1) {
+	brp_getopt_init(&g, name, opts, argc, argv);
+	while ((c = brp_getopt_next(&g)) != -1) {
+		if (c == BRP_OPT_BAD)
+			goto cleanup;
+		if ((rc = brp_batch_option(&g, c, &b)) != 0 || (rc = brp_rules_option(&g, c, &ro)) != 0) {
+			if (rc != 1) {
+				status = rc;
+				goto cleanup;
+			}
+			continue;
+		}
+		rc = 0;
 		switch (c) {
-		case 'r': profile = optarg; break;
-		case 's': sets[nsets++] = optarg; break;
 		case 'p':
-			j.players = (int)strtol(optarg, &end, 10);
-			if (*end || (j.players != 2 && j.players != 4)) {
-				brp_error(name, "--players is 2 or 4, not '%s'", optarg);
-				goto cleanup;
-			}
+			if ((rc = brp_opt_choice(&g, counts, &j.players)) == 0)
+				j.players = j.players ? 4 : 2;
 			break;
-		case 'n':
-			j.matches = strtol(optarg, &end, 10);
-			if (*end || j.matches < 1 || j.matches > 999999) {
-				brp_error(name, "--matches takes 1 to 999999, not '%s'", optarg);
-				goto cleanup;
-			}
-			break;
-		case 'S':
-			errno = 0;
-			j.seed = strtoull(optarg, &end, 10);
-			if (*end || errno || optarg[0] == '-') {
-				brp_error(name, "--seed takes a number, not '%s'", optarg);
-				goto cleanup;
-			}
-			break;
-		case 'b':
-			if (strcmp(optarg, "greedy") == 0)
-				j.bot = BOT_GREEDY;
-			else if (strcmp(optarg, "random") == 0)
-				j.bot = BOT_RANDOM;
-			else if (strcmp(optarg, "mixed") == 0)
-				j.bot = BOT_MIXED;
-			else {
-				brp_error(name, "--bot is greedy, random or mixed, not '%s'", optarg);
-				goto cleanup;
-			}
-			break;
-		case 't':
-			target = optarg;
-			strtol(optarg, &end, 10);
-			if (*end || optarg[0] == '\0' || optarg[0] == '-') {
-				brp_error(name, "--target takes a number of points from 0 (0: one deal), not '%s'", optarg);
-				goto cleanup;
-			}
-			break;
-		case 'j':
-			if (brp_parse_jobs(name, optarg, &jobs) < 0)
-				goto cleanup;
-			break;
-		case 'o': j.dir = optarg; break;
-		case 'q': quiet = 1; break;
-		case 'J': json = 1; break;
-		case 'C': j.commit = 1; break;
-		case 'E':
-			j.player_seeds = (int)strtol(optarg, &end, 10);
-			if (*end || optarg[0] == '\0' || j.player_seeds < 0 || j.player_seeds > RPL_DEAL_MAX_PLAYER_SEEDS) {
-				brp_error(name, "--player-seeds takes 0 to %d, not '%s'", RPL_DEAL_MAX_PLAYER_SEEDS, optarg);
-				goto cleanup;
-			}
-			break;
-		case 'k': keyfile = optarg; break;
-		case 'P':
-			if (brp_parse_fd(name, optarg, &passfd) < 0)
-				goto cleanup;
-			break;
+		case 'n': rc = brp_opt_long(&g, 1, MAX_MATCHES, &j.matches); break;
+		case OPT_SEED: rc = brp_opt_u64(&g, &j.seed); break;
+		case 'b': rc = brp_opt_choice(&g, bots, &j.bot); break; /* in the order of BOT_* */
+		case 't': rc = brp_opt_long(&g, 0, 1000000, &target); break;
+		case 'o': rc = brp_opt_path(&g, &j.dir); break;
+		case OPT_ADD: add = 1; break;
+		case BRP_OPT_JSON: json = 1; break;
+		case OPT_COMMIT: j.commit = 1; break;
+		case OPT_PLAYER_SEEDS: rc = brp_opt_int(&g, 0, RPL_DEAL_MAX_PLAYER_SEEDS, &j.player_seeds); break;
+		case 'k': rc = brp_opt_path(&g, &keyfile); break;
+		case BRP_OPT_PASSFD: rc = brp_opt_int(&g, 0, 1024, &passfd); break;
 		case 'h':
 			usage(stdout);
 			status = BRP_EXIT_OK;
 			goto cleanup;
-		default:
-			status = brp_bad_option(name, c, argv);
-			goto cleanup;
 		}
+		if (rc)
+			goto cleanup;
 	}
-	if (optind != argc || !j.dir) {
+	first = brp_getopt_index(&g);
+	if (first != argc || !j.dir) {
 		brp_error(name, "needs -o DIR and no other argument (try 'brp simulate --help')");
 		goto cleanup;
 	}
@@ -371,12 +390,30 @@ int cmd_simulate(int argc, char **argv)
 		brp_error(name, "--player-seeds needs --commit");
 		goto cleanup;
 	}
-	if (target) {
-		snprintf(tset, sizeof(tset), "target=%s", target);
-		sets[nsets++] = tset;
+	if (target >= 0) {
+		snprintf(tset, sizeof(tset), "target=%ld", target);
+		if ((status = brp_rules_opts_add(name, &ro, tset)) != 0)
+			goto cleanup;
 	}
-	if (brp_rules_make(name, profile, sets, nsets, &rules) < 0)
+	if ((status = brp_rules_make(name, ro.profile, ro.sets, ro.nsets, &rules)) != 0)
 		goto cleanup;
+	status = BRP_EXIT_USAGE;
+	{
+		/* the rules and --players must agree before anything is written */
+		rpl_game *probe = NULL;
+		int err = rpl_game_new(&probe, rules, j.players, 0);
+		rpl_game_free(probe);
+		if (err == RPL_ENOMEM) {
+			brp_error(name, "out of memory");
+			status = BRP_EXIT_FAIL;
+			goto cleanup;
+		}
+		if (err < 0) {
+			brp_error(name, "the rules do not allow %d players", j.players);
+			goto cleanup;
+		}
+	}
+	status = BRP_EXIT_FAIL;
 	j.rules = rules;
 	if (keyfile && brp_seckey_open(name, keyfile, passfd, &key) < 0)
 		goto cleanup;
@@ -385,10 +422,17 @@ int cmd_simulate(int argc, char **argv)
 		brp_error(name, "%s: %s", j.dir, strerror(errno));
 		goto cleanup;
 	}
-	th = calloc((size_t)jobs, sizeof(*th));
-	if (!th)
+	if ((rc = corpus_start(&j, add)) != 0) {
+		status = rc;
 		goto cleanup;
-	brp_progress_start(&j.prog, name, "matches", quiet, (size_t)j.matches);
+	}
+	th = calloc((size_t)b.jobs, sizeof(*th));
+	if (!th) {
+		brp_error(name, "out of memory");
+		goto cleanup;
+	}
+	jobs = b.jobs;
+	brp_progress_start(&j.prog, name, "matches", b.quiet, (size_t)j.matches);
 	for (int i = 0; i < jobs; i++)
 		if (pthread_create(&th[i], NULL, worker, &j) != 0) {
 			brp_error(name, "cannot start a thread");
@@ -400,7 +444,8 @@ int cmd_simulate(int argc, char **argv)
 		pthread_join(th[i], NULL);
 	brp_progress_end(&j.prog);
 	if (atomic_load(&j.failed)) {
-		brp_error(name, "%s", j.errmsg);
+		if (j.errmsg[0]) /* a thread that did not start has been said */
+			brp_error(name, "%s", j.errmsg);
 		goto cleanup;
 	}
 	if (json) {
@@ -408,7 +453,7 @@ int cmd_simulate(int argc, char **argv)
 		       (long)atomic_load(&j.deals), (long)atomic_load(&j.decisions));
 		brp_json_string(stdout, j.dir);
 		fputs("}\n", stdout);
-	} else if (!quiet) {
+	} else if (!b.quiet) {
 		long deals = (long)atomic_load(&j.deals), decisions = (long)atomic_load(&j.decisions);
 		printf("%ld match%s, %ld deal%s, %ld decision%s written to ", j.matches, j.matches == 1 ? "" : "es",
 		       deals, deals == 1 ? "" : "s", decisions, decisions == 1 ? "" : "s");
@@ -418,7 +463,7 @@ int cmd_simulate(int argc, char **argv)
 	status = BRP_EXIT_OK;
 cleanup:
 	free(th);
-	free(sets);
+	brp_rules_opts_free(&ro);
 	rpl_seckey_free(key);
 	rpl_rules_free(rules);
 	pthread_mutex_destroy(&j.lock);

@@ -1,7 +1,6 @@
 /* brp stats: what happened in a corpus of logs, counted. */
 #include "brp.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,8 +27,8 @@ static void usage(FILE *f)
 	      "  -h, --help       print this help and exit\n"
 	      "\n"
 	      "Exit status, as brp verify's: 0 every log ok; 1 some illegal, mismatch or\n"
-	      "incomplete; 2 some malformed or unreadable (no table when none could be\n"
-	      "read), or a usage error.\n",
+	      "incomplete; 2 a usage error, or arguments that name no log; 3 some malformed\n"
+	      "or unreadable (no table when none could be read), or out of memory.\n",
 	      f);
 }
 
@@ -130,7 +129,7 @@ struct stotal {
 };
 
 /* Add one log's counts to the total (ud), in the logs' order: so are the errors. */
-static void add_one(const char *path, const void *result, void *ud)
+static int add_one(const char *path, const void *result, void *ud)
 {
 	const struct sresult *r = result;
 	struct stotal *t = ud;
@@ -141,6 +140,7 @@ static void add_one(const char *path, const void *result, void *ud)
 	}
 	add_counts(&t->c, &r->c);
 	brp_progress_step(&t->prog, ++t->n);
+	return 0;
 }
 
 static void print_text(const struct counts *c)
@@ -189,18 +189,20 @@ static void print_json(const struct counts *c)
 
 int cmd_stats(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'J' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "from-list", required_argument, NULL, 'F' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "log", required_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const struct brp_opt opts[] = {
+		BRP_OPT_JSON_ROW,
+		BRP_OPT_JOBS,
+		BRP_OPT_FROM_LIST,
+		BRP_OPT_QUIET,
+		BRP_OPT_LOGS,
+		BRP_OPT_HELP,
+		BRP_OPT_END,
 	};
-	int json = 0, jobs = 1, c, status = BRP_EXIT_USAGE, rc, quiet = 0, logs = 0, stdin_first = 0, nargs;
-	char **logs_v = NULL, **args = NULL;
-	const char *list = NULL;
+	struct brp_getopt g;
+	struct brp_batch b = BRP_BATCH_INIT;
+	int json = 0, c, status = BRP_EXIT_USAGE, rc, first, logs = 0, stdin_first = 0, nargs;
+	const char **logs_v = NULL;
+	char **args = NULL;
 	struct brp_source *src = NULL;
 	struct stotal total;
 
@@ -208,53 +210,63 @@ int cmd_stats(int argc, char **argv)
 	logs_v = calloc((size_t)argc + 1, sizeof(char *));
 	if (!logs_v) {
 		brp_error(name, "out of memory");
-		return BRP_EXIT_USAGE;
+		return BRP_EXIT_FAIL;
 	}
-	while ((c = getopt_long(argc, argv, ":j:qh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'J': json = 1; break;
-		case 'q': quiet = 1; break;
-		case 'F': list = optarg; break;
-		case 'l':
-			if (strcmp(optarg, "-") == 0)
-				stdin_first++;
-			else
-				logs_v[logs++] = optarg;
-			break;
-		case 'j':
-			if (brp_parse_jobs(name, optarg, &jobs) < 0)
+	brp_getopt_init(&g, name, opts, argc, argv);
+	while ((c = brp_getopt_next(&g)) != -1) {
+		if (c == BRP_OPT_BAD)
+			goto cleanup;
+		if ((rc = brp_batch_option(&g, c, &b)) != 0) {
+			if (rc != 1) {
+				status = rc;
 				goto cleanup;
+			}
+			continue;
+		}
+		switch (c) {
+		case BRP_OPT_JSON: json = 1; break;
+		case BRP_OPT_LOGFILE:
+			if (strcmp(g.arg, "-") == 0)
+				stdin_first++;
+			else if (brp_opt_path(&g, &logs_v[logs]) != 0)
+				goto cleanup;
+			else
+				logs++;
 			break;
 		case 'h':
 			usage(stdout);
 			status = BRP_EXIT_OK;
 			goto cleanup;
-		default:
-			status = brp_bad_option(name, c, argv);
-			goto cleanup;
 		}
 	}
-	if (optind >= argc && !list && !logs && !stdin_first) {
+	first = brp_getopt_index(&g);
+	if (first >= argc && !b.list && !logs && !stdin_first) {
 		brp_error(name, "no log to count (try 'brp stats --help')");
 		goto cleanup;
 	}
 	/* the --log paths are arguments that come first */
-	nargs = logs + argc - optind;
+	status = BRP_EXIT_FAIL;
+	nargs = logs + argc - first;
 	if (!(args = calloc((size_t)nargs + 1, sizeof(char *)))) {
 		brp_error(name, "out of memory");
 		goto cleanup;
 	}
 	memcpy(args, logs_v, (size_t)logs * sizeof(char *));
-	memcpy(args + logs, argv + optind, (size_t)(argc - optind) * sizeof(char *));
-	if (brp_source_new(&src, name, nargs, args, list) < 0 || brp_source_stdin_log(src, stdin_first) < 0)
+	memcpy(args + logs, argv + first, (size_t)(argc - first) * sizeof(char *));
+	if (brp_source_new(&src, name, nargs, args, b.list) < 0)
 		goto cleanup;
-	brp_progress_start(&total.prog, name, "logs", quiet, 0);
-	rc = brp_pool_run(name, src, jobs, sizeof(struct sresult), count_file, add_one, &total);
+	if (brp_source_stdin_log(src, stdin_first) < 0) {
+		status = BRP_EXIT_USAGE; /* standard input twice: the command line is wrong */
+		goto cleanup;
+	}
+	brp_progress_start(&total.prog, name, "logs", b.quiet, 0);
+	rc = brp_pool_run(name, src, b.jobs, sizeof(struct sresult), count_file, add_one, NULL, &total);
 	brp_progress_end(&total.prog);
 	if (rc < 0)
 		goto cleanup;
 	if (brp_source_count(src) == 0) {
 		brp_error(name, "no .brp log found in the arguments");
+		status = BRP_EXIT_USAGE;
 		goto cleanup;
 	}
 	/* a table of zeros would say nothing of logs that could not be read */
@@ -265,7 +277,7 @@ int cmd_stats(int argc, char **argv)
 			print_text(&total.c);
 	}
 	if (total.c.unreadable || total.c.verdicts[RPL_VERDICT_MALFORMED])
-		status = BRP_EXIT_USAGE;
+		status = BRP_EXIT_FAIL;
 	else if (total.c.verdicts[RPL_VERDICT_ILLEGAL] || total.c.verdicts[RPL_VERDICT_MISMATCH] ||
 	         total.c.verdicts[RPL_VERDICT_INCOMPLETE])
 		status = BRP_EXIT_NO;

@@ -1,7 +1,6 @@
 /* brp verify: replay each log through the rules engine and give its verdict. */
 #include "brp.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,7 +50,8 @@ static void usage(FILE *f)
 	      "  -h, --help            print this help and exit\n"
 	      "\n"
 	      "Exit status: 0 all ok; 1 some illegal, mismatch, incomplete, tampered or\n"
-	      "untrusted (or, with --strict, unclosed); 2 some malformed, or a usage error.\n",
+	      "untrusted (or, with --strict, unclosed); 2 a usage error, or arguments that\n"
+	      "name no log; 3 some malformed or unreadable log, or out of memory.\n",
 	      f);
 }
 
@@ -187,7 +187,7 @@ static void print_result(const char *path, const void *result, void *ud)
 	if (r->err) {
 		const char *why = v->message[0] ? v->message : rpl_strerror(r->err);
 		brp_error(name, "%s: %s", path, why);
-		j->worst = BRP_EXIT_USAGE;
+		j->worst = BRP_EXIT_FAIL;
 		if (j->json) {
 			/* a log that cannot be read still has its line: the keys of a verdict that apply */
 			fputs("{\"file\":", stdout);
@@ -198,7 +198,7 @@ static void print_result(const char *path, const void *result, void *ud)
 		}
 		return;
 	}
-	rc = v->kind == RPL_VERDICT_OK ? BRP_EXIT_OK : v->kind == RPL_VERDICT_MALFORMED ? BRP_EXIT_USAGE : BRP_EXIT_NO;
+	rc = v->kind == RPL_VERDICT_OK ? BRP_EXIT_OK : v->kind == RPL_VERDICT_MALFORMED ? BRP_EXIT_FAIL : BRP_EXIT_NO;
 	if (rc == BRP_EXIT_OK && j->strict && !v->closed)
 		rc = BRP_EXIT_NO; /* a finished match whose claims may have been cut off */
 	if (rc > j->worst)
@@ -212,116 +212,128 @@ static void print_result(const char *path, const void *result, void *ud)
 }
 
 /* Each result in the paths' order, with the progress line (a terminal's) wiped before and drawn after. */
-static void print_one(const char *path, const void *result, void *ud)
+static int print_one(const char *path, const void *result, void *ud)
 {
 	struct vjob *j = ud;
 
 	brp_progress_clear(&j->prog);
 	print_result(path, result, ud);
 	brp_progress_step(&j->prog, ++j->n);
+	return 0;
 }
 
 int cmd_verify(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "rules-from-log", no_argument, NULL, 'L' },
-		{ "rules", required_argument, NULL, 'r' },
-		{ "set", required_argument, NULL, 's' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "strict", no_argument, NULL, 'S' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "from-list", required_argument, NULL, 'F' },
-		{ "key", required_argument, NULL, 'K' },
-		{ "keyring", required_argument, NULL, 'R' },
-		{ "log", required_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	enum { OPT_FROM_LOG = BRP_OPT_OWN, OPT_STRICT, OPT_KEYRING };
+	static const struct brp_opt opts[] = {
+		{ "rules-from-log", 0, OPT_FROM_LOG, 0, 1 }, /* group 1, with --rules */
+		BRP_OPT_RULES,
+		BRP_OPT_SET,
+		BRP_OPT_JSON_ROW,
+		BRP_OPT_QUIET,
+		{ "strict", 0, OPT_STRICT, 0, 0 },
+		BRP_OPT_JOBS,
+		BRP_OPT_FROM_LIST,
+		{ "key", 1, 'K', 1, 0 },
+		{ "keyring", 1, OPT_KEYRING, 1, 0 },
+		BRP_OPT_LOGS,
+		BRP_OPT_HELP,
+		BRP_OPT_END,
 	};
-	const char *profile = NULL;
-	char **sets = NULL;
-	int nsets = 0, json = 0, quiet = 0, strict = 0, c, jobs = 1, status = BRP_EXIT_USAGE, rc, logs = 0;
-	const char *list = NULL;
+	struct brp_getopt g;
+	struct brp_batch b = BRP_BATCH_INIT;
+	struct brp_rules_opts ro = { 0 };
+	int json = 0, strict = 0, c, status = BRP_EXIT_USAGE, rc, first, logs = 0;
 	struct vjob job = { 0 };
 	rpl_rules *rules = NULL;
 	struct brp_source *src = NULL;
 	rpl_keyring *trusted = NULL;
-	char **logs_v = NULL, **args = NULL;
+	const char **logs_v = NULL;
+	char **args = NULL;
 	int stdin_first = 0, nargs;
 
-	sets = calloc((size_t)argc, sizeof(char *));
 	logs_v = calloc((size_t)argc + 1, sizeof(char *));
-	if (!sets || !logs_v) {
+	if (!logs_v) {
 		brp_error(name, "out of memory");
-		return BRP_EXIT_USAGE;
+		return BRP_EXIT_FAIL;
 	}
-	while ((c = getopt_long(argc, argv, ":r:s:qj:K:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'L': profile = NULL; break;
-		case 'r': profile = optarg; break;
-		case 's': sets[nsets++] = optarg; break;
-		case 'J': json = 1; break;
-		case 'q': quiet = 1; break;
-		case 'S': strict = 1; break;
-		case 'j':
-			if (brp_parse_jobs(name, optarg, &jobs) < 0)
+	brp_getopt_init(&g, name, opts, argc, argv);
+	while ((c = brp_getopt_next(&g)) != -1) {
+		if (c == BRP_OPT_BAD)
+			goto cleanup;
+		if ((rc = brp_batch_option(&g, c, &b)) != 0 || (rc = brp_rules_option(&g, c, &ro)) != 0) {
+			if (rc != 1) {
+				status = rc;
 				goto cleanup;
-			break;
-		case 'F': list = optarg; break;
-		case 'l':
-			if (strcmp(optarg, "-") == 0)
+			}
+			continue;
+		}
+		switch (c) {
+		case OPT_FROM_LOG: break; /* the default: said to be sure no --rules is given */
+		case BRP_OPT_JSON: json = 1; break;
+		case OPT_STRICT: strict = 1; break;
+		case BRP_OPT_LOGFILE:
+			if (strcmp(g.arg, "-") == 0)
 				stdin_first++;
+			else if (brp_opt_path(&g, &logs_v[logs]) != 0)
+				goto cleanup;
 			else
-				logs_v[logs++] = optarg;
+				logs++;
 			break;
 		case 'K':
-		case 'R':
-			if (brp_keyring_add(name, &trusted, optarg) < 0)
+		case OPT_KEYRING:
+			if (brp_keyring_add(name, &trusted, g.arg) < 0) {
+				status = BRP_EXIT_FAIL;
 				goto cleanup;
+			}
 			break;
 		case 'h':
 			usage(stdout);
 			status = BRP_EXIT_OK;
 			goto cleanup;
-		default:
-			status = brp_bad_option(name, c, argv);
-			goto cleanup;
 		}
 	}
-	if (optind >= argc && !list && !logs && !stdin_first) {
+	first = brp_getopt_index(&g);
+	if (first >= argc && !b.list && !logs && !stdin_first) {
 		brp_error(name, "no log to verify (try 'brp verify --help')");
 		goto cleanup;
 	}
-	if (nsets && !profile) {
+	if (ro.nsets && !ro.profile) {
 		brp_error(name, "--set needs --rules: the log's own rules are used as recorded");
 		goto cleanup;
 	}
-	if (profile && brp_rules_make(name, profile, sets, nsets, &rules) < 0)
+	if (ro.profile && (status = brp_rules_make(name, ro.profile, ro.sets, ro.nsets, &rules)) != 0)
 		goto cleanup;
+	status = BRP_EXIT_FAIL;
 	/* the --log paths are arguments that come first */
-	nargs = logs + argc - optind;
+	nargs = logs + argc - first;
 	args = calloc((size_t)nargs + 1, sizeof(char *));
 	if (!args) {
 		brp_error(name, "out of memory");
 		goto cleanup;
 	}
 	memcpy(args, logs_v, (size_t)logs * sizeof(char *));
-	memcpy(args + logs, argv + optind, (size_t)(argc - optind) * sizeof(char *));
-	if (brp_source_new(&src, name, nargs, args, list) < 0 || brp_source_stdin_log(src, stdin_first) < 0)
+	memcpy(args + logs, argv + first, (size_t)(argc - first) * sizeof(char *));
+	if (brp_source_new(&src, name, nargs, args, b.list) < 0)
 		goto cleanup;
+	if (brp_source_stdin_log(src, stdin_first) < 0) {
+		status = BRP_EXIT_USAGE; /* standard input twice: the command line is wrong */
+		goto cleanup;
+	}
 	job.rules = rules;
 	job.trusted = trusted;
 	job.json = json;
-	job.quiet = quiet;
+	job.quiet = b.quiet;
 	job.strict = strict;
 	job.worst = BRP_EXIT_OK;
-	brp_progress_start(&job.prog, name, "logs", quiet, 0);
-	rc = brp_pool_run(name, src, jobs, sizeof(struct vresult), verify_one, print_one, &job);
+	brp_progress_start(&job.prog, name, "logs", b.quiet, 0);
+	rc = brp_pool_run(name, src, b.jobs, sizeof(struct vresult), verify_one, print_one, NULL, &job);
 	brp_progress_end(&job.prog);
 	if (rc < 0)
 		goto cleanup;
 	if (brp_source_count(src) == 0) {
 		brp_error(name, "no .brp log found in the arguments");
+		status = BRP_EXIT_USAGE;
 		goto cleanup;
 	}
 	status = job.worst;
@@ -329,7 +341,7 @@ cleanup:
 	brp_source_free(src);
 	rpl_keyring_free(trusted);
 	rpl_rules_free(rules);
-	free(sets);
+	brp_rules_opts_free(&ro);
 	free(logs_v);
 	free(args);
 	return status;

@@ -11,7 +11,6 @@
 #include "brp.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -37,8 +36,8 @@ static void usage(FILE *f)
 	      "                    pile as the profile shows it; other hands as counts\n"
 	      "  -h, --help        print this help and exit\n"
 	      "\n"
-	      "Exit status: 0 written (whatever the verdict), 2 usage error, unreadable\n"
-	      "log or unwritable page.\n",
+	      "Exit status: 0 written (whatever the verdict), 2 a usage error, 3 a log that\n"
+	      "cannot be read or a page that cannot be written.\n",
 	      f);
 }
 
@@ -402,17 +401,19 @@ deals:
 
 int cmd_view(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "seat", required_argument, NULL, 'S' },
-		{ "log", required_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	enum { OPT_SEAT = BRP_OPT_OWN };
+	static const struct brp_opt opts[] = {
+		{ "output", 1, 'o', 0, 0 },
+		{ "seat", 1, OPT_SEAT, 0, 0 },
+		BRP_OPT_LOG,
+		BRP_OPT_HELP,
+		BRP_OPT_END,
 	};
+	struct brp_getopt g;
 	const char *out = NULL, *path = NULL, *base;
-	char *outbuf = NULL, *data = NULL, *end, line[1024];
+	char *outbuf = NULL, *data = NULL, line[1024];
 	size_t datalen = 0;
-	int c, status = BRP_EXIT_USAGE, err;
+	int c, status = BRP_EXIT_FAIL, err, first;
 	long seat = -1;
 	struct view *w = NULL;
 	rpl_reader *rd = NULL;
@@ -421,33 +422,32 @@ int cmd_view(int argc, char **argv)
 	rpl_verdict v;
 	FILE *f = NULL;
 
-	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
+	brp_getopt_init(&g, name, opts, argc, argv);
+	while ((c = brp_getopt_next(&g)) != -1) {
 		switch (c) {
-		case 'o': out = optarg; break;
-		case 'S':
-			seat = strtol(optarg, &end, 10);
-			if (*end || !*optarg || seat < 0 || seat > 3) {
-				brp_error(name, "--seat takes a seat number 0..3, not '%s'", optarg);
+		case BRP_OPT_BAD: return BRP_EXIT_USAGE;
+		case 'o':
+			if (brp_opt_path(&g, &out) != 0)
 				return BRP_EXIT_USAGE;
-			}
 			break;
-		case 'l':
-			if (path) {
-				brp_error(name, "needs one log (try 'brp view --help')");
+		case OPT_SEAT:
+			if (brp_opt_long(&g, 0, 3, &seat) != 0)
 				return BRP_EXIT_USAGE;
-			}
-			path = optarg;
+			break;
+		case BRP_OPT_LOGFILE:
+			if (brp_opt_path(&g, &path) != 0)
+				return BRP_EXIT_USAGE;
 			break;
 		case 'h': usage(stdout); return BRP_EXIT_OK;
-		default: return brp_bad_option(name, c, argv);
 		}
 	}
-	if (optind + !path != argc) {
+	first = brp_getopt_index(&g);
+	if (first + !path != argc) {
 		brp_error(name, "needs one log (try 'brp view --help')");
 		return BRP_EXIT_USAGE;
 	}
 	if (!path)
-		path = argv[optind];
+		path = argv[first];
 	err = brp_open_log(path, &rd);
 	if (brp_stdin_spelling(path)) {
 		path = brp_stdin_name; /* named so in messages and the page */
@@ -463,6 +463,7 @@ int cmd_view(int argc, char **argv)
 		info = &no_header;
 	if (info && seat >= info->nplayers) {
 		brp_error(name, "--seat %ld: the match has %d players", seat, info->nplayers);
+		status = BRP_EXIT_USAGE;
 		goto cleanup;
 	}
 	w = calloc(1, sizeof(*w));
@@ -552,7 +553,7 @@ int cmd_view(int argc, char **argv)
 cleanup:
 	if (f && f != stdout && fclose(f) != 0 && status == BRP_EXIT_OK) {
 		brp_error(name, "%s: %s", out, strerror(errno));
-		status = BRP_EXIT_USAGE;
+		status = BRP_EXIT_FAIL;
 	}
 	if (w) {
 		if (w->data)

@@ -79,21 +79,6 @@ int brp_passphrase(const char *cmd, int fd, int confirm, char *buf, size_t cap)
 	return 0;
 }
 
-int brp_parse_fd(const char *cmd, const char *arg, int *fd)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || v < 0 || v > 1024) {
-		brp_error(cmd, "--passphrase-fd: '%s' is not a file descriptor", arg);
-		return -1;
-	}
-	*fd = (int)v;
-	return 0;
-}
-
 int brp_seckey_open(const char *cmd, const char *path, int passfd, rpl_seckey **out)
 {
 	char pass[BRP_PASSPHRASE_MAX];

@@ -26,10 +26,12 @@ struct pool {
 	char *results;      /* window results of slot_size bytes, in the same order */
 	size_t next;        /* paths taken from the source */
 	size_t emitted;     /* results handed out */
-	int end;            /* no more paths: the source ended or failed, or memory ran out */
+	int end;            /* no more paths: the source ended or failed, memory ran out, or out said stop */
 	int nomem;
+	int stopped;        /* out said stop */
 	brp_job_fn job;
 	brp_out_fn out;
+	brp_drop_fn drop;
 	void *ud;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -81,9 +83,10 @@ static void *worker(void *arg)
 		pthread_mutex_lock(&p->lock);
 		s->ready = 1;
 		/* hand out every result that is now in order */
-		while (p->emitted < p->next && p->slot[p->emitted % p->window].ready) {
+		while (!p->stopped && p->emitted < p->next && p->slot[p->emitted % p->window].ready) {
 			size_t k = p->emitted % p->window;
-			p->out(p->slot[k].name, p->results + k * p->slot_size, p->ud);
+			if (p->out(p->slot[k].name, p->results + k * p->slot_size, p->ud) != 0)
+				p->stopped = p->end = 1;
 			p->slot[k].ready = 0;
 			p->emitted++;
 		}
@@ -94,7 +97,7 @@ static void *worker(void *arg)
 }
 
 int brp_pool_run(const char *cmd, struct brp_source *src, int jobs, size_t slot_size, brp_job_fn job,
-                 brp_out_fn out, void *ud)
+                 brp_out_fn out, brp_drop_fn drop, void *ud)
 {
 	struct pool p;
 	pthread_t *th = NULL;
@@ -106,6 +109,7 @@ int brp_pool_run(const char *cmd, struct brp_source *src, int jobs, size_t slot_
 	p.window = jobs <= 1 ? 1 : (size_t)jobs * 16;
 	p.job = job;
 	p.out = out;
+	p.drop = drop;
 	p.ud = ud;
 	pthread_mutex_init(&p.lock, NULL);
 	pthread_cond_init(&p.cond, NULL);
@@ -120,7 +124,10 @@ int brp_pool_run(const char *cmd, struct brp_source *src, int jobs, size_t slot_
 		const char *path;
 		while (brp_source_next(src, &path) == 0 && path) {
 			job(path, p.results, ud);
-			out(path, p.results, ud);
+			if (out(path, p.results, ud) != 0) {
+				p.stopped = 1;
+				break;
+			}
 		}
 	} else {
 		if (!(th = calloc((size_t)jobs, sizeof(*th)))) {
@@ -136,6 +143,14 @@ int brp_pool_run(const char *cmd, struct brp_source *src, int jobs, size_t slot_
 		}
 		for (int i = 0; i < started; i++)
 			pthread_join(th[i], NULL);
+		/* every thread has finished: the results made after a stop are ready, and not handed out */
+		for (size_t i = p.emitted; i < p.next; i++)
+			if (drop && p.slot[i % p.window].ready)
+				drop(p.results + (i % p.window) * slot_size, ud);
+	}
+	if (p.stopped) {
+		err = 1;
+		goto cleanup;
 	}
 	/* every result before the failure has been handed out: the failure comes in its place */
 	if (brp_source_errmsg(src)) {

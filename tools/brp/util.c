@@ -137,11 +137,11 @@ static void profile_list(char *buf, size_t size)
 	}
 }
 
-int brp_rules_make(const char *cmd, const char *profile, char *const *sets, int nsets,
+int brp_rules_make(const char *cmd, const char *profile, const char *const *sets, int nsets,
                    rpl_rules **out)
 {
 	rpl_rules *r = NULL;
-	int err, i;
+	int err, i, rc = BRP_EXIT_USAGE;
 
 	*out = NULL;
 	if (!profile)
@@ -151,11 +151,11 @@ int brp_rules_make(const char *cmd, const char *profile, char *const *sets, int 
 		char list[128];
 		profile_list(list, sizeof list);
 		brp_error(cmd, "unknown profile '%s' (known: %s)", profile, list);
-		return -1;
+		return BRP_EXIT_USAGE;
 	}
 	if (err < 0) {
 		brp_error(cmd, "cannot make the rules: %s", rpl_strerror(err));
-		return -1;
+		return BRP_EXIT_FAIL;
 	}
 	for (i = 0; i < nsets; i++) {
 		const char *eq = strchr(sets[i], '=');
@@ -174,6 +174,11 @@ int brp_rules_make(const char *cmd, const char *profile, char *const *sets, int 
 		memcpy(name, sets[i], len);
 		name[len] = '\0';
 		err = rpl_rules_set(r, name, eq + 1);
+		if (err == RPL_ENOMEM) {
+			brp_error(cmd, "out of memory");
+			rc = BRP_EXIT_FAIL;
+			goto fail;
+		}
 		if (err == RPL_ENOTFOUND) {
 			brp_error(cmd, "unknown parameter '%s'", name);
 			goto fail;
@@ -191,7 +196,7 @@ int brp_rules_make(const char *cmd, const char *profile, char *const *sets, int 
 	return 0;
 fail:
 	rpl_rules_free(r);
-	return -1;
+	return rc;
 }
 
 void brp_json_string(FILE *f, const char *s)
@@ -217,19 +222,6 @@ void brp_json_string(FILE *f, const char *s)
 		}
 	}
 	fputc('"', f);
-}
-
-int brp_parse_jobs(const char *cmd, const char *arg, int *jobs)
-{
-	char *end;
-	long n = strtol(arg, &end, 10);
-
-	if (*end || end == arg || n < 1 || n > 256) {
-		brp_error(cmd, "--jobs takes 1 to 256, not '%s'", arg);
-		return -1;
-	}
-	*jobs = (int)n;
-	return 0;
 }
 
 int brp_copy_string(char **buf, size_t *cap, const char *s)

@@ -35,7 +35,7 @@ _brp()
 		return
 		;;
 	-e | --end)
-		COMPREPLY=($(compgen -W "low high" -- "$cur"))
+		COMPREPLY=($(compgen -W "low high default" -- "$cur"))
 		return
 		;;
 	-o | --output | --from-list | --sqlite | -k | -K | --keyring)
