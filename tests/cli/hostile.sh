@@ -129,6 +129,10 @@ case $got in *"exit 3") echo "ok: merge on a full disk: ${got%%$'\n'*}" ;; *) ba
 got=$(full 0 export -q --csv newdir "$s/stbl-4p.brp")
 case $got in *"exit 3") echo "ok: CSV export on a full disk: ${got%%$'\n'*}" ;; *) bad "CSV export on a full disk: $got" ;; esac
 [ -e newdir ] && bad "CSV export failing on a full disk left newdir"
+# the same on 4 threads: the first write stops the pool, the matches loaded meanwhile are freed
+got=$(full 0 export -q -j 4 --csv newdir "$s"/*.brp "$s"/disputed/*.brp)
+case $got in *"exit 3") echo "ok: CSV export on a full disk, -j 4: ${got%%$'\n'*}" ;; *) bad "CSV export on a full disk, -j 4: $got" ;; esac
+[ -e newdir ] && bad "CSV export failing on a full disk with -j 4 left newdir"
 # an existing database is never removed, and keeps what it had
 cp shard.db kept.db
 got=$(full 0 export -q --sqlite kept.db "$s/kzv-4p.brp")

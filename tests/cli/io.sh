@@ -74,6 +74,26 @@ cmp -s kept2.brp "$s/stbl-2p.brp" || bad "a failed recover changed the existing 
 "$brp" dump "$s/disputed/not-a-log.brp" -o text.txt 2> /dev/null && bad "dump of a non-log succeeded"
 [ -e text.txt ] && bad "a failed dump left text.txt"
 
+# an empty input (a directory without logs, an empty list) is the same usage error for
+# verify, stats and export (exit 2), and export creates no database or CSV directory
+mkdir empty
+for form in dir list; do
+	for cmd in verify stats "export --sqlite empty.db" "export --csv emptycsv" "export --xlsx empty.xlsx"; do
+		rc=0
+		if [ $form = dir ]; then
+			"$brp" $cmd empty 2> err || rc=$?
+		else
+			"$brp" $cmd - < /dev/null 2> err || rc=$?
+		fi
+		[ "$rc" -eq 2 ] && grep -q "^brp ${cmd%% *}: no .brp log found in the arguments\$" err ||
+			bad "$cmd on an empty $form: exit $rc, $(cat err)"
+	done
+done
+for f in empty.db emptycsv empty.xlsx; do
+	[ -e $f ] && bad "an export of an empty input created $f"
+done
+rmdir empty
+
 # a successful import or recover leaves the log and nothing else
 "$brp" import "$s/stbl-2p.txt" -o good.brp || bad "import of stbl-2p.txt failed"
 "$brp" recover "$s/disputed/truncated.brp" -o good2.brp > /dev/null || bad "recover of truncated.brp failed"
