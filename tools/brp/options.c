@@ -69,7 +69,8 @@ int brp_getopt_next(struct brp_getopt *g)
 		for (int k = 0; k < g->n; k++) {
 			if (!g->seen[k])
 				continue;
-			if (k == i && g->opts[i].arg) { /* a flag given twice says the same thing twice */
+			/* a value given twice is refused; a flag given twice says the same thing twice, and passes */
+			if (k == i && g->opts[i].arg) {
 				brp_error(g->cmd, "--%s given twice: it takes one value (see brp %s --help)", g->opts[i].name,
 				          g->cmd);
 				return BRP_OPT_BAD;

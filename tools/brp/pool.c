@@ -31,7 +31,6 @@ struct pool {
 	int stopped;        /* out said stop */
 	brp_job_fn job;
 	brp_out_fn out;
-	brp_drop_fn drop;
 	void *ud;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -109,7 +108,6 @@ int brp_pool_run(const char *cmd, struct brp_source *src, int jobs, size_t slot_
 	p.window = jobs <= 1 ? 1 : (size_t)jobs * 16;
 	p.job = job;
 	p.out = out;
-	p.drop = drop;
 	p.ud = ud;
 	pthread_mutex_init(&p.lock, NULL);
 	pthread_cond_init(&p.cond, NULL);
