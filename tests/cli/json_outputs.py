@@ -103,7 +103,7 @@ def notation_from_json(d):
 
 def main():
     # verify: every verdict, and one for a file that cannot be read
-    out, _ = brp("verify", "--json", *logs(), "nosuch.brp", rc=(2,))
+    out, _ = brp("verify", "--json", *logs(), "nosuch.brp", rc=(3,))
     verdicts = {v["file"]: v for v in objects(out, "verify --json")}
     bad = verdicts.get("nosuch.brp", {})
     check(bad.get("verdict") == "unreadable" and bad.get("match_id") is None and bad.get("closed") is False
@@ -121,9 +121,9 @@ def main():
     # dump --json: the notation's content, and verify's figures
     for path in logs():
         v = verdicts[path]
-        out, rc = brp("dump", "--json", path, rc=(0, 2))
+        out, rc = brp("dump", "--json", path, rc=(0, 3))
         if not out:  # a log whose header cannot be read: no match to write
-            check(rc == 2 and v["verdict"] == "malformed", "dump --json %s wrote nothing" % path)
+            check(rc == 3 and v["verdict"] == "malformed", "dump --json %s wrote nothing" % path)
             continue
         d = one(out, "dump --json " + path)
         has(d, ["format", "profile", "rules", "overrides", "players", "first_dealer", "start", "meta",
@@ -136,7 +136,7 @@ def main():
             check(len(d["deals"]) == v["deals"], "dump --json %s: %d deals, verify %d" % (path, len(d["deals"]), v["deals"]))
             n = sum(len(t["decisions"]) for deal in d["deals"] for t in deal["turns"])
             check(n == v["decisions"], "dump --json %s: %d decisions, verify %d" % (path, n, v["decisions"]))
-        text, _ = brp("dump", path, rc=(0, 2))
+        text, _ = brp("dump", path, rc=(0, 3))
         lines = [l for l in text.splitlines() if l]
         check([l for l in lines if not l.startswith(("claim ", "seed "))] == notation_from_json(d),
               "dump --json %s: not the content of brp dump" % path)
@@ -173,7 +173,7 @@ def main():
     r = one(brp("recover", "--json", "r.brp", "-o", "r2.brp", rc=(1,))[0], "recover --json whole")
     check(r["status"] == "whole" and not os.path.exists("r2.brp"), "recover --json whole: %r" % r)
     r = one(brp("recover", "--json", os.path.join(SAMPLES, "disputed", "not-a-log.brp"), "-o", "r3.brp",
-                rc=(2,))[0], "recover --json failed")
+                rc=(3,))[0], "recover --json failed")
     check(r["status"] == "failed" and r["message"], "recover --json failed: %r" % r)
 
     # record: one answer a line that holds something
