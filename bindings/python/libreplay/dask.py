@@ -239,7 +239,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             worst = 0
             for d in verdicts(verify(paths, client, partition_size=args.partition_size)):
                 print(_json(d))
-                rc = 0 if d["verdict"] == "ok" else 3 if d["verdict"] == "malformed" else 1
+                rc = 0 if d["verdict"] == "ok" else 3 if d["verdict"] in ("malformed", "unreadable") else 1
                 worst = max(worst, rc)
             return worst
         if args.command == "stats":
