@@ -93,7 +93,8 @@ done
 { "$brp" verify stbl-2p.brp; cat w2; "$brp" verify kzv-4p.brp; } > want3 2>&1
 cmp -s want3 got || { bad "verify A /dev/stdin B: not in the arguments' order:"; diff want3 got; }
 
-# standard input is a log or a list, not both; twice is refused too
+# standard input is a log or a list, not both; twice is refused too (a usage
+# error, 2; a log that cannot be read is a failure, 3)
 for args in "--log - -" "--log - --from-list -" "/dev/stdin -" "--log - /dev/stdin" "--log - --log -"; do
 	rc=0
 	# shellcheck disable=SC2086
@@ -105,6 +106,23 @@ done
 rc=0
 "$brp" dump - --log - < stbl-4p.brp > out 2> err || rc=$?
 [ $rc -eq 2 ] && grep -q "one log at a time" err || bad "dump - --log -: exit $rc: $(cat err)"
+# a command that reads one log takes one --log: a second is refused by the option layer
+for cmd in dump show view "recover -o out.brp"; do
+	rc=0
+	# shellcheck disable=SC2086
+	"$brp" $cmd --log - --log stbl-4p.brp < stbl-4p.brp > out 2> err || rc=$?
+	[ $rc -eq 2 ] && grep -q "^brp ${cmd%% *}: --log given twice: it takes one value" err ||
+		bad "$cmd --log - --log FILE: exit $rc: $(cat err)"
+	[ -s out ] && bad "$cmd --log - --log FILE printed something"
+done
+[ -e out.brp ] && bad "recover --log twice wrote its output"
+
+# in a batch --log is repeatable: the --log paths come first, in their order
+for cmd in verify stats; do
+	"$brp" $cmd --log stbl-2p.brp --log kzv-4p.brp stbl-4p.brp > got 2>&1 || bad "$cmd --log A --log B C: exit $?"
+	"$brp" $cmd stbl-2p.brp kzv-4p.brp stbl-4p.brp > want 2>&1
+	cmp -s want got || { bad "$cmd --log A --log B C is not $cmd A B C:"; diff want got; }
+done
 
 # a list of paths on standard input is still a list
 echo stbl-4p.brp | "$brp" verify - > got 2>&1
@@ -116,13 +134,13 @@ mkfifo fifo.brp
 for cmd in verify dump show; do
 	rc=0
 	timeout 10 "$brp" $cmd fifo.brp > out 2> err || rc=$?
-	[ $rc -eq 2 ] && grep -q "fifo.brp: a FIFO, not a regular file" err || bad "$cmd FIFO: exit $rc: $(cat err)"
+	[ $rc -eq 3 ] && grep -q "fifo.brp: a FIFO, not a regular file" err || bad "$cmd FIFO: exit $rc: $(cat err)"
 done
 
 # a pipe longer than a reader accepts: refused as the path form is, reading no more than the limit
 rc=0
 head -c 67108865 /dev/zero | "$brp" verify --log - > out 2> err || rc=$?
-[ $rc -eq 2 ] && grep -q "^-: malformed: more than the 67108864 bytes a reader accepts" out ||
+[ $rc -eq 3 ] && grep -q "^-: malformed: more than the 67108864 bytes a reader accepts" out ||
 	bad "a 64 MiB + 1 pipe: exit $rc: $(cat out err)"
 
 # the commands that do not read one log say so in their help
