@@ -65,6 +65,13 @@ static void usage(FILE *f)
 	      "                            seat, so that seat 0 moves first)\n"
 	      "      --start TIME          when the match began, e.g. 2026-11-30T01:58:23Z\n"
 	      "      --meta KEY=VALUE      free-form metadata (repeatable, in order)\n"
+	      "      --commitment HEX      a committed deal (docs/format.md section 15): the\n"
+	      "                            platform's commitment to its seed, 64 hex digits;\n"
+	      "                            every layout must be the one the seed derives, and\n"
+	      "                            a 'seed HEX' line reveals the seed (at the start,\n"
+	      "                            or when the match ends), which the recorder checks\n"
+	      "      --player-seed HEX     with --commitment: a seed a player added (64 hex\n"
+	      "                            digits; repeatable, up to 4, in their order)\n"
 	      "  -k, --key FILE            sign as it writes: a signature at every flush (a\n"
 	      "                            killed recording leaves a signed prefix), one over\n"
 	      "                            the whole log at the close\n"
@@ -340,7 +347,7 @@ static void block_taken(struct rec_out *o, const rpl_notation_item *it, int line
 
 int cmd_record(int argc, char **argv)
 {
-	enum { OPT_SEAT = BRP_OPT_OWN, OPT_FIRST_DEALER, OPT_START, OPT_META };
+	enum { OPT_SEAT = BRP_OPT_OWN, OPT_FIRST_DEALER, OPT_START, OPT_META, OPT_COMMITMENT, OPT_PLAYER_SEED };
 	static const struct brp_opt opts[] = {
 		{ "output", 1, 'o', 0, 0 },
 		BRP_OPT_RULES,
@@ -350,6 +357,8 @@ int cmd_record(int argc, char **argv)
 		{ "first-dealer", 1, OPT_FIRST_DEALER, 0, 0 },
 		{ "start", 1, OPT_START, 0, 0 },
 		{ "meta", 1, OPT_META, 1, 0 },
+		{ "commitment", 1, OPT_COMMITMENT, 0, 0 },
+		{ "player-seed", 1, OPT_PLAYER_SEED, 1, 0 },
 		{ "key", 1, 'k', 0, 0 },
 		BRP_OPT_PASSFD_ROW,
 		BRP_OPT_JSON_ROW,
@@ -372,6 +381,8 @@ int cmd_record(int argc, char **argv)
 	rpl_notation_item *it = NULL;
 	rpl_match_info info;
 	int64_t start = 0;
+	uint8_t commitment[RPL_DEAL_COMMIT_SIZE], pseeds[RPL_DEAL_MAX_PLAYER_SEEDS][RPL_DEAL_SEED_SIZE];
+	int committed = 0, npseeds = 0;
 	char *line = NULL;
 	const size_t cap = RPL_NOTATION_MAX_LINE + 2;
 	size_t len;
@@ -455,6 +466,20 @@ int cmd_record(int argc, char **argv)
 				goto cleanup;
 			metas[nmeta++] = (char *)g.arg;
 			break;
+		case OPT_COMMITMENT:
+			if (brp_opt_hex(&g, commitment, sizeof(commitment)) != 0)
+				goto cleanup;
+			committed = 1;
+			break;
+		case OPT_PLAYER_SEED:
+			if (npseeds == RPL_DEAL_MAX_PLAYER_SEEDS) {
+				brp_error(name, "at most %d player seeds", RPL_DEAL_MAX_PLAYER_SEEDS);
+				goto cleanup;
+			}
+			if (brp_opt_hex(&g, pseeds[npseeds], sizeof(pseeds[0])) != 0)
+				goto cleanup;
+			npseeds++;
+			break;
 		case 'h':
 			usage(stdout);
 			rc = BRP_EXIT_OK;
@@ -468,6 +493,10 @@ int cmd_record(int argc, char **argv)
 	}
 	if (!out_path) {
 		brp_error(name, "no log to write: give -o FILE.brp");
+		goto cleanup;
+	}
+	if (npseeds && !committed) {
+		brp_error(name, "--player-seed needs --commitment: players' seeds belong to a committed deal");
 		goto cleanup;
 	}
 	if (!dealer_given) {
@@ -505,6 +534,11 @@ int cmd_record(int argc, char **argv)
 	info.nmeta = (size_t)nmeta;
 	info.meta_keys = (const char *const *)keys;
 	info.meta_values = (const char *const *)values;
+	if (committed) {
+		info.commitment = commitment;
+		info.nplayer_seeds = npseeds;
+		info.player_seeds = (const uint8_t(*)[RPL_DEAL_SEED_SIZE])pseeds;
+	}
 
 	if (rpl_notation_parser_new(&p) < 0 || rpl_notation_parser_set_players(p, players) < 0) {
 		brp_error(name, "out of memory");

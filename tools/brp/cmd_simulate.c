@@ -81,13 +81,9 @@ static uint64_t mix(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-/* Keep the first failure's message: "a: b" (b alone when it already starts with "a: "). */
+/* Keep the first failure's message: "a: b" (a alone when b is empty). */
 static void job_fail(struct job *j, const char *a, const char *b)
 {
-	size_t n = strlen(a);
-
-	if (strncmp(b, a, n) == 0 && b[n] == ':' && b[n + 1] == ' ')
-		a = "";
 	pthread_mutex_lock(&j->lock);
 	if (!atomic_load(&j->failed))
 		snprintf(j->errmsg, sizeof(j->errmsg), "%s%s%s", a, a[0] && b[0] ? ": " : "", b);
