@@ -215,8 +215,7 @@ int main(int argc, char **argv)
 			rpl_game_deal_score(g, side, &s);
 			score[side] = s.total;
 		}
-		if ((rc = rpl_recorder_claim(rec, rpl_game_deal_number(g), score)) != 0 ||
-		    (rc = rpl_recorder_flush(rec)) != 0)
+		if ((rc = rpl_recorder_claim(rec, rpl_game_deal_number(g), score)) != 0 || (rc = rpl_recorder_flush(rec)) != 0)
 			goto fail;
 	}
 	if ((rc = rpl_recorder_close(rec)) != 0)
@@ -232,9 +231,9 @@ int main(int argc, char **argv)
 	status = verdict.kind == RPL_VERDICT_OK && verdict.closed && checked ? 0 : 1;
 	goto cleanup;
 fail:
-	fprintf(stderr, "object_store: %s%s%s\n", rec && rpl_recorder_errmsg(rec)[0] ? rpl_recorder_errmsg(rec)
-	                                                                              : rpl_strerror(rc),
-	        bucket.why[0] ? ": " : "", bucket.why);
+	fprintf(stderr, "object_store: %s%s%s\n",
+	        rec && rpl_recorder_errmsg(rec)[0] ? rpl_recorder_errmsg(rec) : rpl_strerror(rc), bucket.why[0] ? ": " : "",
+	        bucket.why);
 cleanup:
 	rpl_recorder_free(rec);
 	for (int i = 0; i < 4; i++)

@@ -78,8 +78,8 @@ static int play_deal(rpl_recorder *rec, struct player *players, rpl_rng *rng, in
 			if (rc != RPL_EILLEGAL)
 				return rc == 0 ? RPL_ESTATE : rc;
 			/* The server answers the client with the rule and the message; nothing was recorded. */
-			printf("refused from %s: %s: %s\n", players[seat].name,
-			       rpl_rule_name(rpl_recorder_rule(rec)), rpl_recorder_errmsg(rec));
+			printf("refused from %s: %s: %s\n", players[seat].name, rpl_rule_name(rpl_recorder_rule(rec)),
+			       rpl_recorder_errmsg(rec));
 			(*refusals)++;
 		}
 		if ((rc = next_move(&players[seat], g, &a)) != 0)
@@ -153,14 +153,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "table_server: %s: %s\n", argv[1], verdict.message);
 		goto cleanup;
 	}
-	printf("%s: %s: %d deals, %d decisions; side 0 %d, side 1 %d\n", argv[1],
-	       rpl_verdict_name(verdict.kind), verdict.deals, verdict.actions, verdict.total[0],
-	       verdict.total[1]);
+	printf("%s: %s: %d deals, %d decisions; side 0 %d, side 1 %d\n", argv[1], rpl_verdict_name(verdict.kind),
+	       verdict.deals, verdict.actions, verdict.total[0], verdict.total[1]);
 	status = verdict.kind == RPL_VERDICT_OK ? 0 : 1;
 	goto cleanup;
 fail:
-	fprintf(stderr, "table_server: %s\n", rec && rpl_recorder_errmsg(rec)[0] ? rpl_recorder_errmsg(rec)
-	                                                                          : rpl_strerror(rc));
+	fprintf(stderr, "table_server: %s\n",
+	        rec && rpl_recorder_errmsg(rec)[0] ? rpl_recorder_errmsg(rec) : rpl_strerror(rc));
 cleanup:
 	rpl_recorder_free(rec);
 	for (int i = 0; i < 4; i++)

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+/* clang-format off */ /* a table laid out by hand */
 static const uint64_t binom_table[109][12] = {
 	{ 1u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u },
 	{ 1u, 1u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u },
@@ -115,5 +116,6 @@ static const uint64_t binom_table[109][12] = {
 	{ 1u, 107u, 5671u, 198485u, 5160610u, 106308566u, 1807245622u, 26075972546u, 325949656825u, 3585446225075u, 35137373005735u, 309847743777845u },
 	{ 1u, 108u, 5778u, 204156u, 5359095u, 111469176u, 1913554188u, 27883218168u, 352025629371u, 3911395881900u, 38722819230810u, 344985116783580u },
 };
+/* clang-format on */
 
 #endif

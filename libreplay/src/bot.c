@@ -432,8 +432,7 @@ int rpl_bot_choose(rpl_bot *b, const rpl_game *g, rpl_action *out)
 				int s;
 				if (b->moves[i].kind != RPL_ACT_DISCARD)
 					continue;
-				s = b->kind == RPL_BOT_GREEDY ? keep_score(g, b->moves[i].cards[0])
-				                              : (int)rpl_rng_below(&b->rng, 1000);
+				s = b->kind == RPL_BOT_GREEDY ? keep_score(g, b->moves[i].cards[0]) : (int)rpl_rng_below(&b->rng, 1000);
 				/* a discard that goes out ends the deal in the bot's favour */
 				memcpy(&b->scratch, g, sizeof(b->scratch));
 				if (rpl__apply(&b->scratch, &b->moves[i]) == 0 && b->scratch.phase >= RPL_PHASE_DEAL_OVER &&

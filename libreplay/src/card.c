@@ -3,19 +3,15 @@
 
 #include "libreplay/card.h"
 
-static const char *const rank_text[14] = {
-	"", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"
-};
+static const char *const rank_text[14] = { "", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K" };
 static const char suit_letter[4] = { 'c', 'd', 'h', 's' };
 static const char *const suit_symbol[4] = { "\xe2\x99\xa3", "\xe2\x99\xa6", "\xe2\x99\xa5", "\xe2\x99\xa0" };
 
 /* "Ac" .. "Ks" then "JK": the canonical names, in card id order. */
 static const char *const card_names[RPL_NFACES] = {
-	"Ac", "2c", "3c", "4c", "5c", "6c", "7c", "8c", "9c", "10c", "Jc", "Qc", "Kc",
-	"Ad", "2d", "3d", "4d", "5d", "6d", "7d", "8d", "9d", "10d", "Jd", "Qd", "Kd",
-	"Ah", "2h", "3h", "4h", "5h", "6h", "7h", "8h", "9h", "10h", "Jh", "Qh", "Kh",
-	"As", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "10s", "Js", "Qs", "Ks",
-	"JK",
+	"Ac", "2c", "3c", "4c", "5c",  "6c", "7c", "8c", "9c", "10c", "Jc", "Qc", "Kc",  "Ad", "2d", "3d", "4d", "5d",
+	"6d", "7d", "8d", "9d", "10d", "Jd", "Qd", "Kd", "Ah", "2h",  "3h", "4h", "5h",  "6h", "7h", "8h", "9h", "10h",
+	"Jh", "Qh", "Kh", "As", "2s",  "3s", "4s", "5s", "6s", "7s",  "8s", "9s", "10s", "Js", "Qs", "Ks", "JK",
 };
 
 int rpl_card_copies(rpl_card c)
@@ -47,11 +43,26 @@ int rpl_card_parse(const char *text, size_t len, rpl_card *out)
 		return RPL_OK;
 	}
 	switch (lower(text[0])) {
-	case 'a': rank = 1; i = 1; break;
-	case 't': rank = 10; i = 1; break;
-	case 'j': rank = 11; i = 1; break;
-	case 'q': rank = 12; i = 1; break;
-	case 'k': rank = 13; i = 1; break;
+	case 'a':
+		rank = 1;
+		i = 1;
+		break;
+	case 't':
+		rank = 10;
+		i = 1;
+		break;
+	case 'j':
+		rank = 11;
+		i = 1;
+		break;
+	case 'q':
+		rank = 12;
+		i = 1;
+		break;
+	case 'k':
+		rank = 13;
+		i = 1;
+		break;
 	case '1':
 		if (len >= 2 && text[1] == '0') {
 			rank = 10;

@@ -50,14 +50,14 @@ int rpl__rc_dec_done(const struct rc_dec *d);
 
 /* The card bookkeeping of a deal: the only state decoding may depend on. */
 struct track {
-	uint8_t n;         /* players */
-	uint8_t seat;      /* seat of the open turn, or of the next one */
-	int8_t last;       /* seat of the last decision, -1 at deal start */
-	uint8_t open;      /* a turn is open (no discard yet) */
-	uint8_t drew;      /* the open turn drew or took the pile */
-	uint8_t last_kind; /* kind of the last decision, 0 at deal start */
+	uint8_t n;          /* players */
+	uint8_t seat;       /* seat of the open turn, or of the next one */
+	int8_t last;        /* seat of the last decision, -1 at deal start */
+	uint8_t open;       /* a turn is open (no discard yet) */
+	uint8_t drew;       /* the open turn drew or took the pile */
+	uint8_t last_kind;  /* kind of the last decision, 0 at deal start */
 	int16_t last_drawn; /* face drawn by the last draw or reject, -1 */
-	int32_t turn;      /* turns opened */
+	int32_t turn;       /* turns opened */
 	cardset hand[RPL_MAX_SEATS];
 	uint64_t fmask[RPL_MAX_SEATS]; /* bit c when the hand holds face c */
 	uint8_t hand_n[RPL_MAX_SEATS];
@@ -71,7 +71,7 @@ struct track {
 	uint8_t nmelds[2];
 	uint8_t msuit[2][RPL_MAX_MELDS];   /* suit of a meld's first card that is not a 2 or a joker; 4: none */
 	uint16_t mranks[2][RPL_MAX_MELDS]; /* ranks of those cards, bit r (an ace sets bits 1 and 14) */
-	uint64_t extf[2]; /* faces one rank beyond a side's melds (adjacent, of the meld's suit) */
+	uint64_t extf[2];                  /* faces one rank beyond a side's melds (adjacent, of the meld's suit) */
 };
 
 /* Start a deal: dealer's left moves first. */
@@ -89,14 +89,14 @@ int rpl__track_apply(struct track *t, const rpl_action *a, char *why, size_t why
 #define KIND_CTX 56
 struct model {
 	uint16_t kind[KIND_CTX][6]; /* three "this kind?" bits, then the nodes 1..3 of a two-bit tree */
-	uint16_t discard[3][3];   /* discard: the position in the keep order is past 0, 1, 2? */
-	uint16_t count[2][16];    /* meld, add: number of cards */
-	uint16_t first_wild[2];   /* meld, add: the first card is a 2 or a joker? */
-	uint16_t first_near[2];   /* meld: first card has a neighbour; add: it extends a meld */
+	uint16_t discard[3][3];     /* discard: the position in the keep order is past 0, 1, 2? */
+	uint16_t count[2][16];      /* meld, add: number of cards */
+	uint16_t first_wild[2];     /* meld, add: the first card is a 2 or a joker? */
+	uint16_t first_near[2];     /* meld: first card has a neighbour; add: it extends a meld */
 	uint16_t step1[2], step0[2], stepwild[2];
 	uint16_t end[2][4];
 	uint16_t own[1];
-	uint16_t same_suit[1];    /* add: the meld is of the cards' suit? */
+	uint16_t same_suit[1]; /* add: the meld is of the cards' suit? */
 	uint16_t morto[1];
 };
 void rpl__model_init(struct model *m);

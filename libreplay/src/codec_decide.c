@@ -413,8 +413,7 @@ static int code_action(struct coder *c, struct model *m, const struct track *t, 
 	a->kind = (uint8_t)kind;
 	seat = rpl__track_actor(t, kind);
 	switch (kind) {
-	case RPL_ACT_DISCARD:
-		return code_discard(c, m, t, seat, a);
+	case RPL_ACT_DISCARD: return code_discard(c, m, t, seat, a);
 	case RPL_ACT_MELD:
 		if (code_cards(c, m, t, seat, 0, a) < 0)
 			return -1;
@@ -446,8 +445,7 @@ static int code_action(struct coder *c, struct model *m, const struct track *t, 
 			return -1;
 		a->morto = (uint8_t)c_bit(c, &m->morto[0], c->e ? a->morto : 0);
 		return 0;
-	default:
-		return 0;
+	default: return 0;
 	}
 	/* meld and add: where an end wild goes */
 	if (c->e && a->end > RPL_END_HIGH)

@@ -115,6 +115,5 @@ void rpl__rc_dec_init(struct rc_dec *d, const uint8_t *p, size_t n)
  */
 int rpl__rc_dec_done(const struct rc_dec *d)
 {
-	return !d->bad && d->pos >= d->n && (d->n == 0 || d->p[d->n - 1] != 0) &&
-	       d->code == end_offset(d->low, d->range);
+	return !d->bad && d->pos >= d->n && (d->n == 0 || d->p[d->n - 1] != 0) && d->code == end_offset(d->low, d->range);
 }

@@ -28,7 +28,7 @@ static void hand_sub(struct track *t, int seat, rpl_card c)
 		t->fmask[seat] &= ~(1ull << c);
 	if (c != RPL_JOKER && !t->hand[seat][c]) {
 		int r = RPL_CARD_RANK(c);
-		t->ranks[seat][RPL_CARD_SUIT(c)] &= (uint16_t)~((1u << r) | (r == 1 ? 1u << 14 : 0));
+		t->ranks[seat][RPL_CARD_SUIT(c)] &= (uint16_t) ~((1u << r) | (r == 1 ? 1u << 14 : 0));
 	}
 }
 
@@ -236,8 +236,7 @@ int rpl__track_apply(struct track *t, const rpl_action *a, char *why, size_t why
 			hand_add(t, seat, t->morto[a->morto][i]);
 		t->morto_used[a->morto] = 1;
 		break;
-	default:
-		break;
+	default: break;
 	}
 	/* the card just drawn is known only until the next decision */
 	if (a->kind != RPL_ACT_DRAW && a->kind != RPL_ACT_REJECT)

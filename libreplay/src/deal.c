@@ -88,9 +88,8 @@ int rpl_deal_derive(rpl_layout *out, const uint8_t seed[RPL_DEAL_SEED_SIZE],
 	uint8_t tail[5];
 	int k = 0;
 
-	if (!out || !seed || (nplayers != 2 && nplayers != 4) || deal < 1 || deal > RPL_MAX_DEALS ||
-	    nplayer_seeds < 0 || nplayer_seeds > RPL_DEAL_MAX_PLAYER_SEEDS || (nplayer_seeds && !player_seeds) ||
-	    rpl__sodium_init() < 0)
+	if (!out || !seed || (nplayers != 2 && nplayers != 4) || deal < 1 || deal > RPL_MAX_DEALS || nplayer_seeds < 0 ||
+	    nplayer_seeds > RPL_DEAL_MAX_PLAYER_SEEDS || (nplayer_seeds && !player_seeds) || rpl__sodium_init() < 0)
 		return RPL_EINVAL;
 	/* the deal's key: BLAKE2b-256 keyed by the seed over the domain, the players' seeds and the deal */
 	crypto_generichash_init(&st, seed, RPL_DEAL_SEED_SIZE, sizeof(s.key));

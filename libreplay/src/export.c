@@ -58,8 +58,7 @@ void rpl__export_meld_cards(const rpl_meld_info *mi, char *buf, size_t size)
 	buf[0] = '\0';
 	for (int i = 0; i < mi->length && i < 14; i++) {
 		size_t at = len;
-		int fits = (i == 0 || append(buf, size, &len, " ")) &&
-		           append(buf, size, &len, rpl_card_name(mi->card[i]));
+		int fits = (i == 0 || append(buf, size, &len, " ")) && append(buf, size, &len, rpl_card_name(mi->card[i]));
 		if (fits && mi->wild[i])
 			fits = append(buf, size, &len, "(") &&
 			       append(buf, size, &len, rpl_card_name(rpl_meld_natural(mi->suit, mi->lo + i))) &&
@@ -324,8 +323,7 @@ static int collect_after(void *ctx, const rpl_event *ev, const rpl_game *g)
 	return RPL_OK;
 }
 
-int rpl_export_match_load_memory(rpl_export_match **out, const char *name, const void *data, size_t len,
-                                 unsigned flags)
+int rpl_export_match_load_memory(rpl_export_match **out, const char *name, const void *data, size_t len, unsigned flags)
 {
 	rpl_export_match *m;
 	rpl_reader *rd = NULL;
@@ -438,22 +436,21 @@ int rpl_export_match_load(rpl_export_match **out, const char *path, unsigned fla
 	err = rpl_export_match_load_memory(out, path, buf, len, flags);
 	free(buf);
 	return err;
-fail:
-	{
-		rpl_export_match *m = calloc(1, sizeof(*m));
-		if (fd >= 0)
-			close(fd);
-		free(buf);
-		if (!m)
-			return RPL_ENOMEM;
-		m->verdict.winner = -1;
-		if (e == 0 && why[0])
-			rpl__msgf(m->errmsg, "%s", why); /* not a regular file */
-		else if (err == RPL_ENOMEM || strerror_r(e, m->errmsg, sizeof(m->errmsg)) != 0)
-			rpl__msgf(m->errmsg, "%s", rpl_strerror(err));
-		*out = m;
-		return err;
-	}
+fail : {
+	rpl_export_match *m = calloc(1, sizeof(*m));
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	if (!m)
+		return RPL_ENOMEM;
+	m->verdict.winner = -1;
+	if (e == 0 && why[0])
+		rpl__msgf(m->errmsg, "%s", why); /* not a regular file */
+	else if (err == RPL_ENOMEM || strerror_r(e, m->errmsg, sizeof(m->errmsg)) != 0)
+		rpl__msgf(m->errmsg, "%s", rpl_strerror(err));
+	*out = m;
+	return err;
+}
 }
 
 void rpl_export_match_free(rpl_export_match *m)

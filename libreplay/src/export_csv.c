@@ -21,11 +21,11 @@ struct rpl_export_csv {
 	char *dir;
 	unsigned flags;
 	FILE *f[XT_COUNT];
-	char *tmp[XT_COUNT];          /* temporary names, until renamed */
-	int nfield;                   /* fields written in the current row */
+	char *tmp[XT_COUNT]; /* temporary names, until renamed */
+	int nfield;          /* fields written in the current row */
 	int finished;
-	struct xseen seen;            /* hashes added */
-	struct xplayers players;      /* the players table, written at finish */
+	struct xseen seen;       /* hashes added */
+	struct xplayers players; /* the players table, written at finish */
 	char errmsg[RPL_ERRMSG_SIZE];
 };
 
@@ -96,18 +96,14 @@ static int write_row(void *ctx, int table, const struct xcell *cells, int ncells
 			sep(w, f);
 			fprintf(f, "%lld", c->i);
 			break;
-		case XC_TEXT:
-			field_text(w, f, c->s);
-			break;
+		case XC_TEXT: field_text(w, f, c->s); break;
 		case XC_TIME:
 			/* unquoted "YYYY-MM-DD HH:MM:SS", which spreadsheets read as a date and time */
 			rpl__export_datetime(c->i, when);
 			sep(w, f);
 			fputs(when, f);
 			break;
-		default:
-			sep(w, f);
-			break;
+		default: sep(w, f); break;
 		}
 	}
 	fputs("\r\n", f);

@@ -20,12 +20,12 @@ struct xseat {
 struct xdeal {
 	int deal, dealer, first_seat;
 	rpl_deal_stats st;
-	int morto[2], morto_side[2];   /* XM_..., side or -1 */
+	int morto[2], morto_side[2]; /* XM_..., side or -1 */
 	rpl_score score[2];
-	int32_t match_total[2];        /* after this deal */
+	int32_t match_total[2]; /* after this deal */
 	struct xseat seat[4];
-	size_t act0;                   /* its first decision in rpl_export_match.acts */
-	int last_turn[4];              /* while replaying: the last turn counted per seat */
+	size_t act0;      /* its first decision in rpl_export_match.acts */
+	int last_turn[4]; /* while replaying: the last turn counted per seat */
 };
 
 /* The longest meld text: 14 cards, each at most "JK(10h)" and a space. */
@@ -46,17 +46,17 @@ struct rpl_export_match {
 	char hash[65];
 	char *file;
 	uint64_t bytes;
-	int have_header;               /* the header was read: the fields below it are set */
+	int have_header; /* the header was read: the fields below it are set */
 	int format_version;
-	char *profile, *overrides;     /* overrides: a JSON object */
+	char *profile, *overrides; /* overrides: a JSON object */
 	int nplayers, first_dealer, target;
-	char *players[4];              /* valid UTF-8, NULL for an unnamed seat */
-	int64_t start_time;            /* 0 unknown */
+	char *players[4];   /* valid UTF-8, NULL for an unnamed seat */
+	int64_t start_time; /* 0 unknown */
 	size_t nmeta;
 	char **meta_keys, **meta_values;
 	rpl_verdict verdict;
-	int detailed;                  /* verdict ok and the deals below collected */
-	int has_actions;               /* acts collected (RPL_EXPORT_ACTIONS) */
+	int detailed;    /* verdict ok and the deals below collected */
+	int has_actions; /* acts collected (RPL_EXPORT_ACTIONS) */
 	struct xdeal *deals;
 	size_t ndeals;
 	struct xmeld *melds;

@@ -23,25 +23,27 @@
 enum { ST_MATCH, ST_FIND, ST_ACTIONS_STORED, ST_SET_IDENTITY, ST_BETTER_FILE, ST_COUNT };
 
 static const char *const sql_text[ST_COUNT] = {
-	[ST_MATCH] = "INSERT OR IGNORE INTO matches (hash, file, bytes, format_version, profile, overrides, players, "
-	             "target, first_dealer, start_time, start_unix, verdict, verdict_detail, verdict_deal, verdict_turn, "
-	             "verdict_seat, verdict_decision, verdict_rule, verdict_offset, recovered, deals, decisions, winner, "
-	             "total0, total1, actions_stored, identity, closed) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
-	             "?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)",
+	[ST_MATCH] =
+			"INSERT OR IGNORE INTO matches (hash, file, bytes, format_version, profile, overrides, players, "
+			"target, first_dealer, start_time, start_unix, verdict, verdict_detail, verdict_deal, verdict_turn, "
+			"verdict_seat, verdict_decision, verdict_rule, verdict_offset, recovered, deals, decisions, winner, "
+			"total0, total1, actions_stored, identity, closed) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
+			"?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)",
 	/* the match, by its identity; a log without one (malformed), or a version-1 row, by its bytes */
 	[ST_FIND] = "SELECT match_id, actions_stored, verdict FROM matches WHERE identity = ?2 "
-	            "UNION ALL SELECT match_id, actions_stored, verdict FROM matches WHERE hash = ?1 LIMIT 1",
+				"UNION ALL SELECT match_id, actions_stored, verdict FROM matches WHERE hash = ?1 LIMIT 1",
 	[ST_ACTIONS_STORED] = "UPDATE matches SET actions_stored = 1 WHERE match_id = ?1",
 	/* a version-1 row exported again: it gets its identity, unless another row has it already */
-	[ST_SET_IDENTITY] = "UPDATE OR IGNORE matches SET identity = ?2, closed = ?3 WHERE match_id = ?1 AND identity IS NULL",
+	[ST_SET_IDENTITY] =
+			"UPDATE OR IGNORE matches SET identity = ?2, closed = ?3 WHERE match_id = ?1 AND identity IS NULL",
 	/*
 	 * Another byte-variant of a match in the database: the row describes the
 	 * better file, a closed one over an unclosed one, then one that was not
 	 * salvaged over one that was (the verdict is the same: the content is).
 	 */
 	[ST_BETTER_FILE] = "UPDATE OR IGNORE matches SET hash = ?2, file = ?3, bytes = ?4, format_version = ?5, "
-	                   "closed = ?6, recovered = ?7, verdict_detail = ?8 WHERE match_id = ?1 AND "
-	                   "2 * coalesce(closed, 0) + 1 - recovered < 2 * ?6 + 1 - ?7",
+					   "closed = ?6, recovered = ?7, verdict_detail = ?8 WHERE match_id = ?1 AND "
+					   "2 * coalesce(closed, 0) + 1 - recovered < 2 * ?6 + 1 - ?7",
 };
 
 /*
@@ -91,9 +93,9 @@ struct rpl_export_db {
 	sqlite3_stmt *rows[TB_COUNT][NCHUNK]; /* rows[t][k]: chunk_rows[k] rows of table t */
 	int in_batch;
 	int timeout_ms;
-	char *path;     /* as opened: to remove the file again */
-	int created;    /* the file did not exist before this handle opened it */
-	int committed;  /* a batch of this handle was committed */
+	char *path;    /* as opened: to remove the file again */
+	int created;   /* the file did not exist before this handle opened it */
+	int committed; /* a batch of this handle was committed */
 	char errmsg[RPL_ERRMSG_SIZE];
 };
 
@@ -117,8 +119,10 @@ static int db_fail(rpl_export_db *x, int rc, const char *what)
 		return RPL_ENOMEM;
 	}
 	if (rc == SQLITE_READONLY_DBMOVED) { /* SQLite's own guard against writing into a removed file */
-		rpl__msgf(x->errmsg, "%s: the database file was removed or replaced while it was open (by another run "
-		          "that created it and failed?): run again", what);
+		rpl__msgf(x->errmsg,
+		          "%s: the database file was removed or replaced while it was open (by another run "
+		          "that created it and failed?): run again",
+		          what);
 		return RPL_EIO;
 	}
 	rpl__msgf(x->errmsg, "%s: %s", what, x->db ? sqlite3_errmsg(x->db) : sqlite3_errstr(rc));
@@ -158,8 +162,7 @@ static int begin_immediate(rpl_export_db *x)
 		if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED)
 			return db_fail(x, rc, "cannot begin a transaction");
 		if (now_ms() - start >= x->timeout_ms) {
-			rpl__msgf(x->errmsg, "the database is busy: another writer held it for %d ms",
-			          x->timeout_ms);
+			rpl__msgf(x->errmsg, "the database is busy: another writer held it for %d ms", x->timeout_ms);
 			return RPL_EIO;
 		}
 		sleep_ms(20);
@@ -242,8 +245,7 @@ static int upgrade(rpl_export_db *x)
 	    (err = query_int(x, "SELECT count(*) FROM sqlite_master", &tables)) != 0)
 		goto fail;
 	if (version > RPL__SCHEMA_VERSION) {
-		rpl__msgf(x->errmsg,
-		          "the database has schema version %d, newer than this build's %d: use a newer brp", version,
+		rpl__msgf(x->errmsg, "the database has schema version %d, newer than this build's %d: use a newer brp", version,
 		          RPL__SCHEMA_VERSION);
 		err = RPL_EUNSUPPORTED;
 		goto fail;
@@ -550,15 +552,10 @@ static int insert_match(rpl_export_db *x, const rpl_export_match *m)
 		sqlite3_bind_int(st, 14, v->deal);
 		sqlite3_bind_int(st, 15, v->turn);
 		break;
-	case RPL_VERDICT_MISMATCH:
-		sqlite3_bind_int(st, 14, v->claim_deal);
-		break;
+	case RPL_VERDICT_MISMATCH: sqlite3_bind_int(st, 14, v->claim_deal); break;
 	case RPL_VERDICT_MALFORMED:
-	case RPL_VERDICT_TAMPERED:
-		sqlite3_bind_int64(st, 19, (long long)v->offset);
-		break;
-	default:
-		break;
+	case RPL_VERDICT_TAMPERED: sqlite3_bind_int64(st, 19, (long long)v->offset); break;
+	default: break;
 	}
 	sqlite3_bind_int(st, 20, v->recovered);
 	bind_int_or_null(st, 21, v->deals, ok);
@@ -576,8 +573,7 @@ static int insert_match(rpl_export_db *x, const rpl_export_match *m)
 typedef void (*row_binder)(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i);
 
 /* Insert n rows of table t, in chunks of chunk_rows[]. */
-static int insert_rows(rpl_export_db *x, int t, size_t n, row_binder bind, const rpl_export_match *m,
-                       sqlite3_int64 id)
+static int insert_rows(rpl_export_db *x, int t, size_t n, row_binder bind, const rpl_export_match *m, sqlite3_int64 id)
 {
 	size_t i = 0;
 	int err;
@@ -859,7 +855,7 @@ const char *rpl_export_db_errmsg(const rpl_export_db *x)
 /* ---- merging shards ---- */
 
 /* The tables that hang off a match, in the order their rows are copied. */
-static const char *const child_tables[] = { "match_players", "match_meta", "deals", "deal_scores",
+static const char *const child_tables[] = { "match_players", "match_meta", "deals",  "deal_scores",
 	                                        "deal_seats",    "melds",      "actions" };
 
 /* The columns of table t other than match_id, comma-separated, from the schema. */
@@ -901,8 +897,8 @@ static int source_columns(rpl_export_db *x, const char *t, const char *cols, cha
 	sqlite3_stmt *st = NULL;
 	size_t n = 0;
 	const char *p = cols;
-	int rc = sqlite3_prepare_v2(x->db, "SELECT 1 FROM pragma_table_info(?1, 'merge_src') WHERE name = ?2", -1,
-	                            &st, NULL);
+	int rc = sqlite3_prepare_v2(x->db, "SELECT 1 FROM pragma_table_info(?1, 'merge_src') WHERE name = ?2", -1, &st,
+	                            NULL);
 
 	if (rc != SQLITE_OK)
 		return db_fail(x, rc, t);
@@ -1013,11 +1009,12 @@ int rpl_export_db_merge(rpl_export_db *x, const char *src, int *added)
 	if (err)
 		goto cleanup;
 	err = exec_sql(x,
-	               version >= 3 ? "CREATE TEMP TABLE merge_new AS SELECT match_id AS old_id, hash FROM merge_src.matches s "
-	                              "WHERE hash NOT IN (SELECT hash FROM main.matches) AND NOT EXISTS "
-	                              "(SELECT 1 FROM main.matches m WHERE m.identity = s.identity) ORDER BY match_id"
-	                            : "CREATE TEMP TABLE merge_new AS SELECT match_id AS old_id, hash FROM merge_src.matches "
-	                              "WHERE hash NOT IN (SELECT hash FROM main.matches) ORDER BY match_id",
+	               version >= 3
+	                       ? "CREATE TEMP TABLE merge_new AS SELECT match_id AS old_id, hash FROM merge_src.matches s "
+	                         "WHERE hash NOT IN (SELECT hash FROM main.matches) AND NOT EXISTS "
+	                         "(SELECT 1 FROM main.matches m WHERE m.identity = s.identity) ORDER BY match_id"
+	                       : "CREATE TEMP TABLE merge_new AS SELECT match_id AS old_id, hash FROM merge_src.matches "
+	                         "WHERE hash NOT IN (SELECT hash FROM main.matches) ORDER BY match_id",
 	               "merge");
 	if (err)
 		goto cleanup;

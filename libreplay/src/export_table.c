@@ -9,6 +9,7 @@
 
 #include "export_table.h"
 
+/* clang-format off */ /* the columns laid out by hand */
 static const char *const matches_cols[] = {
 	"hash", "file", "bytes", "format_version", "profile", "overrides", "players", "target", "first_dealer",
 	"start_time_utc", "start_unix", "player0", "player1", "player2", "player3", "verdict", "verdict_detail",
@@ -38,18 +39,18 @@ static const char *const actions_cols[] = { "hash", "deal", "seq", "turn", "seat
 static const char *const players_cols[] = {
 	"name", "matches", "wins", "deals", "points", "canastras", "went_out", "turns", "pile_takes",
 };
+/* clang-format on */
 
-#define TABLE(n, c) { n, c, sizeof(c) / sizeof(c[0]) }
+#define TABLE(n, c)                                                                                                    \
+	{                                                                                                                  \
+		n, c, sizeof(c) / sizeof(c[0])                                                                                 \
+	}
 
 const struct xtable rpl__export_tables[XT_COUNT] = {
-	[XT_MATCHES] = TABLE("matches", matches_cols),
-	[XT_META] = TABLE("meta", meta_cols),
-	[XT_DEALS] = TABLE("deals", deals_cols),
-	[XT_SCORES] = TABLE("deal_scores", scores_cols),
-	[XT_SEATS] = TABLE("deal_seats", seats_cols),
-	[XT_MELDS] = TABLE("melds", melds_cols),
-	[XT_ACTIONS] = TABLE("actions", actions_cols),
-	[XT_PLAYERS] = TABLE("players", players_cols),
+	[XT_MATCHES] = TABLE("matches", matches_cols), [XT_META] = TABLE("meta", meta_cols),
+	[XT_DEALS] = TABLE("deals", deals_cols),       [XT_SCORES] = TABLE("deal_scores", scores_cols),
+	[XT_SEATS] = TABLE("deal_seats", seats_cols),  [XT_MELDS] = TABLE("melds", melds_cols),
+	[XT_ACTIONS] = TABLE("actions", actions_cols), [XT_PLAYERS] = TABLE("players", players_cols),
 };
 
 /* A row being filled: cells appended in column order, then emitted. */

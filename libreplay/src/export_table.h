@@ -14,8 +14,8 @@ enum { XT_MATCHES, XT_META, XT_DEALS, XT_SCORES, XT_SEATS, XT_MELDS, XT_ACTIONS,
 #define XT_MAX_COLS 32
 
 struct xtable {
-	const char *name;         /* "deal_scores": the CSV file's and the sheet's name */
-	const char *const *cols;  /* the header row */
+	const char *name;        /* "deal_scores": the CSV file's and the sheet's name */
+	const char *const *cols; /* the header row */
 	int ncols;
 };
 extern const struct xtable rpl__export_tables[XT_COUNT];

@@ -28,7 +28,7 @@
 
 struct sheet {
 	lxw_worksheet *ws;
-	uint32_t rows;            /* rows written, the header included */
+	uint32_t rows;               /* rows written, the header included */
 	uint16_t width[XT_MAX_COLS]; /* the widest value of each column, in characters */
 };
 
@@ -77,8 +77,7 @@ static int write_row(void *ctx, int table, const struct xcell *cells, int ncells
 	char buf[RPL__DATE_SIZE + 8];
 
 	if (row >= LXW_ROW_MAX)
-		return xfail(w, RPL_ELIMIT, "too many rows for one sheet (1,048,576 at most)",
-		             rpl__export_tables[table].name);
+		return xfail(w, RPL_ELIMIT, "too many rows for one sheet (1,048,576 at most)", rpl__export_tables[table].name);
 	for (int i = 0; i < ncells && e == LXW_NO_ERROR; i++) {
 		const struct xcell *c = &cells[i];
 		lxw_col_t col = (lxw_col_t)i;
@@ -93,8 +92,7 @@ static int write_row(void *ctx, int table, const struct xcell *cells, int ncells
 			break;
 		case XC_TIME:
 			if (c->i >= EXCEL_FIRST && c->i <= EXCEL_LAST) {
-				e = worksheet_write_number(sh->ws, row, col, EXCEL_EPOCH_DAYS + (double)c->i / 86400.0,
-				                           w->when);
+				e = worksheet_write_number(sh->ws, row, col, EXCEL_EPOCH_DAYS + (double)c->i / 86400.0, w->when);
 			} else {
 				/* a spreadsheet has no date for it: the same form, as text */
 				rpl__export_datetime(c->i, buf);
@@ -102,8 +100,7 @@ static int write_row(void *ctx, int table, const struct xcell *cells, int ncells
 			}
 			widen(sh, i, 19);
 			break;
-		default:
-			break; /* an empty cell */
+		default: break; /* an empty cell */
 		}
 	}
 	if (e != LXW_NO_ERROR)
@@ -232,7 +229,6 @@ void rpl_export_xlsx_free(rpl_export_xlsx *w)
 	free(w->tmp);
 	free(w);
 }
-
 
 const char *rpl_export_xlsx_errmsg(const rpl_export_xlsx *w)
 {

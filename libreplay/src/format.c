@@ -194,12 +194,12 @@ static const struct {
 	const char *profile;
 	int32_t v[FROZEN_REV1_PARAMS + 1];
 } frozen_rev1[] = {
-	{ "kzv", { 0, 1, 1, 3000, 20, 10, 15, 10, 5, 100, 200, 200, 600, 300, 100, 100, 1, 0, 2, 1, 0, 1, 0, 0, 0, 0,
-	           1, 0, 1, 0, 1, 0, 0 } },
-	{ "stbl", { 0, 1, 1, 0, 50, 10, 15, 10, 5, 100, 200, 500, 1000, 100, 100, 100, 1, 1, 2, 0, 1, 0, 0, 0, 0,
-	            0, 1, 1, 2, 0, 1, 0, 1 } },
-	{ "aberto", { 0, 1, 1, 3000, 20, 10, 15, 10, 5, 100, 200, 500, 1000, 100, 100, 100, 1, 1, 2, 0, 2, 0, 1, 1,
-	              1500, 75, 1, 0, 2, 1, 0, 100, 0 } },
+	{ "kzv", { 0, 1, 1, 3000, 20, 10, 15, 10, 5, 100, 200, 200, 600, 300, 100, 100, 1,
+	           0, 2, 1, 0,    1,  0,  0,  0,  0, 1,   0,   1,   0,   1,   0,   0 } },
+	{ "stbl", { 0, 1, 1, 0, 50, 10, 15, 10, 5, 100, 200, 500, 1000, 100, 100, 100, 1,
+	            1, 2, 0, 1, 0,  0,  0,  0,  0, 1,   1,   2,   0,    1,   0,   1 } },
+	{ "aberto", { 0, 1, 1, 3000, 20, 10, 15, 10,   5,  100, 200, 500, 1000, 100, 100, 100, 1,
+	              1, 2, 0, 2,    0,  1,  1,  1500, 75, 1,   0,   2,   1,    0,   100, 0 } },
 };
 
 /* The frozen values of a profile (rpl_rules_profile's name), indexed by id; NULL for an unknown profile. */
@@ -428,8 +428,7 @@ int rpl__header_get(struct header *h, const uint8_t *p, size_t n, int *version, 
 			uLong srclen = (uLong)(n - 1 - lc.pos);
 			if (uncompress2(raw, &got, p + 1 + lc.pos, &srclen) != Z_OK || got != rawlen ||
 			    srclen != (uLong)(n - 1 - lc.pos)) {
-				snprintf(why, whylen,
-				         "the compressed header does not inflate exactly to its declared size and end");
+				snprintf(why, whylen, "the compressed header does not inflate exactly to its declared size and end");
 				goto cleanup;
 			}
 		}
@@ -449,8 +448,8 @@ int rpl__header_get(struct header *h, const uint8_t *p, size_t n, int *version, 
 			goto bad;
 		*version = v > 1000000 ? 1000000 : (int)v;
 		if (v != BRP_VERSION && v != BRP_VERSION_COMMIT) {
-			snprintf(why, whylen, "format version %llu; this reader knows versions %d and %d",
-			         (unsigned long long)v, BRP_VERSION, BRP_VERSION_COMMIT);
+			snprintf(why, whylen, "format version %llu; this reader knows versions %d and %d", (unsigned long long)v,
+			         BRP_VERSION, BRP_VERSION_COMMIT);
 			err = RPL_EUNSUPPORTED;
 			goto cleanup;
 		}
@@ -476,8 +475,7 @@ int rpl__header_get(struct header *h, const uint8_t *p, size_t n, int *version, 
 	if (c.bad)
 		goto bad;
 	if (nparams > RPL_P_COUNT) {
-		snprintf(why, whylen, "%llu rule parameters; this reader knows %d", (unsigned long long)nparams,
-		         RPL_P_COUNT);
+		snprintf(why, whylen, "%llu rule parameters; this reader knows %d", (unsigned long long)nparams, RPL_P_COUNT);
 		err = RPL_EUNSUPPORTED;
 		goto cleanup;
 	}
@@ -582,8 +580,7 @@ players:
 			c.pos += RPL_DEAL_COMMIT_SIZE;
 			nseeds = c.p[c.pos++];
 			if (nseeds > RPL_DEAL_MAX_PLAYER_SEEDS) {
-				snprintf(why, whylen, "%d player seeds; a match has at most %d", nseeds,
-				         RPL_DEAL_MAX_PLAYER_SEEDS);
+				snprintf(why, whylen, "%d player seeds; a match has at most %d", nseeds, RPL_DEAL_MAX_PLAYER_SEEDS);
 				goto cleanup;
 			}
 			if (c.n - c.pos < (size_t)nseeds * RPL_DEAL_SEED_SIZE)

@@ -6,10 +6,12 @@
 #include "codec.h"
 #include "rules_impl.h"
 
-#define BRP_MAGIC "\x89" "BRP\r\n\x1a\n"
+#define BRP_MAGIC                                                                                                      \
+	"\x89"                                                                                                             \
+	"BRP\r\n\x1a\n"
 #define BRP_MAGIC_LEN 8
-#define BRP_VERSION 2       /* what the writer writes for a match dealt freely */
-#define BRP_VERSION_COMMIT 3 /* ... and for a committed one: the newest version */
+#define BRP_VERSION 2          /* what the writer writes for a match dealt freely */
+#define BRP_VERSION_COMMIT 3   /* ... and for a committed one: the newest version */
 #define BRP_PROFILE_REVISION 1 /* the frozen profile revision version 3 writes (format.md 16.2) */
 #define BRP_MAX_FILE (64u << 20)
 

@@ -242,8 +242,8 @@ static void compute_score(const struct rpl_game *g, int s, rpl_score *sc)
 	/* STBL "Caso o outro jogador ou dupla nao tenha pegado o morto": penalty_no_morto_sides not_out spares the
 	   side that went out (docs/rules.md 9.3); a deal ended by the stock has no such side */
 	if (!has_morto(g, s) && (RV(r, PENALTY_IF_NONE_TAKEN) || any_taken) &&
-	    !(RV(r, PENALTY_NO_MORTO_SIDES) == RPL_PENALTY_NOT_OUT && g->deal_end == RPL_DEAL_OUT &&
-	      g->out_seat >= 0 && SIDE(g->out_seat) == s))
+	    !(RV(r, PENALTY_NO_MORTO_SIDES) == RPL_PENALTY_NOT_OUT && g->deal_end == RPL_DEAL_OUT && g->out_seat >= 0 &&
+	      SIDE(g->out_seat) == s))
 		sc->morto = -RV(r, PENALTY_NO_MORTO);
 	sc->total = sc->melded + sc->bonus + sc->going_out + sc->hand + sc->morto;
 }
@@ -259,8 +259,7 @@ static void end_deal(struct rpl_game *g, int how, int out_seat)
 		g->total[s] += g->score[s].total;
 	}
 	g->phase = RPL_PHASE_DEAL_OVER;
-	if (g->total[0] != g->total[1] &&
-	    (target == 0 || g->total[0] >= target || g->total[1] >= target)) {
+	if (g->total[0] != g->total[1] && (target == 0 || g->total[0] >= target || g->total[1] >= target)) {
 		g->winner = g->total[0] > g->total[1] ? 0 : 1;
 		g->phase = RPL_PHASE_MATCH_OVER;
 	}
@@ -295,8 +294,7 @@ static int end_of_turn_check(struct rpl_game *g, int duty_done, int32_t laid_val
 	if (g->duty == DUTY_TOP && !duty_done)
 		return refuse(g, RPL_RULE_PILE_TOP_NOT_LAID, "the pile's top card %s must be laid down this turn",
 		              rpl_card_name(g->duty_top));
-	if (g->vulnerable[side] && !g->opened_before && melds_after > 0 &&
-	    laid_value < RV(r, VULNERABLE_MIN_OPEN))
+	if (g->vulnerable[side] && !g->opened_before && melds_after > 0 && laid_value < RV(r, VULNERABLE_MIN_OPEN))
 		return refuse(g, RPL_RULE_OPEN_MINIMUM,
 		              "side %d is vulnerable: its first melds must total at least %d card points in one turn, "
 		              "not %d",
@@ -388,8 +386,7 @@ static int keep_check(struct rpl_game *g, const cardset laid, const struct meld 
 			after[i] = saved;
 		}
 	}
-	return refuse(g, rule, "this leaves one card, %s, which could not end the turn: %s",
-	              rpl_card_name(last), reason);
+	return refuse(g, rule, "this leaves one card, %s, which could not end the turn: %s", rpl_card_name(last), reason);
 }
 
 /*
@@ -538,7 +535,8 @@ static int do_discard(struct rpl_game *g, const rpl_action *a)
 		return refuse(g, RPL_RULE_NOT_IN_HAND, "%s is not in seat %d's hand", rpl_card_name(c), g->seat);
 	if (g->return_face == c)
 		return refuse(g, RPL_RULE_PILE_RETURN,
-		              "%s was the only card of the pile taken this turn: it may not be discarded back", rpl_card_name(c));
+		              "%s was the only card of the pile taken this turn: it may not be discarded back",
+		              rpl_card_name(c));
 	err = end_of_turn_check(g, g->duty_done, g->laid_value, g->nmelds[side]);
 	if (err)
 		return err;
@@ -1099,19 +1097,15 @@ int rpl__apply(struct rpl_game *g, const rpl_action *a)
 	int err = 0;
 
 	switch (g->phase) {
-	case RPL_PHASE_NO_DEAL:
-		return refuse(g, RPL_RULE_NO_DEAL, "no deal is in progress");
+	case RPL_PHASE_NO_DEAL: return refuse(g, RPL_RULE_NO_DEAL, "no deal is in progress");
 	case RPL_PHASE_DEAL_OVER:
 		return refuse(g, RPL_RULE_NO_DEAL, "deal %d is over: the next deal must start first", g->deal_no);
-	case RPL_PHASE_MATCH_OVER:
-		return refuse(g, RPL_RULE_MATCH_OVER, "the match is over: side %d won", g->winner);
+	case RPL_PHASE_MATCH_OVER: return refuse(g, RPL_RULE_MATCH_OVER, "the match is over: side %d won", g->winner);
 	case RPL_PHASE_MORTO:
 		if (a->kind != RPL_ACT_MORTO)
-			return refuse(g, RPL_RULE_MORTO_DUE, "seat %d's hand is empty: the morto must be picked up first",
-			              g->seat);
+			return refuse(g, RPL_RULE_MORTO_DUE, "seat %d's hand is empty: the morto must be picked up first", g->seat);
 		break;
-	default:
-		break;
+	default: break;
 	}
 
 	switch (a->kind) {
@@ -1146,7 +1140,7 @@ int rpl__apply(struct rpl_game *g, const rpl_action *a)
 			g->hand_n[g->seat]++;
 			g->last_drawn = c;
 		}
-			g->can_reject = RV(&g->rules, FIRST_TURN_REJECT) && g->turn_no == 1;
+		g->can_reject = RV(&g->rules, FIRST_TURN_REJECT) && g->turn_no == 1;
 		g->phase = RPL_PHASE_PLAY;
 		break;
 	case RPL_ACT_TAKE:
@@ -1177,8 +1171,7 @@ int rpl__apply(struct rpl_game *g, const rpl_action *a)
 			return refuse(g, RPL_RULE_MUST_DRAW, "seat %d must draw from the stock or take the pile first", g->seat);
 		err = a->kind == RPL_ACT_DISCARD ? do_discard(g, a) : do_lay(g, a);
 		break;
-	default:
-		return refuse(g, RPL_RULE_BAD_ACTION, "unknown decision kind %d", a->kind);
+	default: return refuse(g, RPL_RULE_BAD_ACTION, "unknown decision kind %d", a->kind);
 	}
 	if (err)
 		return err;
@@ -1209,13 +1202,34 @@ int rpl_game_check(const rpl_game *g, const rpl_action *a, int *rule)
 	return err;
 }
 
-int rpl_game_players(const rpl_game *g) { return g ? g->n : 0; }
-int rpl_game_phase(const rpl_game *g) { return g ? g->phase : RPL_PHASE_NO_DEAL; }
-int rpl_game_seat(const rpl_game *g) { return g ? g->seat : -1; }
-int rpl_game_dealer(const rpl_game *g) { return g ? g->dealer : -1; }
-int rpl_game_deal_number(const rpl_game *g) { return g ? g->deal_no : 0; }
-int rpl_game_turn_number(const rpl_game *g) { return g ? (int)g->turn_no : 0; }
-int rpl_game_stock_count(const rpl_game *g) { return g ? g->src_len - g->src_pos : 0; }
+int rpl_game_players(const rpl_game *g)
+{
+	return g ? g->n : 0;
+}
+int rpl_game_phase(const rpl_game *g)
+{
+	return g ? g->phase : RPL_PHASE_NO_DEAL;
+}
+int rpl_game_seat(const rpl_game *g)
+{
+	return g ? g->seat : -1;
+}
+int rpl_game_dealer(const rpl_game *g)
+{
+	return g ? g->dealer : -1;
+}
+int rpl_game_deal_number(const rpl_game *g)
+{
+	return g ? g->deal_no : 0;
+}
+int rpl_game_turn_number(const rpl_game *g)
+{
+	return g ? (int)g->turn_no : 0;
+}
+int rpl_game_stock_count(const rpl_game *g)
+{
+	return g ? g->src_len - g->src_pos : 0;
+}
 
 int rpl_game_hand(const rpl_game *g, int seat, rpl_card *out, size_t cap)
 {
@@ -1324,9 +1338,7 @@ size_t rpl_action_format(const rpl_action *a, char *buf, size_t size)
 		case RPL_ACT_TAKE: n = (size_t)snprintf(tmp, sizeof(tmp), "take"); break;
 		case RPL_ACT_REJECT: n = (size_t)snprintf(tmp, sizeof(tmp), "reject"); break;
 		case RPL_ACT_MORTO: n = (size_t)snprintf(tmp, sizeof(tmp), "morto %d", a->morto); break;
-		case RPL_ACT_DISCARD:
-			n = (size_t)snprintf(tmp, sizeof(tmp), "discard %s", rpl_card_name(a->cards[0]));
-			break;
+		case RPL_ACT_DISCARD: n = (size_t)snprintf(tmp, sizeof(tmp), "discard %s", rpl_card_name(a->cards[0])); break;
 		case RPL_ACT_MELD:
 		case RPL_ACT_ADD:
 			if (a->kind == RPL_ACT_MELD)

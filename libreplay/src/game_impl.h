@@ -12,11 +12,11 @@ enum morto_after { AFTER_DIRECT = 1, AFTER_INDIRECT = 2 };
 
 struct rpl_game {
 	struct rpl_rules rules;
-	uint8_t n;            /* players */
+	uint8_t n; /* players */
 	uint8_t first_dealer;
 	uint8_t dealer;
-	uint8_t seat;         /* seat to move */
-	uint8_t phase;        /* enum rpl_phase */
+	uint8_t seat;  /* seat to move */
+	uint8_t phase; /* enum rpl_phase */
 	uint16_t deal_no;
 
 	cardset hand[RPL_MAX_SEATS];
@@ -25,7 +25,7 @@ struct rpl_game {
 	rpl_card src[RPL_DECK_SIZE]; /* the draw source: stock, then mortos turned stock */
 	uint8_t src_pos, src_len;
 	rpl_card morto[2][RPL_MORTO_SIZE];
-	int8_t morto_state[2];       /* -1 untouched, 0/1 taken by side, 2 stock */
+	int8_t morto_state[2]; /* -1 untouched, 0/1 taken by side, 2 stock */
 
 	rpl_card pile[RPL_DECK_SIZE];
 	uint8_t pile_n;
@@ -34,23 +34,23 @@ struct rpl_game {
 	uint8_t nmelds[2];
 
 	/* the current turn */
-	uint8_t can_reject;   /* ABERTO first turn: reject allowed now */
+	uint8_t can_reject; /* ABERTO first turn: reject allowed now */
 	uint8_t last_drawn;
-	uint8_t duty;         /* enum pile_duty */
+	uint8_t duty; /* enum pile_duty */
 	uint8_t duty_done;
-	uint8_t duty_top;     /* DUTY_TOP: the face that must be laid */
-	uint8_t return_face;  /* ABERTO: face of a one-card pile taken, or NO_FACE */
-	cardset taken;        /* DUTY_ANY: faces taken from the pile this turn */
-	uint8_t morto_after;  /* enum morto_after while phase is MORTO */
-	uint8_t final_turn;   /* no stock and no morto left: the deal ends with this turn */
-	uint8_t opened_before; /* the side had melds when the turn began */
-	int32_t laid_value;   /* card points laid this turn */
+	uint8_t duty_top;                /* DUTY_TOP: the face that must be laid */
+	uint8_t return_face;             /* ABERTO: face of a one-card pile taken, or NO_FACE */
+	cardset taken;                   /* DUTY_ANY: faces taken from the pile this turn */
+	uint8_t morto_after;             /* enum morto_after while phase is MORTO */
+	uint8_t final_turn;              /* no stock and no morto left: the deal ends with this turn */
+	uint8_t opened_before;           /* the side had melds when the turn began */
+	int32_t laid_value;              /* card points laid this turn */
 	uint8_t unplayed[RPL_MAX_SEATS]; /* picked a morto indirectly, no turn since */
 	uint8_t vulnerable[2];
 	int32_t turn_no;
 
 	/* results */
-	uint8_t deal_end;     /* enum rpl_deal_end */
+	uint8_t deal_end; /* enum rpl_deal_end */
 	int8_t out_seat;
 	int8_t winner;
 	int32_t total[2];
@@ -61,7 +61,7 @@ struct rpl_game {
 	char msg[RPL_ERRMSG_SIZE];
 };
 
-#define SIDE(seat) ((seat) & 1)
+#define SIDE(seat) ((seat)&1)
 
 /*
  * The engine's internals that the layers above it use (the generator, the

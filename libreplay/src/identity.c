@@ -29,8 +29,8 @@ struct rpl__ident {
 	int oom;                     /* a claim could not be kept: no identity */
 	struct ident_claim *claims;  /* a committed match's claims, as recorded */
 	size_t nclaims, cap;
-	size_t n;                    /* bytes in rec */
-	uint8_t rec[IDENT_BUF];      /* the record not hashed yet */
+	size_t n;               /* bytes in rec */
+	uint8_t rec[IDENT_BUF]; /* the record not hashed yet */
 };
 
 /* Room for one more event: what is buffered is hashed when the buffer is nearly full. */
@@ -168,14 +168,9 @@ void rpl__ident_action(struct rpl__ident *id, const rpl_action *a)
 		*p++ = (uint8_t)n;
 		p = put_sorted(p, a->cards, n);
 		break;
-	case RPL_ACT_DISCARD:
-		*p++ = a->cards[0];
-		break;
-	case RPL_ACT_MORTO:
-		*p++ = a->morto;
-		break;
-	default: /* draw, take, reject: the kind says it all */
-		break;
+	case RPL_ACT_DISCARD: *p++ = a->cards[0]; break;
+	case RPL_ACT_MORTO: *p++ = a->morto; break;
+	default: /* draw, take, reject: the kind says it all */ break;
 	}
 	id->n = (size_t)(p - id->rec);
 }

@@ -152,8 +152,7 @@ static void gen_windows(struct gen *ge, const cardset h, int only_suit, const ca
 				 * q1/q2 = 0: no extra wild.
 				 */
 				for (int q1 = 0; q1 <= hi; q1 = q1 ? q1 + 1 : lo) {
-					if (q1 && (missing + 1 > maxw || (missing > 0 && q1 == miss[0]) ||
-					           (missing > 1 && q1 == miss[1])))
+					if (q1 && (missing + 1 > maxw || (missing > 0 && q1 == miss[0]) || (missing > 1 && q1 == miss[1])))
 						continue;
 					for (int q2 = 0; q2 <= hi; q2 = q2 ? q2 + 1 : (q1 ? q1 + 1 : hi + 1)) {
 						int qs[MAX_WILDS], nq = 0;
@@ -400,8 +399,7 @@ size_t rpl_game_legal(const rpl_game *g, rpl_action *out, size_t cap)
 		}
 		break;
 	}
-	default:
-		break;
+	default: break;
 	}
 	return ge->n;
 }

@@ -124,8 +124,8 @@ void rpl__meld_info(const struct rpl_rules *r, const struct meld *m, rpl_meld_in
 /* Eight counts as a word, byte i of cnt as byte i of the word, whatever the byte order. */
 static uint64_t load8(const uint8_t *p)
 {
-	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
-	       (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 |
+	       (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
 }
 
 /* Bit i set when byte i of w is not 0. */
@@ -181,8 +181,8 @@ int rpl__cards_points(const struct rpl_rules *r, const cardset cnt)
 /* The messages a refusal may carry; each names its arguments. */
 enum fail_msg {
 	FM_NONE,
-	FM_SHORT,         /* n */
-	FM_LONG,          /* n */
+	FM_SHORT, /* n */
+	FM_LONG,  /* n */
 	FM_NO_NATURAL,
 	FM_TRINCA,
 	FM_NOT_OF_SUIT,   /* card, suit */
@@ -191,15 +191,15 @@ enum fail_msg {
 	FM_MORE_THAN_TWO, /* card */
 	FM_TOO_MANY,      /* wilds, max */
 	FM_TIE,
-	FM_GAP,           /* card, card, gaps, wilds */
+	FM_GAP, /* card, card, gaps, wilds */
 	FM_NO_ROOM,
-	FM_END,           /* card, high */
-	FM_STUCK,         /* card */
-	FM_NO_ROOM_FOR,   /* card */
+	FM_END,         /* card, high */
+	FM_STUCK,       /* card */
+	FM_NO_ROOM_FOR, /* card */
 	FM_WRAP,
-	FM_HAS_PLACE,     /* card */
+	FM_HAS_PLACE, /* card */
 	FM_POS_TAKEN,
-	FM_GAP_ADDED,     /* gaps, wilds */
+	FM_GAP_ADDED, /* gaps, wilds */
 	FM_NO_CARDS
 };
 
@@ -239,15 +239,10 @@ void rpl__meld_why(const struct meld_fail *f, char *why, size_t whylen)
 	switch (f->stage ? f->msg : FM_NONE) {
 	case FM_SHORT: snprintf(why, whylen, "a meld needs at least 3 cards, not %d", a[0]); break;
 	case FM_LONG: snprintf(why, whylen, "a meld holds at most 14 cards (A..A), not %d", a[0]); break;
-	case FM_NO_NATURAL:
-		snprintf(why, whylen, "a meld needs natural cards: 2s and jokers alone are no run");
-		break;
-	case FM_TRINCA:
-		snprintf(why, whylen, "a set of one rank (trinca) is never a meld: only same-suit runs");
-		break;
+	case FM_NO_NATURAL: snprintf(why, whylen, "a meld needs natural cards: 2s and jokers alone are no run"); break;
+	case FM_TRINCA: snprintf(why, whylen, "a set of one rank (trinca) is never a meld: only same-suit runs"); break;
 	case FM_NOT_OF_SUIT:
-		snprintf(why, whylen, "%s is not of %s, the meld's suit: a meld is a run of one suit", c0,
-		         suit_word[a[1]]);
+		snprintf(why, whylen, "%s is not of %s, the meld's suit: a meld is a run of one suit", c0, suit_word[a[1]]);
 		break;
 	case FM_TWO_SUITS:
 		snprintf(why, whylen, "%s and %s are of different suits: a meld is a run of one suit", c0, c1);
@@ -257,16 +252,14 @@ void rpl__meld_why(const struct meld_fail *f, char *why, size_t whylen)
 	case FM_TOO_MANY: snprintf(why, whylen, "%d wilds in one meld: at most %d allowed", a[0], a[1]); break;
 	case FM_TIE: snprintf(why, whylen, "the wilds may not tie or outnumber the natural cards"); break;
 	case FM_GAP:
-		snprintf(why, whylen, "not a run: %s to %s leaves %d gap%s for %d wild%s", c0, c1, a[2], plural(a[2]),
-		         a[3], plural(a[3]));
+		snprintf(why, whylen, "not a run: %s to %s leaves %d gap%s for %d wild%s", c0, c1, a[2], plural(a[2]), a[3],
+		         plural(a[3]));
 		break;
 	case FM_NO_ROOM: snprintf(why, whylen, "no room for the wild: a run ends at the aces"); break;
 	case FM_END:
 		snprintf(why, whylen, "the wild %s cannot sit at the %s end of the run", c0, a[1] ? "high" : "low");
 		break;
-	case FM_STUCK:
-		snprintf(why, whylen, "the wild %s has no legal place once its natural card is added", c0);
-		break;
+	case FM_STUCK: snprintf(why, whylen, "the wild %s has no legal place once its natural card is added", c0); break;
 	case FM_NO_ROOM_FOR: snprintf(why, whylen, "no room left for the wild %s: a run ends at the aces", c0); break;
 	case FM_WRAP:
 		snprintf(why, whylen,
@@ -385,8 +378,8 @@ static void placed_to_meld(const struct placed *pl, int suit, struct meld *out)
  * Put each of the n wilds in ends[] at an end of pl's run, preferring pref;
  * an explicit end that has no room is refused (meld.end).
  */
-static int place_ends(const struct rpl_rules *r, struct placed *pl, const rpl_card *ends, int n, int end,
-                      int displaced, struct meld_fail *f, int stage)
+static int place_ends(const struct rpl_rules *r, struct placed *pl, const rpl_card *ends, int n, int end, int displaced,
+                      struct meld_fail *f, int stage)
 {
 	int pref;
 
@@ -397,7 +390,7 @@ static int place_ends(const struct rpl_rules *r, struct placed *pl, const rpl_ca
 	f->ends = 1;
 	pref = resolve_end(r, end);
 	for (int i = 0; i < n; i++) {
-		int room_hi = pl->hi < 14, room_lo = pl->lo > 1;
+		int room_hi = pl->hi<14, room_lo = pl->lo> 1;
 		int side;
 
 		if (end != RPL_END_DEFAULT && !(pref == RPL_END_HIGH ? room_hi : room_lo)) {
@@ -814,8 +807,8 @@ int rpl__meld_add_sure(const struct rpl_rules *r, const struct meld *m, rpl_card
 	return m->lo == 2 || (m->hi == 13 && (RV(r, WRAP_AS_DIRTY) || !lo_wild_two));
 }
 
-int rpl__meld_arrange(const struct rpl_rules *r, const cardset cnt, int n, int end, struct meld *out,
-                      char *why, size_t whylen)
+int rpl__meld_arrange(const struct rpl_rules *r, const cardset cnt, int n, int end, struct meld *out, char *why,
+                      size_t whylen)
 {
 	struct cards cs;
 	struct meld_fail f;
@@ -828,8 +821,8 @@ int rpl__meld_arrange(const struct rpl_rules *r, const cardset cnt, int n, int e
 	return code;
 }
 
-int rpl__meld_add(const struct rpl_rules *r, const struct meld *m, const cardset cnt, int n, int end,
-                  struct meld *out, char *why, size_t whylen)
+int rpl__meld_add(const struct rpl_rules *r, const struct meld *m, const cardset cnt, int n, int end, struct meld *out,
+                  char *why, size_t whylen)
 {
 	struct cards cs;
 	struct meld_fail f;

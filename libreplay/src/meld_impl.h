@@ -111,15 +111,15 @@ int rpl__meld_add_sure(const struct rpl_rules *r, const struct meld *m, rpl_card
  * rpl_wild_end. Returns 0 and fills *out, or a rule code with the reason
  * written to why (whylen bytes).
  */
-int rpl__meld_arrange(const struct rpl_rules *r, const cardset cnt, int n, int end, struct meld *out,
-                      char *why, size_t whylen);
+int rpl__meld_arrange(const struct rpl_rules *r, const cardset cnt, int n, int end, struct meld *out, char *why,
+                      size_t whylen);
 
 /*
  * Add the n cards in cnt to meld m under the rules' wild mobility. Returns 0
  * with the new meld in *out, or a rule code with the reason in why.
  */
-int rpl__meld_add(const struct rpl_rules *r, const struct meld *m, const cardset cnt, int n, int end,
-                  struct meld *out, char *why, size_t whylen);
+int rpl__meld_add(const struct rpl_rules *r, const struct meld *m, const cardset cnt, int n, int end, struct meld *out,
+                  char *why, size_t whylen);
 
 /* Add the cards of m to cnt. */
 void rpl__meld_cards(const struct meld *m, cardset cnt);

@@ -35,11 +35,11 @@ struct rpl_notation_parser {
 
 	/* rpl_notation_record (notation_record.c): where the recording is */
 	rpl_layout layout;
-	int deal_line;   /* the "deal N" line number of the block being recorded */
-	int deals;       /* deals recorded */
-	int turn;        /* turns opened in the current deal (the codec's count) */
-	int open;        /* a turn is open: no discard yet */
-	int last_seat;   /* the seat of the last decision in this deal, -1 */
+	int deal_line; /* the "deal N" line number of the block being recorded */
+	int deals;     /* deals recorded */
+	int turn;      /* turns opened in the current deal (the codec's count) */
+	int open;      /* a turn is open: no discard yet */
+	int last_seat; /* the seat of the last decision in this deal, -1 */
 
 	/* the failure */
 	int err_line, err_col;
@@ -57,7 +57,7 @@ struct rpl_notation_parser {
  * rpl_notation_parser_where(). Returns err.
  */
 int rpl__notation_fail(rpl_notation_parser *p, int err, int column, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+		__attribute__((format(printf, 4, 5)));
 
 /* Exactly 2n hex digits into out; -1 otherwise. */
 int rpl__notation_hex_bytes(const char *s, uint8_t *out, size_t n);

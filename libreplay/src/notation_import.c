@@ -16,7 +16,7 @@
 
 /* The header as the tags give it; strings are copies. */
 struct header {
-	int line;                 /* line of the last tag */
+	int line; /* line of the last tag */
 	char *profile;
 	int profile_line, profile_col;
 	int nrules;
@@ -218,7 +218,8 @@ static int header_finish(rpl_notation_parser *p, const struct header *h, rpl_rul
 			const char *detail = rpl_rules_errmsg(*rules);
 			p->line = h->rule[i].line;
 			if (err == RPL_ENOTFOUND)
-				err = rpl__notation_fail(p, RPL_EPARSE, h->rule[i].col, "unknown rule parameter \"%s\"", h->rule[i].name);
+				err = rpl__notation_fail(p, RPL_EPARSE, h->rule[i].col, "unknown rule parameter \"%s\"",
+				                         h->rule[i].name);
 			else
 				err = rpl__notation_fail(p, RPL_EPARSE, h->rule[i].col, "%s",
 				                         detail && *detail ? detail : "a value out of range");
@@ -228,7 +229,8 @@ static int header_finish(rpl_notation_parser *p, const struct header *h, rpl_rul
 	for (int s = h->players; s < RPL_MAX_SEATS; s++)
 		if (h->seat[s]) {
 			p->line = h->seat_line[s];
-			err = rpl__notation_fail(p, RPL_EPARSE, h->seat_col[s], "there is no seat %d with %d players", s, h->players);
+			err = rpl__notation_fail(p, RPL_EPARSE, h->seat_col[s], "there is no seat %d with %d players", s,
+			                         h->players);
 			goto out;
 		}
 	if (h->first_dealer >= h->players) {

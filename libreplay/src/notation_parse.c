@@ -122,8 +122,7 @@ static size_t token_len(const struct scan *sc)
 {
 	size_t k = sc->i;
 
-	while (k < sc->n && sc->s[k] != ' ' && sc->s[k] != '\t' && sc->s[k] != ',' && sc->s[k] != ':' &&
-	       sc->s[k] != ';')
+	while (k < sc->n && sc->s[k] != ' ' && sc->s[k] != '\t' && sc->s[k] != ',' && sc->s[k] != ':' && sc->s[k] != ';')
 		k++;
 	return k - sc->i;
 }
@@ -295,7 +294,8 @@ static int parse_block_line(struct scan *sc, const char *kw, int kwcol, rpl_nota
 		if (p->block != BLOCK_HAND &&
 		    !(p->block == BLOCK_MORTO0 && p->nplayers == 0 && p->block_hands < RPL_MAX_SEATS)) {
 			if (!p->block)
-				return rpl__notation_fail(p, RPL_EPARSE, kwcol, "a hand line outside a deal block (a deal starts with 'deal N')");
+				return rpl__notation_fail(p, RPL_EPARSE, kwcol,
+				                          "a hand line outside a deal block (a deal starts with 'deal N')");
 			return rpl__notation_fail(p, RPL_EPARSE, kwcol, "expected %s, not a hand", want);
 		}
 		skip_ws(sc);
@@ -319,7 +319,8 @@ static int parse_block_line(struct scan *sc, const char *kw, int kwcol, rpl_nota
 			return rpl__notation_fail(p, RPL_EPARSE, kwcol, "there are mortos 0 and 1, not %d", v);
 		if (!((v == 0 && p->block == BLOCK_MORTO0) || (v == 1 && p->block == BLOCK_MORTO1))) {
 			if (!p->block)
-				return rpl__notation_fail(p, RPL_EPARSE, kwcol, "a morto line outside a deal block (a deal starts with 'deal N')");
+				return rpl__notation_fail(p, RPL_EPARSE, kwcol,
+				                          "a morto line outside a deal block (a deal starts with 'deal N')");
 			return rpl__notation_fail(p, RPL_EPARSE, kwcol, "expected %s, not 'morto %d:'", want, v);
 		}
 		if (expect_char(sc, ':', "':'") < 0 || parse_cards(sc, it, RPL_MORTO_SIZE, "a morto") < 0)
@@ -331,7 +332,8 @@ static int parse_block_line(struct scan *sc, const char *kw, int kwcol, rpl_nota
 	if (strcmp(kw, "stock") == 0) {
 		if (p->block != BLOCK_STOCK) {
 			if (!p->block)
-				return rpl__notation_fail(p, RPL_EPARSE, kwcol, "a stock line outside a deal block (a deal starts with 'deal N')");
+				return rpl__notation_fail(p, RPL_EPARSE, kwcol,
+				                          "a stock line outside a deal block (a deal starts with 'deal N')");
 			return rpl__notation_fail(p, RPL_EPARSE, kwcol, "expected %s, not the stock", want);
 		}
 		if (expect_char(sc, ':', "':'") < 0 ||
@@ -384,7 +386,8 @@ static int parse_decision(struct scan *sc, rpl_action *a)
 	if (word(sc, kw, sizeof kw) == 0 || token_len(sc) != 0) {
 		sc->i = start;
 		if (at_end(sc) || sc->s[sc->i] == ',')
-			return rpl__notation_fail(sc->p, RPL_EPARSE, col(sc), "expected a decision, not %s", found(sc, f, sizeof f));
+			return rpl__notation_fail(sc->p, RPL_EPARSE, col(sc), "expected a decision, not %s",
+			                          found(sc, f, sizeof f));
 		return rpl__notation_fail(sc->p, RPL_EPARSE, col(sc), "unknown decision %s", found(sc, f, sizeof f));
 	}
 	if (strcmp(kw, "draw") == 0) {
@@ -547,11 +550,13 @@ static int parse_string(struct scan *sc, size_t *used)
 				c = (unsigned char)(hi * 16 + lo);
 				sc->i += 4;
 			} else {
-				return rpl__notation_fail(p, RPL_EPARSE, column_at(sc, at), "unknown escape: '\\\"', '\\\\' and '\\xHH' are known");
+				return rpl__notation_fail(p, RPL_EPARSE, column_at(sc, at),
+				                          "unknown escape: '\\\"', '\\\\' and '\\xHH' are known");
 			}
 		} else {
 			if (c < 0x20 || c == 0x7f)
-				return rpl__notation_fail(p, RPL_EPARSE, col(sc), "a control character in a value: write it as '\\x%02x'", c);
+				return rpl__notation_fail(p, RPL_EPARSE, col(sc),
+				                          "a control character in a value: write it as '\\x%02x'", c);
 			sc->i++;
 		}
 		if (*used + 2 > p->valcap) {
@@ -579,9 +584,8 @@ static const struct tag_def {
 	const char *name;
 	int nvalues;
 } tag_defs[] = {
-	{ "Notation", 1 }, { "Profile", 1 }, { "Rule", 2 },  { "Players", 1 },
-	{ "Seat", 2 },     { "FirstDealer", 1 }, { "Start", 1 }, { "Meta", 2 },
-	{ "Commitment", 1 }, { "PlayerSeed", 1 },
+	{ "Notation", 1 },    { "Profile", 1 }, { "Rule", 2 }, { "Players", 1 },    { "Seat", 2 },
+	{ "FirstDealer", 1 }, { "Start", 1 },   { "Meta", 2 }, { "Commitment", 1 }, { "PlayerSeed", 1 },
 };
 
 static int parse_tag(struct scan *sc, rpl_notation_item *it)
@@ -747,7 +751,8 @@ int rpl_notation_parser_line(rpl_notation_parser *p, const char *line, size_t le
 			return rpl__notation_fail(p, RPL_EPARSE, col(&sc) - 1, "deals are numbered from 1");
 		it->number = err;
 		if (!at_end(&sc))
-			return rpl__notation_fail(p, RPL_EPARSE, col(&sc), "expected the end of the line, not %s", found(&sc, f, sizeof f));
+			return rpl__notation_fail(p, RPL_EPARSE, col(&sc), "expected the end of the line, not %s",
+			                          found(&sc, f, sizeof f));
 		it->kind = RPL_NOTATION_DEAL;
 		p->body = 1;
 		p->deal_lines++;
@@ -772,7 +777,8 @@ int rpl_notation_parser_line(rpl_notation_parser *p, const char *line, size_t le
 			if (err < 0)
 				return err;
 			if (err == 0)
-				return rpl__notation_fail(p, RPL_EPARSE, col(&sc) - 1, "deals are numbered from 1 ('claim match' for the match)");
+				return rpl__notation_fail(p, RPL_EPARSE, col(&sc) - 1,
+				                          "deals are numbered from 1 ('claim match' for the match)");
 			it->number = err;
 		}
 		if (expect_char(&sc, ':', "':'") < 0)
@@ -784,7 +790,8 @@ int rpl_notation_parser_line(rpl_notation_parser *p, const char *line, size_t le
 				return err;
 		}
 		if (!at_end(&sc))
-			return rpl__notation_fail(p, RPL_EPARSE, col(&sc), "expected the end of the line, not %s", found(&sc, f, sizeof f));
+			return rpl__notation_fail(p, RPL_EPARSE, col(&sc), "expected the end of the line, not %s",
+			                          found(&sc, f, sizeof f));
 		it->kind = RPL_NOTATION_CLAIM;
 		p->body = 1;
 		return 0;
@@ -801,7 +808,8 @@ int rpl_notation_parser_line(rpl_notation_parser *p, const char *line, size_t le
 		if (rpl__notation_hex_bytes(hex, it->seed, sizeof it->seed) < 0)
 			return rpl__notation_fail(p, RPL_EPARSE, hcol, "a seed is 64 hex digits");
 		if (!at_end(&sc))
-			return rpl__notation_fail(p, RPL_EPARSE, col(&sc), "expected the end of the line, not %s", found(&sc, f, sizeof f));
+			return rpl__notation_fail(p, RPL_EPARSE, col(&sc), "expected the end of the line, not %s",
+			                          found(&sc, f, sizeof f));
 		it->kind = RPL_NOTATION_SEED;
 		p->body = 1;
 		return 0;
@@ -812,7 +820,8 @@ int rpl_notation_parser_line(rpl_notation_parser *p, const char *line, size_t le
 			char w[16];
 			if (word(&sc, w, sizeof w) == 0 || strcmp(w, "recovered") != 0 || !at_end(&sc)) {
 				sc.i = at;
-				return rpl__notation_fail(p, RPL_EPARSE, col(&sc), "expected 'recovered' or the end of the line, not %s",
+				return rpl__notation_fail(p, RPL_EPARSE, col(&sc),
+				                          "expected 'recovered' or the end of the line, not %s",
 				                          found(&sc, f, sizeof f));
 			}
 			it->recovered = 1;

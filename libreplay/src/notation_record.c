@@ -9,8 +9,7 @@
 #include "notation_impl.h"
 
 /* Fail with the recorder's message, at a column of the current item's line. */
-static int fail_rec(rpl_notation_parser *p, const rpl_notation_item *it, int err, int column,
-                    const rpl_recorder *rec)
+static int fail_rec(rpl_notation_parser *p, const rpl_notation_item *it, int err, int column, const rpl_recorder *rec)
 {
 	const char *msg = rpl_recorder_errmsg(rec);
 	int saved = p->line, rc;
@@ -50,10 +49,12 @@ static int record_turn(rpl_notation_parser *p, rpl_recorder *rec, const rpl_nota
 		if (seat != it->seat) {
 			rpl_action_format(a, text, sizeof text);
 			if (i == 0)
-				err = rpl__notation_fail(p, RPL_EPARSE, it->seat_column, "seat %d is to move, not seat %d", seat, it->seat);
+				err = rpl__notation_fail(p, RPL_EPARSE, it->seat_column, "seat %d is to move, not seat %d", seat,
+				                         it->seat);
 			else
 				err = rpl__notation_fail(p, RPL_EPARSE, it->column[i],
-				                         "'%s' belongs to seat %d's turn: a line holds one turn of one seat", text, seat);
+				                         "'%s' belongs to seat %d's turn: a line holds one turn of one seat", text,
+				                         seat);
 			goto done;
 		}
 		if (i == 0 && it->number && it->number != turn) {
@@ -94,11 +95,11 @@ int rpl_notation_record(rpl_notation_parser *p, rpl_recorder *rec, const rpl_not
 	saved = p->line;
 	switch (it->kind) {
 	case RPL_NOTATION_BLANK:
-	case RPL_NOTATION_END:
-		return 0;
+	case RPL_NOTATION_END: return 0;
 	case RPL_NOTATION_TAG:
 		p->line = it->line;
-		err = rpl__notation_fail(p, RPL_ESTATE, 1, "a tag cannot be recorded: the header goes to the recorder when it opens");
+		err = rpl__notation_fail(p, RPL_ESTATE, 1,
+		                         "a tag cannot be recorded: the header goes to the recorder when it opens");
 		p->line = saved;
 		return err;
 	case RPL_NOTATION_DEAL:
@@ -113,12 +114,8 @@ int rpl_notation_record(rpl_notation_parser *p, rpl_recorder *rec, const rpl_not
 		memset(&p->layout, 0, sizeof p->layout);
 		p->deal_line = it->line;
 		return 0;
-	case RPL_NOTATION_HAND:
-		memcpy(p->layout.hand[it->number], it->cards, RPL_HAND_SIZE);
-		return 0;
-	case RPL_NOTATION_MORTO:
-		memcpy(p->layout.morto[it->number], it->cards, RPL_MORTO_SIZE);
-		return 0;
+	case RPL_NOTATION_HAND: memcpy(p->layout.hand[it->number], it->cards, RPL_HAND_SIZE); return 0;
+	case RPL_NOTATION_MORTO: memcpy(p->layout.morto[it->number], it->cards, RPL_MORTO_SIZE); return 0;
 	case RPL_NOTATION_STOCK:
 		memcpy(p->layout.stock, it->cards, it->ncards);
 		err = rpl_recorder_deal(rec, &p->layout);
@@ -129,8 +126,7 @@ int rpl_notation_record(rpl_notation_parser *p, rpl_recorder *rec, const rpl_not
 		p->open = 0;
 		p->last_seat = -1;
 		return 0;
-	case RPL_NOTATION_TURN:
-		return record_turn(p, rec, it, recorded);
+	case RPL_NOTATION_TURN: return record_turn(p, rec, it, recorded);
 	case RPL_NOTATION_CLAIM:
 		err = rpl_recorder_claim(rec, it->number, it->score);
 		if (err < 0)
@@ -141,7 +137,6 @@ int rpl_notation_record(rpl_notation_parser *p, rpl_recorder *rec, const rpl_not
 		if (err < 0)
 			return fail_rec(p, it, err, 0, rec);
 		return 0;
-	default:
-		return RPL_EINVAL;
+	default: return RPL_EINVAL;
 	}
 }

@@ -190,8 +190,8 @@ int rpl_notation_write(rpl_reader *rd, int (*write)(void *ud, const char *s, siz
 	while (o.err == 0 && (rc = rpl_reader_next(rd, ev)) > 0) {
 		if (ev->kind == RPL_EV_ACTION) {
 			/* one line per turn (the codec's turn count); a very long turn goes on on the next line */
-			if (open && (ev->deal != deal || ev->turn != turn || ev->seat != seat ||
-			             inline_n == RPL_NOTATION_MAX_ACTIONS)) {
+			if (open &&
+			    (ev->deal != deal || ev->turn != turn || ev->seat != seat || inline_n == RPL_NOTATION_MAX_ACTIONS)) {
 				put(&o, "\n", 1);
 				open = 0;
 			}
@@ -234,16 +234,13 @@ int rpl_notation_write(rpl_reader *rd, int (*write)(void *ud, const char *s, siz
 			else
 				printf_(&o, "claim %d: %ld %ld\n", ev->deal, (long)ev->score[0], (long)ev->score[1]);
 			break;
-		case RPL_EV_END:
-			puts_(&o, ev->recovered ? "end recovered\n" : "end\n");
-			break;
+		case RPL_EV_END: puts_(&o, ev->recovered ? "end recovered\n" : "end\n"); break;
 		case RPL_EV_REVEAL:
 			puts_(&o, "\nseed ");
 			put_hex(&o, ev->seed, RPL_DEAL_SEED_SIZE);
 			put(&o, "\n", 1);
 			break;
-		default:
-			break;
+		default: break;
 		}
 	}
 	if (open)

@@ -214,15 +214,9 @@ static void find_moves(rpl_position *p, const rpl_game *b, const rpl_action *a, 
 
 	p->nmoves = 0;
 	switch (a->kind) {
-	case RPL_ACT_DRAW:
-		hand_diff(p, hb, nb, ha, na, RPL_ZONE_STOCK, -1, lost);
-		break;
-	case RPL_ACT_TAKE:
-		hand_diff(p, hb, nb, ha, na, RPL_ZONE_PILE, -1, lost);
-		break;
-	case RPL_ACT_MORTO:
-		hand_diff(p, hb, nb, ha, na, RPL_ZONE_MORTO, a->morto, lost);
-		break;
+	case RPL_ACT_DRAW: hand_diff(p, hb, nb, ha, na, RPL_ZONE_STOCK, -1, lost); break;
+	case RPL_ACT_TAKE: hand_diff(p, hb, nb, ha, na, RPL_ZONE_PILE, -1, lost); break;
+	case RPL_ACT_MORTO: hand_diff(p, hb, nb, ha, na, RPL_ZONE_MORTO, a->morto, lost); break;
 	case RPL_ACT_REJECT:
 		nlost = hand_diff(p, hb, nb, ha, na, RPL_ZONE_STOCK, -1, lost);
 		for (int k = 0; k < nlost; k++)
@@ -240,8 +234,7 @@ static void find_moves(rpl_position *p, const rpl_game *b, const rpl_action *a, 
 		if (a->side < 2 && a->meld < p->meld_count[a->side])
 			meld_moves(p, b, a, a->side, a->meld);
 		break;
-	default:
-		break;
+	default: break;
 	}
 }
 

@@ -106,9 +106,10 @@ static void put_score(struct out *o, const rpl_score *s)
 /* A meld as brp meld --json writes its arrangement. */
 static void put_meld(struct out *o, const rpl_meld_info *m)
 {
-	put(o, "{\"suit\":\"%c\",\"lo\":%d,\"hi\":%d,\"clean\":%s,\"length\":%d,\"wilds\":%d,\"points\":%d,\"bonus\":%d,"
+	put(o,
+	    "{\"suit\":\"%c\",\"lo\":%d,\"hi\":%d,\"clean\":%s,\"length\":%d,\"wilds\":%d,\"points\":%d,\"bonus\":%d,"
 	    "\"category\":\"%s\",\"arrangement\":[",
-	    "cdhs"[m->suit & 3], m->lo, m->hi, m->clean ? "true" : "false", m->length, m->wilds, m->points, m->bonus,
+	    "cdhs"[m->suit & 3], m -> lo, m -> hi, m -> clean ? "true" : "false", m->length, m->wilds, m->points, m->bonus,
 	    rpl_canastra_name(m->category));
 	for (int j = 0; j < m->length && j < 14; j++) {
 		put(o, "%s{\"pos\":%d,\"card\":\"%s\",\"wild\":%s", j ? "," : "", m->lo + j, rpl_card_name(m->card[j]),
@@ -154,8 +155,8 @@ size_t rpl_position_json(const rpl_position *p, const rpl_match_info *info, cons
 			putc_(&o, ',');
 		put_string(&o, info->players[s]);
 	}
-	put(&o, "],\"dealer\":%d,\"phase\":\"%s\",\"to_move\":%d,\"turns\":%d,\"hands\":[", p->dealer,
-	    phase_word(p->phase), p->to_move, p->turns);
+	put(&o, "],\"dealer\":%d,\"phase\":\"%s\",\"to_move\":%d,\"turns\":%d,\"hands\":[", p->dealer, phase_word(p->phase),
+	    p->to_move, p->turns);
 	for (int s = 0; s < nplayers; s++) {
 		if (s)
 			putc_(&o, ',');

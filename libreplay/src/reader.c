@@ -24,24 +24,24 @@ struct rpl_reader {
 	struct model m;
 	struct rc_dec dec;
 	struct section sec;
-	uint32_t left;   /* decisions left in the current section */
-	int ended;       /* an E section was read */
-	int done;        /* the log was read to its end without error: match_id is set */
+	uint32_t left;            /* decisions left in the current section */
+	int ended;                /* an E section was read */
+	int done;                 /* the log was read to its end without error: match_id is set */
 	struct rpl__ident *ident; /* the match identity, built as events are read */
 	char match_id[RPL_MATCH_ID_SIZE];
-	int revealed;    /* the seed is known (header or R): later D sections hold no layout */
-	int reveal_due;  /* the header revealed it: the first event says so */
+	int revealed;   /* the seed is known (header or R): later D sections hold no layout */
+	int reveal_due; /* the header revealed it: the first event says so */
 	uint8_t seed[RPL_DEAL_SEED_SIZE];
-	uint32_t more_deals;   /* a D after the reveal: deals of the section still to start */
-	struct cursor counts;  /* ... and the decision counts of those deals */
-	struct cursor claims;  /* a version-3 C: the claims still to deliver */
-	int failed;      /* the error to repeat */
+	uint32_t more_deals;  /* a D after the reveal: deals of the section still to start */
+	struct cursor counts; /* ... and the decision counts of those deals */
+	struct cursor claims; /* a version-3 C: the claims still to deliver */
+	int failed;           /* the error to repeat */
 	uint64_t err_offset;
 	char errmsg[RPL_ERRMSG_SIZE];
 };
 
 static int fail(struct rpl_reader *rd, int err, uint64_t offset, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+		__attribute__((format(printf, 4, 5)));
 
 static int fail(struct rpl_reader *rd, int err, uint64_t offset, const char *fmt, ...)
 {
@@ -137,8 +137,8 @@ int rpl_reader_open(rpl_reader **out, const char *path)
 		goto cleanup;
 	}
 	if ((uint64_t)st.st_size > BRP_MAX_FILE) {
-		err = fail(rd, RPL_ELIMIT, 0, "%lld bytes: larger than the %u bytes a reader accepts",
-		           (long long)st.st_size, BRP_MAX_FILE);
+		err = fail(rd, RPL_ELIMIT, 0, "%lld bytes: larger than the %u bytes a reader accepts", (long long)st.st_size,
+		           BRP_MAX_FILE);
 		goto cleanup;
 	}
 	rd->data = malloc(st.st_size ? (size_t)st.st_size : 1);
@@ -364,13 +364,12 @@ static int next_event(rpl_reader *rd, rpl_event *ev)
 			rpl_action a;
 			int seat;
 			if (rpl__dec_action(&rd->dec, &rd->m, &rd->t, &a) < 0)
-				return fail(rd, RPL_ECORRUPT, rd->sec.offset,
-				            "byte %zu: deal %d: a decision does not decode (turn %d)", (size_t)rd->sec.offset,
-				            rd->deal, rd->t.turn);
+				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %d: a decision does not decode (turn %d)",
+				            (size_t)rd->sec.offset, rd->deal, rd->t.turn);
 			seat = rpl__track_actor(&rd->t, a.kind);
 			if (rpl__track_apply(&rd->t, &a, why, sizeof(why)) < 0)
-				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %d turn %d: %s",
-				            (size_t)rd->sec.offset, rd->deal, rd->t.turn, why);
+				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %d turn %d: %s", (size_t)rd->sec.offset,
+				            rd->deal, rd->t.turn, why);
 			rd->left--;
 			if (rd->left == 0 && rd->more_deals == 0 && close_stream(rd) < 0)
 				return rd->failed;
@@ -419,8 +418,7 @@ static int next_event(rpl_reader *rd, rpl_event *ev)
 					uint64_t count = rpl__cur_varint(&c);
 					if (c.bad || count > RPL_MAX_SECTION)
 						return fail(rd, RPL_ECORRUPT, rd->sec.offset,
-						            "byte %zu: section 'D' has a malformed decision count",
-						            (size_t)rd->sec.offset);
+						            "byte %zu: section 'D' has a malformed decision count", (size_t)rd->sec.offset);
 				}
 				rpl__rc_dec_init(&rd->dec, c.p + c.pos, c.n - c.pos);
 				first = rpl__cur_varint(&rd->counts);
@@ -468,8 +466,8 @@ static int next_event(rpl_reader *rd, rpl_event *ev)
 			}
 			deal = rpl__cur_varint(&c);
 			int64_t s0 = rpl__cur_zigzag(&c), s1 = rpl__cur_zigzag(&c);
-			if (c.bad || c.pos != c.n || deal > RPL_MAX_DEALS || s0 < INT32_MIN || s0 > INT32_MAX ||
-			    s1 < INT32_MIN || s1 > INT32_MAX)
+			if (c.bad || c.pos != c.n || deal > RPL_MAX_DEALS || s0 < INT32_MIN || s0 > INT32_MAX || s1 < INT32_MIN ||
+			    s1 > INT32_MAX)
 				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: malformed claim section",
 				            (size_t)rd->sec.offset);
 			ev->kind = RPL_EV_CLAIM;
@@ -494,18 +492,17 @@ static int next_event(rpl_reader *rd, rpl_event *ev)
 			if (!rd->hdr.info.commitment || rd->revealed || c.n != RPL_DEAL_SEED_SIZE)
 				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: %s", (size_t)rd->sec.offset,
 				            !rd->hdr.info.commitment ? "a reveal section in a log without a commitment"
-				            : rd->revealed       ? "a second reveal section"
-				                                 : "a reveal section that is not a 32-byte seed");
+				            : rd->revealed           ? "a second reveal section"
+				                                     : "a reveal section that is not a 32-byte seed");
 			memcpy(rd->seed, c.p, RPL_DEAL_SEED_SIZE);
 			rd->revealed = 1;
 			ev->kind = RPL_EV_REVEAL;
 			memcpy(ev->seed, rd->seed, RPL_DEAL_SEED_SIZE);
 			return 1;
 		case 'H':
-			return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: a second header section",
-			            (size_t)rd->sec.offset);
+			return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: a second header section", (size_t)rd->sec.offset);
 		default:
-		unknown:
+unknown:
 			if (rd->sec.type >= 'A' && rd->sec.type <= 'Z')
 				return fail(rd, RPL_EUNSUPPORTED, rd->sec.offset,
 				            "byte %zu: required section '%c' is unknown to this reader (a newer format?)",

@@ -32,18 +32,18 @@ struct item {
 
 /* Where the log goes. */
 enum sink_kind {
-	SINK_FILE,   /* a path: appended to, the compact form renamed over it */
-	SINK_CALLS,  /* the caller's callbacks (rpl_recorder_sink) */
-	SINK_MEMORY  /* mem: lent by rpl_recorder_log */
+	SINK_FILE,  /* a path: appended to, the compact form renamed over it */
+	SINK_CALLS, /* the caller's callbacks (rpl_recorder_sink) */
+	SINK_MEMORY /* mem: lent by rpl_recorder_log */
 };
 
 struct rpl_recorder {
-	int kind;                /* enum sink_kind */
+	int kind; /* enum sink_kind */
 	int fd;
 	char *path;
-	rpl_recorder_sink sink;  /* SINK_CALLS */
-	struct buf mem;          /* SINK_MEMORY: the log as flushed; after close, the compact form */
-	struct buf compact;      /* after close: the compact form (SINK_FILE, SINK_CALLS) */
+	rpl_recorder_sink sink; /* SINK_CALLS */
+	struct buf mem;         /* SINK_MEMORY: the log as flushed; after close, the compact form */
+	struct buf compact;     /* after close: the compact form (SINK_FILE, SINK_CALLS) */
 	unsigned flags;
 	struct rpl_rules rules;
 	rpl_match_info info;
@@ -53,20 +53,20 @@ struct rpl_recorder {
 	uint8_t player_seeds[RPL_DEAL_MAX_PLAYER_SEEDS][RPL_DEAL_SEED_SIZE];
 	uint8_t seed[RPL_DEAL_SEED_SIZE]; /* committed mode: the seed, revealed at close */
 	int have_seed;
-	struct rpl_game *game;   /* checked mode */
-	struct buf header;       /* the H section, framed */
+	struct rpl_game *game; /* checked mode */
+	struct buf header;     /* the H section, framed */
 	/* bookkeeping and coding of the current deal */
 	int deal, dealer;
 	struct track t;
 	struct model m;
 	struct buf enc_out;
 	struct rc_enc enc;
-	int sec_open, sec_deal;  /* a section is being coded; it is a D */
+	int sec_open, sec_deal; /* a section is being coded; it is a D */
 	uint32_t sec_count;
-	struct buf out;          /* whole sections not yet written */
-	size_t hashed;           /* bytes of out already in the signing hash (a file's append to try again) */
-	uint64_t written;        /* bytes written to the file */
-	size_t decisions;        /* decisions recorded in the match */
+	struct buf out;   /* whole sections not yet written */
+	size_t hashed;    /* bytes of out already in the signing hash (a file's append to try again) */
+	uint64_t written; /* bytes written to the file */
+	size_t decisions; /* decisions recorded in the match */
 	/* history */
 	struct item *items;
 	size_t nitems, capitems;
@@ -178,8 +178,7 @@ int rpl_recorder_open(rpl_recorder **out, const char *path, const rpl_match_info
  * a key, its hash set up; nothing written yet. *out is set whenever rec was
  * allocated, failed or not.
  */
-static int setup(struct rpl_recorder **out, int kind, const rpl_match_info *info, unsigned flags,
-                 const rpl_seckey *key)
+static int setup(struct rpl_recorder **out, int kind, const rpl_match_info *info, unsigned flags, const rpl_seckey *key)
 {
 	struct rpl_recorder *rec;
 	char why[RPL_ERRMSG_SIZE];
@@ -376,8 +375,8 @@ int rpl_recorder_deal(rpl_recorder *rec, const rpl_layout *layout)
 	if (rec->have_seed && rec->deal < RPL_MAX_DEALS) {
 		/* committed mode: only the derived layout, checked before anything changes */
 		rpl_layout derived;
-		if (rpl_deal_derive(&derived, rec->seed, rec->info.player_seeds, rec->info.nplayer_seeds,
-		                    rec->info.nplayers, rec->deal + 1) < 0)
+		if (rpl_deal_derive(&derived, rec->seed, rec->info.player_seeds, rec->info.nplayer_seeds, rec->info.nplayers,
+		                    rec->deal + 1) < 0)
 			return RPL_EINVAL;
 		if (!rpl_layout_same(&derived, layout, rec->info.nplayers)) {
 			rec->rule = RPL_RULE_LAYOUT;
@@ -408,8 +407,8 @@ int rpl_recorder_deal(rpl_recorder *rec, const rpl_layout *layout)
 		for (rpl_card c = 0; c < RPL_NFACES; c++)
 			if (count[c] != rpl_card_copies(c)) {
 				rec->rule = RPL_RULE_LAYOUT;
-				return rfail(rec, RPL_EINVAL, "the layout holds %d %s; a deal has %d", count[c],
-				             rpl_card_name(c), rpl_card_copies(c));
+				return rfail(rec, RPL_EINVAL, "the layout holds %d %s; a deal has %d", count[c], rpl_card_name(c),
+				             rpl_card_copies(c));
 			}
 	}
 	if (rec->deal >= RPL_MAX_DEALS)
@@ -459,8 +458,7 @@ int rpl_recorder_seed(rpl_recorder *rec, const uint8_t seed[RPL_DEAL_SEED_SIZE])
 			return RPL_EINVAL;
 		if (!rpl_layout_same(&derived, &rec->layouts[i], rec->info.nplayers)) {
 			rec->rule = RPL_RULE_LAYOUT;
-			return rfail(rec, RPL_EILLEGAL, "deal %zu: the layout is not the one the committed seed derives",
-			             i + 1);
+			return rfail(rec, RPL_EILLEGAL, "deal %zu: the layout is not the one the committed seed derives", i + 1);
 		}
 	}
 	memcpy(rec->seed, seed, RPL_DEAL_SEED_SIZE);
@@ -829,20 +827,20 @@ static int build_compact(struct rpl_recorder *rec, struct buf *out)
 	}
 	rpl__buf_put(out, BRP_MAGIC, BRP_MAGIC_LEN);
 	rpl__buf_put(out, rec->header.p, rec->header.n);
-#define CLOSE_STREAM()                                                                   \
-	do {                                                                             \
-		if (open) {                                                              \
-			struct buf pay = { 0 };                                          \
-			rpl__rc_enc_finish(&enc);                                        \
-			rpl__buf_varint(&pay, (uint64_t)deal);                           \
-			rpl__buf_varint(&pay, count);                                    \
-			rpl__buf_put(&pay, enc_out.p, enc_out.n);                        \
-			rpl__section_put(out, is_deal ? 'D' : 'A', pay.p, pay.n);        \
-			if (pay.oom)                                                     \
-				out->oom = 1;                                            \
-			rpl__buf_free(&pay);                                             \
-			open = 0;                                                        \
-		}                                                                        \
+#define CLOSE_STREAM()                                                                                                 \
+	do {                                                                                                               \
+		if (open) {                                                                                                    \
+			struct buf pay = { 0 };                                                                                    \
+			rpl__rc_enc_finish(&enc);                                                                                  \
+			rpl__buf_varint(&pay, (uint64_t)deal);                                                                     \
+			rpl__buf_varint(&pay, count);                                                                              \
+			rpl__buf_put(&pay, enc_out.p, enc_out.n);                                                                  \
+			rpl__section_put(out, is_deal ? 'D' : 'A', pay.p, pay.n);                                                  \
+			if (pay.oom)                                                                                               \
+				out->oom = 1;                                                                                          \
+			rpl__buf_free(&pay);                                                                                       \
+			open = 0;                                                                                                  \
+		}                                                                                                              \
 	} while (0)
 	for (size_t i = 0; i < rec->nitems; i++) {
 		const struct item *it = &rec->items[i];

@@ -79,8 +79,7 @@ static const rpl_param_info params[RPL_P_COUNT] = {
 	{ RPL_P_FIRST_TURN_REJECT, "first_turn_reject", B,
 	  "the first player may reject the first card drawn onto the pile and draw the next",
 	  "ABERTO seed \"Excecao inicial\" (docs/rules.md 5.3)" },
-	{ RPL_P_VULNERABLE_AT, "vulnerable_at", I(0, 1000000),
-	  "match total from which a side is vulnerable (0: never)",
+	{ RPL_P_VULNERABLE_AT, "vulnerable_at", I(0, 1000000), "match total from which a side is vulnerable (0: never)",
 	  "ABERTO seed \"Par com acumulado de 1500 ou mais esta vulneravel\"" },
 	{ RPL_P_VULNERABLE_MIN_OPEN, "vulnerable_min_open", I(0, 100000),
 	  "card points a vulnerable side's first melds must reach in one turn",
@@ -123,6 +122,7 @@ struct profile {
 };
 
 /* Values in enum rpl_param order (index 0 unused). */
+/* clang-format off */ /* a table laid out by hand */
 static const struct profile profiles[] = {
 	{ "kzv", "KZV",
 	  { 0, 1, 1, 3000, 20, 10, 15, 10, 5, 100, 200, 200, 600, 300, 100, 100, 1, 0, RPL_END_HIGH,
@@ -137,6 +137,7 @@ static const struct profile profiles[] = {
 	    RPL_WILD_FIXED, RPL_PILE_FREE, 0, 1, 1, 1500, 75, 1, 0, RPL_OUT_CANASTRA_CLEAN,
 	    RPL_OUT_LAST_DISCARD, 0, 100, RPL_PENALTY_EACH } },
 };
+/* clang-format on */
 #define NPROFILES (sizeof(profiles) / sizeof(profiles[0]))
 
 static const char *const profile_names[NPROFILES + 1] = { "kzv", "stbl", "aberto", NULL };
@@ -252,8 +253,7 @@ int rpl_rules_set_id(rpl_rules *r, int id, int value)
 		return RPL_ENOTFOUND;
 	}
 	if (value < p->min || value > p->max) {
-		rpl__msgf(r->errmsg, "%s: %d is out of range %d..%d", p->name, value, p->min,
-		          p->max);
+		rpl__msgf(r->errmsg, "%s: %d is out of range %d..%d", p->name, value, p->min, p->max);
 		return RPL_EINVAL;
 	}
 	if (id == RPL_P_ALLOW_2_PLAYERS && !value && !r->v[RPL_P_ALLOW_4_PLAYERS]) {
@@ -313,8 +313,7 @@ int rpl_rules_set(rpl_rules *r, const char *name, const char *value)
 	}
 	n = strtol(value, &end, 10);
 	if (end == value || *end != '\0' || n < p->min || n > p->max) {
-		rpl__msgf(r->errmsg, "%s: '%.40s' is not a number in %d..%d", p->name, value, p->min,
-		          p->max);
+		rpl__msgf(r->errmsg, "%s: '%.40s' is not a number in %d..%d", p->name, value, p->min, p->max);
 		return RPL_EINVAL;
 	}
 	return rpl_rules_set_id(r, p->id, (int)n);

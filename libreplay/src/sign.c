@@ -18,12 +18,12 @@
 #include "sodium_init.h"
 
 /* minisign's key and signature structures, as bytes (all little-endian). */
-#define ALG_ED "Ed"           /* a key's algorithm; a legacy (not prehashed) signature's too */
+#define ALG_ED "Ed" /* a key's algorithm; a legacy (not prehashed) signature's too */
 #define KDF_NONE "\0\0"
 #define KDF_SCRYPT "Sc"
 #define CHK_B2 "B2"
 #define SALT_BYTES 32
-#define SK_BYTES 64           /* libsodium's Ed25519 secret key: seed and public key */
+#define SK_BYTES 64 /* libsodium's Ed25519 secret key: seed and public key */
 #define CHK_BYTES 32
 /* sig_alg 2, kdf_alg 2, chk_alg 2, salt 32, opslimit 8, memlimit 8, then keynum_sk: key id 8, sk 64, chk 32 */
 #define SECKEY_KEYNUM_SK 54
@@ -94,8 +94,8 @@ static int b64_decode(uint8_t *out, size_t want, const char *line)
 	n = strlen(line);
 	while (n && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' ' || line[n - 1] == '\t'))
 		n--;
-	if (sodium_base642bin(out, want, line, n, NULL, &got, &end, sodium_base64_VARIANT_ORIGINAL) != 0 ||
-	    got != want || end != line + n)
+	if (sodium_base642bin(out, want, line, n, NULL, &got, &end, sodium_base64_VARIANT_ORIGINAL) != 0 || got != want ||
+	    end != line + n)
 		return -1;
 	return 0;
 }
@@ -189,8 +189,8 @@ static int seckey_crypt(uint8_t *file, const char *passphrase)
 	uint8_t stream[SECKEY_BYTES - SECKEY_KEYNUM_SK];
 	int err;
 
-	err = crypto_pwhash_scryptsalsa208sha256(stream, sizeof(stream), passphrase, strlen(passphrase),
-	                                         file + 6, le64(file + 38), (size_t)le64(file + 46));
+	err = crypto_pwhash_scryptsalsa208sha256(stream, sizeof(stream), passphrase, strlen(passphrase), file + 6,
+	                                         le64(file + 38), (size_t)le64(file + 46));
 	if (err == 0)
 		for (size_t i = 0; i < sizeof(stream); i++)
 			file[SECKEY_KEYNUM_SK + i] ^= stream[i];

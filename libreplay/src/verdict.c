@@ -44,9 +44,7 @@ size_t rpl_verdict_format(const rpl_verdict *v, char *buf, size_t size)
 		}
 		break;
 	case RPL_VERDICT_MALFORMED:
-	case RPL_VERDICT_TAMPERED:
-		add(buf, size, &len, "%s", v->message);
-		break;
+	case RPL_VERDICT_TAMPERED: add(buf, size, &len, "%s", v->message); break;
 	default:
 		add(buf, size, &len, "%s%s", v->message, v->recovered ? " (recovered log)" : "");
 		if (v->deal_commitment != RPL_DEAL_NONE)

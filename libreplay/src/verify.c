@@ -60,8 +60,8 @@ static int dealcheck_deal(struct dealcheck *dc, const rpl_event *ev, int derived
 		dc->layouts[dc->n++] = ev->layout;
 	} else if (dc->status == RPL_DEAL_REVEALED && !derived) {
 		rpl_layout want;
-		if (rpl_deal_derive(&want, dc->seed, dc->info->player_seeds, dc->info->nplayer_seeds,
-		                    dc->info->nplayers, ev->deal) < 0 ||
+		if (rpl_deal_derive(&want, dc->seed, dc->info->player_seeds, dc->info->nplayer_seeds, dc->info->nplayers,
+		                    ev->deal) < 0 ||
 		    !rpl_layout_same(&want, &ev->layout, dc->info->nplayers)) {
 			dc->status = RPL_DEAL_MISMATCH;
 			dc->first_bad = ev->deal;
@@ -85,8 +85,8 @@ static void dealcheck_reveal(struct dealcheck *dc, const rpl_event *ev)
 	dc->status = RPL_DEAL_REVEALED;
 	for (size_t i = 0; i < dc->n; i++) {
 		rpl_layout derived;
-		if (rpl_deal_derive(&derived, dc->seed, dc->info->player_seeds, dc->info->nplayer_seeds,
-		                    dc->info->nplayers, (int)i + 1) < 0 ||
+		if (rpl_deal_derive(&derived, dc->seed, dc->info->player_seeds, dc->info->nplayer_seeds, dc->info->nplayers,
+		                    (int)i + 1) < 0 ||
 		    !rpl_layout_same(&derived, &dc->layouts[i], dc->info->nplayers)) {
 			dc->status = RPL_DEAL_MISMATCH;
 			dc->first_bad = (int)i + 1;
@@ -124,8 +124,7 @@ int rpl_verify_reader(rpl_reader *rd, const rpl_rules *rules, rpl_verdict *out)
 	return rpl_verify_reader_trusted(rd, rules, NULL, out, NULL);
 }
 
-int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdict *out,
-                              const rpl_verify_observer *obs)
+int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdict *out, const rpl_verify_observer *obs)
 {
 	return rpl_verify_reader_trusted(rd, rules, NULL, out, obs);
 }
@@ -151,8 +150,8 @@ static int judge_signatures(rpl_reader *rd, const rpl_keyring *trusted, rpl_verd
 		out->kind = RPL_VERDICT_TAMPERED;
 		out->offset = sr->offset;
 		rpl__msgf(out->message,
-		         "the signature at byte %llu (key %s) does not verify: bytes 0 to %llu were changed after signing",
-		         (unsigned long long)sr->offset, id, (unsigned long long)sr->covered);
+		          "the signature at byte %llu (key %s) does not verify: bytes 0 to %llu were changed after signing",
+		          (unsigned long long)sr->offset, id, (unsigned long long)sr->covered);
 		return 0;
 	}
 	if (out->kind != RPL_VERDICT_OK || rpl_keyring_count(trusted) == 0)
@@ -165,9 +164,8 @@ static int judge_signatures(rpl_reader *rd, const rpl_keyring *trusted, rpl_verd
 		rpl__msgf(out->message, "signed by key %s, which is not a trusted key; %.200s", id, rest);
 	} else if (sr->status == RPL_SIG_PARTIAL) {
 		out->kind = RPL_VERDICT_UNTRUSTED;
-		rpl__msgf(out->message,
-		         "the trusted key %s signs bytes 0 to %llu of %llu: the rest is not covered; %.160s", id,
-		         (unsigned long long)sr->covered, (unsigned long long)sr->size, rest);
+		rpl__msgf(out->message, "the trusted key %s signs bytes 0 to %llu of %llu: the rest is not covered; %.160s", id,
+		          (unsigned long long)sr->covered, (unsigned long long)sr->size, rest);
 	}
 	return 0;
 }
@@ -210,8 +208,7 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 	if (err) {
 		out->kind = RPL_VERDICT_ILLEGAL;
 		out->rule = RPL_RULE_BAD_ACTION;
-		rpl__msgf(out->message, "the rules do not allow a match of %d players",
-		          info->nplayers);
+		rpl__msgf(out->message, "the rules do not allow a match of %d players", info->nplayers);
 		err = RPL_OK;
 		goto cleanup;
 	}
@@ -240,9 +237,7 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 			continue;
 		}
 		switch (ev.kind) {
-		case RPL_EV_REVEAL:
-			dealcheck_reveal(&dc, &ev);
-			break;
+		case RPL_EV_REVEAL: dealcheck_reveal(&dc, &ev); break;
 		case RPL_EV_DEAL:
 			if ((err = dealcheck_deal(&dc, &ev, rpl__reader_derived(rd))) != 0)
 				goto cleanup;
@@ -290,28 +285,24 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 				goto cleanup;
 			break;
 		}
-		case RPL_EV_CLAIM:
-			{
-				struct claim *p = rpl__grow(claims, &capclaims, nclaims + 1, sizeof(*p), 16);
-				if (!p) {
-					err = RPL_ENOMEM;
-					goto cleanup;
-				}
-				claims = p;
+		case RPL_EV_CLAIM: {
+			struct claim *p = rpl__grow(claims, &capclaims, nclaims + 1, sizeof(*p), 16);
+			if (!p) {
+				err = RPL_ENOMEM;
+				goto cleanup;
 			}
+			claims = p;
+		}
 			claims[nclaims].deal = ev.deal;
 			claims[nclaims].score[0] = ev.score[0];
 			claims[nclaims].score[1] = ev.score[1];
 			nclaims++;
 			break;
-		case RPL_EV_END:
-			out->recovered = ev.recovered;
-			break;
-		default:
-			break;
+		case RPL_EV_END: out->recovered = ev.recovered; break;
+		default: break;
 		}
 		continue;
-	illegal:
+illegal:
 		if (dc.status != RPL_DEAL_UNREVEALED)
 			goto cleanup;
 		judged = 1; /* the verdict stands; the seed may still come */
@@ -340,8 +331,7 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 				out->claim_deal = c->deal;
 				out->side = s;
 				out->claimed = c->score[s];
-				rpl__msgf(out->message, "a score is claimed for deal %d, which never ended",
-				          c->deal);
+				rpl__msgf(out->message, "a score is claimed for deal %d, which never ended", c->deal);
 				goto cleanup;
 			} else {
 				computed = scores[c->deal - 1][s].total;
@@ -361,8 +351,8 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 					          (int)out->breakdown.bonus, (int)out->breakdown.going_out, (int)out->breakdown.hand,
 					          (int)out->breakdown.morto);
 				} else {
-					rpl__msgf(out->message, "match total, side %d: claimed %d, recomputed %d",
-					          s, (int)c->score[s], (int)computed);
+					rpl__msgf(out->message, "match total, side %d: claimed %d, recomputed %d", s, (int)c->score[s],
+					          (int)computed);
 				}
 				goto cleanup;
 			}
@@ -375,17 +365,16 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 		if (rpl_game_phase(g) == RPL_PHASE_NO_DEAL)
 			rpl__msgf(out->message, "the log stops before the first deal");
 		else if (rpl_game_phase(g) == RPL_PHASE_DEAL_OVER)
-			rpl__msgf(out->message, "the log stops after deal %d; the match is not over (%d to %d)",
-			          out->deal, (int)out->total[0], (int)out->total[1]);
+			rpl__msgf(out->message, "the log stops after deal %d; the match is not over (%d to %d)", out->deal,
+			          (int)out->total[0], (int)out->total[1]);
 		else
-			rpl__msgf(out->message, "the log stops in deal %d after turn %d", out->deal,
-			          last_turn);
+			rpl__msgf(out->message, "the log stops in deal %d after turn %d", out->deal, last_turn);
 		goto cleanup;
 	}
 	out->kind = RPL_VERDICT_OK;
-	rpl__msgf(out->message, "%d deal%s, %d decision%s; side %d won %d to %d%s", out->deals,
-	          out->deals == 1 ? "" : "s", out->actions, out->actions == 1 ? "" : "s", out->winner,
-	          (int)out->total[out->winner], (int)out->total[!out->winner],
+	rpl__msgf(out->message, "%d deal%s, %d decision%s; side %d won %d to %d%s", out->deals, out->deals == 1 ? "" : "s",
+	          out->actions, out->actions == 1 ? "" : "s", out->winner, (int)out->total[out->winner],
+	          (int)out->total[!out->winner],
 	          out->closed ? "" : "; no end section: claims recorded after its last section may be missing");
 cleanup:
 	if (err == RPL_OK && !read_all && out->kind != RPL_VERDICT_MALFORMED)
@@ -400,11 +389,9 @@ cleanup:
 		out->claimed = out->computed = 0;
 		memset(&out->breakdown, 0, sizeof(out->breakdown));
 		if (dc.first_bad == 0)
-			rpl__msgf(out->message,
-			          "the revealed seed is not the one the header commits to: the deals are not proven");
+			rpl__msgf(out->message, "the revealed seed is not the one the header commits to: the deals are not proven");
 		else
-			rpl__msgf(out->message, "deal %d: the layout is not the one the committed seed derives",
-			          dc.first_bad);
+			rpl__msgf(out->message, "deal %d: the layout is not the one the committed seed derives", dc.first_bad);
 	}
 	if (g && out->kind != RPL_VERDICT_OK) {
 		/* what was replayed before the verdict: the totals of the deals that ended */
@@ -426,8 +413,7 @@ int rpl_verify_file(const char *path, const rpl_rules *rules, rpl_verdict *out)
 	return rpl_verify_file_trusted(path, rules, NULL, out, NULL);
 }
 
-int rpl_verify_file_observe(const char *path, const rpl_rules *rules, rpl_verdict *out,
-                            const rpl_verify_observer *obs)
+int rpl_verify_file_observe(const char *path, const rpl_rules *rules, rpl_verdict *out, const rpl_verify_observer *obs)
 {
 	return rpl_verify_file_trusted(path, rules, NULL, out, obs);
 }

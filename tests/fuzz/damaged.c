@@ -201,8 +201,7 @@ static void sample(const char *path, struct tally *t)
 			if (bound[cut] && cut > 8 && v0.kind != RPL_VERDICT_MALFORMED)
 				failf("%s cut at %zu, between sections: malformed (%s)", path, cut, v.message);
 			if (v.offset > cut)
-				failf("%s cut at %zu: malformed at byte %llu, past the cut", path, cut,
-				      (unsigned long long)v.offset);
+				failf("%s cut at %zu: malformed at byte %llu, past the cut", path, cut, (unsigned long long)v.offset);
 			continue;
 		}
 		if (!bound[cut]) {
@@ -214,8 +213,8 @@ static void sample(const char *path, struct tally *t)
 		} else if (v.kind == RPL_VERDICT_OK || v.kind == RPL_VERDICT_MISMATCH) {
 			t->cut_ok++;
 			if (v.actions != v0.actions || v.deals != v0.deals)
-				failf("%s cut at %zu: %s with %d of %d decisions", path, cut, rpl_verdict_name(v.kind),
-				      v.actions, v0.actions);
+				failf("%s cut at %zu: %s with %d of %d decisions", path, cut, rpl_verdict_name(v.kind), v.actions,
+				      v0.actions);
 		} else {
 			failf("%s cut at %zu: %s (%s); the whole log is %s", path, cut, rpl_verdict_name(v.kind), v.message,
 			      rpl_verdict_name(v0.kind));
@@ -367,7 +366,10 @@ static void header_body(struct out *b, uint64_t nparams, uint64_t namelen, uint6
 
 static void magic(struct out *o)
 {
-	put(o, "\x89" "BRP\r\n\x1a\n", 8);
+	put(o,
+	    "\x89"
+	    "BRP\r\n\x1a\n",
+	    8);
 }
 
 static void header(struct out *o)
@@ -541,7 +543,10 @@ static void crafted(void)
 			rpl_event ev;
 			int err, got = 0;
 			varint(&len, b.n + zn);
-			memcpy(all, "\x89" "BRP\r\n\x1a\n", 8);
+			memcpy(all,
+			       "\x89"
+			       "BRP\r\n\x1a\n",
+			       8);
 			n = 8;
 			all[n++] = 'H';
 			memcpy(all + n, len.p, len.n);

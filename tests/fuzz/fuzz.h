@@ -17,12 +17,12 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define FUZZ_CHECK(cond)                                                                   \
-	do {                                                                               \
-		if (!(cond)) {                                                             \
-			fprintf(stderr, "%s:%d: invariant broken: %s\n", __FILE__, __LINE__, #cond); \
-			abort();                                                           \
-		}                                                                          \
+#define FUZZ_CHECK(cond)                                                                                               \
+	do {                                                                                                               \
+		if (!(cond)) {                                                                                                 \
+			fprintf(stderr, "%s:%d: invariant broken: %s\n", __FILE__, __LINE__, #cond);                               \
+			abort();                                                                                                   \
+		}                                                                                                              \
 	} while (0)
 
 /* A scratch directory of this process (created once, removed at exit); path + name in buf. */

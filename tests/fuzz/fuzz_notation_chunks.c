@@ -20,9 +20,9 @@
 struct pieces {
 	const uint8_t *p;
 	size_t n, pos;
-	size_t fail_at;    /* the callback fails once pos reaches it; SIZE_MAX: never */
-	unsigned max_log;  /* pieces of 1 to 2^max_log bytes */
-	uint32_t state;    /* xorshift32: the sizes */
+	size_t fail_at;   /* the callback fails once pos reaches it; SIZE_MAX: never */
+	unsigned max_log; /* pieces of 1 to 2^max_log bytes */
+	uint32_t state;   /* xorshift32: the sizes */
 };
 
 static ptrdiff_t feed(void *ud, char *buf, size_t n)

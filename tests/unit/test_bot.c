@@ -106,7 +106,7 @@ static void greedy_meets_the_duty_inside_its_opening(void **state)
 static void no_take_without_an_opening(void **state)
 {
 	static const char *const rules[] = { "pile_rule=top_laid vulnerable_at=600",
-		                             "pile_rule=use_any vulnerable_at=600" };
+		                                 "pile_rule=use_any vulnerable_at=600" };
 	(void)state;
 
 	for (int r = 0; r < 2; r++) {

@@ -102,8 +102,8 @@ static void append_section(const char *path, char type, const unsigned char *pay
 	free(d);
 }
 
-static const uint8_t seed_a[32] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-	                            16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31 };
+static const uint8_t seed_a[32] = { 0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+	                                16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31 };
 static const uint8_t pseeds[2][32] = { { 0x11 }, { 0x22 } };
 
 struct committed {
@@ -478,19 +478,22 @@ static void test_header(void **state)
 			int err;
 		} cases[] = {
 			{ { 0x00 }, 1, 0 },
-			{ { 0x01, 0x03, 0x02 }, 3, 0 },                     /* target = 1 */
+			{ { 0x01, 0x03, 0x02 }, 3, 0 },                        /* target = 1 */
 			{ { 0x01, 0x03, 0x00 }, 3, RPL_ECORRUPT },             /* target = 0: the revision's own (STBL) */
 			{ { 0x02, 0x04, 0x02, 0x03, 0x02 }, 5, RPL_ECORRUPT }, /* ids 4 then 3 */
 			{ { 0x02, 0x03, 0x02, 0x03, 0x04 }, 5, RPL_ECORRUPT }, /* id 3 twice */
 			{ { 0x01, 0x10, 0x06 }, 3, RPL_ECORRUPT },             /* max_wilds = 3: out of range */
-			{ { 0x01, 0x7f, 0x02 }, 3, RPL_EUNSUPPORTED },          /* id 127: unknown */
+			{ { 0x01, 0x7f, 0x02 }, 3, RPL_EUNSUPPORTED },         /* id 127: unknown */
 		};
 		for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 			unsigned char x[256];
 			size_t j = 0, lenpos;
 			uLong crc;
 			rpl_reader *r2 = NULL;
-			memcpy(x, "\x89" "BRP\r\n\x1a\n", 8);
+			memcpy(x,
+			       "\x89"
+			       "BRP\r\n\x1a\n",
+			       8);
 			j = 8;
 			x[j++] = 'H';
 			lenpos = j++;
@@ -499,7 +502,8 @@ static void test_header(void **state)
 			j += 7;
 			memcpy(x + j, cases[k].pairs, cases[k].n);
 			j += cases[k].n;
-			memcpy(x + j, "\x02\x00\x00\x01\x00\x00\x01", 7); /* 2 players, no names, dealer 1, start 0, no meta, committed */
+			memcpy(x + j, "\x02\x00\x00\x01\x00\x00\x01",
+			       7); /* 2 players, no names, dealer 1, start 0, no meta, committed */
 			j += 7;
 			memcpy(x + j, c.commitment, 32);
 			j += 32;
@@ -806,15 +810,9 @@ static void test_signed_forgery(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_recorded),
-		cmocka_unit_test(test_refusals),
-		cmocka_unit_test(test_growing),
-		cmocka_unit_test(test_forgeries),
-		cmocka_unit_test(test_header),
-		cmocka_unit_test(test_long_deal),
-		cmocka_unit_test(test_signed),
-		cmocka_unit_test(test_identity),
-		cmocka_unit_test(test_signed_retry),
+		cmocka_unit_test(test_recorded),       cmocka_unit_test(test_refusals), cmocka_unit_test(test_growing),
+		cmocka_unit_test(test_forgeries),      cmocka_unit_test(test_header),   cmocka_unit_test(test_long_deal),
+		cmocka_unit_test(test_signed),         cmocka_unit_test(test_identity), cmocka_unit_test(test_signed_retry),
 		cmocka_unit_test(test_signed_forgery),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -195,12 +195,9 @@ static void test_bad_arguments(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_commitment_vector),
-		cmocka_unit_test(test_vector_deals_1_and_2),
-		cmocka_unit_test(test_vector_player_seeds),
-		cmocka_unit_test(test_derived_layouts),
-		cmocka_unit_test(test_layout_same),
-		cmocka_unit_test(test_bad_arguments),
+		cmocka_unit_test(test_commitment_vector),   cmocka_unit_test(test_vector_deals_1_and_2),
+		cmocka_unit_test(test_vector_player_seeds), cmocka_unit_test(test_derived_layouts),
+		cmocka_unit_test(test_layout_same),         cmocka_unit_test(test_bad_arguments),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -329,11 +329,8 @@ static void created_database_removed(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(sha256_vectors),
-		cmocka_unit_test(schema_matches_files),
-		cmocka_unit_test(sinks),
-		cmocka_unit_test(failed_add_rolls_back),
-		cmocka_unit_test(created_database_removed),
+		cmocka_unit_test(sha256_vectors),        cmocka_unit_test(schema_matches_files),     cmocka_unit_test(sinks),
+		cmocka_unit_test(failed_add_rolls_back), cmocka_unit_test(created_database_removed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -55,7 +55,7 @@ static void test_deal_start(void **state)
 
 	(void)state;
 	assert_refused(g, A_DRAW, RPL_RULE_NO_DEAL);
-	tl_deal(g, .hand = {H0_SPADES, H1_JUNK});
+	tl_deal(g, .hand = { H0_SPADES, H1_JUNK });
 	assert_int_equal(rpl_game_deal_number(g), 1);
 	assert_int_equal(rpl_game_dealer(g), 1);
 	assert_phase(g, RPL_PHASE_DRAW, 0); /* "Esquerda do dador começa" */
@@ -72,14 +72,14 @@ static void test_deal_start(void **state)
 	{
 		rpl_layout L;
 
-		tl_layout(&L, 2, .hand = {NULL});
+		tl_layout(&L, 2, .hand = { NULL });
 		assert_int_equal(rpl_game_deal(g, &L), RPL_EILLEGAL);
 		assert_int_equal(rpl_game_rule(g), RPL_RULE_DEAL_NOT_OVER);
 	}
 	rpl_game_free(g);
 
 	g = tl_game("aberto", NULL, 4, 2);
-	tl_deal(g, .hand = {NULL});
+	tl_deal(g, .hand = { NULL });
 	assert_int_equal(rpl_game_dealer(g), 2);
 	assert_phase(g, RPL_PHASE_DRAW, 3); /* the seat left of the dealer */
 	assert_int_equal(rpl_game_stock_count(g), 42);
@@ -95,7 +95,7 @@ static void test_deal_bad_layout(void **state)
 	rpl_layout L, bad;
 
 	(void)state;
-	tl_layout(&L, 2, .hand = {NULL});
+	tl_layout(&L, 2, .hand = { NULL });
 	bad = L;
 	bad.hand[0][0] = bad.hand[0][1] == bad.hand[0][0] ? bad.hand[0][2] : bad.hand[0][1]; /* one face 3x */
 	assert_int_equal(rpl_game_deal(g, &bad), RPL_EILLEGAL);
@@ -123,8 +123,7 @@ static void test_turn_order(void **state)
 	rpl_action bad;
 
 	(void)state;
-	tl_deal(g, .hand = {"5c 6c 7c 8c Kd 3d 6d 9d Jh 5s 8s", "3h 4h 5h 9c Ad 4d 7d 10d Qh Ks 4s"},
-	        .stock = "Qs Js");
+	tl_deal(g, .hand = { "5c 6c 7c 8c Kd 3d 6d 9d Jh 5s 8s", "3h 4h 5h 9c Ad 4d 7d 10d Qh Ks 4s" }, .stock = "Qs Js");
 	/* 1. Draw first */
 	assert_refused(g, A_MELD("5c 6c 7c"), RPL_RULE_MUST_DRAW);
 	assert_refused(g, A_DISCARD("Kd"), RPL_RULE_MUST_DRAW);
@@ -183,7 +182,7 @@ static void test_partner_melds(void **state)
 	rpl_game *g = tl_game("aberto", NULL, 4, 3);
 
 	(void)state;
-	tl_deal(g, .hand = {"5c 6c 7c Kd", NULL, "8c", "4c"}, .stock = "Qs Js 10s 9s");
+	tl_deal(g, .hand = { "5c 6c 7c Kd", NULL, "8c", "4c" }, .stock = "Qs Js 10s 9s");
 	assert_phase(g, RPL_PHASE_DRAW, 0);
 	assert_applied(g, A_DRAW);
 	assert_applied(g, A_MELD("5c 6c 7c"));
@@ -211,7 +210,7 @@ static void test_kzv_pile_frozen(void **state)
 	rpl_game *g = new2("kzv", NULL);
 
 	(void)state;
-	tl_deal(g, .hand = {"2c JK 8h 9h Kd 3d 6d 9d Jc 5s 8s", "3c 6c 9c Qc Ad 4d 7d 10d Kh 4s 7h"},
+	tl_deal(g, .hand = { "2c JK 8h 9h Kd 3d 6d 9d Jc 5s 8s", "3c 6c 9c Qc Ad 4d 7d 10d Kh 4s 7h" },
 	        .stock = "Qs Js 10c");
 	assert_applied(g, A_DRAW);
 	assert_applied(g, A_DISCARD("2c"));
@@ -251,14 +250,14 @@ static void test_kzv_pile_frozen(void **state)
  */
 static void test_pile_buried_card(void **state)
 {
-	static const char *const profiles[] = {"kzv", "stbl", "aberto"};
+	static const char *const profiles[] = { "kzv", "stbl", "aberto" };
 
 	(void)state;
 	for (size_t p = 0; p < 3; p++) {
 		rpl_game *g = new2(profiles[p], NULL), *c;
 
 		tl_context = profiles[p];
-		tl_deal(g, .hand = {H0_SPADES, H1_JUNK}, .stock = "9s Js Ks Qs");
+		tl_deal(g, .hand = { H0_SPADES, H1_JUNK }, .stock = "9s Js Ks Qs");
 		assert_applied(g, A_DRAW);
 		assert_applied(g, A_DISCARD("9s"));
 		assert_applied(g, A_DRAW);
@@ -304,7 +303,7 @@ static void test_kzv_pile_card_added(void **state)
 	rpl_game *g = new2("kzv", NULL);
 
 	(void)state;
-	tl_deal(g, .hand = {H0_SPADES, H1_JUNK}, .stock = "5s Js");
+	tl_deal(g, .hand = { H0_SPADES, H1_JUNK }, .stock = "5s Js");
 	assert_applied(g, A_DRAW);
 	assert_applied(g, A_MELD("3s 4s 5s"));
 	assert_applied(g, A_DISCARD("Ac"));
@@ -315,7 +314,7 @@ static void test_kzv_pile_card_added(void **state)
 	rpl_game_free(g);
 
 	g = new2("kzv", NULL);
-	tl_deal(g, .hand = {H0_SPADES, "3c 6c 9c Qc Ad 4d 7d 10d 8h Kh 6s"}, .stock = "5s Js");
+	tl_deal(g, .hand = { H0_SPADES, "3c 6c 9c Qc Ad 4d 7d 10d 8h Kh 6s" }, .stock = "5s Js");
 	assert_applied(g, A_DRAW);
 	assert_applied(g, A_MELD("3s 4s 5s"));
 	assert_applied(g, A_DISCARD("Ac"));
@@ -336,7 +335,7 @@ static void test_stbl_pile_top(void **state)
 	rpl_game *g = new2("stbl", NULL), *c;
 
 	(void)state;
-	tl_deal(g, .hand = {H0_SPADES, H1_JUNK}, .stock = "9s Js 6s 2d");
+	tl_deal(g, .hand = { H0_SPADES, H1_JUNK }, .stock = "9s Js 6s 2d");
 	assert_applied(g, A_DRAW);
 	assert_applied(g, A_DISCARD("9s"));
 	assert_applied(g, A_DRAW);
@@ -379,7 +378,7 @@ static void test_stbl_pile_top_face(void **state)
 	rpl_game *g = new2("stbl", NULL);
 
 	(void)state;
-	tl_deal(g, .hand = {"3s 4s 5s Ac 4c 7c 10c 6d 9d Kd Qh", H1_JUNK}, .stock = "9s Js");
+	tl_deal(g, .hand = { "3s 4s 5s Ac 4c 7c 10c 6d 9d Kd Qh", H1_JUNK }, .stock = "9s Js");
 	assert_applied(g, A_DRAW);
 	assert_applied(g, A_DISCARD("9s"));
 	assert_applied(g, A_DRAW);
@@ -401,7 +400,7 @@ static void test_aberto_pile(void **state)
 	rpl_game *g = new2("aberto", NULL), *c;
 
 	(void)state;
-	tl_deal(g, .hand = {"3s 4s JK 4c 7c 10c 6d 9d Kd 5h Qh", H1_JUNK}, .stock = "9s Js Jd Jh");
+	tl_deal(g, .hand = { "3s 4s JK 4c 7c 10c 6d 9d Kd 5h Qh", H1_JUNK }, .stock = "9s Js Jd Jh");
 	assert_applied(g, A_DRAW);
 	assert_applied(g, A_DISCARD("9s"));
 	/* seat 1 takes a one-card pile it cannot use */
@@ -434,7 +433,7 @@ static void test_one_card_return_param(void **state)
 	rpl_game *g = new2("aberto", "one_card_pile_no_return=false");
 
 	(void)state;
-	tl_deal(g, .hand = {H0_SPADES, H1_JUNK}, .stock = "9s Js");
+	tl_deal(g, .hand = { H0_SPADES, H1_JUNK }, .stock = "9s Js");
 	assert_applied(g, A_DRAW);
 	assert_applied(g, A_DISCARD("9s"));
 	assert_applied(g, A_TAKE);
@@ -452,7 +451,7 @@ static void test_aberto_first_turn_reject(void **state)
 	rpl_game *g = tl_game("aberto", NULL, 4, 3), *c;
 
 	(void)state;
-	tl_deal(g, .hand = {"5c 6c Kd", NULL, NULL, NULL}, .stock = "9s 7c Js Jd");
+	tl_deal(g, .hand = { "5c 6c Kd", NULL, NULL, NULL }, .stock = "9s 7c Js Jd");
 	assert_refused(g, A_REJECT, RPL_RULE_REJECT); /* before the draw */
 	assert_applied(g, A_DRAW);
 	assert_int_equal(rpl_game_hand_count(g, 0, tl_card("9s")), 1);
@@ -483,20 +482,20 @@ static void test_reject_elsewhere(void **state)
 	rpl_game *g = new2("aberto", NULL);
 
 	(void)state;
-	tl_deal(g, .hand = {"5c 6c 7c Kd"}, .stock = "9s Js");
+	tl_deal(g, .hand = { "5c 6c 7c Kd" }, .stock = "9s Js");
 	assert_applied(g, A_DRAW);
 	assert_applied(g, A_MELD("5c 6c 7c"));
 	assert_refused(g, A_REJECT, RPL_RULE_REJECT);
 	rpl_game_free(g);
 
 	g = new2("stbl", NULL);
-	tl_deal(g, .hand = {NULL}, .stock = "9s Js");
+	tl_deal(g, .hand = { NULL }, .stock = "9s Js");
 	assert_applied(g, A_DRAW);
 	assert_refused(g, A_REJECT, RPL_RULE_REJECT);
 	rpl_game_free(g);
 
 	g = new2("kzv", "first_turn_reject=true");
-	tl_deal(g, .hand = {NULL}, .stock = "9s Js");
+	tl_deal(g, .hand = { NULL }, .stock = "9s Js");
 	assert_applied(g, A_DRAW);
 	assert_applied(g, A_REJECT);
 	assert_pile(g, "9s");
@@ -505,8 +504,8 @@ static void test_reject_elsewhere(void **state)
 
 /* ---- mortos (rules.md 7) ---------------------------------------------------------- */
 
-#define H0_DIRECT "3c 4c 5c 6c 7c 8c 9c 5h 6h 7h 8h"       /* + 9♥ drawn: all melded */
-#define H0_INDIRECT "3c 4c 5c 6c 7c 8c 9c 5h 6h 7h Kd"     /* + 8♥ drawn: K♦ discarded */
+#define H0_DIRECT "3c 4c 5c 6c 7c 8c 9c 5h 6h 7h 8h"   /* + 9♥ drawn: all melded */
+#define H0_INDIRECT "3c 4c 5c 6c 7c 8c 9c 5h 6h 7h Kd" /* + 8♥ drawn: K♦ discarded */
 #define MORTO_DIAMONDS "3d 4d 5d 6d 7d 8d 9d 10d Jd Qd Kd"
 
 /*
@@ -516,15 +515,15 @@ static void test_reject_elsewhere(void **state)
  */
 static void test_morto_direct(void **state)
 {
-	static const char *const profiles[] = {"kzv", "stbl", "aberto"};
+	static const char *const profiles[] = { "kzv", "stbl", "aberto" };
 
 	(void)state;
 	for (size_t p = 0; p < 3; p++) {
 		rpl_game *g = new2(profiles[p], NULL);
 
 		tl_context = profiles[p];
-		tl_deal(g, .hand = {H0_DIRECT, "3s 4s 5s 6s 7s 8s 9s Jh Qh Kh Ah"},
-		        .morto = {MORTO_DIAMONDS, "Kc"}, .stock = "9h 10s");
+		tl_deal(g, .hand = { H0_DIRECT, "3s 4s 5s 6s 7s 8s 9s Jh Qh Kh Ah" }, .morto = { MORTO_DIAMONDS, "Kc" },
+		        .stock = "9h 10s");
 		assert_applied(g, A_DRAW);
 		assert_applied(g, A_MELD("3c 4c 5c 6c 7c 8c 9c"));
 		assert_phase(g, RPL_PHASE_PLAY, 0);
@@ -567,14 +566,14 @@ static void test_morto_direct(void **state)
  */
 static void test_morto_indirect(void **state)
 {
-	static const char *const profiles[] = {"kzv", "stbl", "aberto"};
+	static const char *const profiles[] = { "kzv", "stbl", "aberto" };
 
 	(void)state;
 	for (size_t p = 0; p < 3; p++) {
 		rpl_game *g = new2(profiles[p], NULL);
 
 		tl_context = profiles[p];
-		tl_deal(g, .hand = {H0_INDIRECT}, .morto = {MORTO_DIAMONDS}, .stock = "8h");
+		tl_deal(g, .hand = { H0_INDIRECT }, .morto = { MORTO_DIAMONDS }, .stock = "8h");
 		assert_applied(g, A_DRAW);
 		assert_applied(g, A_MELD("3c 4c 5c 6c 7c 8c 9c"));
 		assert_applied(g, A_MELD("5h 6h 7h 8h"));
@@ -604,8 +603,8 @@ static void test_partner_no_second_morto(void **state)
 	rpl_deal_stats st;
 
 	(void)state;
-	tl_deal(g, .hand = {H0_DIRECT, NULL, "10h Jh Qh Kh 10c Jc Qc Kc 10s Js Qs", NULL},
-	        .morto = {MORTO_DIAMONDS}, .stock = "9h Ad Ks");
+	tl_deal(g, .hand = { H0_DIRECT, NULL, "10h Jh Qh Kh 10c Jc Qc Kc 10s Js Qs", NULL }, .morto = { MORTO_DIAMONDS },
+	        .stock = "9h Ad Ks");
 	assert_applied(g, A_DRAW);
 	assert_applied(g, A_MELD("3c 4c 5c 6c 7c 8c 9c"));
 	assert_applied(g, A_MELD("5h 6h 7h 8h 9h"));
@@ -633,7 +632,7 @@ static void test_partner_no_second_morto(void **state)
  */
 static void test_mortos_become_stock(void **state)
 {
-	static const char *const profiles[] = {"kzv", "stbl", "aberto"};
+	static const char *const profiles[] = { "kzv", "stbl", "aberto" };
 
 	(void)state;
 	for (size_t p = 0; p < 3; p++) {
@@ -642,7 +641,7 @@ static void test_mortos_become_stock(void **state)
 		int draws = 0;
 
 		tl_context = profiles[p];
-		tl_deal(g, .hand = {H0_SPADES, H1_JUNK}, .morto = {"Kd Qd", "Jh 10h"});
+		tl_deal(g, .hand = { H0_SPADES, H1_JUNK }, .morto = { "Kd Qd", "Jh 10h" });
 		while (draws < 63) {
 			tl_draw_discard(g);
 			draws++;
@@ -702,6 +701,7 @@ static void test_mortos_become_stock(void **state)
  * STBL/ABERTO clean: "Só pode bater com canastra limpa", "Batida final após morto
  * exige canastra limpa de pelo menos 7 e última carta descartada, não baixada").
  */
+/* clang-format off */ /* a table laid out by hand */
 static const struct out_case {
 	const char *name;
 	const char *hand0;        /* + 9♥ drawn */
@@ -722,6 +722,7 @@ static const struct out_case {
 	 MORTO_NO_CANASTRA, {"3s 4s 5s", "8s 9s 10s", "Jh Qh Kh Ah"}, "7d",
 	 {RPL_RULE_OUT_NO_CANASTRA, RPL_RULE_OUT_NO_CLEAN, RPL_RULE_OUT_NO_CLEAN}},
 };
+/* clang-format on */
 
 /*
  * Play seq[0..n-1] (melds, then the discard) where going out is not allowed:
@@ -746,8 +747,8 @@ static void refused_going_out_at(rpl_game *g, const rpl_action *seq, int n, int 
 	}
 	left = rpl_game_hand(g, rpl_game_seat(g), NULL, 0) - seq[k].ncards;
 	if (k != n - 1 && !(seq[k].kind == RPL_ACT_MELD && left == 1))
-		tl_fail_at(file, line, "move %d of %d refused (%s: %s), leaving %d cards: not a going-out refusal", k + 1,
-		           n, rpl_rule_name(rk), rpl_game_errmsg(g), left);
+		tl_fail_at(file, line, "move %d of %d refused (%s: %s), leaving %d cards: not a going-out refusal", k + 1, n,
+		           rpl_rule_name(rk), rpl_game_errmsg(g), left);
 	tl_refused_at(g, seq[k], rule, file, line);
 	tl_phase_seat_at(g, RPL_PHASE_PLAY, -1, file, line);
 	if (rpl_game_hand(g, rpl_game_seat(g), NULL, 0) < 1)
@@ -757,7 +758,7 @@ static void refused_going_out_at(rpl_game *g, const rpl_action *seq, int n, int 
 
 static void test_going_out(void **state)
 {
-	static const char *const profiles[] = {"kzv", "stbl", "aberto"};
+	static const char *const profiles[] = { "kzv", "stbl", "aberto" };
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(out_cases) / sizeof(out_cases[0]); i++) {
@@ -771,7 +772,7 @@ static void test_going_out(void **state)
 
 			snprintf(ctx, sizeof(ctx), "%s: %s", profiles[p], t->name);
 			tl_context = ctx;
-			tl_deal(g, .hand = {t->hand0}, .morto = {t->morto0}, .stock = "9h");
+			tl_deal(g, .hand = { t->hand0 }, .morto = { t->morto0 }, .stock = "9h");
 			assert_applied(g, A_DRAW);
 			for (int k = 0; k < 3 && t->first[k]; k++)
 				assert_applied(g, A_MELD(t->first[k]));
@@ -814,8 +815,8 @@ static void test_going_out(void **state)
  */
 static void test_out_after_mortos_became_stock(void **state)
 {
-	static const char *const profiles[] = {"kzv", "stbl", "aberto"};
-	static const int rule[3] = {RPL_RULE_OUT_NO_MORTO, 0, RPL_RULE_OUT_NO_MORTO};
+	static const char *const profiles[] = { "kzv", "stbl", "aberto" };
+	static const int rule[3] = { RPL_RULE_OUT_NO_MORTO, 0, RPL_RULE_OUT_NO_MORTO };
 
 	(void)state;
 	for (size_t p = 0; p < 3; p++) {
@@ -825,7 +826,7 @@ static void test_out_after_mortos_became_stock(void **state)
 		int n;
 
 		tl_context = profiles[p];
-		tl_deal(g, .hand = {H0_DIRECT, H1_JUNK});
+		tl_deal(g, .hand = { H0_DIRECT, H1_JUNK });
 		for (int draws = 1; draws <= 74; draws++)
 			tl_draw_discard(g);
 		assert_int_equal(rpl_game_morto_state(g, 0), 2);
@@ -877,7 +878,7 @@ static void test_morto_after_one_became_stock(void **state)
 
 	(void)state;
 	/* morto 0 becomes stock; seat 0 then empties the hand: it gets morto 1 */
-	tl_deal(g, .hand = {H0_DIRECT, H1_JUNK}, .morto = {"9h"});
+	tl_deal(g, .hand = { H0_DIRECT, H1_JUNK }, .morto = { "9h" });
 	for (int draws = 1; draws <= 64; draws++)
 		tl_draw_discard(g);
 	assert_int_equal(rpl_game_morto_state(g, 0), 2);
@@ -910,10 +911,14 @@ static int same_action(const rpl_action *a, const rpl_action *b)
 	for (int i = 0; i < a->ncards; i++)
 		for (int j = i + 1; j < a->ncards; j++) {
 			if (x[j] < x[i]) {
-				rpl_card t = x[i]; x[i] = x[j]; x[j] = t;
+				rpl_card t = x[i];
+				x[i] = x[j];
+				x[j] = t;
 			}
 			if (y[j] < y[i]) {
-				rpl_card t = y[i]; y[i] = y[j]; y[j] = t;
+				rpl_card t = y[i];
+				y[i] = y[j];
+				y[j] = t;
 			}
 		}
 	return memcmp(x, y, a->ncards) == 0;
@@ -951,8 +956,8 @@ static size_t check_legal(const rpl_game *g, rpl_action *out, size_t cap, const 
 		for (size_t i = 0; i < n; i++)
 			for (size_t j = i + 1; j < n; j++)
 				if (same_action(&out[i], &out[j]) && (floating || out[i].end == out[j].end))
-					tl_fail_at(file, line, "moves %zu and %zu are the same (kind %d, %d cards)", i, j,
-					           out[i].kind, out[i].ncards);
+					tl_fail_at(file, line, "moves %zu and %zu are the same (kind %d, %d cards)", i, j, out[i].kind,
+					           out[i].ncards);
 	}
 	return n;
 }
@@ -977,7 +982,7 @@ static void test_legal_moves(void **state)
 
 	(void)state;
 	assert_non_null(mv);
-	tl_deal(g, .hand = {"5c 6c 7c Kd 3d 6d 9d Jh 5s 8s 2d", H1_JUNK}, .stock = "Qs 7s 9h Ks");
+	tl_deal(g, .hand = { "5c 6c 7c Kd 3d 6d 9d Jh 5s 8s 2d", H1_JUNK }, .stock = "Qs 7s 9h Ks");
 	/* DRAW phase, empty pile: draw only */
 	n = check_legal(g, mv, MAXMOVES, __FILE__, __LINE__);
 	assert_int_equal(n, 1);
@@ -1029,7 +1034,7 @@ static void test_legal_moves(void **state)
 
 	/* MORTO phase: exactly the pick-up of the next morto */
 	g = new2("stbl", NULL);
-	tl_deal(g, .hand = {H0_DIRECT}, .stock = "9h");
+	tl_deal(g, .hand = { H0_DIRECT }, .stock = "9h");
 	assert_applied(g, A_DRAW);
 	assert_applied(g, A_MELD("3c 4c 5c 6c 7c 8c 9c"));
 	assert_applied(g, A_MELD("5h 6h 7h 8h 9h"));
@@ -1040,7 +1045,7 @@ static void test_legal_moves(void **state)
 
 	/* ABERTO first turn: the reject is listed after the draw, then not */
 	g = new2("aberto", NULL);
-	tl_deal(g, .hand = {"5c 6c 7c"}, .stock = "9s Js");
+	tl_deal(g, .hand = { "5c 6c 7c" }, .stock = "9s Js");
 	n = check_legal(g, mv, MAXMOVES, __FILE__, __LINE__);
 	assert_false(listed(mv, n, A_REJECT));
 	assert_applied(g, A_DRAW);
@@ -1067,7 +1072,7 @@ static void test_copy(void **state)
 	char before[8192];
 
 	(void)state;
-	tl_deal(g, .hand = {H0_DIRECT}, .morto = {MORTO_DIAMONDS}, .stock = "9h");
+	tl_deal(g, .hand = { H0_DIRECT }, .morto = { MORTO_DIAMONDS }, .stock = "9h");
 	assert_applied(g, A_DRAW);
 	assert_applied(g, A_MELD("3c 4c 5c 6c 7c 8c 9c"));
 	snprintf(before, sizeof(before), "%s", tl_snapshot(g));
@@ -1108,7 +1113,7 @@ static void test_check_only(void **state)
 	char before[8192];
 
 	(void)state;
-	tl_deal(g, .hand = {NULL});
+	tl_deal(g, .hand = { NULL });
 	snprintf(before, sizeof(before), "%s", tl_snapshot(g));
 	assert_int_equal(rpl_game_check(g, &a, &rule), 0);
 	assert_string_equal(tl_snapshot(g), before);

@@ -36,16 +36,19 @@ static const char *const keys[] = { "platform", "table" };
 
 /* What varies between the recordings of a test. */
 struct variant {
-	const char *name1;       /* seat 1's name */
+	const char *name1; /* seat 1's name */
 	int64_t start;
-	const char *table;       /* the second metadata value */
-	int32_t claim_delta;     /* added to the first deal's claim */
-	const char *overrides;   /* rules */
-	int growing;             /* flush after every decision and free unclosed */
-	int recovered;           /* close marked recovered */
+	const char *table;     /* the second metadata value */
+	int32_t claim_delta;   /* added to the first deal's claim */
+	const char *overrides; /* rules */
+	int growing;           /* flush after every decision and free unclosed */
+	int recovered;         /* close marked recovered */
 };
 
-#define BASE { "Bia", 1767225600, "7", 0, "target=0", 0, 0 }
+#define BASE                                                                                                           \
+	{                                                                                                                  \
+		"Bia", 1767225600, "7", 0, "target=0", 0, 0                                                                    \
+	}
 
 /* A 2-player STBL match of greedy bots (seed 3): one deal and its claims, recorded as v says. */
 static void record(const char *path, struct variant v)
@@ -271,11 +274,8 @@ static void test_vector(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_variants),
-		cmocka_unit_test(test_content),
-		cmocka_unit_test(test_reader),
-		cmocka_unit_test(test_illegal),
-		cmocka_unit_test(test_vector),
+		cmocka_unit_test(test_variants), cmocka_unit_test(test_content), cmocka_unit_test(test_reader),
+		cmocka_unit_test(test_illegal),  cmocka_unit_test(test_vector),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -81,10 +81,10 @@ struct store {
 	unsigned char *p;
 	size_t n, cap;
 	int writes, flushes, replaces, syncs;
-	int fail_write;   /* the write with this number (from 1) fails; 0 never */
-	int half;         /* ... after storing half of its bytes */
-	int fail_flush;   /* the flush with this number fails */
-	int fail_replace; /* replace fails this many times */
+	int fail_write;    /* the write with this number (from 1) fails; 0 never */
+	int half;          /* ... after storing half of its bytes */
+	int fail_flush;    /* the flush with this number fails */
+	int fail_replace;  /* replace fails this many times */
 	size_t last_write; /* bytes of the last write handed */
 };
 
@@ -179,9 +179,18 @@ static void each_ok(struct trio *t, int (*fn)(rpl_recorder *, const void *), con
 			assert_int_equal(fn(t->rec[i], arg), 0);
 }
 
-static int do_deal(rpl_recorder *r, const void *a) { return rpl_recorder_deal(r, a); }
-static int do_action(rpl_recorder *r, const void *a) { return rpl_recorder_action(r, a); }
-static int do_claim(rpl_recorder *r, const void *a) { return rpl_recorder_claim(r, 0, a); }
+static int do_deal(rpl_recorder *r, const void *a)
+{
+	return rpl_recorder_deal(r, a);
+}
+static int do_action(rpl_recorder *r, const void *a)
+{
+	return rpl_recorder_action(r, a);
+}
+static int do_claim(rpl_recorder *r, const void *a)
+{
+	return rpl_recorder_claim(r, 0, a);
+}
 
 /*
  * Play up to max decisions (the bots choose from the first recorder's game),
@@ -732,11 +741,8 @@ static void test_streams(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_same_bytes),
-		cmocka_unit_test(test_no_replace),
-		cmocka_unit_test(test_failing_callbacks),
-		cmocka_unit_test(test_killed),
-		cmocka_unit_test(test_streams),
+		cmocka_unit_test(test_same_bytes), cmocka_unit_test(test_no_replace), cmocka_unit_test(test_failing_callbacks),
+		cmocka_unit_test(test_killed),     cmocka_unit_test(test_streams),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

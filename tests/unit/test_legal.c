@@ -95,18 +95,18 @@ static void sample_position(const rpl_game *g, size_t n, rpl_rng *rng, struct st
 	rpl_action a;
 	int side = rpl_game_seat(g) % 2;
 
-#define TRY()                                                                                           \
-	do {                                                                                            \
-		st->sampled++;                                                                          \
-		if (rpl_game_check(g, &a, NULL) == 0) {                                                 \
-			st->accepted++;                                                                 \
-			if (!listed(g, &a, moves, n)) {                                                 \
-				char text[128];                                                         \
-				rpl_action_format(&a, text, sizeof text);                               \
-				print_error("accepted but not listed: %s\n%s\n", text, tl_snapshot(g)); \
-				fail();                                                                 \
-			}                                                                               \
-		}                                                                                       \
+#define TRY()                                                                                                          \
+	do {                                                                                                               \
+		st->sampled++;                                                                                                 \
+		if (rpl_game_check(g, &a, NULL) == 0) {                                                                        \
+			st->accepted++;                                                                                            \
+			if (!listed(g, &a, moves, n)) {                                                                            \
+				char text[128];                                                                                        \
+				rpl_action_format(&a, text, sizeof text);                                                              \
+				print_error("accepted but not listed: %s\n%s\n", text, tl_snapshot(g));                                \
+				fail();                                                                                                \
+			}                                                                                                          \
+		}                                                                                                              \
 	} while (0)
 
 	memset(&a, 0, sizeof a);
@@ -212,8 +212,7 @@ static void take_position(const rpl_game *g, struct stats *st)
 				rpl_action_format(&moves[i], text, sizeof text);
 				print_error("  legal after the take: %s\n", text);
 			}
-			print_error("the pile was refused, but a lay of its card is legal after the take\n%s\n",
-			            tl_snapshot(g));
+			print_error("the pile was refused, but a lay of its card is legal after the take\n%s\n", tl_snapshot(g));
 			fail();
 		}
 		st->takes_refused++;
@@ -309,8 +308,7 @@ static void kzv_take_with_the_meld_wild_moving(void **state)
 	rpl_game *g = tl_game("kzv", "target=0", 2, 1);
 	(void)state;
 
-	tl_deal(g, .hand = { "7c 8c 9c 10c Jc JK 5c Kd 3h 6s Qd", "4c 9s 3d 6d 10d Ah 5h 8h Jh As Js" },
-	        .stock = "9h 5s");
+	tl_deal(g, .hand = { "7c 8c 9c 10c Jc JK 5c Kd 3h 6s Qd", "4c 9s 3d 6d 10d Ah 5h 8h Jh As Js" }, .stock = "9h 5s");
 	assert_applied(g, A_DRAW);
 	assert_applied(g, A_MELD("7c 8c 9c 10c Jc JK"));
 	assert_applied(g, A_DISCARD("9h"));

@@ -138,7 +138,10 @@ static size_t sections(const unsigned char *d, size_t n, struct sec *s, size_t c
 {
 	size_t p = 8, k = 0;
 
-	assert_memory_equal(d, "\x89" "BRP\r\n\x1a\n", 8);
+	assert_memory_equal(d,
+	                    "\x89"
+	                    "BRP\r\n\x1a\n",
+	                    8);
 	while (p < n) {
 		uint64_t len = 0;
 		int shift = 0;
@@ -197,8 +200,7 @@ static const char *act_str(const rpl_action *a)
 static void same_action_at(const rpl_action *want, const rpl_action *got, const char *file, int line)
 {
 	int same = want->kind == got->kind && want->ncards == got->ncards &&
-	           memcmp(want->cards, got->cards, want->ncards) == 0 &&
-	           strcmp(act_str(want), act_str(got)) == 0;
+	           memcmp(want->cards, got->cards, want->ncards) == 0 && strcmp(act_str(want), act_str(got)) == 0;
 	if (same && want->kind == RPL_ACT_ADD)
 		same = want->side == got->side && want->meld == got->meld;
 	if (same && want->kind == RPL_ACT_MORTO)
@@ -273,11 +275,10 @@ static void read_back_at(rpl_reader *rd, const struct expect *x, int with_end, c
 			break;
 		case RPL_EV_CLAIM:
 			if (ev.deal != w->deal || ev.score[0] != w->score[0] || ev.score[1] != w->score[1])
-				tl_fail_at(file, line, "event %zu: claim %d: %d %d, recorded %d: %d %d", i, ev.deal,
-				           (int)ev.score[0], (int)ev.score[1], w->deal, (int)w->score[0], (int)w->score[1]);
+				tl_fail_at(file, line, "event %zu: claim %d: %d %d, recorded %d: %d %d", i, ev.deal, (int)ev.score[0],
+				           (int)ev.score[1], w->deal, (int)w->score[0], (int)w->score[1]);
 			break;
-		default:
-			tl_fail_at(file, line, "event %zu of unknown kind %d", i, ev.kind);
+		default: tl_fail_at(file, line, "event %zu of unknown kind %d", i, ev.kind);
 		}
 		i++;
 	}
@@ -760,8 +761,7 @@ static void refused_at(const struct bytes *b, int err, uint64_t offset, const ch
 	if (rpl_reader_open_memory(&rd, b->p, b->n) == 0) {
 		assert_int_equal(rpl_verify_reader(rd, NULL, &v), 0);
 		if (v.kind != RPL_VERDICT_MALFORMED || v.offset != offset)
-			tl_fail_at(file, line, "verdict %s at byte %llu", rpl_verdict_name(v.kind),
-			           (unsigned long long)v.offset);
+			tl_fail_at(file, line, "verdict %s at byte %llu", rpl_verdict_name(v.kind), (unsigned long long)v.offset);
 	}
 	rpl_reader_free(rd);
 }
@@ -1129,10 +1129,10 @@ static void test_verdicts(void **state)
 /* What an observer saw. */
 struct seen {
 	int deals, before, after, stop_at;
-	int order_ok;          /* every after of a decision came right after its before */
-	int pending;           /* a before without its after yet */
-	int phase_before_out;  /* a before saw the deal already over */
-	int32_t total[2];      /* match totals the last after saw */
+	int order_ok;         /* every after of a decision came right after its before */
+	int pending;          /* a before without its after yet */
+	int phase_before_out; /* a before saw the deal already over */
+	int32_t total[2];     /* match totals the last after saw */
 };
 
 static int seen_before(void *ctx, const rpl_event *ev, const rpl_game *g)
@@ -1223,7 +1223,7 @@ static void test_observer(void **state)
 static rpl_card rec_draw(rpl_recorder *rec)
 {
 	const rpl_game *g = rpl_recorder_game(rec);
-	int seat = rpl_game_seat(g), before[RPL_NFACES] = {0};
+	int seat = rpl_game_seat(g), before[RPL_NFACES] = { 0 };
 	rpl_card h[64];
 	int n = rpl_game_hand(g, seat, h, 64);
 	rpl_action a = tl_act(RPL_ACT_DRAW);
@@ -1549,9 +1549,8 @@ static void test_start_time_range(void **state)
 {
 	const char *path = tmp_path("start.brp");
 	rpl_rules *rules = tl_rules("stbl", NULL);
-	const int64_t good[] = { RPL_MIN_START_TIME, RPL_MAX_START_TIME }, bad[] = { RPL_MIN_START_TIME - 1,
-		                                                                      RPL_MAX_START_TIME + 1, INT64_MAX,
-		                                                                      INT64_MIN };
+	const int64_t good[] = { RPL_MIN_START_TIME, RPL_MAX_START_TIME },
+				  bad[] = { RPL_MIN_START_TIME - 1, RPL_MAX_START_TIME + 1, INT64_MAX, INT64_MIN };
 	rpl_match_info info;
 
 	(void)state;
@@ -1618,18 +1617,12 @@ static void test_start_time_range(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip),
-		cmocka_unit_test(test_claims),
-		cmocka_unit_test(test_growing_form),
-		cmocka_unit_test(test_checked_and_unchecked),
-		cmocka_unit_test(test_reader_refusals),
-		cmocka_unit_test(test_verdicts),
-		cmocka_unit_test(test_observer),
-		cmocka_unit_test(test_header_31_pairs),
-		cmocka_unit_test(test_long_deal),
-		cmocka_unit_test(test_decision_limit),
-		cmocka_unit_test(test_full_disk),
-		cmocka_unit_test(test_start_time_range),
+		cmocka_unit_test(test_round_trip),      cmocka_unit_test(test_claims),
+		cmocka_unit_test(test_growing_form),    cmocka_unit_test(test_checked_and_unchecked),
+		cmocka_unit_test(test_reader_refusals), cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_observer),        cmocka_unit_test(test_header_31_pairs),
+		cmocka_unit_test(test_long_deal),       cmocka_unit_test(test_decision_limit),
+		cmocka_unit_test(test_full_disk),       cmocka_unit_test(test_start_time_range),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,81 +24,79 @@ static const struct meld_case {
 	const char *why;    /* the seed sentence or docs/rules.md rule */
 } cases[] = {
 	/* ---- KZV seed "O que é um jogo válido" (same cards under every profile) ---- */
-	{ALL, NULL, "5c 6c 7c", D, "5c 6c 7c", 0, "KZV: 5♣-6♣-7♣: três cartas seguidas, todas de paus. Vale."},
-	{ALL, NULL, "7c 5c 6c", D, "5c 6c 7c", 0, "the order the cards are given in does not matter"},
-	{ALL, NULL, "As 2s 3s", D, "As 2s 3s", 0, "KZV: A♠-2♠-3♠: o Ás abre a sequência (2♠ natural)"},
-	{ALL, NULL, "Qd Kd Ad", D, "Qd Kd Ad", 0, "KZV: Q♦-K♦-A♦: o Ás também fecha a sequência"},
-	{ALL, NULL, "9c 2c Jc", D, "9c 2c* Jc", 0, "KZV: o 2♣ está fazendo o papel do 10♣ ... fica suja"},
-	{ALL, NULL, "8c 8d 8h", D, NULL, RPL_RULE_MELD_SUIT, "KZV: Três 8 de naipes diferentes não formam jogo"},
-	{ALL, NULL, "8c 8d 8h 8s", D, NULL, RPL_RULE_MELD_SUIT, "rules.md 2: sets of one rank are never melds"},
+	{ ALL, NULL, "5c 6c 7c", D, "5c 6c 7c", 0, "KZV: 5♣-6♣-7♣: três cartas seguidas, todas de paus. Vale." },
+	{ ALL, NULL, "7c 5c 6c", D, "5c 6c 7c", 0, "the order the cards are given in does not matter" },
+	{ ALL, NULL, "As 2s 3s", D, "As 2s 3s", 0, "KZV: A♠-2♠-3♠: o Ás abre a sequência (2♠ natural)" },
+	{ ALL, NULL, "Qd Kd Ad", D, "Qd Kd Ad", 0, "KZV: Q♦-K♦-A♦: o Ás também fecha a sequência" },
+	{ ALL, NULL, "9c 2c Jc", D, "9c 2c* Jc", 0, "KZV: o 2♣ está fazendo o papel do 10♣ ... fica suja" },
+	{ ALL, NULL, "8c 8d 8h", D, NULL, RPL_RULE_MELD_SUIT, "KZV: Três 8 de naipes diferentes não formam jogo" },
+	{ ALL, NULL, "8c 8d 8h 8s", D, NULL, RPL_RULE_MELD_SUIT, "rules.md 2: sets of one rank are never melds" },
 	/* rules.md 2.5, corrected 2026-12-01: KZV follows its seed, STBL and ABERTO keep their decision */
-	{"kzv", NULL, "Kh Ah 2h", D, NULL, RPL_RULE_MELD_WRAP,
-	 "KZV: A sequência não dá a volta. K♥-A♥-2♥ não existe"},
-	{"kzv", NULL, "Kh Ah 2c", D, "2c* Kh Ah", 0,
-	 "KZV: K♥-A♥ with a 2 of another suit is the dirty Q-K-A (2♣ is a wild anyway)"},
-	{"stbl aberto", NULL, "Kh Ah 2h", D, "2h* Kh Ah", 0,
-	 "STBL, ABERTO [decision]: K♥-A♥-2♥ is the dirty Q-K-A, the 2 standing in for the queen"},
-	{"kzv", "wrap_as_dirty=true", "Kh Ah 2h", D, "2h* Kh Ah", 0,
-	 "KZV with the STBL/ABERTO decision set: the dirty Q-K-A"},
-	{ALL, "wrap_as_dirty=false", "Kh Ah 2h", D, NULL, RPL_RULE_MELD_WRAP,
-	 "KZV: K♥-A♥-2♥ não existe, with the wrap_as_dirty decision turned off"},
+	{ "kzv", NULL, "Kh Ah 2h", D, NULL, RPL_RULE_MELD_WRAP, "KZV: A sequência não dá a volta. K♥-A♥-2♥ não existe" },
+	{ "kzv", NULL, "Kh Ah 2c", D, "2c* Kh Ah", 0,
+	  "KZV: K♥-A♥ with a 2 of another suit is the dirty Q-K-A (2♣ is a wild anyway)" },
+	{ "stbl aberto", NULL, "Kh Ah 2h", D, "2h* Kh Ah", 0,
+	  "STBL, ABERTO [decision]: K♥-A♥-2♥ is the dirty Q-K-A, the 2 standing in for the queen" },
+	{ "kzv", "wrap_as_dirty=true", "Kh Ah 2h", D, "2h* Kh Ah", 0,
+	  "KZV with the STBL/ABERTO decision set: the dirty Q-K-A" },
+	{ ALL, "wrap_as_dirty=false", "Kh Ah 2h", D, NULL, RPL_RULE_MELD_WRAP,
+	  "KZV: K♥-A♥-2♥ não existe, with the wrap_as_dirty decision turned off" },
 
 	/* ---- KZV seed "Como os coringas funcionam" ---- */
-	{ALL, NULL, "8d JK 10d", D, "8d JK* 10d", 0, "KZV: 8♦-coringa-10♦: o coringa faz o papel do 9♦"},
-	{ALL, NULL, "8s 9s JK", D, "8s 9s JK*", 0, "KZV: 8♠-9♠-coringa: 7♠ ou 10♠ ([decision] high by default)"},
-	{ALL, NULL, "8s 9s JK", HI, "8s 9s JK*", 0, "KZV: 8♠-9♠-coringa as 10♠, asked"},
-	{ALL, NULL, "8s 9s JK", LO, "JK* 8s 9s", 0, "KZV: 8♠-9♠-coringa as 7♠, asked"},
-	{ALL, NULL, "JK 8h 9h 2d Jh", D, NULL, RPL_RULE_MELD_WILDS,
-	 "KZV: o joker faz o 7♥ e o 2♦ faz o 10♥ — dois coringas ... Não vale, mesmo os naturais sendo maioria"},
-	{ALL, NULL, "JK 8h 9h 2d", D, NULL, RPL_RULE_MELD_WILDS, "KZV: joker as 7♥ and 2♦ as 10♥: two wilds"},
-	{ALL, NULL, "8d 9d JK 2c", D, NULL, RPL_RULE_MELD_WILDS,
-	 "KZV: 2 naturais (8♦, 9♦) e 2 coringas — não vale"},
-	{"kzv", "max_wilds=2", "8d 9d JK 2c", D, NULL, RPL_RULE_MELD_WILDS,
-	 "KZV: Coringas não podem empatar com as naturais (even with max_wilds raised)"},
-	{ALL, NULL, "5c JK JK", D, NULL, RPL_RULE_MELD_WILDS, "rules.md 2: naturals must outnumber wilds"},
+	{ ALL, NULL, "8d JK 10d", D, "8d JK* 10d", 0, "KZV: 8♦-coringa-10♦: o coringa faz o papel do 9♦" },
+	{ ALL, NULL, "8s 9s JK", D, "8s 9s JK*", 0, "KZV: 8♠-9♠-coringa: 7♠ ou 10♠ ([decision] high by default)" },
+	{ ALL, NULL, "8s 9s JK", HI, "8s 9s JK*", 0, "KZV: 8♠-9♠-coringa as 10♠, asked" },
+	{ ALL, NULL, "8s 9s JK", LO, "JK* 8s 9s", 0, "KZV: 8♠-9♠-coringa as 7♠, asked" },
+	{ ALL, NULL, "JK 8h 9h 2d Jh", D, NULL, RPL_RULE_MELD_WILDS,
+	  "KZV: o joker faz o 7♥ e o 2♦ faz o 10♥ — dois coringas ... Não vale, mesmo os naturais sendo maioria" },
+	{ ALL, NULL, "JK 8h 9h 2d", D, NULL, RPL_RULE_MELD_WILDS, "KZV: joker as 7♥ and 2♦ as 10♥: two wilds" },
+	{ ALL, NULL, "8d 9d JK 2c", D, NULL, RPL_RULE_MELD_WILDS, "KZV: 2 naturais (8♦, 9♦) e 2 coringas — não vale" },
+	{ "kzv", "max_wilds=2", "8d 9d JK 2c", D, NULL, RPL_RULE_MELD_WILDS,
+	  "KZV: Coringas não podem empatar com as naturais (even with max_wilds raised)" },
+	{ ALL, NULL, "5c JK JK", D, NULL, RPL_RULE_MELD_WILDS, "rules.md 2: naturals must outnumber wilds" },
 
 	/* ---- KZV seed "Canastra" ---- */
-	{ALL, NULL, "3c 4c 5c 6c 7c 8c 9c", D, "3c 4c 5c 6c 7c 8c 9c", 0,
-	 "KZV: 7 cartas seguidas de paus, sem nenhum coringa (clean canastra)"},
-	{ALL, NULL, "5d 6d 7d 8d JK 10d Jd", D, "5d 6d 7d 8d JK* 10d Jd", 0,
-	 "KZV: A mesma ideia, mas com um coringa fazendo o 9♦ (dirty canastra)"},
-	{ALL, NULL, "Ac 2c 3c 4c 5c 6c 7c 8c 9c 10c Jc Qc Kc Ac", D, "Ac 2c 3c 4c 5c 6c 7c 8c 9c 10c Jc Qc Kc Ac", 0,
-	 "KZV: A sequência COMPLETA do naipe, das duas pontas de Ás"},
-	{ALL, NULL, "Ac JK 3c 4c 5c 6c 7c 8c 9c 10c Jc Qc Kc Ac", D, "Ac JK* 3c 4c 5c 6c 7c 8c 9c 10c Jc Qc Kc Ac", 0,
-	 "KZV: (+300 se tiver um coringa): A..A with a joker as 2♣"},
-	{ALL, NULL, "Ah 2h 3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh", D, "Ah 2h 3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh", 0,
-	 "STBL: Canastra de quinhentos (13 clean cards)"},
-	{ALL, NULL, "6d 7d 8d 9d 10d Jd", D, "6d 7d 8d 9d 10d Jd", 0, "rules.md 2: 6 cards are not a canastra"},
+	{ ALL, NULL, "3c 4c 5c 6c 7c 8c 9c", D, "3c 4c 5c 6c 7c 8c 9c", 0,
+	  "KZV: 7 cartas seguidas de paus, sem nenhum coringa (clean canastra)" },
+	{ ALL, NULL, "5d 6d 7d 8d JK 10d Jd", D, "5d 6d 7d 8d JK* 10d Jd", 0,
+	  "KZV: A mesma ideia, mas com um coringa fazendo o 9♦ (dirty canastra)" },
+	{ ALL, NULL, "Ac 2c 3c 4c 5c 6c 7c 8c 9c 10c Jc Qc Kc Ac", D, "Ac 2c 3c 4c 5c 6c 7c 8c 9c 10c Jc Qc Kc Ac", 0,
+	  "KZV: A sequência COMPLETA do naipe, das duas pontas de Ás" },
+	{ ALL, NULL, "Ac JK 3c 4c 5c 6c 7c 8c 9c 10c Jc Qc Kc Ac", D, "Ac JK* 3c 4c 5c 6c 7c 8c 9c 10c Jc Qc Kc Ac", 0,
+	  "KZV: (+300 se tiver um coringa): A..A with a joker as 2♣" },
+	{ ALL, NULL, "Ah 2h 3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh", D, "Ah 2h 3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh", 0,
+	  "STBL: Canastra de quinhentos (13 clean cards)" },
+	{ ALL, NULL, "6d 7d 8d 9d 10d Jd", D, "6d 7d 8d 9d 10d Jd", 0, "rules.md 2: 6 cards are not a canastra" },
 
 	/* ---- docs/rules.md 3, where the wild sits ---- */
-	{ALL, NULL, "2h 4h 5h", LO, "2h* 4h 5h", 0, "ABERTO: 2♥ no lugar de 3 em 2♥–4♥–5♥ (asked low)"},
-	{ALL, NULL, "2h 4h 5h", D, "4h 5h 2h*", 0, "rules.md 3.2 [decision]: unsaid, the 2♥ goes to the high end (6♥)"},
-	{ALL, NULL, "2h 3h 4h", D, "2h 3h 4h", 0, "rules.md 2: a 2 of suit S at position 2 is a natural"},
-	{ALL, NULL, "2c 3c 4c JK", D, "2c 3c 4c JK*", 0,
-	 "ABERTO: Um 2 do naipe antes de 3 é natural, podendo coexistir outro 1 joker"},
-	{ALL, NULL, "2c 3c 4c JK", LO, "JK* 2c 3c 4c", 0, "rules.md 2: A-2-3-joker style, the joker as the ace"},
-	{ALL, NULL, "2c 2d 3c", D, "2c 3c 2d*", 0, "ABERTO: ... ou dois curinga: natural 2♣ plus 2♦ as wild"},
-	{ALL, NULL, "2c 2c 3c 4c", D, "2c 3c 4c 2c*", 0, "rules.md 2: both 2♣: one natural, one wild"},
-	{ALL, NULL, "5c 6c 2c", D, "5c 6c 2c*", 0, "rules.md 2: a 2 of suit S away from position 2 is a wild"},
-	{ALL, NULL, "5c 6c 2c", LO, "2c* 5c 6c", 0, "rules.md 2: the same 2 as 4♣, asked low"},
-	{ALL, NULL, "Kd Ad JK", D, "JK* Kd Ad", 0, "rules.md 3.2 [decision]: the high end if legal, else the low end"},
-	{ALL, NULL, "Kd Ad JK", HI, NULL, RPL_RULE_MELD_END, "meld.end: no position above the high ace"},
-	{ALL, NULL, "As 2s JK", D, "As 2s JK*", 0, "rules.md 2: A-2 natural, joker as 3♠"},
-	{ALL, NULL, "As 2s JK", LO, NULL, RPL_RULE_MELD_END, "meld.end: no position below the low ace"},
-	{ALL, NULL, "Ac JK 3c", D, "Ac JK* 3c", 0, "rules.md 2: the joker fills position 2"},
+	{ ALL, NULL, "2h 4h 5h", LO, "2h* 4h 5h", 0, "ABERTO: 2♥ no lugar de 3 em 2♥–4♥–5♥ (asked low)" },
+	{ ALL, NULL, "2h 4h 5h", D, "4h 5h 2h*", 0, "rules.md 3.2 [decision]: unsaid, the 2♥ goes to the high end (6♥)" },
+	{ ALL, NULL, "2h 3h 4h", D, "2h 3h 4h", 0, "rules.md 2: a 2 of suit S at position 2 is a natural" },
+	{ ALL, NULL, "2c 3c 4c JK", D, "2c 3c 4c JK*", 0,
+	  "ABERTO: Um 2 do naipe antes de 3 é natural, podendo coexistir outro 1 joker" },
+	{ ALL, NULL, "2c 3c 4c JK", LO, "JK* 2c 3c 4c", 0, "rules.md 2: A-2-3-joker style, the joker as the ace" },
+	{ ALL, NULL, "2c 2d 3c", D, "2c 3c 2d*", 0, "ABERTO: ... ou dois curinga: natural 2♣ plus 2♦ as wild" },
+	{ ALL, NULL, "2c 2c 3c 4c", D, "2c 3c 4c 2c*", 0, "rules.md 2: both 2♣: one natural, one wild" },
+	{ ALL, NULL, "5c 6c 2c", D, "5c 6c 2c*", 0, "rules.md 2: a 2 of suit S away from position 2 is a wild" },
+	{ ALL, NULL, "5c 6c 2c", LO, "2c* 5c 6c", 0, "rules.md 2: the same 2 as 4♣, asked low" },
+	{ ALL, NULL, "Kd Ad JK", D, "JK* Kd Ad", 0, "rules.md 3.2 [decision]: the high end if legal, else the low end" },
+	{ ALL, NULL, "Kd Ad JK", HI, NULL, RPL_RULE_MELD_END, "meld.end: no position above the high ace" },
+	{ ALL, NULL, "As 2s JK", D, "As 2s JK*", 0, "rules.md 2: A-2 natural, joker as 3♠" },
+	{ ALL, NULL, "As 2s JK", LO, NULL, RPL_RULE_MELD_END, "meld.end: no position below the low ace" },
+	{ ALL, NULL, "Ac JK 3c", D, "Ac JK* 3c", 0, "rules.md 2: the joker fills position 2" },
 
 	/* ---- docs/rules.md 2 refusals ---- */
-	{ALL, NULL, "5c 6c", D, NULL, RPL_RULE_MELD_SHORT, "rules.md 2: at least 3 cards"},
-	{ALL, NULL, "5c JK", D, NULL, RPL_RULE_MELD_SHORT, "rules.md 2: at least 3 cards"},
-	{ALL, NULL, "5c 6c 7d", D, NULL, RPL_RULE_MELD_SUIT, "rules.md 2: same-suit sequences only"},
-	{ALL, NULL, "5c 6c 8c 9c", D, NULL, RPL_RULE_MELD_GAP, "rules.md 2: consecutive positions"},
-	{ALL, NULL, "5c 7c 9c JK", D, NULL, RPL_RULE_MELD_GAP, "rules.md 2: one wild fills one missing position"},
-	{ALL, NULL, "5c 5c 6c", D, NULL, RPL_RULE_MELD_DUPLICATE, "ABERTO: Outros valores não repetem na sequência"},
-	{ALL, NULL, "5c 6c 7c 7c 8c", D, NULL, RPL_RULE_MELD_DUPLICATE, "rules.md 2: one card per position"},
-	{ALL, NULL, "Ac 2c 3c 4c 5c 6c 7c 8c 9c 10c Jc Qc Kc Ac JK", D, NULL, RPL_RULE_MELD_LONG,
-	 "rules.md 2: at most 14 cards (A..A)"},
-	{ALL, NULL, "Kh Ah 2h 3h", D, NULL, -1, "KZV: A sequência não dá a volta"},
-	{ALL, NULL, "Qc Kc Ac 2c 3c", D, NULL, -1, "KZV: o Ás é uma ponta OU a outra"},
+	{ ALL, NULL, "5c 6c", D, NULL, RPL_RULE_MELD_SHORT, "rules.md 2: at least 3 cards" },
+	{ ALL, NULL, "5c JK", D, NULL, RPL_RULE_MELD_SHORT, "rules.md 2: at least 3 cards" },
+	{ ALL, NULL, "5c 6c 7d", D, NULL, RPL_RULE_MELD_SUIT, "rules.md 2: same-suit sequences only" },
+	{ ALL, NULL, "5c 6c 8c 9c", D, NULL, RPL_RULE_MELD_GAP, "rules.md 2: consecutive positions" },
+	{ ALL, NULL, "5c 7c 9c JK", D, NULL, RPL_RULE_MELD_GAP, "rules.md 2: one wild fills one missing position" },
+	{ ALL, NULL, "5c 5c 6c", D, NULL, RPL_RULE_MELD_DUPLICATE, "ABERTO: Outros valores não repetem na sequência" },
+	{ ALL, NULL, "5c 6c 7c 7c 8c", D, NULL, RPL_RULE_MELD_DUPLICATE, "rules.md 2: one card per position" },
+	{ ALL, NULL, "Ac 2c 3c 4c 5c 6c 7c 8c 9c 10c Jc Qc Kc Ac JK", D, NULL, RPL_RULE_MELD_LONG,
+	  "rules.md 2: at most 14 cards (A..A)" },
+	{ ALL, NULL, "Kh Ah 2h 3h", D, NULL, -1, "KZV: A sequência não dá a volta" },
+	{ ALL, NULL, "Qc Kc Ac 2c 3c", D, NULL, -1, "KZV: o Ás é uma ponta OU a outra" },
 };
 
 static int profile_in(const char *list, const char *p)
@@ -119,7 +117,11 @@ static int card_value(const char *profile, rpl_card c)
 	switch (RPL_CARD_RANK(c)) {
 	case 1: return 15;
 	case 2: return 10;
-	case 3: case 4: case 5: case 6: case 7: return 5;
+	case 3:
+	case 4:
+	case 5:
+	case 6:
+	case 7: return 5;
 	default: return 10;
 	}
 }
@@ -132,21 +134,21 @@ static void check_info_consistent(const char *profile, const rpl_meld_info *m, c
 		pts += card_value(profile, m->card[k]);
 		wilds += m->wild[k] != 0;
 		if (!m->wild[k] && m->card[k] != rpl_meld_natural(m->suit, m->lo + k))
-			tl_fail("%s %s: card %s at position %d is marked natural", profile, what,
-			        rpl_card_name(m->card[k]), m->lo + k);
+			tl_fail("%s %s: card %s at position %d is marked natural", profile, what, rpl_card_name(m->card[k]),
+			        m->lo + k);
 	}
 	if (m->points != pts)
 		tl_fail("%s %s: points %d, docs/rules.md 4 values give %d", profile, what, m->points, pts);
 	if (m->wilds != wilds || m->hi != m->lo + m->length - 1 || m->lo < 1 || m->hi > 14)
-		tl_fail("%s %s: inconsistent info (lo %d hi %d len %d wilds %d)", profile, what, m->lo, m->hi,
-		        m->length, m->wilds);
+		tl_fail("%s %s: inconsistent info (lo %d hi %d len %d wilds %d)", profile, what, m->lo, m->hi, m->length,
+		        m->wilds);
 	if (m->length < 7 && (m->category != RPL_CANASTRA_NONE || m->bonus != 0))
 		tl_fail("%s %s: %d cards but category %d bonus %d", profile, what, m->length, m->category, m->bonus);
 }
 
 static void test_meld_table(void **state)
 {
-	static const char *const profiles[] = {"kzv", "stbl", "aberto"};
+	static const char *const profiles[] = { "kzv", "stbl", "aberto" };
 	int checked = 0;
 
 	(void)state;
@@ -191,22 +193,27 @@ static void test_canastra_categories(void **state)
 		int bonus[3]; /* KZV STBL ABERTO */
 		const char *why;
 	} cat[] = {
-		{"5c 6c 7c", RPL_CANASTRA_NONE, {0, 0, 0}, "3 cards: no canastra"},
-		{"3c 4c 5c 6c 7c 8c 9c", RPL_CANASTRA_CLEAN, {200, 200, 200}, "clean, 7+ cards"},
-		{"5d 6d 7d 8d JK 10d Jd", RPL_CANASTRA_DIRTY, {100, 100, 100}, "dirty, 7+ cards"},
-		{"3s 4s 5s 6s 7s 2s 9s", RPL_CANASTRA_DIRTY, {100, 100, 100}, "STBL: canastra suja com o 2 do naipe"},
-		{"Ah 2h 3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh", RPL_CANASTRA_CLEAN13, {200, 500, 500},
-		 "STBL: Canastra de quinhentos 500 (KZV 200)"},
-		{"2h 3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh Ah", RPL_CANASTRA_CLEAN13, {200, 500, 500}, "clean 13, 2..A"},
-		{"Ah 2h 3h 4h 5h 6h 7h 8h 9h JK Jh Qh Kh", RPL_CANASTRA_DIRTY, {100, 100, 100}, "dirty 13 is just dirty"},
-		{"Ac 2c 3c 4c 5c 6c 7c 8c 9c 10c Jc Qc Kc Ac", RPL_CANASTRA_CLEAN14, {600, 1000, 1000},
-		 "KZV: vale o triplo (600); STBL: Canastra Real (mil pontos)"},
-		{"Ac JK 3c 4c 5c 6c 7c 8c 9c 10c Jc Qc Kc Ac", RPL_CANASTRA_DIRTY14, {300, 100, 100},
-		 "KZV: +300 se tiver um coringa; STBL/ABERTO: dirty 100"},
-		{"Ac 2c 3c 4c 5c 6c 7c 8c 9c 10c Jc Qc 2d Ac", RPL_CANASTRA_DIRTY14, {300, 100, 100},
-		 "A..A with 2♦ as K♣"},
+		{ "5c 6c 7c", RPL_CANASTRA_NONE, { 0, 0, 0 }, "3 cards: no canastra" },
+		{ "3c 4c 5c 6c 7c 8c 9c", RPL_CANASTRA_CLEAN, { 200, 200, 200 }, "clean, 7+ cards" },
+		{ "5d 6d 7d 8d JK 10d Jd", RPL_CANASTRA_DIRTY, { 100, 100, 100 }, "dirty, 7+ cards" },
+		{ "3s 4s 5s 6s 7s 2s 9s", RPL_CANASTRA_DIRTY, { 100, 100, 100 }, "STBL: canastra suja com o 2 do naipe" },
+		{ "Ah 2h 3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh",
+		  RPL_CANASTRA_CLEAN13,
+		  { 200, 500, 500 },
+		  "STBL: Canastra de quinhentos 500 (KZV 200)" },
+		{ "2h 3h 4h 5h 6h 7h 8h 9h 10h Jh Qh Kh Ah", RPL_CANASTRA_CLEAN13, { 200, 500, 500 }, "clean 13, 2..A" },
+		{ "Ah 2h 3h 4h 5h 6h 7h 8h 9h JK Jh Qh Kh", RPL_CANASTRA_DIRTY, { 100, 100, 100 }, "dirty 13 is just dirty" },
+		{ "Ac 2c 3c 4c 5c 6c 7c 8c 9c 10c Jc Qc Kc Ac",
+		  RPL_CANASTRA_CLEAN14,
+		  { 600, 1000, 1000 },
+		  "KZV: vale o triplo (600); STBL: Canastra Real (mil pontos)" },
+		{ "Ac JK 3c 4c 5c 6c 7c 8c 9c 10c Jc Qc Kc Ac",
+		  RPL_CANASTRA_DIRTY14,
+		  { 300, 100, 100 },
+		  "KZV: +300 se tiver um coringa; STBL/ABERTO: dirty 100" },
+		{ "Ac 2c 3c 4c 5c 6c 7c 8c 9c 10c Jc Qc 2d Ac", RPL_CANASTRA_DIRTY14, { 300, 100, 100 }, "A..A with 2♦ as K♣" },
 	};
-	static const char *const profiles[] = {"kzv", "stbl", "aberto"};
+	static const char *const profiles[] = { "kzv", "stbl", "aberto" };
 
 	(void)state;
 	for (size_t p = 0; p < 3; p++) {
@@ -230,8 +237,8 @@ static void test_canastra_categories(void **state)
 /* STBL joker 50, KZV/ABERTO 20 (docs/rules.md 4), in a meld's points. */
 static void test_points(void **state)
 {
-	static const char *const profiles[] = {"kzv", "stbl", "aberto"};
-	static const int want[3] = {20 + 10 + 10, 50 + 10 + 10, 20 + 10 + 10};
+	static const char *const profiles[] = { "kzv", "stbl", "aberto" };
+	static const int want[3] = { 20 + 10 + 10, 50 + 10 + 10, 20 + 10 + 10 };
 
 	(void)state;
 	for (size_t p = 0; p < 3; p++) {
@@ -266,8 +273,8 @@ static void test_max_wilds_param(void **state)
 static void test_check_args(void **state)
 {
 	rpl_rules *r = tl_rules("kzv", NULL);
-	rpl_card c[3] = {4, 5, 6};
-	rpl_card bad[3] = {4, 5, 99};
+	rpl_card c[3] = { 4, 5, 6 };
+	rpl_card bad[3] = { 4, 5, 99 };
 	rpl_meld_check_result res;
 
 	(void)state;
@@ -298,7 +305,7 @@ static rpl_game *start(const char *profile, const char *hand, const char *morto0
 {
 	rpl_game *g = tl_game(profile, NULL, 2, 1);
 
-	tl_deal(g, .hand = {hand, NULL}, .morto = {morto0, NULL}, .stock = stock);
+	tl_deal(g, .hand = { hand, NULL }, .morto = { morto0, NULL }, .stock = stock);
 	assert_phase(g, RPL_PHASE_DRAW, 0);
 	assert_applied(g, A_DRAW);
 	return g;
@@ -399,7 +406,7 @@ static void test_floating_vs_fixed_two(void **state)
 /* KZV "o que for melhor": the joker re-placed to make 8♠ 9♠ 10♠ J♠ Q♠; fixed profiles refuse. */
 static void test_floating_vs_fixed_joker(void **state)
 {
-	static const char *const profiles[] = {"kzv", "stbl", "aberto"};
+	static const char *const profiles[] = { "kzv", "stbl", "aberto" };
 
 	(void)state;
 	for (size_t p = 0; p < 3; p++) {
@@ -423,7 +430,7 @@ static void test_floating_vs_fixed_joker(void **state)
 /* KZV "Cada jogo pode ter no máximo um coringa": adding a second wild is refused. */
 static void test_add_second_wild(void **state)
 {
-	static const char *const profiles[] = {"kzv", "stbl", "aberto"};
+	static const char *const profiles[] = { "kzv", "stbl", "aberto" };
 
 	(void)state;
 	for (size_t p = 0; p < 3; p++) {
@@ -484,7 +491,7 @@ static void test_game_meld_refusals(void **state)
 	rpl_game *w;
 
 	(void)state;
-	assert_refused(g, A_MELD("8c 8d 8h"), RPL_RULE_MELD_SUIT);      /* "Trinca não vale" */
+	assert_refused(g, A_MELD("8c 8d 8h"), RPL_RULE_MELD_SUIT); /* "Trinca não vale" */
 	assert_refused(g, A_MELD("5c 6c"), RPL_RULE_MELD_SHORT);
 	assert_refused(g, A_MELD("5c 6c 8c"), RPL_RULE_MELD_GAP);
 	assert_refused(g, A_MELD_END("Kd Ad JK", HI), RPL_RULE_MELD_END);
@@ -495,7 +502,7 @@ static void test_game_meld_refusals(void **state)
 
 	/* STBL and ABERTO [decision]: the same cards are the dirty Q-K-A */
 	w = tl_game("stbl", NULL, 2, 1);
-	tl_deal(w, .hand = {"Kh Ah 2h"}, .stock = "Qs");
+	tl_deal(w, .hand = { "Kh Ah 2h" }, .stock = "Qs");
 	assert_applied(w, A_DRAW);
 	assert_applied(w, A_MELD("Kh Ah 2h"));
 	assert_meld(w, 0, 0, "2h* Kh Ah");

@@ -119,7 +119,10 @@ static const char *describe(const rpl_notation_item *it)
 	case RPL_NOTATION_HAND:
 	case RPL_NOTATION_MORTO:
 	case RPL_NOTATION_STOCK:
-		ADD("%s %d:", it->kind == RPL_NOTATION_HAND ? "hand" : it->kind == RPL_NOTATION_MORTO ? "morto" : "stock",
+		ADD("%s %d:",
+		    it->kind == RPL_NOTATION_HAND    ? "hand"
+		    : it->kind == RPL_NOTATION_MORTO ? "morto"
+		                                     : "stock",
 		    it->number);
 		for (size_t i = 0; i < it->ncards; i++)
 			ADD(" %s", rpl_card_name(it->cards[i]));
@@ -142,13 +145,14 @@ static const char *describe(const rpl_notation_item *it)
 #define H11 "Ac Ac 2c 2c 3c 3c 4c 4c 5c 5c 6c"
 #define S42 H11 " " H11 " " H11 " 7c 7c 8c 8c 9c 9c 10c 10c 10c"
 #define S64 S42 " " H11 " " H11
-#define BLOCK4 "deal 1\nhand 0: " H11 "\nhand 1: " H11 "\nhand 2: " H11 "\nhand 3: " H11 \
-	"\nmorto 0: " H11 "\nmorto 1: " H11 "\nstock: " S42 "\n"
+#define BLOCK4                                                                                                         \
+	"deal 1\nhand 0: " H11 "\nhand 1: " H11 "\nhand 2: " H11 "\nhand 3: " H11 "\nmorto 0: " H11 "\nmorto 1: " H11      \
+	"\nstock: " S42 "\n"
 #define BLOCK2 "deal 1\nhand 0: " H11 "\nhand 1: " H11 "\nmorto 0: " H11 "\nmorto 1: " H11 "\nstock: " S64 "\n"
 
 static const struct parse_case {
-	const char *text; /* lines; every line but the last must parse */
-	int rc;           /* of the last line */
+	const char *text;   /* lines; every line but the last must parse */
+	int rc;             /* of the last line */
 	const char *expect; /* describe() of the last line, or the error message */
 } parse_cases[] = {
 	/* what each kind of line holds */
@@ -187,11 +191,14 @@ static const struct parse_case {
 	{ "[Notation \"1\"]\n[Meta \"k\" \"v]", RPL_EPARSE, "line 2, column 14: the value has no closing '\"'" },
 	{ "[Notation \"1\"]\n[Meta \"k\" \"a\\tb\"]", RPL_EPARSE,
 	  "line 2, column 13: unknown escape: '\\\"', '\\\\' and '\\xHH' are known" },
-	{ "[Notation \"1\"]\n[Meta \"k\" \"\\x00\"]", RPL_EPARSE, "line 2, column 12: '\\x' takes two hex digits, 01 to ff" },
-	{ "[Notation \"1\"]\n[Meta \"k\" \"v\"] x", RPL_EPARSE, "line 2, column 16: expected the end of the line after ']', not 'x'" },
+	{ "[Notation \"1\"]\n[Meta \"k\" \"\\x00\"]", RPL_EPARSE,
+	  "line 2, column 12: '\\x' takes two hex digits, 01 to ff" },
+	{ "[Notation \"1\"]\n[Meta \"k\" \"v\"] x", RPL_EPARSE,
+	  "line 2, column 16: expected the end of the line after ']', not 'x'" },
 	{ "[Notation \"1\"]\n[Meta \"k\" \"a\tb\"]", RPL_EPARSE,
 	  "line 2, column 13: a control character in a value: write it as '\\x09'" },
-	{ BLOCK4 "[Notation \"1\"]", RPL_EPARSE, "line 9, column 1: a tag after the header: tags come before the first deal" },
+	{ BLOCK4 "[Notation \"1\"]", RPL_EPARSE,
+	  "line 9, column 1: a tag after the header: tags come before the first deal" },
 
 	/* deal blocks */
 	{ "deal 0", RPL_EPARSE, "line 1, column 6: deals are numbered from 1" },
@@ -211,8 +218,10 @@ static const struct parse_case {
 	  "line 4, column 1: expected 'hand 2:' or 'morto 0:', not 'morto 1:'" },
 	{ "deal 1\nhand 0: " H11 "\nhand 1: " H11 "\nmorto 0: " H11 "\nmorto 1: " H11 "\nstock: " S42, RPL_EPARSE,
 	  "line 6, column 136: the stock holds 64 cards, not 42" },
-	{ "deal 1\nhand 0: " H11 "\n1. 0: draw", RPL_EPARSE, "line 3, column 1: expected 'hand 1:': the deal block is not complete" },
-	{ "deal 1\nhand 0: " H11 "\nend", RPL_EPARSE, "line 3, column 1: expected 'hand 1:': the deal block is not complete" },
+	{ "deal 1\nhand 0: " H11 "\n1. 0: draw", RPL_EPARSE,
+	  "line 3, column 1: expected 'hand 1:': the deal block is not complete" },
+	{ "deal 1\nhand 0: " H11 "\nend", RPL_EPARSE,
+	  "line 3, column 1: expected 'hand 1:': the deal block is not complete" },
 	{ "deal 1\ndeal 2", RPL_EPARSE, "line 2, column 1: expected 'hand 0:': the deal block is not complete" },
 	{ "stock: " S42, RPL_EPARSE, "line 1, column 1: a stock line outside a deal block (a deal starts with 'deal N')" },
 	{ "morto 2: " H11, RPL_EPARSE, "line 1, column 1: there are mortos 0 and 1, not 2" },
@@ -221,7 +230,8 @@ static const struct parse_case {
 	{ "1. 0: draw", RPL_EPARSE, "line 1, column 1: a turn before the first deal" },
 	{ BLOCK4 "1. 0: drwa", RPL_EPARSE, "line 9, column 7: unknown decision 'drwa'" },
 	{ BLOCK4 "1. 0: draw2", RPL_EPARSE, "line 9, column 7: unknown decision 'draw2'" },
-	{ BLOCK4 "1. 0: draw discard 7h", RPL_EPARSE, "line 9, column 12: expected ',' or the end of the line, not 'discard'" },
+	{ BLOCK4 "1. 0: draw discard 7h", RPL_EPARSE,
+	  "line 9, column 12: expected ',' or the end of the line, not 'discard'" },
 	{ BLOCK4 "1. 0: draw,, discard 7h", RPL_EPARSE, "line 9, column 12: expected a decision, not ','" },
 	{ BLOCK4 "1. 0: draw,", RPL_EPARSE, "line 9, column 12: expected a decision, not the end of the line" },
 	{ BLOCK4 "1. 0:", RPL_EPARSE, "line 9, column 6: expected a decision, not the end of the line" },
@@ -242,7 +252,8 @@ static const struct parse_case {
 	{ "[Notation \"1\"]\n[Players \"2\"]\n" BLOCK2 "1. 2: draw", RPL_EPARSE, "line 9, column 4: there is no seat 2" },
 	{ BLOCK4 "0. 1: draw", RPL_EPARSE, "line 9, column 1: turns are numbered from 1" },
 	{ BLOCK4 "1. 0 draw", RPL_EPARSE, "line 9, column 6: expected ':' after the seat, not 'draw'" },
-	{ BLOCK4 "1234567890. 0: draw", RPL_EPARSE, "line 9, column 1: expected a turn number or a seat, not '1234567890.'" },
+	{ BLOCK4 "1234567890. 0: draw", RPL_EPARSE,
+	  "line 9, column 1: expected a turn number or a seat, not '1234567890.'" },
 
 	/* claims, end, anything else */
 	{ "claim x: 1 2", RPL_EPARSE, "line 1, column 7: expected a deal number or 'match', not 'x'" },
@@ -477,12 +488,14 @@ static void test_import_errors(void **state)
 	} cases[] = {
 		{ "", "line 1: the text does not begin with [Notation \"1\"]" },
 		{ "deal 1", "line 1: the text does not begin with [Notation \"1\"]" },
-		{ "[Notation \"1\"]\n[Profile \"stbl\"]\n[Players \"2\"]\nDEAL", "line 4: the header has no [FirstDealer] tag" },
+		{ "[Notation \"1\"]\n[Profile \"stbl\"]\n[Players \"2\"]\nDEAL",
+		  "line 4: the header has no [FirstDealer] tag" },
 		{ "[Notation \"1\"]\n[Players \"2\"]\n[FirstDealer \"1\"]", "line 4: the header has no [Profile] tag" },
 		{ "[Notation \"1\"]\n[Profile \"xyz\"]\n[Players \"2\"]\n[FirstDealer \"1\"]\nDEAL",
 		  "line 2, column 10: unknown profile \"xyz\"" },
 		{ HDR "[Rule \"nope\" \"1\"]\nDEAL", "line 5, column 7: unknown rule parameter \"nope\"" },
-		{ HDR "[Rule \"target\" \"1\"]\n[Rule \"TARGET\" \"2\"]", "line 6, column 7: [Rule \"TARGET\"] is given twice" },
+		{ HDR "[Rule \"target\" \"1\"]\n[Rule \"TARGET\" \"2\"]",
+		  "line 6, column 7: [Rule \"TARGET\"] is given twice" },
 		{ HDR "[Seat \"2\" \"Caio\"]\nDEAL", "line 5, column 7: there is no seat 2 with 2 players" },
 		{ HDR "[Seat \"1\" \"A\"]\n[Seat \"1\" \"B\"]", "line 6, column 7: seat 1 is named twice" },
 		{ "[Notation \"1\"]\n[Profile \"stbl\"]\n[Players \"2\"]\n[FirstDealer \"2\"]\nDEAL",
@@ -540,7 +553,7 @@ static void test_import_errors(void **state)
 static void test_import_details(void **state)
 {
 	static const char *const starts[] = { "0000-01-01T00:00:00Z", "0001-01-01T00:00:00Z", "1969-12-31T23:59:59Z",
-		                              "2000-02-29T12:00:00Z", "9999-12-31T23:59:59Z" };
+		                                  "2000-02-29T12:00:00Z", "9999-12-31T23:59:59Z" };
 	rpl_layout lay;
 	uint64_t seed = 42;
 	char text[4096], expect[4096];
@@ -553,7 +566,7 @@ static void test_import_details(void **state)
 		snprintf(expect, sizeof expect,
 		         "[Notation \"1\"]\n[Profile \"stbl\"]\n[Players \"2\"]\n"
 		         "[Seat \"1\" \"\\\"Z\\\" \\\\ \\x01 \\xc3\\xa9\"]\n[FirstDealer \"1\"]\n[Start \"%s\"]\n"
-		             "[Meta \"empty\" \"\"]\n\ndeal 1\n%sclaim 1: -30 245\nclaim match: 0 0\nend recovered\n",
+		         "[Meta \"empty\" \"\"]\n\ndeal 1\n%sclaim 1: -30 245\nclaim match: 0 0\nend recovered\n",
 		         starts[i], layout_text(&lay, 2));
 		/* the same text in another spelling: canonical once written */
 		snprintf(text, sizeof text,
@@ -741,12 +754,9 @@ static void test_round_trip_random(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_table),
-		cmocka_unit_test(test_import_errors),
-		cmocka_unit_test(test_import_details),
-		cmocka_unit_test(test_round_trip_random),
-		cmocka_unit_test(test_line_limit),
-		cmocka_unit_test(test_claim_range),
+		cmocka_unit_test(test_parse_table),    cmocka_unit_test(test_import_errors),
+		cmocka_unit_test(test_import_details), cmocka_unit_test(test_round_trip_random),
+		cmocka_unit_test(test_line_limit),     cmocka_unit_test(test_claim_range),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -41,7 +41,7 @@ static const char *sample(const char *name)
 struct seen {
 	rpl_position *pos; /* every position, copied */
 	size_t n, cap;
-	int stop_at;       /* return 7 from this index on; -1 never */
+	int stop_at; /* return 7 from this index on; -1 never */
 };
 
 static int keep(void *ctx, const rpl_position *p)
@@ -66,11 +66,22 @@ static void walk(const char *path, struct seen *s, rpl_verdict *v)
 }
 
 static const char *const samples[] = {
-	"kzv-4p.brp", "stbl-2p.brp", "stbl-4p.brp", "aberto-4p.brp",
-	"disputed/meld-two-wilds.brp", "disputed/vulnerable-open.brp", "disputed/pile-frozen.brp",
-	"disputed/pile-top-not-laid.brp", "disputed/out-no-clean-canastra.brp", "disputed/claim-deal.brp",
-	"disputed/claim-match.brp", "disputed/unfinished.brp", "disputed/recovered.brp", "disputed/truncated.brp",
-	"disputed/damaged-byte.brp", "disputed/not-a-log.brp",
+	"kzv-4p.brp",
+	"stbl-2p.brp",
+	"stbl-4p.brp",
+	"aberto-4p.brp",
+	"disputed/meld-two-wilds.brp",
+	"disputed/vulnerable-open.brp",
+	"disputed/pile-frozen.brp",
+	"disputed/pile-top-not-laid.brp",
+	"disputed/out-no-clean-canastra.brp",
+	"disputed/claim-deal.brp",
+	"disputed/claim-match.brp",
+	"disputed/unfinished.brp",
+	"disputed/recovered.brp",
+	"disputed/truncated.brp",
+	"disputed/damaged-byte.brp",
+	"disputed/not-a-log.brp",
 };
 
 static void test_verdict_as_verify(void **state)
@@ -196,15 +207,26 @@ static void check_moves(const rpl_position *p)
 			to_pile++;
 			assert_int_equal(p->pile[m->index], m->card);
 			break;
-		default:
-			fail_msg("a move to zone %d", m->to);
+		default: fail_msg("a move to zone %d", m->to);
 		}
 	}
 	switch (a->kind) {
-	case RPL_ACT_DRAW: assert_int_equal(to_hand, 1); assert_int_equal(p->move[0].from, RPL_ZONE_STOCK); break;
-	case RPL_ACT_TAKE: assert_true(to_hand >= 1); assert_int_equal(p->move[0].from, RPL_ZONE_PILE); break;
-	case RPL_ACT_MORTO: assert_int_equal(to_hand, RPL_MORTO_SIZE); assert_int_equal(p->move[0].morto, a->morto); break;
-	case RPL_ACT_REJECT: assert_int_equal(to_hand, 1); assert_int_equal(to_pile, 1); break;
+	case RPL_ACT_DRAW:
+		assert_int_equal(to_hand, 1);
+		assert_int_equal(p->move[0].from, RPL_ZONE_STOCK);
+		break;
+	case RPL_ACT_TAKE:
+		assert_true(to_hand >= 1);
+		assert_int_equal(p->move[0].from, RPL_ZONE_PILE);
+		break;
+	case RPL_ACT_MORTO:
+		assert_int_equal(to_hand, RPL_MORTO_SIZE);
+		assert_int_equal(p->move[0].morto, a->morto);
+		break;
+	case RPL_ACT_REJECT:
+		assert_int_equal(to_hand, 1);
+		assert_int_equal(to_pile, 1);
+		break;
 	case RPL_ACT_DISCARD:
 		assert_int_equal(to_pile, 1);
 		assert_int_equal(p->move[0].card, a->cards[0]);

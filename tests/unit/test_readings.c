@@ -71,8 +71,7 @@ static void aberto_one_card_pile_copy_held_before(void **state)
 	rpl_game *g = tl_game("aberto", NULL, 2, 1);
 	(void)state;
 
-	tl_deal(g, .hand = { "9c 3d 5d 7d 9d Jd 3h 5h 7h 9h Jh", "9c 4d 6d 8d 10d Qd 4h 6h 8h 10h Qh" },
-	        .stock = "Ks Kc");
+	tl_deal(g, .hand = { "9c 3d 5d 7d 9d Jd 3h 5h 7h 9h Jh", "9c 4d 6d 8d 10d Qd 4h 6h 8h 10h Qh" }, .stock = "Ks Kc");
 	assert_applied(g, A_DRAW);
 	assert_applied(g, A_DISCARD("9c"));
 	/* seat 1 held a 9c before taking the one-card pile 9c: discarding a 9c is allowed */

@@ -89,7 +89,7 @@ struct flushpoint {
 struct recording {
 	unsigned char *data; /* the growing form, as left by the last flush */
 	size_t len;
-	size_t header_end;   /* bytes of the magic and the header */
+	size_t header_end; /* bytes of the magic and the header */
 	struct flushpoint *pt;
 	size_t npt;
 	int deals, actions, complete, claims;
@@ -158,8 +158,7 @@ static void record(struct recording *r, const char *profile, const char *overrid
 			r->actions++;
 			/* where a turn ends (docs/notation.md): its discard, the morto that discard brings, the deal's end */
 			if ((a.kind == RPL_ACT_DISCARD && rpl_game_phase(g) != RPL_PHASE_MORTO) ||
-			    (a.kind == RPL_ACT_MORTO && prev == RPL_ACT_DISCARD) ||
-			    rpl_game_phase(g) >= RPL_PHASE_DEAL_OVER)
+			    (a.kind == RPL_ACT_MORTO && prev == RPL_ACT_DISCARD) || rpl_game_phase(g) >= RPL_PHASE_DEAL_OVER)
 				r->complete = r->actions;
 			prev = a.kind;
 			if (every_decision || rpl_game_phase(g) == RPL_PHASE_DRAW || rpl_game_phase(g) >= RPL_PHASE_DEAL_OVER)
@@ -220,8 +219,7 @@ static void every_cut(const char *profile, int nplayers, uint64_t seed, int ever
 			continue;
 		}
 		if (err != 0)
-			tl_fail("length %zu (header %zu bytes): rpl_recover returned %d: %s", L, r.header_end, err,
-			        rep.message);
+			tl_fail("length %zu (header %zu bytes): rpl_recover returned %d: %s", L, r.header_end, err, rep.message);
 		/* the last flush whose bytes are all within the first L */
 		for (size_t i = 0; i < r.npt; i++)
 			if (r.pt[i].size <= L)
@@ -241,8 +239,8 @@ static void every_cut(const char *profile, int nplayers, uint64_t seed, int ever
 			    rep.dropped_actions != p->actions - p->complete)
 				tl_fail("length %zu: kept %d deals, %d decisions, %d claims, dropped %d; flushed: %d deals, "
 				        "%d decisions of which %d in whole turns, %d claims",
-				        L, rep.deals, rep.actions, rep.claims, rep.dropped_actions, p->deals, p->actions,
-				        p->complete, p->claims);
+				        L, rep.deals, rep.actions, rep.claims, rep.dropped_actions, p->deals, p->actions, p->complete,
+				        p->claims);
 			assert_int_equal(rep.read_bytes, p->size);
 		}
 		if (!every_decision)

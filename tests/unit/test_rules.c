@@ -16,44 +16,43 @@ static const struct {
 	const char *name;
 	int kzv, stbl, aberto;
 } values[] = {
-	{RPL_P_ALLOW_2_PLAYERS, "allow_2_players", 1, 1, 1},   /* rules.md 10 Players: ABERTO 2 allowed [decision] */
-	{RPL_P_ALLOW_4_PLAYERS, "allow_4_players", 1, 1, 1},
+	{ RPL_P_ALLOW_2_PLAYERS, "allow_2_players", 1, 1, 1 }, /* rules.md 10 Players: ABERTO 2 allowed [decision] */
+	{ RPL_P_ALLOW_4_PLAYERS, "allow_4_players", 1, 1, 1 },
 	/* rules.md 10.1: ABERTO "até 3000"; STBL one deal (corrected 2026-12-01): «Se um jogador que já pegou um
 	   morto tornar a bater, terminará a partida»; KZV decision */
-	{RPL_P_TARGET, "target", 3000, 0, 3000},
-	{RPL_P_VALUE_JOKER, "value_joker", 20, 50, 20},        /* STBL "este vale 50 pontos"; ABERTO "joker 20" */
-	{RPL_P_VALUE_TWO, "value_two", 10, 10, 10},
-	{RPL_P_VALUE_ACE, "value_ace", 15, 15, 15},
-	{RPL_P_VALUE_HIGH, "value_high", 10, 10, 10},
-	{RPL_P_VALUE_LOW, "value_low", 5, 5, 5},
-	{RPL_P_BONUS_DIRTY, "bonus_dirty", 100, 100, 100},
-	{RPL_P_BONUS_CLEAN, "bonus_clean", 200, 200, 200},
-	{RPL_P_BONUS_CLEAN13, "bonus_clean13", 200, 500, 500}, /* "Canastra de quinhentos" */
-	{RPL_P_BONUS_CLEAN14, "bonus_clean14", 600, 1000, 1000}, /* "vale o triplo"; "Canastra Real (mil pontos)" */
-	{RPL_P_BONUS_DIRTY14, "bonus_dirty14", 300, 100, 100}, /* "+300 se tiver um coringa" */
-	{RPL_P_BONUS_GOING_OUT, "bonus_going_out", 100, 100, 100},
-	{RPL_P_PENALTY_NO_MORTO, "penalty_no_morto", ANY, ANY, ANY}, /* 100 or -100: checked below */
-	{RPL_P_MAX_WILDS, "max_wilds", 1, 1, 1},
+	{ RPL_P_TARGET, "target", 3000, 0, 3000 },
+	{ RPL_P_VALUE_JOKER, "value_joker", 20, 50, 20 }, /* STBL "este vale 50 pontos"; ABERTO "joker 20" */
+	{ RPL_P_VALUE_TWO, "value_two", 10, 10, 10 },
+	{ RPL_P_VALUE_ACE, "value_ace", 15, 15, 15 },
+	{ RPL_P_VALUE_HIGH, "value_high", 10, 10, 10 },
+	{ RPL_P_VALUE_LOW, "value_low", 5, 5, 5 },
+	{ RPL_P_BONUS_DIRTY, "bonus_dirty", 100, 100, 100 },
+	{ RPL_P_BONUS_CLEAN, "bonus_clean", 200, 200, 200 },
+	{ RPL_P_BONUS_CLEAN13, "bonus_clean13", 200, 500, 500 },   /* "Canastra de quinhentos" */
+	{ RPL_P_BONUS_CLEAN14, "bonus_clean14", 600, 1000, 1000 }, /* "vale o triplo"; "Canastra Real (mil pontos)" */
+	{ RPL_P_BONUS_DIRTY14, "bonus_dirty14", 300, 100, 100 },   /* "+300 se tiver um coringa" */
+	{ RPL_P_BONUS_GOING_OUT, "bonus_going_out", 100, 100, 100 },
+	{ RPL_P_PENALTY_NO_MORTO, "penalty_no_morto", ANY, ANY, ANY }, /* 100 or -100: checked below */
+	{ RPL_P_MAX_WILDS, "max_wilds", 1, 1, 1 },
 	/* rules.md 2.5: KZV «K♥-A♥-2♥ não existe» (corrected 2026-12-01); STBL, ABERTO decision */
-	{RPL_P_WRAP_AS_DIRTY, "wrap_as_dirty", 0, 1, 1},
-	{RPL_P_WILD_END_DEFAULT, "wild_end_default", ANY, ANY, ANY},
-	{RPL_P_WILD_MOBILITY, "wild_mobility", RPL_WILD_FLOATING, RPL_WILD_FIXED, RPL_WILD_FIXED},
-	{RPL_P_PILE_RULE, "pile_rule", RPL_PILE_USE_ANY, RPL_PILE_TOP_LAID, RPL_PILE_FREE},
-	{RPL_P_PILE_FREEZES, "pile_freezes", 1, 0, 0},
-	{RPL_P_ONE_CARD_PILE_NO_RETURN, "one_card_pile_no_return", 0, 0, 1},
-	{RPL_P_FIRST_TURN_REJECT, "first_turn_reject", 0, 0, 1},
-	{RPL_P_VULNERABLE_AT, "vulnerable_at", ANY, ANY, 1500},
-	{RPL_P_VULNERABLE_MIN_OPEN, "vulnerable_min_open", ANY, ANY, 75},
-	{RPL_P_OUT_NEEDS_MORTO, "out_needs_morto", 1, 1, 1},
-	{RPL_P_OUT_IF_MORTOS_STOCK, "out_if_mortos_stock", 0, 1, 0},
-	{RPL_P_OUT_CANASTRA, "out_canastra", RPL_OUT_CANASTRA_ANY, RPL_OUT_CANASTRA_CLEAN, RPL_OUT_CANASTRA_CLEAN},
-	{RPL_P_OUT_LAST_CARD, "out_last_card", RPL_OUT_LAST_ANY, RPL_OUT_LAST_ANY, RPL_OUT_LAST_DISCARD},
-	{RPL_P_PENALTY_IF_NONE_TAKEN, "penalty_if_none_taken", 1, 1, 0},
-	{RPL_P_UNPLAYED_MORTO_COST, "unplayed_morto_cost", 0, 0, 100},
+	{ RPL_P_WRAP_AS_DIRTY, "wrap_as_dirty", 0, 1, 1 },
+	{ RPL_P_WILD_END_DEFAULT, "wild_end_default", ANY, ANY, ANY },
+	{ RPL_P_WILD_MOBILITY, "wild_mobility", RPL_WILD_FLOATING, RPL_WILD_FIXED, RPL_WILD_FIXED },
+	{ RPL_P_PILE_RULE, "pile_rule", RPL_PILE_USE_ANY, RPL_PILE_TOP_LAID, RPL_PILE_FREE },
+	{ RPL_P_PILE_FREEZES, "pile_freezes", 1, 0, 0 },
+	{ RPL_P_ONE_CARD_PILE_NO_RETURN, "one_card_pile_no_return", 0, 0, 1 },
+	{ RPL_P_FIRST_TURN_REJECT, "first_turn_reject", 0, 0, 1 },
+	{ RPL_P_VULNERABLE_AT, "vulnerable_at", ANY, ANY, 1500 },
+	{ RPL_P_VULNERABLE_MIN_OPEN, "vulnerable_min_open", ANY, ANY, 75 },
+	{ RPL_P_OUT_NEEDS_MORTO, "out_needs_morto", 1, 1, 1 },
+	{ RPL_P_OUT_IF_MORTOS_STOCK, "out_if_mortos_stock", 0, 1, 0 },
+	{ RPL_P_OUT_CANASTRA, "out_canastra", RPL_OUT_CANASTRA_ANY, RPL_OUT_CANASTRA_CLEAN, RPL_OUT_CANASTRA_CLEAN },
+	{ RPL_P_OUT_LAST_CARD, "out_last_card", RPL_OUT_LAST_ANY, RPL_OUT_LAST_ANY, RPL_OUT_LAST_DISCARD },
+	{ RPL_P_PENALTY_IF_NONE_TAKEN, "penalty_if_none_taken", 1, 1, 0 },
+	{ RPL_P_UNPLAYED_MORTO_COST, "unplayed_morto_cost", 0, 0, 100 },
 	/* rules.md 9.3: STBL «Caso o outro jogador ou dupla não tenha pegado o morto, diminui-se 100 pontos»
 	   (corrected 2026-12-01); KZV «perde 100 pontos se não pegou o morto» */
-	{RPL_P_PENALTY_NO_MORTO_SIDES, "penalty_no_morto_sides", RPL_PENALTY_EACH, RPL_PENALTY_NOT_OUT,
-	 RPL_PENALTY_EACH},
+	{ RPL_P_PENALTY_NO_MORTO_SIDES, "penalty_no_morto_sides", RPL_PENALTY_EACH, RPL_PENALTY_NOT_OUT, RPL_PENALTY_EACH },
 };
 #define NVALUES (sizeof(values) / sizeof(values[0]))
 
@@ -129,16 +128,11 @@ static void test_value_text(void **state)
 	static const struct {
 		const char *profile, *name, *text;
 	} cases[] = {
-		{"kzv", "target", "3000"},
-		{"kzv", "wild_mobility", "floating"},
-		{"stbl", "wild_mobility", "fixed"},
-		{"kzv", "pile_rule", "use_any"},
-		{"stbl", "pile_rule", "top_laid"},
-		{"aberto", "pile_rule", "free"},
-		{"kzv", "pile_freezes", "true"},
-		{"aberto", "pile_freezes", "false"},
-		{"stbl", "value_joker", "50"},
-		{"aberto", "vulnerable_at", "1500"},
+		{ "kzv", "target", "3000" },          { "kzv", "wild_mobility", "floating" },
+		{ "stbl", "wild_mobility", "fixed" }, { "kzv", "pile_rule", "use_any" },
+		{ "stbl", "pile_rule", "top_laid" },  { "aberto", "pile_rule", "free" },
+		{ "kzv", "pile_freezes", "true" },    { "aberto", "pile_freezes", "false" },
+		{ "stbl", "value_joker", "50" },      { "aberto", "vulnerable_at", "1500" },
 	};
 	char buf[64];
 
@@ -156,7 +150,7 @@ static void test_value_text(void **state)
 /* Every parameter is described, with a unique id 1..RPL_P_COUNT and a name. */
 static void test_param_table(void **state)
 {
-	int seen[RPL_P_COUNT + 1] = {0};
+	int seen[RPL_P_COUNT + 1] = { 0 };
 
 	(void)state;
 	assert_int_equal(rpl_rules_param_count(), RPL_P_COUNT);
@@ -271,41 +265,41 @@ static void test_rule_names(void **state)
 		int code;
 		const char *name;
 	} names[] = {
-		{RPL_RULE_NO_DEAL, "turn.no_deal"},
-		{RPL_RULE_MATCH_OVER, "turn.match_over"},
-		{RPL_RULE_MUST_DRAW, "turn.must_draw"},
-		{RPL_RULE_ALREADY_DREW, "turn.already_drew"},
-		{RPL_RULE_MORTO_DUE, "morto.due"},
-		{RPL_RULE_MORTO_NOT_DUE, "morto.not_due"},
-		{RPL_RULE_MORTO_WRONG, "morto.wrong"},
-		{RPL_RULE_NOT_IN_HAND, "card.not_in_hand"},
-		{RPL_RULE_BAD_ACTION, "action.malformed"},
-		{RPL_RULE_DEAL_NOT_OVER, "deal.not_over"},
-		{RPL_RULE_LAYOUT, "deal.layout"},
-		{RPL_RULE_STOCK_EMPTY, "stock.empty"},
-		{RPL_RULE_PILE_EMPTY, "pile.empty"},
-		{RPL_RULE_PILE_FROZEN, "pile.frozen"},
-		{RPL_RULE_PILE_UNUSABLE, "pile.unusable"},
-		{RPL_RULE_PILE_TOP_NOT_LAID, "pile.top_not_laid"},
-		{RPL_RULE_PILE_NOT_USED, "pile.not_used"},
-		{RPL_RULE_PILE_RETURN, "pile.return"},
-		{RPL_RULE_REJECT, "draw.reject"},
-		{RPL_RULE_MELD_SHORT, "meld.short"},
-		{RPL_RULE_MELD_LONG, "meld.long"},
-		{RPL_RULE_MELD_SUIT, "meld.suit"},
-		{RPL_RULE_MELD_DUPLICATE, "meld.duplicate"},
-		{RPL_RULE_MELD_WILDS, "meld.wilds"},
-		{RPL_RULE_MELD_GAP, "meld.gap"},
-		{RPL_RULE_MELD_WRAP, "meld.wrap"},
-		{RPL_RULE_MELD_END, "meld.end"},
-		{RPL_RULE_MELD_NO_SUCH, "meld.no_such"},
-		{RPL_RULE_MELD_OPPONENT, "meld.opponent"},
-		{RPL_RULE_MELD_WILD_STUCK, "meld.wild_stuck"},
-		{RPL_RULE_OPEN_MINIMUM, "open.minimum"},
-		{RPL_RULE_OUT_NO_MORTO, "out.no_morto"},
-		{RPL_RULE_OUT_NO_CANASTRA, "out.no_canastra"},
-		{RPL_RULE_OUT_NO_CLEAN, "out.no_clean_canastra"},
-		{RPL_RULE_OUT_MELDED, "out.melded_last"},
+		{ RPL_RULE_NO_DEAL, "turn.no_deal" },
+		{ RPL_RULE_MATCH_OVER, "turn.match_over" },
+		{ RPL_RULE_MUST_DRAW, "turn.must_draw" },
+		{ RPL_RULE_ALREADY_DREW, "turn.already_drew" },
+		{ RPL_RULE_MORTO_DUE, "morto.due" },
+		{ RPL_RULE_MORTO_NOT_DUE, "morto.not_due" },
+		{ RPL_RULE_MORTO_WRONG, "morto.wrong" },
+		{ RPL_RULE_NOT_IN_HAND, "card.not_in_hand" },
+		{ RPL_RULE_BAD_ACTION, "action.malformed" },
+		{ RPL_RULE_DEAL_NOT_OVER, "deal.not_over" },
+		{ RPL_RULE_LAYOUT, "deal.layout" },
+		{ RPL_RULE_STOCK_EMPTY, "stock.empty" },
+		{ RPL_RULE_PILE_EMPTY, "pile.empty" },
+		{ RPL_RULE_PILE_FROZEN, "pile.frozen" },
+		{ RPL_RULE_PILE_UNUSABLE, "pile.unusable" },
+		{ RPL_RULE_PILE_TOP_NOT_LAID, "pile.top_not_laid" },
+		{ RPL_RULE_PILE_NOT_USED, "pile.not_used" },
+		{ RPL_RULE_PILE_RETURN, "pile.return" },
+		{ RPL_RULE_REJECT, "draw.reject" },
+		{ RPL_RULE_MELD_SHORT, "meld.short" },
+		{ RPL_RULE_MELD_LONG, "meld.long" },
+		{ RPL_RULE_MELD_SUIT, "meld.suit" },
+		{ RPL_RULE_MELD_DUPLICATE, "meld.duplicate" },
+		{ RPL_RULE_MELD_WILDS, "meld.wilds" },
+		{ RPL_RULE_MELD_GAP, "meld.gap" },
+		{ RPL_RULE_MELD_WRAP, "meld.wrap" },
+		{ RPL_RULE_MELD_END, "meld.end" },
+		{ RPL_RULE_MELD_NO_SUCH, "meld.no_such" },
+		{ RPL_RULE_MELD_OPPONENT, "meld.opponent" },
+		{ RPL_RULE_MELD_WILD_STUCK, "meld.wild_stuck" },
+		{ RPL_RULE_OPEN_MINIMUM, "open.minimum" },
+		{ RPL_RULE_OUT_NO_MORTO, "out.no_morto" },
+		{ RPL_RULE_OUT_NO_CANASTRA, "out.no_canastra" },
+		{ RPL_RULE_OUT_NO_CLEAN, "out.no_clean_canastra" },
+		{ RPL_RULE_OUT_MELDED, "out.melded_last" },
 	};
 
 	(void)state;
@@ -332,7 +326,7 @@ static void test_canastra_names(void **state)
 /* rules.md 10 Players: STBL 2 or 4; ABERTO 4 (2 allowed [decision]); KZV 2 or 4 [decision]. */
 static void test_players(void **state)
 {
-	static const char *const profiles[] = {"kzv", "stbl", "aberto"};
+	static const char *const profiles[] = { "kzv", "stbl", "aberto" };
 	rpl_game *g = NULL;
 
 	(void)state;
@@ -375,16 +369,11 @@ static void test_players(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_profiles_listed),
-		cmocka_unit_test(test_kzv_values),
-		cmocka_unit_test(test_stbl_values),
-		cmocka_unit_test(test_aberto_values),
-		cmocka_unit_test(test_value_text),
-		cmocka_unit_test(test_param_table),
-		cmocka_unit_test(test_set_and_override),
-		cmocka_unit_test(test_rule_names),
-		cmocka_unit_test(test_canastra_names),
-		cmocka_unit_test(test_players),
+		cmocka_unit_test(test_profiles_listed),  cmocka_unit_test(test_kzv_values),
+		cmocka_unit_test(test_stbl_values),      cmocka_unit_test(test_aberto_values),
+		cmocka_unit_test(test_value_text),       cmocka_unit_test(test_param_table),
+		cmocka_unit_test(test_set_and_override), cmocka_unit_test(test_rule_names),
+		cmocka_unit_test(test_canastra_names),   cmocka_unit_test(test_players),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

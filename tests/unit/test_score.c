@@ -28,7 +28,11 @@ static int value(const char *profile, rpl_card c)
 	switch (RPL_CARD_RANK(c)) {
 	case 1: return 15;
 	case 2: return 10;
-	case 3: case 4: case 5: case 6: case 7: return 5;
+	case 3:
+	case 4:
+	case 5:
+	case 6:
+	case 7: return 5;
 	default: return 10;
 	}
 }
@@ -43,11 +47,11 @@ static int hand_value(const rpl_game *g, const char *profile, int seat)
 	return v;
 }
 
-#define assert_score(g, side, melded_, bonus_, out_, hand_, morto_, total_) \
+#define assert_score(g, side, melded_, bonus_, out_, hand_, morto_, total_)                                            \
 	check_score_at((g), (side), (melded_), (bonus_), (out_), (hand_), (morto_), (total_), __FILE__, __LINE__)
 
-static void check_score_at(const rpl_game *g, int side, int melded, int bonus, int out, int hand, int morto,
-                           int total, const char *file, int line)
+static void check_score_at(const rpl_game *g, int side, int melded, int bonus, int out, int hand, int morto, int total,
+                           const char *file, int line)
 {
 	rpl_score s = tl_score_at(g, side, file, line);
 
@@ -116,7 +120,7 @@ static void play_out_stock(rpl_game *g)
 /* rules.md 9 on a going-out deal, KZV: the other side pays its hand and the morto (-100). */
 static void test_score_going_out(void **state)
 {
-	static const char *const profiles[] = {"kzv", "stbl", "aberto"};
+	static const char *const profiles[] = { "kzv", "stbl", "aberto" };
 
 	(void)state;
 	for (size_t p = 0; p < 3; p++) {
@@ -151,7 +155,7 @@ static void test_worked_example_245(void **state)
 	rpl_score s;
 
 	(void)state;
-	tl_deal(g, .hand = {"3h 4h 5h 6h 7h 8h 9h Ks Qd"}, .stock = "Jc");
+	tl_deal(g, .hand = { "3h 4h 5h 6h 7h 8h 9h Ks Qd" }, .stock = "Jc");
 	assert_applied(g, A_DRAW);
 	assert_applied(g, A_MELD("3h 4h 5h 6h 7h 8h"));
 	assert_int_equal(rpl_game_meld(g, 0, 0, &m), 0);
@@ -182,8 +186,8 @@ static void test_worked_example_465(void **state)
 	rpl_game *g = tl_game("aberto", NULL, 4, 3);
 
 	(void)state;
-	tl_deal(g, .hand = {"3h 4h 5h 6h 7h 8h 9h 3c 4c 5c 6c", NULL, "5c 6c 7c 8c 9c 10c 3s 4s 5s Kd 5h", NULL},
-	        .morto = {"3d 4d 5d 6d 7d 3s 4s 5s 6s 7s Kc"}, .stock = "Qd Qs Jd Js 7c");
+	tl_deal(g, .hand = { "3h 4h 5h 6h 7h 8h 9h 3c 4c 5c 6c", NULL, "5c 6c 7c 8c 9c 10c 3s 4s 5s Kd 5h", NULL },
+	        .morto = { "3d 4d 5d 6d 7d 3s 4s 5s 6s 7s Kc" }, .stock = "Qd Qs Jd Js 7c");
 	assert_phase(g, RPL_PHASE_DRAW, 0);
 	tl_draw_discard(g); /* seat 0 keeps its hand */
 	tl_draw_discard(g); /* seat 1 */
@@ -219,8 +223,8 @@ static void test_worked_example_465(void **state)
  */
 static void test_morto_penalty_none_taken(void **state)
 {
-	static const char *const profiles[] = {"kzv", "stbl", "aberto"};
-	static const int pen[3] = {-100, -100, 0};
+	static const char *const profiles[] = { "kzv", "stbl", "aberto" };
+	static const int pen[3] = { -100, -100, 0 };
 
 	(void)state;
 	for (size_t p = 0; p < 3; p++) {
@@ -228,7 +232,7 @@ static void test_morto_penalty_none_taken(void **state)
 		rpl_deal_stats st;
 
 		tl_context = profiles[p];
-		tl_deal(g, .hand = {JUNK90, JUNK95});
+		tl_deal(g, .hand = { JUNK90, JUNK95 });
 		play_out_stock(g);
 		rpl_game_deal_stats(g, &st);
 		assert_int_equal(st.end, RPL_DEAL_STOCK);
@@ -249,7 +253,7 @@ static void test_morto_penalty_none_taken(void **state)
  */
 static void test_unplayed_morto(void **state)
 {
-	static const char *const profiles[] = {"kzv", "stbl", "aberto"};
+	static const char *const profiles[] = { "kzv", "stbl", "aberto" };
 
 	(void)state;
 	for (size_t p = 0; p < 3; p++) {
@@ -258,7 +262,7 @@ static void test_unplayed_morto(void **state)
 		int mv;
 
 		tl_context = profiles[p];
-		tl_deal(g, .hand = {H_DIRECT, "3s 4s 5s 6s 7s 8s 9s Jh Qh Kh Ks"}, .morto = {MORTO_DIAMONDS},
+		tl_deal(g, .hand = { H_DIRECT, "3s 4s 5s 6s 7s 8s 9s Jh Qh Kh Ks" }, .morto = { MORTO_DIAMONDS },
 		        .stock = "9h 10s Qs");
 		assert_applied(g, A_DRAW);
 		assert_applied(g, A_MELD("3c 4c 5c 6c 7c 8c 9c"));
@@ -288,8 +292,8 @@ static void test_unplayed_morto(void **state)
 		assert_int_equal(s.bonus, 200);
 		if (p == 2) {
 			if (s.hand + s.morto != -100 || s.total != 85 + 200 - 100)
-				tl_fail("ABERTO unplayed morto: hand %d morto %d total %d; expected hand+morto -100, total 185",
-				        s.hand, s.morto, s.total);
+				tl_fail("ABERTO unplayed morto: hand %d morto %d total %d; expected hand+morto -100, total 185", s.hand,
+				        s.morto, s.total);
 		} else {
 			assert_int_equal(s.hand, -mv);
 			assert_int_equal(s.morto, 0);
@@ -308,7 +312,7 @@ static void test_played_morto(void **state)
 	int mv;
 
 	(void)state;
-	tl_deal(g, .hand = {H_DIRECT, "3s 4s 5s 6s 7s 8s 9s Jh Qh Kh Ks"}, .morto = {MORTO_DIAMONDS},
+	tl_deal(g, .hand = { H_DIRECT, "3s 4s 5s 6s 7s 8s 9s Jh Qh Kh Ks" }, .morto = { MORTO_DIAMONDS },
 	        .stock = "9h 10s Qs Js Jc");
 	assert_applied(g, A_DRAW);
 	assert_applied(g, A_MELD("3c 4c 5c 6c 7c 8c 9c"));
@@ -343,8 +347,8 @@ static void test_played_morto(void **state)
  */
 static void test_canastra_bonus_highest_only(void **state)
 {
-	static const char *const profiles[] = {"kzv", "stbl", "aberto"};
-	static const int clean13[3] = {200, 500, 500}, clean14[3] = {600, 1000, 1000}, dirty14[3] = {300, 100, 100};
+	static const char *const profiles[] = { "kzv", "stbl", "aberto" };
+	static const int clean13[3] = { 200, 500, 500 }, clean14[3] = { 600, 1000, 1000 }, dirty14[3] = { 300, 100, 100 };
 
 	(void)state;
 	for (size_t p = 0; p < 3; p++) {
@@ -352,7 +356,7 @@ static void test_canastra_bonus_highest_only(void **state)
 		rpl_score s;
 
 		tl_context = profiles[p];
-		tl_deal(g, .hand = {"Ac 2c 3c 4c 5c 6c 7c 8c 9c 10c Jc"}, .morto = {"Kc Ac"}, .stock = "Qc");
+		tl_deal(g, .hand = { "Ac 2c 3c 4c 5c 6c 7c 8c 9c 10c Jc" }, .morto = { "Kc Ac" }, .stock = "Qc");
 		assert_applied(g, A_DRAW);
 		assert_applied(g, A_MELD("Ac 2c 3c 4c 5c 6c 7c 8c 9c 10c Jc Qc"));
 		assert_int_equal(tl_score(g, 0).bonus, 200);
@@ -373,7 +377,7 @@ static void test_canastra_bonus_highest_only(void **state)
 
 		/* KZV "+300 se tiver um coringa"; STBL/ABERTO: just dirty (100) */
 		g = new2(profiles[p], NULL);
-		tl_deal(g, .hand = {"Ac JK 3c 4c 5c 6c 7c 8c 9c 10c Jc"}, .morto = {"Kc Ac"}, .stock = "Qc");
+		tl_deal(g, .hand = { "Ac JK 3c 4c 5c 6c 7c 8c 9c 10c Jc" }, .morto = { "Kc Ac" }, .stock = "Qc");
 		assert_applied(g, A_DRAW);
 		assert_applied(g, A_MELD("Ac JK 3c 4c 5c 6c 7c 8c 9c 10c Jc Qc"));
 		assert_int_equal(tl_score(g, 0).bonus, 100);
@@ -391,15 +395,15 @@ static void test_canastra_bonus_highest_only(void **state)
 /* STBL "Curinga (Joker) 50 pontos cada": a joker left in the hand costs 50 (KZV/ABERTO 20). */
 static void test_joker_value_in_hand(void **state)
 {
-	static const char *const profiles[] = {"kzv", "stbl", "aberto"};
-	static const int jk[3] = {20, 50, 20};
+	static const char *const profiles[] = { "kzv", "stbl", "aberto" };
+	static const int jk[3] = { 20, 50, 20 };
 
 	(void)state;
 	for (size_t p = 0; p < 3; p++) {
 		rpl_game *g = new2(profiles[p], NULL);
 
 		tl_context = profiles[p];
-		tl_deal(g, .hand = {"Ac 4c 7c 10c Kd 3d 6d 9d Qh 5s JK", JUNK95});
+		tl_deal(g, .hand = { "Ac 4c 7c 10c Kd 3d 6d 9d Qh 5s JK", JUNK95 });
 		play_out_stock(g);
 		assert_int_equal(tl_score(g, 0).hand, -(90 - 10 + jk[p]));
 		rpl_game_free(g);
@@ -419,7 +423,7 @@ static void test_match_one_deal(void **state)
 	quick_out_deal(g);
 	assert_int_equal(rpl_game_phase(g), RPL_PHASE_MATCH_OVER);
 	assert_int_equal(rpl_game_winner(g), 0);
-	tl_layout(&L, 2, .hand = {NULL});
+	tl_layout(&L, 2, .hand = { NULL });
 	assert_int_equal(rpl_game_deal(g, &L), RPL_EILLEGAL);
 	assert_int_equal(rpl_game_rule(g), RPL_RULE_MATCH_OVER);
 	assert_refused_any(g, A_DRAW, RPL_RULE_MATCH_OVER, RPL_RULE_NO_DEAL);
@@ -458,7 +462,7 @@ static void test_match_accumulates(void **state)
 	assert_int_equal(rpl_game_phase(g), RPL_PHASE_DEAL_OVER);
 	assert_int_equal(rpl_game_total(g, 0), 655);
 	assert_int_equal(rpl_game_total(g, 1), -195);
-	tl_deal(g, .hand = {JUNK90, JUNK95});
+	tl_deal(g, .hand = { JUNK90, JUNK95 });
 	assert_int_equal(rpl_game_deal_number(g), 2);
 	assert_int_equal(rpl_game_dealer(g), 0);
 	assert_phase(g, RPL_PHASE_DRAW, 1);
@@ -467,14 +471,14 @@ static void test_match_accumulates(void **state)
 	assert_score(g, 0, 0, 0, 0, -90, -100, -190);
 	assert_int_equal(rpl_game_total(g, 0), 655 - 190);
 	assert_int_equal(rpl_game_total(g, 1), -195 - 195);
-	tl_deal(g, .hand = {JUNK90, JUNK95});
+	tl_deal(g, .hand = { JUNK90, JUNK95 });
 	assert_int_equal(rpl_game_dealer(g), 1);
 	assert_phase(g, RPL_PHASE_DRAW, 0);
 	rpl_game_free(g);
 
 	/* four players: dealer 3 -> 0 -> 1 */
 	g = tl_game("aberto", NULL, 4, 3);
-	tl_deal(g, .hand = {NULL});
+	tl_deal(g, .hand = { NULL });
 	assert_phase(g, RPL_PHASE_DRAW, 0);
 	rpl_game_free(g);
 }
@@ -489,8 +493,7 @@ static void test_match_tie(void **state)
 	rpl_game *g = new2("kzv", "target=100");
 
 	(void)state;
-	tl_deal(g, .hand = {"3c 4c 5c 6c 7c 8c 9c Kh Qs Jh 10s", "3d 4d 5d 6d 7d 8d 9d Ks Qh Js 10h"},
-	        .stock = "Kc Kd");
+	tl_deal(g, .hand = { "3c 4c 5c 6c 7c 8c 9c Kh Qs Jh 10s", "3d 4d 5d 6d 7d 8d 9d Ks Qh Js 10h" }, .stock = "Kc Kd");
 	assert_applied(g, A_DRAW);
 	assert_applied(g, A_MELD("3c 4c 5c 6c 7c 8c 9c"));
 	assert_applied(g, A_DISCARD("Kc"));
@@ -526,7 +529,7 @@ static void test_stbl_match_is_one_deal(void **state)
 	quick_out_deal(g);
 	assert_int_equal(rpl_game_phase(g), RPL_PHASE_MATCH_OVER);
 	assert_int_equal(rpl_game_winner(g), 0);
-	tl_layout(&L, 2, .hand = {NULL});
+	tl_layout(&L, 2, .hand = { NULL });
 	assert_int_equal(rpl_game_deal(g, &L), RPL_EILLEGAL);
 	assert_int_equal(rpl_game_rule(g), RPL_RULE_MATCH_OVER);
 	rpl_game_free(g);
@@ -547,8 +550,7 @@ static void test_stbl_tie_plays_another_deal(void **state)
 	rpl_game *g = new2("stbl", NULL);
 
 	(void)state;
-	tl_deal(g, .hand = {"3c 4c 5c 6c 7c 8c 9c Kh Qs Jh 10s", "3d 4d 5d 6d 7d 8d 9d Ks Qh Js 10h"},
-	        .stock = "Kc Kd");
+	tl_deal(g, .hand = { "3c 4c 5c 6c 7c 8c 9c Kh Qs Jh 10s", "3d 4d 5d 6d 7d 8d 9d Ks Qh Js 10h" }, .stock = "Kc Kd");
 	assert_applied(g, A_DRAW);
 	assert_applied(g, A_MELD("3c 4c 5c 6c 7c 8c 9c"));
 	assert_applied(g, A_DISCARD("Kc"));
@@ -584,7 +586,7 @@ static void test_vulnerable_opening(void **state)
 	assert_int_equal(rpl_game_vulnerable(g, 0), 0);
 	quick_out_deal(g);
 	assert_int_equal(rpl_game_total(g, 0), 655);
-	tl_deal(g, .hand = {"3h 4h 5h 6h 7h 8h 9h 8s 9s 10s Kd", "3d 4d 5d Ac 4c 7c 10c Qh 5s Jh 6s"},
+	tl_deal(g, .hand = { "3h 4h 5h 6h 7h 8h 9h 8s 9s 10s Kd", "3d 4d 5d Ac 4c 7c 10c Qh 5s Jh 6s" },
 	        .stock = "Jc Jd Qc Js");
 	assert_int_equal(rpl_game_vulnerable(g, 0), 1);
 	assert_int_equal(rpl_game_vulnerable(g, 1), 0);
@@ -627,15 +629,15 @@ static void test_vulnerable_several_melds(void **state)
 
 	(void)state;
 	quick_out_deal(g);
-	tl_deal(g, .hand = {"3h 4h 5h 6h 7h 8h 9h Js Qs Ks Kd", NULL}, .stock = "Jc Jd");
+	tl_deal(g, .hand = { "3h 4h 5h 6h 7h 8h 9h Js Qs Ks Kd", NULL }, .stock = "Jc Jd");
 	assert_int_equal(rpl_game_vulnerable(g, 0), 1);
 	tl_draw_discard(g); /* seat 1 */
 	assert_applied(g, A_DRAW);
 	assert_applied(g, A_MELD("3h 4h 5h 6h 7h 8h")); /* 35 */
 	assert_refused(g, A_DISCARD("Kd"), RPL_RULE_OPEN_MINIMUM);
-	assert_applied(g, A_MELD("Js Qs Ks"));          /* 30: 65 */
+	assert_applied(g, A_MELD("Js Qs Ks")); /* 30: 65 */
 	assert_refused(g, A_DISCARD("Kd"), RPL_RULE_OPEN_MINIMUM);
-	assert_applied(g, A_ADD(0, 0, "9h"));           /* 10: 75 */
+	assert_applied(g, A_ADD(0, 0, "9h")); /* 10: 75 */
 	assert_applied(g, A_DISCARD("Kd"));
 	rpl_game_free(g);
 }
@@ -647,12 +649,12 @@ static void test_vulnerable_threshold(void **state)
 
 	(void)state;
 	quick_out_deal(g);
-	tl_deal(g, .hand = {NULL});
+	tl_deal(g, .hand = { NULL });
 	assert_int_equal(rpl_game_vulnerable(g, 0), 1);
 	rpl_game_free(g);
 	g = new2("aberto", "vulnerable_at=656");
 	quick_out_deal(g);
-	tl_deal(g, .hand = {NULL});
+	tl_deal(g, .hand = { NULL });
 	assert_int_equal(rpl_game_vulnerable(g, 0), 0);
 	rpl_game_free(g);
 	/* "reaches the target": a total equal to the target ends the match */
@@ -670,7 +672,7 @@ static void test_not_vulnerable_below_1500(void **state)
 
 	(void)state;
 	quick_out_deal(g);
-	tl_deal(g, .hand = {"3h 4h 5h Kd", NULL}, .stock = "Jc Jd");
+	tl_deal(g, .hand = { "3h 4h 5h Kd", NULL }, .stock = "Jc Jd");
 	assert_int_equal(rpl_game_vulnerable(g, 0), 0);
 	tl_draw_discard(g);
 	assert_applied(g, A_DRAW);
@@ -681,7 +683,7 @@ static void test_not_vulnerable_below_1500(void **state)
 	/* KZV and STBL have no vulnerability */
 	g = new2("kzv", NULL);
 	quick_out_deal(g);
-	tl_deal(g, .hand = {NULL});
+	tl_deal(g, .hand = { NULL });
 	assert_int_equal(rpl_game_vulnerable(g, 0), 0);
 	rpl_game_free(g);
 }

@@ -117,7 +117,7 @@ rpl_rules *tl_rules_at(const char *profile, const char *overrides, const char *f
 /* The filler order: see the comment in testlib.h. */
 static size_t filler_pool(rpl_card *pool)
 {
-	static const int ranks[12] = {1, 4, 7, 10, 13, 3, 6, 9, 12, 5, 8, 11};
+	static const int ranks[12] = { 1, 4, 7, 10, 13, 3, 6, 9, 12, 5, 8, 11 };
 	size_t n = 0;
 
 	for (int copy = 0; copy < 2; copy++)
@@ -152,10 +152,10 @@ void tl_layout_at(rpl_layout *out, int nplayers, const tl_spec *spec, const char
 	for (int c = 0; c < RPL_NFACES; c++)
 		left[c] = c == RPL_JOKER ? 4 : 2;
 	for (int s = 0; s < nplayers; s++)
-		slot[nslot++] = (struct slot){out->hand[s], RPL_HAND_SIZE, spec->hand[s]};
+		slot[nslot++] = (struct slot){ out->hand[s], RPL_HAND_SIZE, spec->hand[s] };
 	for (int m = 0; m < 2; m++)
-		slot[nslot++] = (struct slot){out->morto[m], RPL_MORTO_SIZE, spec->morto[m]};
-	slot[nslot++] = (struct slot){out->stock, nstock, spec->stock};
+		slot[nslot++] = (struct slot){ out->morto[m], RPL_MORTO_SIZE, spec->morto[m] };
+	slot[nslot++] = (struct slot){ out->stock, nstock, spec->stock };
 	for (int s = nplayers; s < RPL_MAX_SEATS; s++)
 		if (spec->hand[s] && *spec->hand[s])
 			tl_fail_at(file, line, "hand %d given for %d players", s, nplayers);
@@ -168,8 +168,7 @@ void tl_layout_at(rpl_layout *out, int nplayers, const tl_spec *spec, const char
 			tl_fail_at(file, line, "\"%s\": %zu cards, room for %zu", slot[k].text, n, slot[k].size);
 		for (size_t i = 0; i < n; i++) {
 			if (left[given[i]] == 0)
-				tl_fail_at(file, line, "layout uses %s more often than the deck holds",
-				           rpl_card_name(given[i]));
+				tl_fail_at(file, line, "layout uses %s more often than the deck holds", rpl_card_name(given[i]));
 			left[given[i]]--;
 			slot[k].dst[i] = given[i];
 		}
@@ -190,8 +189,8 @@ void tl_layout_at(rpl_layout *out, int nplayers, const tl_spec *spec, const char
 	}
 }
 
-rpl_game *tl_game_at(const char *profile, const char *overrides, int nplayers, int first_dealer,
-                     const char *file, int line)
+rpl_game *tl_game_at(const char *profile, const char *overrides, int nplayers, int first_dealer, const char *file,
+                     int line)
 {
 	rpl_rules *r = tl_rules_at(profile, overrides, file, line);
 	rpl_game *g = NULL;
@@ -226,8 +225,7 @@ rpl_action tl_act(int kind)
 	return a;
 }
 
-rpl_action tl_act_cards_at(int kind, int side, int meld, int end, const char *cards, const char *file,
-                           int line)
+rpl_action tl_act_cards_at(int kind, int side, int meld, int end, const char *cards, const char *file, int line)
 {
 	rpl_action a = tl_act(kind);
 
@@ -259,9 +257,9 @@ const char *tl_snapshot(const rpl_game *g)
 	int n;
 
 #define PUT(...) len += (size_t)snprintf(b + len, len < cap ? cap - len : 0, __VA_ARGS__)
-	PUT("phase %d seat %d dealer %d deal %d turn %d stock %d mortos %d %d\n", rpl_game_phase(g),
-	    rpl_game_seat(g), rpl_game_dealer(g), rpl_game_deal_number(g), rpl_game_turn_number(g),
-	    rpl_game_stock_count(g), rpl_game_morto_state(g, 0), rpl_game_morto_state(g, 1));
+	PUT("phase %d seat %d dealer %d deal %d turn %d stock %d mortos %d %d\n", rpl_game_phase(g), rpl_game_seat(g),
+	    rpl_game_dealer(g), rpl_game_deal_number(g), rpl_game_turn_number(g), rpl_game_stock_count(g),
+	    rpl_game_morto_state(g, 0), rpl_game_morto_state(g, 1));
 	for (int s = 0; s < rpl_game_players(g); s++) {
 		n = rpl_game_hand(g, s, c, RPL_DECK_SIZE);
 		PUT("hand %d: %s\n", s, tl_cards_str(c, n > 0 ? (size_t)n : 0));
@@ -289,9 +287,9 @@ const char *tl_snapshot(const rpl_game *g)
 	}
 	memset(&st, 0, sizeof(st));
 	rpl_game_deal_stats(g, &st);
-	PUT("stats %d %d %d %d %d %d %d %d %d %d %d winner %d\n", st.turns, st.actions, st.pile_taken,
-	    st.pile_frozen, st.rejects, st.morto_direct, st.morto_indirect, st.morto_to_stock,
-	    st.vulnerable_open, st.end, st.out_seat, rpl_game_winner(g));
+	PUT("stats %d %d %d %d %d %d %d %d %d %d %d winner %d\n", st.turns, st.actions, st.pile_taken, st.pile_frozen,
+	    st.rejects, st.morto_direct, st.morto_indirect, st.morto_to_stock, st.vulnerable_open, st.end, st.out_seat,
+	    rpl_game_winner(g));
 #undef PUT
 	return b;
 }
@@ -313,13 +311,11 @@ void tl_applied_at(rpl_game *g, rpl_action a, const char *file, int line)
 	int rc = rpl_game_apply(g, &a);
 
 	if (rc != 0)
-		tl_fail_at(file, line, "\"%s\" by seat %d refused: rc %d, rule %s (%d): %s", act_text(&a),
-		           rpl_game_seat(g), rc, rpl_rule_name(rpl_game_rule(g)), rpl_game_rule(g),
-		           rpl_game_errmsg(g));
+		tl_fail_at(file, line, "\"%s\" by seat %d refused: rc %d, rule %s (%d): %s", act_text(&a), rpl_game_seat(g), rc,
+		           rpl_rule_name(rpl_game_rule(g)), rpl_game_rule(g), rpl_game_errmsg(g));
 }
 
-static void refused_check(rpl_game *g, rpl_action a, const int *rules, size_t nrules, const char *file,
-                          int line)
+static void refused_check(rpl_game *g, rpl_action a, const int *rules, size_t nrules, const char *file, int line)
 {
 	char before[8192];
 	int crule = -12345, crc, rc, got, ok = 0;
@@ -329,8 +325,8 @@ static void refused_check(rpl_game *g, rpl_action a, const int *rules, size_t nr
 	rc = rpl_game_apply(g, &a);
 	got = rpl_game_rule(g);
 	if (rc != RPL_EILLEGAL)
-		tl_fail_at(file, line, "\"%s\" by seat %d: expected refusal with %s, got rc %d (rule %s)",
-		           act_text(&a), rpl_game_seat(g), rpl_rule_name(rules[0]), rc, rpl_rule_name(got));
+		tl_fail_at(file, line, "\"%s\" by seat %d: expected refusal with %s, got rc %d (rule %s)", act_text(&a),
+		           rpl_game_seat(g), rpl_rule_name(rules[0]), rc, rpl_rule_name(got));
 	for (size_t i = 0; i < nrules; i++)
 		ok |= got == rules[i];
 	if (!ok)
@@ -338,11 +334,11 @@ static void refused_check(rpl_game *g, rpl_action a, const int *rules, size_t nr
 		           rpl_rule_name(got), got, rpl_game_errmsg(g), rpl_rule_name(rules[0]), rules[0],
 		           nrules > 1 ? " or another listed code" : "");
 	if (strcmp(before, tl_snapshot(g)) != 0)
-		tl_fail_at(file, line, "\"%s\" refused but the state changed:\n--- before\n%s--- after\n%s",
-		           act_text(&a), before, tl_snapshot(g));
+		tl_fail_at(file, line, "\"%s\" refused but the state changed:\n--- before\n%s--- after\n%s", act_text(&a),
+		           before, tl_snapshot(g));
 	if (crc != RPL_EILLEGAL || crule != got)
-		tl_fail_at(file, line, "rpl_game_check(\"%s\") = %d rule %d, apply refused with rule %d",
-		           act_text(&a), crc, crule, got);
+		tl_fail_at(file, line, "rpl_game_check(\"%s\") = %d rule %d, apply refused with rule %d", act_text(&a), crc,
+		           crule, got);
 	if (!rpl_game_errmsg(g) || !rpl_game_errmsg(g)[0])
 		tl_fail_at(file, line, "\"%s\" refused without a message", act_text(&a));
 }
@@ -402,10 +398,9 @@ static const char *info_text(const rpl_meld_info *m)
 
 	b[0] = 0;
 	for (int k = 0; k < m->length && k < 14; k++)
-		len += (size_t)snprintf(b + len, sizeof(bufs[0]) - len, "%s%s%s", k ? " " : "",
-		                        rpl_card_name(m->card[k]), m->wild[k] ? "*" : "");
-	snprintf(b + len, sizeof(bufs[0]) - len, " (lo %d hi %d wilds %d clean %d)", m->lo, m->hi, m->wilds,
-	         m->clean);
+		len += (size_t)snprintf(b + len, sizeof(bufs[0]) - len, "%s%s%s", k ? " " : "", rpl_card_name(m->card[k]),
+		                        m->wild[k] ? "*" : "");
+	snprintf(b + len, sizeof(bufs[0]) - len, " (lo %d hi %d wilds %d clean %d)", m->lo, m->hi, m->wilds, m->clean);
 	return b;
 }
 
@@ -459,8 +454,8 @@ void tl_meld_is_at(const rpl_game *g, int side, int index, const char *cards, co
 void tl_phase_seat_at(const rpl_game *g, int phase, int seat, const char *file, int line)
 {
 	if (rpl_game_phase(g) != phase || (seat >= 0 && rpl_game_seat(g) != seat))
-		tl_fail_at(file, line, "phase %d seat %d, expected phase %d seat %d", rpl_game_phase(g),
-		           rpl_game_seat(g), phase, seat);
+		tl_fail_at(file, line, "phase %d seat %d, expected phase %d seat %d", rpl_game_phase(g), rpl_game_seat(g),
+		           phase, seat);
 }
 
 rpl_card tl_draw_discard_at(rpl_game *g, const char *file, int line)
@@ -516,14 +511,13 @@ rpl_meld_check_result tl_check_at(const rpl_rules *r, const char *cards, int end
 	return res;
 }
 
-void tl_check_ok_at(const rpl_rules *r, const char *cards, int end, const char *expect, const char *file,
-                    int line)
+void tl_check_ok_at(const rpl_rules *r, const char *cards, int end, const char *expect, const char *file, int line)
 {
 	rpl_meld_check_result res = tl_check_at(r, cards, end, file, line);
 
 	if (!res.valid) {
-		tl_fail_at(file, line, "%s: \"%s\" refused (rule %s: %s), expected \"%s\"", rpl_rules_profile(r),
-		           cards, rpl_rule_name(res.rule), res.reason, expect);
+		tl_fail_at(file, line, "%s: \"%s\" refused (rule %s: %s), expected \"%s\"", rpl_rules_profile(r), cards,
+		           rpl_rule_name(res.rule), res.reason, expect);
 		return;
 	}
 	tl_info_is_at(&res.meld, expect, file, line);
@@ -534,14 +528,13 @@ void tl_check_bad_at(const rpl_rules *r, const char *cards, int end, int rule, c
 	rpl_meld_check_result res = tl_check_at(r, cards, end, file, line);
 
 	if (res.valid) {
-		tl_fail_at(file, line, "%s: \"%s\" accepted as \"%s\", expected refusal %s", rpl_rules_profile(r),
-		           cards, info_text(&res.meld), rule >= 0 ? rpl_rule_name(rule) : "(any)");
+		tl_fail_at(file, line, "%s: \"%s\" accepted as \"%s\", expected refusal %s", rpl_rules_profile(r), cards,
+		           info_text(&res.meld), rule >= 0 ? rpl_rule_name(rule) : "(any)");
 		return;
 	}
 	if (rule >= 0 && res.rule != rule)
-		tl_fail_at(file, line, "%s: \"%s\" refused with %s (%d) \"%s\", expected %s (%d)",
-		           rpl_rules_profile(r), cards, rpl_rule_name(res.rule), res.rule, res.reason,
-		           rpl_rule_name(rule), rule);
+		tl_fail_at(file, line, "%s: \"%s\" refused with %s (%d) \"%s\", expected %s (%d)", rpl_rules_profile(r), cards,
+		           rpl_rule_name(res.rule), res.rule, res.reason, rpl_rule_name(rule), rule);
 	if (!res.reason[0])
 		tl_fail_at(file, line, "\"%s\" refused without a reason", cards);
 }

@@ -49,35 +49,32 @@ typedef struct tl_spec {
 } tl_spec;
 
 void tl_layout_at(rpl_layout *out, int nplayers, const tl_spec *spec, const char *file, int line);
-#define tl_layout(out, nplayers, ...) \
-	tl_layout_at((out), (nplayers), &(tl_spec){__VA_ARGS__}, __FILE__, __LINE__)
+#define tl_layout(out, nplayers, ...) tl_layout_at((out), (nplayers), &(tl_spec){ __VA_ARGS__ }, __FILE__, __LINE__)
 
 /*
  * A new game: profile + overrides, n players, first dealer. Tests mostly use
  * first_dealer = n - 1 so that seat 0 moves first in deal 1.
  */
-rpl_game *tl_game_at(const char *profile, const char *overrides, int nplayers, int first_dealer,
-                     const char *file, int line);
-#define tl_game(profile, overrides, n, dealer) \
-	tl_game_at((profile), (overrides), (n), (dealer), __FILE__, __LINE__)
+rpl_game *tl_game_at(const char *profile, const char *overrides, int nplayers, int first_dealer, const char *file,
+                     int line);
+#define tl_game(profile, overrides, n, dealer) tl_game_at((profile), (overrides), (n), (dealer), __FILE__, __LINE__)
 
 /* Start the next deal of g from a spec. */
 void tl_deal_at(rpl_game *g, const tl_spec *spec, const char *file, int line);
-#define tl_deal(g, ...) tl_deal_at((g), &(tl_spec){__VA_ARGS__}, __FILE__, __LINE__)
+#define tl_deal(g, ...) tl_deal_at((g), &(tl_spec){ __VA_ARGS__ }, __FILE__, __LINE__)
 
 /* ---- actions -------------------------------------------------------- */
 
 rpl_action tl_act(int kind);
-rpl_action tl_act_cards_at(int kind, int side, int meld, int end, const char *cards, const char *file,
-                           int line);
+rpl_action tl_act_cards_at(int kind, int side, int meld, int end, const char *cards, const char *file, int line);
 #define A_DRAW tl_act(RPL_ACT_DRAW)
 #define A_TAKE tl_act(RPL_ACT_TAKE)
 #define A_REJECT tl_act(RPL_ACT_REJECT)
 #define A_MELD(cards) tl_act_cards_at(RPL_ACT_MELD, 0, 0, RPL_END_DEFAULT, (cards), __FILE__, __LINE__)
 #define A_MELD_END(cards, end) tl_act_cards_at(RPL_ACT_MELD, 0, 0, (end), (cards), __FILE__, __LINE__)
-#define A_ADD(side, meld, cards) \
+#define A_ADD(side, meld, cards)                                                                                       \
 	tl_act_cards_at(RPL_ACT_ADD, (side), (meld), RPL_END_DEFAULT, (cards), __FILE__, __LINE__)
-#define A_ADD_END(side, meld, cards, end) \
+#define A_ADD_END(side, meld, cards, end)                                                                              \
 	tl_act_cards_at(RPL_ACT_ADD, (side), (meld), (end), (cards), __FILE__, __LINE__)
 #define A_DISCARD(card) tl_act_cards_at(RPL_ACT_DISCARD, 0, 0, 0, (card), __FILE__, __LINE__)
 rpl_action tl_act_morto(int i);
@@ -134,10 +131,8 @@ rpl_score tl_score_at(const rpl_game *g, int side, const char *file, int line);
 
 rpl_meld_check_result tl_check_at(const rpl_rules *r, const char *cards, int end, const char *file, int line);
 /* The cards form a meld arranged as expect (see assert_meld). */
-#define assert_meld_ok(r, cards, end, expect) \
-	tl_check_ok_at((r), (cards), (end), (expect), __FILE__, __LINE__)
-void tl_check_ok_at(const rpl_rules *r, const char *cards, int end, const char *expect, const char *file,
-                    int line);
+#define assert_meld_ok(r, cards, end, expect) tl_check_ok_at((r), (cards), (end), (expect), __FILE__, __LINE__)
+void tl_check_ok_at(const rpl_rules *r, const char *cards, int end, const char *expect, const char *file, int line);
 /* The cards do not form a meld; rule code expected (-1: any). */
 #define assert_meld_bad(r, cards, end, rule) tl_check_bad_at((r), (cards), (end), (rule), __FILE__, __LINE__)
 void tl_check_bad_at(const rpl_rules *r, const char *cards, int end, int rule, const char *file, int line);
@@ -155,9 +150,9 @@ extern int tl_soft_failures;
 /* Fail with a formatted message at file:line. */
 void tl_fail_at(const char *file, int line, const char *fmt, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 3, 4)))
+		__attribute__((format(printf, 3, 4)))
 #endif
-	;
+		;
 #define tl_fail(...) tl_fail_at(__FILE__, __LINE__, __VA_ARGS__)
 
 #endif

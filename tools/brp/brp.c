@@ -35,7 +35,8 @@ static void usage(FILE *f)
 	fputs("Usage: brp [--help] [--version] COMMAND [ARG]...\n"
 	      "Record, replay and verify matches of Buraco.\n"
 	      "\n"
-	      "Commands:\n", f);
+	      "Commands:\n",
+	      f);
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fputs("\n"
@@ -43,7 +44,8 @@ static void usage(FILE *f)
 	      "and 'man brp-COMMAND' for its manual page.\n"
 	      "Exit status: 0 success, 1 a negative answer (such as an invalid meld),\n"
 	      "2 a usage error, 3 a failure (an input that cannot be read, an output that\n"
-	      "cannot be written, out of memory).\n", f);
+	      "cannot be written, out of memory).\n",
+	      f);
 }
 
 static const struct brp_cmd *find_command(const char *name)

@@ -57,9 +57,9 @@ int cmd_view(int argc, char **argv);
  */
 void brp_error(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 2, 3)))
+		__attribute__((format(printf, 2, 3)))
 #endif
-	;
+		;
 
 /* ---- the option layer (options.c) ----
  *
@@ -75,11 +75,11 @@ void brp_error(const char *cmd, const char *fmt, ...)
 
 /* The codes of the options without a short letter: shared ones first, a command's own from BRP_OPT_OWN. */
 enum {
-	BRP_OPT_LIST = 256,    /* --from-list FILE */
-	BRP_OPT_TIMEOUT,       /* --timeout SECS */
-	BRP_OPT_JSON,          /* --json */
-	BRP_OPT_PASSFD,        /* --passphrase-fd N */
-	BRP_OPT_LOGFILE,       /* --log FILE (- or /dev/stdin: standard input) */
+	BRP_OPT_LIST = 256, /* --from-list FILE */
+	BRP_OPT_TIMEOUT,    /* --timeout SECS */
+	BRP_OPT_JSON,       /* --json */
+	BRP_OPT_PASSFD,     /* --passphrase-fd N */
+	BRP_OPT_LOGFILE,    /* --log FILE (- or /dev/stdin: standard input) */
 	BRP_OPT_OWN = 300
 };
 
@@ -91,19 +91,55 @@ struct brp_opt {
 	int group;        /* options with the same non-zero group set one thing: one of them at most */
 };
 
-#define BRP_OPT_JOBS { "jobs", 1, 'j', 0, 0 }
-#define BRP_OPT_FROM_LIST { "from-list", 1, BRP_OPT_LIST, 0, 0 }
-#define BRP_OPT_QUIET { "quiet", 0, 'q', 0, 0 }
-#define BRP_OPT_TIMEOUT_ROW { "timeout", 1, BRP_OPT_TIMEOUT, 0, 0 }
-#define BRP_OPT_JSON_ROW { "json", 0, BRP_OPT_JSON, 0, 0 }
-#define BRP_OPT_RULES { "rules", 1, 'r', 0, 1 }
-#define BRP_OPT_SET { "set", 1, 's', 1, 0 }
-#define BRP_OPT_PASSFD_ROW { "passphrase-fd", 1, BRP_OPT_PASSFD, 0, 0 }
+#define BRP_OPT_JOBS                                                                                                   \
+	{                                                                                                                  \
+		"jobs", 1, 'j', 0, 0                                                                                           \
+	}
+#define BRP_OPT_FROM_LIST                                                                                              \
+	{                                                                                                                  \
+		"from-list", 1, BRP_OPT_LIST, 0, 0                                                                             \
+	}
+#define BRP_OPT_QUIET                                                                                                  \
+	{                                                                                                                  \
+		"quiet", 0, 'q', 0, 0                                                                                          \
+	}
+#define BRP_OPT_TIMEOUT_ROW                                                                                            \
+	{                                                                                                                  \
+		"timeout", 1, BRP_OPT_TIMEOUT, 0, 0                                                                            \
+	}
+#define BRP_OPT_JSON_ROW                                                                                               \
+	{                                                                                                                  \
+		"json", 0, BRP_OPT_JSON, 0, 0                                                                                  \
+	}
+#define BRP_OPT_RULES                                                                                                  \
+	{                                                                                                                  \
+		"rules", 1, 'r', 0, 1                                                                                          \
+	}
+#define BRP_OPT_SET                                                                                                    \
+	{                                                                                                                  \
+		"set", 1, 's', 1, 0                                                                                            \
+	}
+#define BRP_OPT_PASSFD_ROW                                                                                             \
+	{                                                                                                                  \
+		"passphrase-fd", 1, BRP_OPT_PASSFD, 0, 0                                                                       \
+	}
 /* --log FILE: once in a command that reads one log, repeatable in a batch (brp verify, brp stats) */
-#define BRP_OPT_LOG { "log", 1, BRP_OPT_LOGFILE, 0, 0 }
-#define BRP_OPT_LOGS { "log", 1, BRP_OPT_LOGFILE, 1, 0 }
-#define BRP_OPT_HELP { "help", 0, 'h', 0, 0 }
-#define BRP_OPT_END { NULL, 0, 0, 0, 0 }
+#define BRP_OPT_LOG                                                                                                    \
+	{                                                                                                                  \
+		"log", 1, BRP_OPT_LOGFILE, 0, 0                                                                                \
+	}
+#define BRP_OPT_LOGS                                                                                                   \
+	{                                                                                                                  \
+		"log", 1, BRP_OPT_LOGFILE, 1, 0                                                                                \
+	}
+#define BRP_OPT_HELP                                                                                                   \
+	{                                                                                                                  \
+		"help", 0, 'h', 0, 0                                                                                           \
+	}
+#define BRP_OPT_END                                                                                                    \
+	{                                                                                                                  \
+		NULL, 0, 0, 0, 0                                                                                               \
+	}
 
 #define BRP_OPT_MAX 32
 
@@ -113,7 +149,7 @@ struct brp_getopt {
 	const struct brp_opt *opts;
 	int argc;
 	char **argv;
-	const char *arg;       /* the value of the option last returned (NULL for a flag) */
+	const char *arg;           /* the value of the option last returned (NULL for a flag) */
 	const struct brp_opt *cur; /* the option last returned */
 	int n;
 	struct option table[BRP_OPT_MAX + 1];
@@ -162,12 +198,15 @@ int brp_opt_refuse(const struct brp_getopt *g, const char *what);
 
 /* The batch options: -j/--jobs, --from-list, -q/--quiet, --timeout. */
 struct brp_batch {
-	int jobs;          /* 1..256, default 1 */
-	const char *list;  /* --from-list, or NULL */
+	int jobs;         /* 1..256, default 1 */
+	const char *list; /* --from-list, or NULL */
 	int quiet;
-	long timeout;      /* seconds, 0..86400, default 600 */
+	long timeout; /* seconds, 0..86400, default 600 */
 };
-#define BRP_BATCH_INIT { 1, NULL, 0, 600 }
+#define BRP_BATCH_INIT                                                                                                 \
+	{                                                                                                                  \
+		1, NULL, 0, 600                                                                                                \
+	}
 /*
  * Take option c if it is one of the batch options: 1 taken, 0 not one of
  * them, BRP_EXIT_USAGE a bad value (said).
@@ -199,8 +238,7 @@ int brp_bad_option(const char *cmd, int c, char **argv);
  * BRP_EXIT_USAGE (an unknown profile or parameter, a bad value) or
  * BRP_EXIT_FAIL (out of memory); *out is then NULL.
  */
-int brp_rules_make(const char *cmd, const char *profile, const char *const *sets, int nsets,
-                   rpl_rules **out);
+int brp_rules_make(const char *cmd, const char *profile, const char *const *sets, int nsets, rpl_rules **out);
 
 /*
  * The logs a batch command works on, one path at a time, so that memory does
@@ -280,8 +318,8 @@ void brp_source_free(struct brp_source *src);
 typedef void (*brp_job_fn)(const char *path, void *result, void *ud);
 typedef int (*brp_out_fn)(const char *path, const void *result, void *ud);
 typedef void (*brp_drop_fn)(void *result, void *ud);
-int brp_pool_run(const char *cmd, struct brp_source *src, int jobs, size_t slot_size, brp_job_fn job,
-                 brp_out_fn out, brp_drop_fn drop, void *ud);
+int brp_pool_run(const char *cmd, struct brp_source *src, int jobs, size_t slot_size, brp_job_fn job, brp_out_fn out,
+                 brp_drop_fn drop, void *ud);
 
 /* *buf becomes a copy of s, grown (*cap bytes) when s does not fit; -1 when out of memory. */
 int brp_copy_string(char **buf, size_t *cap, const char *s);

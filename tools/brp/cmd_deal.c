@@ -17,7 +17,8 @@ static void usage(FILE *f)
 	      "                         in the header's order)\n"
 	      "  -d, --deal N           the deal number (default 1)\n"
 	      "  -p, --players N        2 or 4 (default 4)\n"
-	      "  -h, --help             print this help and exit\n", f);
+	      "  -h, --help             print this help and exit\n",
+	      f);
 }
 
 static void print_cards(const char *label, const rpl_card *c, int n)
@@ -73,9 +74,7 @@ int cmd_deal(int argc, char **argv)
 				return BRP_EXIT_USAGE;
 			players = players ? 4 : 2;
 			break;
-		case 'h':
-			usage(stdout);
-			return BRP_EXIT_OK;
+		case 'h': usage(stdout); return BRP_EXIT_OK;
 		}
 	}
 	first = brp_getopt_index(&g);

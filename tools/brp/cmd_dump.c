@@ -27,7 +27,8 @@ static void usage(FILE *f)
 	      "  -h, --help        print this help and exit\n"
 	      "\n"
 	      "Exit status: 0 success, 2 a usage error, 3 a log that cannot be read or an\n"
-	      "output that cannot be written.\n", f);
+	      "output that cannot be written.\n",
+	      f);
 }
 
 static int put(void *ud, const char *s, size_t n)
@@ -77,11 +78,8 @@ static void json_action(FILE *f, const rpl_action *a)
 		fputs(",\"cards\":", f);
 		json_cards(f, a->cards, 1);
 		break;
-	case RPL_ACT_MORTO:
-		fprintf(f, ",\"morto\":%d", a->morto);
-		break;
-	default:
-		break;
+	case RPL_ACT_MORTO: fprintf(f, ",\"morto\":%d", a->morto); break;
+	default: break;
 	}
 	fputc('}', f);
 }
@@ -265,8 +263,7 @@ static int dump_json(rpl_reader *rd, FILE *f, char *err, size_t errlen)
 			has_seed = 1;
 			memcpy(seed, ev->seed, sizeof seed);
 			break;
-		default:
-			break;
+		default: break;
 		}
 	}
 	fputs("],\"claims\":[", f);
@@ -309,11 +306,7 @@ done:
 int cmd_dump(int argc, char **argv)
 {
 	static const struct brp_opt opts[] = {
-		{ "output", 1, 'o', 0, 0 },
-		BRP_OPT_JSON_ROW,
-		BRP_OPT_LOG,
-		BRP_OPT_HELP,
-		BRP_OPT_END,
+		{ "output", 1, 'o', 0, 0 }, BRP_OPT_JSON_ROW, BRP_OPT_LOG, BRP_OPT_HELP, BRP_OPT_END,
 	};
 	struct brp_getopt g;
 	int first;
@@ -336,15 +329,13 @@ int cmd_dump(int argc, char **argv)
 			if (brp_opt_path(&g, &path) != 0)
 				return BRP_EXIT_USAGE;
 			break;
-		case 'h':
-			usage(stdout);
-			return BRP_EXIT_OK;
+		case 'h': usage(stdout); return BRP_EXIT_OK;
 		}
 	}
 	first = brp_getopt_index(&g);
 	if (first + !path != argc) {
-		brp_error(name, first == argc ? "no log given (see brp dump --help)"
-		                               : "one log at a time (see brp dump --help)");
+		brp_error(name,
+		          first == argc ? "no log given (see brp dump --help)" : "one log at a time (see brp dump --help)");
 		return BRP_EXIT_USAGE;
 	}
 	if (!path)

@@ -315,8 +315,8 @@ int cmd_export(int argc, char **argv)
 	status = e.t.unreadable ? BRP_EXIT_FAIL : BRP_EXIT_OK;
 cleanup:
 	brp_progress_end(&e.prog);
-	rpl_export_db_free(e.db); /* rolls back a batch that was not committed */
-	rpl_export_csv_free(e.csv); /* removes temporary files that were not renamed */
+	rpl_export_db_free(e.db);     /* rolls back a batch that was not committed */
+	rpl_export_csv_free(e.csv);   /* removes temporary files that were not renamed */
 	rpl_export_xlsx_free(e.xlsx); /* removes a workbook that was not finished */
 	if (e.made_dir && !finished)
 		rmdir(e.csv_dir); /* made by this run, which failed: empty again, or kept if not */

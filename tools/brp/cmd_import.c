@@ -22,7 +22,8 @@ static void usage(FILE *f)
 	      "\n"
 	      "Exit status: 0 success, 2 a usage error, 3 a text that cannot be read or\n"
 	      "imported (the message names the line and the column), or a log that cannot\n"
-	      "be written.\n", f);
+	      "be written.\n",
+	      f);
 }
 
 /* The text, read in pieces by the import (it keeps one line at most): errno of a failed read is kept. */
@@ -65,15 +66,13 @@ int cmd_import(int argc, char **argv)
 			if (brp_opt_path(&g, &out_path) != 0)
 				return BRP_EXIT_USAGE;
 			break;
-		case 'h':
-			usage(stdout);
-			return BRP_EXIT_OK;
+		case 'h': usage(stdout); return BRP_EXIT_OK;
 		}
 	}
 	first = brp_getopt_index(&g);
 	if (first != argc - 1) {
 		brp_error(name, first == argc ? "no text given (see brp import --help)"
-		                               : "one text at a time (see brp import --help)");
+		                              : "one text at a time (see brp import --help)");
 		return BRP_EXIT_USAGE;
 	}
 	if (!out_path) {

@@ -17,12 +17,14 @@ static void usage(FILE *f)
 	      "  -s, --set NAME=VALUE  override a rule parameter (repeatable; see brp rules)\n"
 	      "  -e, --end low|high    where a wild that could sit at either end goes\n"
 	      "                        (default: the profile's wild_end_default)\n"
-	      "      --symbols         write suits as the symbols \xe2\x99\xa3 \xe2\x99\xa6 \xe2\x99\xa5 \xe2\x99\xa0 (plain output only)\n"
+	      "      --symbols         write suits as the symbols \xe2\x99\xa3 \xe2\x99\xa6 \xe2\x99\xa5 \xe2\x99\xa0 "
+	      "(plain output only)\n"
 	      "      --json            print one JSON object instead of a line\n"
 	      "  -h, --help            print this help and exit\n"
 	      "\n"
 	      "Exit status: 0 a valid meld, 1 not a meld, 2 a usage error or a bad card,\n"
-	      "3 out of memory.\n", f);
+	      "3 out of memory.\n",
+	      f);
 }
 
 static void print_card(rpl_card c, unsigned flags)
@@ -99,10 +101,10 @@ static int check_result(const rpl_meld_check_result *res)
 
 	if (!res->valid)
 		return 0;
-	if (m->length < 1 || m->length > 14 || m->lo < 1 || m->hi > 14 ||
-	    m->hi - m->lo + 1 != m->length || m->suit < 0 || m->suit > 3) {
-		brp_error(name, "the library returned an impossible arrangement (lo %d, hi %d, length %d)",
-		          m->lo, m->hi, m->length);
+	if (m->length < 1 || m->length > 14 || m->lo < 1 || m->hi > 14 || m->hi - m->lo + 1 != m->length || m->suit < 0 ||
+	    m->suit > 3) {
+		brp_error(name, "the library returned an impossible arrangement (lo %d, hi %d, length %d)", m->lo, m->hi,
+		          m->length);
 		return -1;
 	}
 	return 0;
@@ -112,13 +114,8 @@ int cmd_meld(int argc, char **argv)
 {
 	enum { OPT_SYMBOLS = BRP_OPT_OWN };
 	static const struct brp_opt opts[] = {
-		BRP_OPT_RULES,
-		BRP_OPT_SET,
-		{ "end", 1, 'e', 0, 0 },
-		{ "symbols", 0, OPT_SYMBOLS, 0, 0 },
-		BRP_OPT_JSON_ROW,
-		BRP_OPT_HELP,
-		BRP_OPT_END,
+		BRP_OPT_RULES, BRP_OPT_SET, { "end", 1, 'e', 0, 0 }, { "symbols", 0, OPT_SYMBOLS, 0, 0 }, BRP_OPT_JSON_ROW,
+		BRP_OPT_HELP,  BRP_OPT_END,
 	};
 	static const char *const ends[] = { "low", "high", "default", NULL };
 	static const int end_of[] = { RPL_END_LOW, RPL_END_HIGH, RPL_END_DEFAULT };

@@ -31,11 +31,7 @@ static void usage(FILE *f)
 int cmd_merge(int argc, char **argv)
 {
 	static const struct brp_opt opts[] = {
-		BRP_OPT_TIMEOUT_ROW,
-		BRP_OPT_QUIET,
-		BRP_OPT_JSON_ROW,
-		BRP_OPT_HELP,
-		BRP_OPT_END,
+		BRP_OPT_TIMEOUT_ROW, BRP_OPT_QUIET, BRP_OPT_JSON_ROW, BRP_OPT_HELP, BRP_OPT_END,
 	};
 	struct brp_getopt g;
 	struct brp_batch b = BRP_BATCH_INIT;

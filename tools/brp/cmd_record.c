@@ -83,7 +83,8 @@ static void usage(FILE *f)
 	      "  -h, --help                print this help and exit\n"
 	      "\n"
 	      "Exit status: 0 every line was taken, 1 some line was refused or not taken,\n"
-	      "2 a usage error, 3 a log that cannot be written or a key that cannot be read.\n", f);
+	      "2 a usage error, 3 a log that cannot be written or a key that cannot be read.\n",
+	      f);
 }
 
 /*
@@ -115,13 +116,13 @@ static int read_line(FILE *f, char *buf, size_t cap, size_t *len)
  * kept and which cards make a refused layout.
  */
 struct rec_out {
-	int json;                  /* one JSON object an answer */
-	int tty;                   /* standard input is a terminal: prompts on stderr */
+	int json; /* one JSON object an answer */
+	int tty;  /* standard input is a terminal: prompts on stderr */
 	int players;
-	const char *const *names;  /* by seat, NULL or "" unnamed */
-	int block_deal;            /* the deal of the open block; 0 when none is open */
+	const char *const *names;    /* by seat, NULL or "" unnamed */
+	int block_deal;              /* the deal of the open block; 0 when none is open */
 	int block_first, block_last; /* its first and last line kept */
-	int block_next;            /* what it expects: 0..3 hand S, 4 morto 0, 5 morto 1, 6 stock */
+	int block_next;              /* what it expects: 0..3 hand S, 4 morto 0, 5 morto 1, 6 stock */
 	int hand_line[RPL_MAX_SEATS], morto_line[2], stock_line;
 	rpl_card hand[RPL_MAX_SEATS][RPL_HAND_SIZE], morto[2][RPL_MORTO_SIZE];
 	rpl_card stock[RPL_STOCK_SIZE(2)];
@@ -156,9 +157,9 @@ static void block_kept_note(const struct rec_out *o, char *note)
 /* Append to note (cut at NOTE_SIZE). */
 static void note_add(char *note, const char *fmt, ...)
 #if defined(__GNUC__)
-	__attribute__((format(printf, 2, 3)))
+		__attribute__((format(printf, 2, 3)))
 #endif
-	;
+		;
 
 static void note_add(char *note, const char *fmt, ...)
 {
@@ -199,8 +200,7 @@ static void layout_note(const struct rec_out *o, char *note)
 		for (int i = 0; i < line_n[l]; i++)
 			if (line_cards[l][i] < RPL_NFACES)
 				count[line_cards[l][i]]++;
-	snprintf(note, NOTE_SIZE, "nothing of deal %d is kept (lines %d-%d)", o->block_deal, o->block_first,
-	         o->block_last);
+	snprintf(note, NOTE_SIZE, "nothing of deal %d is kept (lines %d-%d)", o->block_deal, o->block_first, o->block_last);
 	for (int c = 0; c < RPL_NFACES; c++) {
 		int on[RPL_MAX_SEATS + 3], n = 0;
 		if (count[c] == rpl_card_copies((rpl_card)c))
@@ -300,11 +300,8 @@ static void prompt(const struct rec_out *o, const rpl_recorder *rec)
 		fprintf(stderr, "%s'deal %d', then a hand line a seat, 'morto 0:', 'morto 1:', 'stock:'> ",
 		        phase == RPL_PHASE_DEAL_OVER ? "deal over: a claim, or " : "", deal + 1);
 		return;
-	case RPL_PHASE_MATCH_OVER:
-		fputs("match over: claims, then 'end'> ", stderr);
-		return;
-	default:
-		break;
+	case RPL_PHASE_MATCH_OVER: fputs("match over: claims, then 'end'> ", stderr); return;
+	default: break;
 	}
 	fprintf(stderr, "deal %d, turn %d: seat %d", deal,
 	        rpl_recorder_turn(rec, phase == RPL_PHASE_DRAW ? RPL_ACT_DRAW : RPL_ACT_DISCARD), seat);
@@ -313,7 +310,7 @@ static void prompt(const struct rec_out *o, const rpl_recorder *rec)
 		brp_text(stderr, o->names[seat]);
 		fputc(')', stderr);
 	}
-	fputs(phase == RPL_PHASE_DRAW   ? " to draw or take the pile> "
+	fputs(phase == RPL_PHASE_DRAW    ? " to draw or take the pile> "
 	      : phase == RPL_PHASE_MORTO ? " to pick up a morto> "
 	                                 : " to meld, add or discard> ",
 	      stderr);
@@ -340,8 +337,7 @@ static void block_taken(struct rec_out *o, const rpl_notation_item *it, int line
 		o->block_last = line;
 		o->block_next = it->number == 0 ? 5 : 6;
 		break;
-	default:
-		break;
+	default: break;
 	}
 }
 
@@ -436,7 +432,7 @@ int cmd_record(int argc, char **argv)
 			}
 			seat_name[s] = value;
 			break;
-		bad_seat:
+bad_seat:
 			brp_opt_refuse(&g, "I=NAME with I a seat from 0 to 3");
 			goto cleanup;
 		}
@@ -560,7 +556,8 @@ int cmd_record(int argc, char **argv)
 		fputs("brp record: recording into ", stderr);
 		brp_text(stderr, out_path);
 		fputs("; type the match in text notation, one line at a time: a deal block, then\n"
-		      "the turns (brp record --help shows the lines); 'end' or Ctrl-D closes the log.\n", stderr);
+		      "the turns (brp record --help shows the lines); 'end' or Ctrl-D closes the log.\n",
+		      stderr);
 	}
 	for (;;) {
 		size_t recorded = 0;
@@ -636,8 +633,7 @@ int cmd_record(int argc, char **argv)
 		} else if (e < 0) {
 			reply(&out, lineno, "error", NULL, rpl_notation_parser_errmsg(p), it, recorded, note);
 			bad = 1;
-		} else if (it->kind == RPL_NOTATION_DEAL || it->kind == RPL_NOTATION_HAND ||
-		           it->kind == RPL_NOTATION_MORTO) {
+		} else if (it->kind == RPL_NOTATION_DEAL || it->kind == RPL_NOTATION_HAND || it->kind == RPL_NOTATION_MORTO) {
 			reply(&out, lineno, "kept", NULL, NULL, NULL, 0, ""); /* the stock line writes the deal */
 		} else {
 			reply(&out, lineno, "ok", NULL, NULL, NULL, 0, "");

@@ -59,11 +59,7 @@ static void print_json(const char *in, const char *out, const rpl_recover_report
 int cmd_recover(int argc, char **argv)
 {
 	static const struct brp_opt opts[] = {
-		{ "output", 1, 'o', 0, 0 },
-		BRP_OPT_JSON_ROW,
-		BRP_OPT_LOG,
-		BRP_OPT_HELP,
-		BRP_OPT_END,
+		{ "output", 1, 'o', 0, 0 }, BRP_OPT_JSON_ROW, BRP_OPT_LOG, BRP_OPT_HELP, BRP_OPT_END,
 	};
 	struct brp_getopt g;
 	const char *out = NULL, *in = NULL;
@@ -95,9 +91,8 @@ int cmd_recover(int argc, char **argv)
 	if (!in)
 		in = argv[first];
 	struct stat si, so;
-	if (!brp_stdin_spelling(in) &&
-	    (strcmp(in, out) == 0 ||
-	     (stat(in, &si) == 0 && stat(out, &so) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino))) {
+	if (!brp_stdin_spelling(in) && (strcmp(in, out) == 0 || (stat(in, &si) == 0 && stat(out, &so) == 0 &&
+	                                                         si.st_dev == so.st_dev && si.st_ino == so.st_ino))) {
 		brp_error(name, "OUT must differ from IN: the damaged log is kept as evidence");
 		return BRP_EXIT_USAGE;
 	}

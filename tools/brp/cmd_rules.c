@@ -15,7 +15,8 @@ static void usage(FILE *f)
 	      "  -r, --rules PROFILE   the profile, as in the other commands (the same as PROFILE)\n"
 	      "  -s, --set NAME=VALUE  override a parameter (repeatable)\n"
 	      "      --json            print one JSON object {\"profile\":..., \"params\":{...}}\n"
-	      "  -h, --help            print this help and exit\n", f);
+	      "  -h, --help            print this help and exit\n",
+	      f);
 }
 
 /* Every parameter must have info and a value: checked before printing anything. */
@@ -59,9 +60,8 @@ static void print_plain(const rpl_rules *r)
 	for (i = 0; i < count; i++) {
 		const rpl_param_info *p = rpl_rules_param_info(i);
 		(void)rpl_rules_get(r, p->name, value, sizeof value);
-		printf("%c %-*s  %-*s  %s [%s]\n", rpl_rules_is_override(r, p->id) == 1 ? '*' : ' ',
-		       (int)wname, p->name, (int)wvalue, value, p->meaning ? p->meaning : "",
-		       p->source ? p->source : "");
+		printf("%c %-*s  %-*s  %s [%s]\n", rpl_rules_is_override(r, p->id) == 1 ? '*' : ' ', (int)wname, p->name,
+		       (int)wvalue, value, p->meaning ? p->meaning : "", p->source ? p->source : "");
 	}
 }
 
@@ -96,11 +96,7 @@ static void print_json(const rpl_rules *r)
 int cmd_rules(int argc, char **argv)
 {
 	static const struct brp_opt opts[] = {
-		BRP_OPT_SET,
-		BRP_OPT_JSON_ROW,
-		BRP_OPT_RULES,
-		BRP_OPT_HELP,
-		BRP_OPT_END,
+		BRP_OPT_SET, BRP_OPT_JSON_ROW, BRP_OPT_RULES, BRP_OPT_HELP, BRP_OPT_END,
 	};
 	struct brp_getopt g;
 	struct brp_rules_opts ro = { 0 };

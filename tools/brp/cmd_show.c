@@ -53,8 +53,7 @@ static void print_table(const rpl_position *p, const rpl_match_info *info, unsig
 {
 	char buf[16];
 
-	printf("deal %d, dealer %d, turn %d: seat %d %s\n", p->deal, p->dealer, p->turns, p->to_move,
-	       phase_name(p->phase));
+	printf("deal %d, dealer %d, turn %d: seat %d %s\n", p->deal, p->dealer, p->turns, p->to_move, phase_name(p->phase));
 	for (int s = 0; s < p->nplayers; s++) {
 		printf("hand %d", s);
 		if (info->players[s] && info->players[s][0]) {
@@ -81,8 +80,7 @@ static void print_table(const rpl_position *p, const rpl_match_info *info, unsig
 				}
 			}
 			printf("  %s, %d cards, %d points",
-			       m->category ? rpl_canastra_name(m->category) : (m->clean ? "clean" : "dirty"), m->length,
-			       m->points);
+			       m->category ? rpl_canastra_name(m->category) : (m->clean ? "clean" : "dirty"), m->length, m->points);
 			if (m->category)
 				printf(", canastra bonus %d", m->bonus);
 			putchar('\n');
@@ -109,8 +107,8 @@ static void print_table(const rpl_position *p, const rpl_match_info *info, unsig
 
 /* Which position to show: the last one at or before the selection. */
 struct pick {
-	long deal, turn, decision;  /* the selection; -1: not given */
-	rpl_position *best;         /* the last position within it, of the current deal when deal is -1 */
+	long deal, turn, decision; /* the selection; -1: not given */
+	rpl_position *best;        /* the last position within it, of the current deal when deal is -1 */
 	int have, beyond, last_deal;
 };
 

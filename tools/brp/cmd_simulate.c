@@ -62,7 +62,7 @@ struct job {
 	int commit, player_seeds;
 	uint64_t seed;
 	long matches;
-	long base;      /* the matches already in the directory (--add): this run's are base+1 onwards */
+	long base; /* the matches already in the directory (--add): this run's are base+1 onwards */
 	const char *dir;
 	atomic_long next;
 	atomic_long deals, decisions;
@@ -169,8 +169,8 @@ static int play_match(struct job *j, long index)
 		int32_t claim[2];
 		if (!j->commit)
 			rpl_layout_shuffle(&lay, j->players, &rng);
-		else if (rpl_deal_derive(&lay, dseed, (const uint8_t(*)[RPL_DEAL_SEED_SIZE])pseeds, j->player_seeds,
-		                         j->players, rpl_game_deal_number(g) + 1) != 0) {
+		else if (rpl_deal_derive(&lay, dseed, (const uint8_t(*)[RPL_DEAL_SEED_SIZE])pseeds, j->player_seeds, j->players,
+		                         rpl_game_deal_number(g) + 1) != 0) {
 			job_fail(j, path, "the deal cannot be derived");
 			goto cleanup;
 		}
@@ -274,8 +274,8 @@ static int corpus_start(struct job *j, int add)
 		return BRP_EXIT_USAGE;
 	}
 	if (j->base + j->matches > MAX_MATCHES) {
-		brp_error(name, "%s: holds matches up to %ld: %ld more would pass match-%06ld.brp", j->dir, j->base,
-		          j->matches, MAX_MATCHES);
+		brp_error(name, "%s: holds matches up to %ld: %ld more would pass match-%06ld.brp", j->dir, j->base, j->matches,
+		          MAX_MATCHES);
 		return BRP_EXIT_USAGE;
 	}
 	return 0;
@@ -286,8 +286,7 @@ static void *worker(void *arg)
 	struct job *j = arg;
 	long i;
 
-	while (!atomic_load(&j->failed) && (i = atomic_fetch_add(&j->next, 1)) < j->matches)
-	{
+	while (!atomic_load(&j->failed) && (i = atomic_fetch_add(&j->next, 1)) < j->matches) {
 		if (play_match(j, j->base + i) != 0)
 			break;
 		pthread_mutex_lock(&j->lock);
@@ -445,14 +444,14 @@ int cmd_simulate(int argc, char **argv)
 		goto cleanup;
 	}
 	if (json) {
-		printf("{\"matches\":%ld,\"deals\":%ld,\"decisions\":%ld,\"output\":", j.matches,
-		       (long)atomic_load(&j.deals), (long)atomic_load(&j.decisions));
+		printf("{\"matches\":%ld,\"deals\":%ld,\"decisions\":%ld,\"output\":", j.matches, (long)atomic_load(&j.deals),
+		       (long)atomic_load(&j.decisions));
 		brp_json_string(stdout, j.dir);
 		fputs("}\n", stdout);
 	} else if (!b.quiet) {
 		long deals = (long)atomic_load(&j.deals), decisions = (long)atomic_load(&j.decisions);
-		printf("%ld match%s, %ld deal%s, %ld decision%s written to ", j.matches, j.matches == 1 ? "" : "es",
-		       deals, deals == 1 ? "" : "s", decisions, decisions == 1 ? "" : "s");
+		printf("%ld match%s, %ld deal%s, %ld decision%s written to ", j.matches, j.matches == 1 ? "" : "es", deals,
+		       deals == 1 ? "" : "s", decisions, decisions == 1 ? "" : "s");
 		brp_text(stdout, j.dir);
 		putchar('\n');
 	}

@@ -191,13 +191,7 @@ static void print_json(const struct counts *c)
 int cmd_stats(int argc, char **argv)
 {
 	static const struct brp_opt opts[] = {
-		BRP_OPT_JSON_ROW,
-		BRP_OPT_JOBS,
-		BRP_OPT_FROM_LIST,
-		BRP_OPT_QUIET,
-		BRP_OPT_LOGS,
-		BRP_OPT_HELP,
-		BRP_OPT_END,
+		BRP_OPT_JSON_ROW, BRP_OPT_JOBS, BRP_OPT_FROM_LIST, BRP_OPT_QUIET, BRP_OPT_LOGS, BRP_OPT_HELP, BRP_OPT_END,
 	};
 	struct brp_getopt g;
 	struct brp_batch b = BRP_BATCH_INIT;

@@ -124,15 +124,10 @@ static void print_json(const char *path, const rpl_verdict *v)
 			print_score(&v->breakdown);
 		}
 		break;
-	case RPL_VERDICT_INCOMPLETE:
-		printf(",\"deal\":%d,\"turn\":%d", v->deal, v->turn);
-		break;
+	case RPL_VERDICT_INCOMPLETE: printf(",\"deal\":%d,\"turn\":%d", v->deal, v->turn); break;
 	case RPL_VERDICT_MALFORMED:
-	case RPL_VERDICT_TAMPERED:
-		printf(",\"offset\":%llu", (unsigned long long)v->offset);
-		break;
-	default:
-		break;
+	case RPL_VERDICT_TAMPERED: printf(",\"offset\":%llu", (unsigned long long)v->offset); break;
+	default: break;
 	}
 	print_signature_json(&v->signature);
 	if (v->kind != RPL_VERDICT_MALFORMED)

@@ -54,16 +54,16 @@ struct deal_sum {
 };
 
 struct view {
-	FILE *data;             /* the positions' JSON, in memory */
-	int seat;               /* --seat, or -1 */
+	FILE *data; /* the positions' JSON, in memory */
+	int seat;   /* --seat, or -1 */
 	int npos;
 	int nplayers;
-	char prev[16][4096];    /* the previous position's field texts: a field is written when it changed */
+	char prev[16][4096]; /* the previous position's field texts: a field is written when it changed */
 	struct deal_sum *deals;
 	int ndeals, capdeals;
 	int32_t match_claim[2];
 	int match_claimed;
-	int open_refused;       /* index of the refused position, or -1 */
+	int open_refused; /* index of the refused position, or -1 */
 };
 
 /* Write s as the text of an HTML element or attribute. */
@@ -356,8 +356,9 @@ static void write_summary(FILE *f, const struct view *w, const rpl_match_info *i
 	}
 deals:
 	if (v->kind == RPL_VERDICT_MALFORMED)
-		fprintf(f, "<p id=\"damage\" class=\"damage\">The log is damaged at byte %llu; the page shows what decoded "
-		           "before it.</p>\n",
+		fprintf(f,
+		        "<p id=\"damage\" class=\"damage\">The log is damaged at byte %llu; the page shows what decoded "
+		        "before it.</p>\n",
 		        (unsigned long long)v->offset);
 	fputs("<table id=\"deals\" class=\"deals\"><caption>Deals</caption>\n<tr><th>Deal</th><th>Dealer</th>"
 	      "<th>Side 0</th><th>Side 1</th><th>Match</th></tr>\n",
@@ -403,11 +404,7 @@ int cmd_view(int argc, char **argv)
 {
 	enum { OPT_SEAT = BRP_OPT_OWN };
 	static const struct brp_opt opts[] = {
-		{ "output", 1, 'o', 0, 0 },
-		{ "seat", 1, OPT_SEAT, 0, 0 },
-		BRP_OPT_LOG,
-		BRP_OPT_HELP,
-		BRP_OPT_END,
+		{ "output", 1, 'o', 0, 0 }, { "seat", 1, OPT_SEAT, 0, 0 }, BRP_OPT_LOG, BRP_OPT_HELP, BRP_OPT_END,
 	};
 	struct brp_getopt g;
 	const char *out = NULL, *path = NULL, *base;

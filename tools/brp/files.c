@@ -29,15 +29,15 @@ struct fidset {
 
 /* A directory being walked: its entries were read and sorted when it was entered. */
 struct frame {
-	char *dir;     /* its path as the paths below it begin: trailing slashes dropped */
+	char *dir; /* its path as the paths below it begin: trailing slashes dropped */
 	/*
 	 * The entries one after another: a kind byte ('d' or 'f'), for a log its
 	 * identity (struct fid, unaligned), the name, a NUL.
 	 */
 	char *names;
-	char **entry;  /* into names, in name order */
+	char **entry; /* into names, in name order */
 	size_t n, next;
-	uint64_t dev;  /* the directory's device: a log's, unless reached through a link */
+	uint64_t dev; /* the directory's device: a log's, unless reached through a link */
 };
 
 #define ENTRY_NAME (1 + sizeof(struct fid))
@@ -46,27 +46,27 @@ struct frame {
 #define LINE_QUOTE 40
 
 struct brp_source {
-	const char *cmd;        /* for the notes on what a walk skips */
+	const char *cmd; /* for the notes on what a walk skips */
 	char **argv;
-	int argc, arg;          /* the next argument */
-	unsigned char *is_dir;  /* per argument: a directory (checked by brp_source_new) */
-	FILE *list;             /* the --from-list file, NULL if none */
+	int argc, arg;         /* the next argument */
+	unsigned char *is_dir; /* per argument: a directory (checked by brp_source_new) */
+	FILE *list;            /* the --from-list file, NULL if none */
 	const char *list_name;
-	int own_list;           /* list was opened here (not standard input) */
-	int list_taken;         /* list has been started */
-	FILE *reading;          /* the list being read now: stdin for "-", or list */
+	int own_list;   /* list was opened here (not standard input) */
+	int list_taken; /* list has been started */
+	FILE *reading;  /* the list being read now: stdin for "-", or list */
 	const char *reading_name;
-	unsigned long lineno;   /* of the line last read from it */
-	char *line;             /* BRP_LIST_LINE_MAX bytes, a CR, a LF and a NUL */
-	struct frame *stack;    /* the directories being walked, outermost first */
+	unsigned long lineno; /* of the line last read from it */
+	char *line;           /* BRP_LIST_LINE_MAX bytes, a CR, a LF and a NUL */
+	struct frame *stack;  /* the directories being walked, outermost first */
 	size_t depth, stack_cap;
-	char *path;             /* the path last given */
+	char *path; /* the path last given */
 	size_t path_cap;
 	size_t count;
-	struct fidset seen;     /* the directories entered and the logs given by the walk under way */
-	int stdin_ok;           /* /dev/stdin among the arguments is the stdin log (brp_source_stdin_log) */
-	int stdin_first;        /* the stdin log comes before the arguments (--log -), not given yet */
-	char *err;              /* why it failed; NULL while it has not */
+	struct fidset seen; /* the directories entered and the logs given by the walk under way */
+	int stdin_ok;       /* /dev/stdin among the arguments is the stdin log (brp_source_stdin_log) */
+	int stdin_first;    /* the stdin log comes before the arguments (--log -), not given yet */
+	char *err;          /* why it failed; NULL while it has not */
 	int failed;
 };
 
@@ -187,10 +187,8 @@ static int kind_of(struct brp_source *s, const struct frame *f, const struct dir
 	id->dev = f->dev;
 	id->ino = (uint64_t)de->d_ino;
 	switch (de->d_type) {
-	case DT_DIR:
-		return 'd';
-	case DT_REG:
-		return has_ext(de->d_name, ".brp") ? 'f' : 0;
+	case DT_DIR: return 'd';
+	case DT_REG: return has_ext(de->d_name, ".brp") ? 'f' : 0;
 	case DT_LNK:
 	case DT_UNKNOWN:
 		if (set_path(s, f->dir, strlen(f->dir), de->d_name) < 0)
@@ -202,8 +200,7 @@ static int kind_of(struct brp_source *s, const struct frame *f, const struct dir
 		id->dev = (uint64_t)st.st_dev;
 		id->ino = (uint64_t)st.st_ino;
 		return S_ISREG(st.st_mode) && has_ext(de->d_name, ".brp") ? 'f' : 0;
-	default:
-		return 0;
+	default: return 0;
 	}
 }
 
@@ -500,8 +497,7 @@ int brp_source_next(struct brp_source *s, const char **path)
 				if ((fresh = fid_add(&s->seen, id)) < 0)
 					return fail(s, NULL, NULL);
 				if (!fresh) {
-					brp_error(s->cmd,
-					          "%s: skipped: a log this walk has given already, reached again through a link",
+					brp_error(s->cmd, "%s: skipped: a log this walk has given already, reached again through a link",
 					          s->path);
 					continue;
 				}
@@ -522,8 +518,8 @@ int brp_source_next(struct brp_source *s, const char **path)
 				char what[64], why[LINE_QUOTE + 80];
 				snprintf(what, sizeof(what), "%s, line %lu", s->reading_name, s->lineno);
 				if (got == -1)
-					snprintf(why, sizeof(why), "longer than %d bytes, so no path: \"%.*s...\"",
-					         BRP_LIST_LINE_MAX, LINE_QUOTE, s->line);
+					snprintf(why, sizeof(why), "longer than %d bytes, so no path: \"%.*s...\"", BRP_LIST_LINE_MAX,
+					         LINE_QUOTE, s->line);
 				else
 					snprintf(why, sizeof(why), "holds a NUL byte, so no path: \"%.*s\"...", LINE_QUOTE, s->line);
 				return fail(s, what, why);

@@ -71,8 +71,7 @@ int brp_getopt_next(struct brp_getopt *g)
 				continue;
 			/* a value given twice is refused; a flag given twice says the same thing twice, and passes */
 			if (k == i && g->opts[i].arg) {
-				brp_error(g->cmd, "--%s given twice: it takes one value (see brp %s --help)", g->opts[i].name,
-				          g->cmd);
+				brp_error(g->cmd, "--%s given twice: it takes one value (see brp %s --help)", g->opts[i].name, g->cmd);
 				return BRP_OPT_BAD;
 			}
 			if (k != i && g->opts[i].group && g->opts[k].group == g->opts[i].group) {

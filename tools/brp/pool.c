@@ -14,21 +14,21 @@
 
 struct slot {
 	const char *name; /* path, or brp_stdin_name (told apart by its address) */
-	char *path;   /* this slot's copy of its path */
+	char *path;       /* this slot's copy of its path */
 	size_t cap;
-	int ready;    /* result written */
+	int ready; /* result written */
 };
 
 struct pool {
 	struct brp_source *src;
 	size_t slot_size, window;
-	struct slot *slot;  /* path i in slot[i % window] */
-	char *results;      /* window results of slot_size bytes, in the same order */
-	size_t next;        /* paths taken from the source */
-	size_t emitted;     /* results handed out */
-	int end;            /* no more paths: the source ended or failed, memory ran out, or out said stop */
+	struct slot *slot; /* path i in slot[i % window] */
+	char *results;     /* window results of slot_size bytes, in the same order */
+	size_t next;       /* paths taken from the source */
+	size_t emitted;    /* results handed out */
+	int end;           /* no more paths: the source ended or failed, memory ran out, or out said stop */
 	int nomem;
-	int stopped;        /* out said stop */
+	int stopped; /* out said stop */
 	brp_job_fn job;
 	brp_out_fn out;
 	void *ud;
@@ -95,8 +95,8 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-int brp_pool_run(const char *cmd, struct brp_source *src, int jobs, size_t slot_size, brp_job_fn job,
-                 brp_out_fn out, brp_drop_fn drop, void *ud)
+int brp_pool_run(const char *cmd, struct brp_source *src, int jobs, size_t slot_size, brp_job_fn job, brp_out_fn out,
+                 brp_drop_fn drop, void *ud)
 {
 	struct pool p;
 	pthread_t *th = NULL;

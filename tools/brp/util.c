@@ -137,8 +137,7 @@ static void profile_list(char *buf, size_t size)
 	}
 }
 
-int brp_rules_make(const char *cmd, const char *profile, const char *const *sets, int nsets,
-                   rpl_rules **out)
+int brp_rules_make(const char *cmd, const char *profile, const char *const *sets, int nsets, rpl_rules **out)
 {
 	rpl_rules *r = NULL;
 	int err, i, rc = BRP_EXIT_USAGE;

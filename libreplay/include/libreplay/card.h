@@ -26,9 +26,9 @@ typedef uint8_t rpl_card;
 #define RPL_NFACES 53     /* distinct faces */
 #define RPL_DECK_SIZE 108 /* cards in a deal */
 /* The id of the card of suit (enum rpl_suit) and rank (1 = A .. 13 = K). */
-#define RPL_CARD_MAKE(suit, rank) ((rpl_card)((suit) * 13 + (rank) - 1))
-#define RPL_CARD_SUIT(c) ((c) / 13)     /* undefined for RPL_JOKER */
-#define RPL_CARD_RANK(c) ((c) % 13 + 1) /* 1 = A .. 13 = K; not for RPL_JOKER */
+#define RPL_CARD_MAKE(suit, rank) ((rpl_card)((suit)*13 + (rank)-1))
+#define RPL_CARD_SUIT(c) ((c) / 13)                               /* undefined for RPL_JOKER */
+#define RPL_CARD_RANK(c) ((c) % 13 + 1)                           /* 1 = A .. 13 = K; not for RPL_JOKER */
 #define RPL_IS_TWO(c) ((c) != RPL_JOKER && RPL_CARD_RANK(c) == 2) /* a 2 of any suit */
 /* A card that can stand for another in a meld: a joker or a 2. */
 #define RPL_IS_WILDCAPABLE(c) ((c) == RPL_JOKER || RPL_IS_TWO(c))

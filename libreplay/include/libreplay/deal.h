@@ -19,9 +19,9 @@
 extern "C" {
 #endif
 
-#define RPL_DEAL_SEED_SIZE 32        /* bytes of the platform's seed and of a player's seed */
-#define RPL_DEAL_COMMIT_SIZE 32      /* bytes of a commitment */
-#define RPL_DEAL_MAX_PLAYER_SEEDS 4  /* player seeds a match may add */
+#define RPL_DEAL_SEED_SIZE 32       /* bytes of the platform's seed and of a player's seed */
+#define RPL_DEAL_COMMIT_SIZE 32     /* bytes of a commitment */
+#define RPL_DEAL_MAX_PLAYER_SEEDS 4 /* player seeds a match may add */
 
 /*
  * The commitment to seed: BLAKE2b-256 of "brp-commit-v1" and the seed.

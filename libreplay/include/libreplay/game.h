@@ -39,7 +39,7 @@ typedef struct rpl_game rpl_game;
 #define RPL_HAND_SIZE 11  /* cards dealt to each hand */
 #define RPL_MORTO_SIZE 11 /* cards in each of the two mortos */
 #define RPL_MAX_SEATS 4   /* seats at the largest table */
-#define RPL_MAX_MELDS 36 /* per side: 108 cards / 3 */
+#define RPL_MAX_MELDS 36  /* per side: 108 cards / 3 */
 
 /*
  * The card layout of a deal, as dealt: each seat's hand (11 cards, in any
@@ -54,7 +54,7 @@ typedef struct rpl_layout {
 } rpl_layout;
 
 /* Number of stock cards in a layout for n players. */
-#define RPL_STOCK_SIZE(n) (RPL_DECK_SIZE - (n) * RPL_HAND_SIZE - 2 * RPL_MORTO_SIZE)
+#define RPL_STOCK_SIZE(n) (RPL_DECK_SIZE - (n)*RPL_HAND_SIZE - 2 * RPL_MORTO_SIZE)
 
 /* The kinds of decision. */
 enum rpl_action_kind {
@@ -93,13 +93,13 @@ enum rpl_deal_end { RPL_DEAL_ONGOING = 0, RPL_DEAL_OUT = 1, RPL_DEAL_STOCK = 2 }
 
 /* A side's score for one deal, with its breakdown. */
 typedef struct rpl_score {
-	int32_t melded;         /* + values of the cards in the side's melds */
-	int32_t bonus;          /* + canastra bonuses */
+	int32_t melded;                       /* + values of the cards in the side's melds */
+	int32_t bonus;                        /* + canastra bonuses */
 	int32_t canastras[RPL_CANASTRA_NCAT]; /* number of canastras per category */
-	int32_t going_out;      /* + bonus for going out (the side that went out) */
-	int32_t hand;           /* - values left in the side's hands (<= 0) */
-	int32_t morto;          /* - penalty for not taking a morto (<= 0) */
-	int32_t total;          /* the sum of the above */
+	int32_t going_out;                    /* + bonus for going out (the side that went out) */
+	int32_t hand;                         /* - values left in the side's hands (<= 0) */
+	int32_t morto;                        /* - penalty for not taking a morto (<= 0) */
+	int32_t total;                        /* the sum of the above */
 } rpl_score;
 
 /* What happened in the current (or last) deal; for statistics. */
@@ -183,12 +183,12 @@ RPL_API size_t rpl_game_legal(const rpl_game *g, rpl_action *out, size_t cap);
  * Queries. They only read g, and what each returns for a NULL g or a seat,
  * side or index out of range is said on its line.
  */
-RPL_API int rpl_game_players(const rpl_game *g);       /* 2 or 4; 0 for NULL */
-RPL_API int rpl_game_phase(const rpl_game *g);         /* enum rpl_phase; RPL_PHASE_NO_DEAL for NULL */
-RPL_API int rpl_game_seat(const rpl_game *g);          /* seat to move; -1 for NULL */
-RPL_API int rpl_game_dealer(const rpl_game *g);        /* dealer of this deal; -1 for NULL */
-RPL_API int rpl_game_deal_number(const rpl_game *g);   /* 1-based; 0 before the first and for NULL */
-RPL_API int rpl_game_turn_number(const rpl_game *g);   /* turns begun in this deal; 0 for NULL */
+RPL_API int rpl_game_players(const rpl_game *g);     /* 2 or 4; 0 for NULL */
+RPL_API int rpl_game_phase(const rpl_game *g);       /* enum rpl_phase; RPL_PHASE_NO_DEAL for NULL */
+RPL_API int rpl_game_seat(const rpl_game *g);        /* seat to move; -1 for NULL */
+RPL_API int rpl_game_dealer(const rpl_game *g);      /* dealer of this deal; -1 for NULL */
+RPL_API int rpl_game_deal_number(const rpl_game *g); /* 1-based; 0 before the first and for NULL */
+RPL_API int rpl_game_turn_number(const rpl_game *g); /* turns begun in this deal; 0 for NULL */
 /*
  * The hand of seat, sorted by card id, into out (cap cards at most; out may
  * be NULL); returns its size, or -1 for NULL g or a seat out of range.

@@ -29,11 +29,11 @@ extern "C" {
 #endif
 
 /* Limits a reader enforces before allocating (docs/format.md, section 10, "Limits"). */
-#define RPL_MAX_NAME 256        /* bytes of a player name */
-#define RPL_MAX_META 64         /* metadata entries */
-#define RPL_MAX_META_TEXT 1024  /* bytes of a metadata key or value */
+#define RPL_MAX_NAME 256           /* bytes of a player name */
+#define RPL_MAX_META 64            /* metadata entries */
+#define RPL_MAX_META_TEXT 1024     /* bytes of a metadata key or value */
 #define RPL_MAX_SECTION (1u << 20) /* bytes of a section payload */
-#define RPL_MAX_DEALS 10000     /* deals in one match */
+#define RPL_MAX_DEALS 10000        /* deals in one match */
 /*
  * The start time a header may hold, when known (not 0): the years 0000 to
  * 9999, 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z, which the notation and
@@ -56,12 +56,12 @@ extern "C" {
 
 /* What a match log's header says. Plain data; strings are borrowed. */
 typedef struct rpl_match_info {
-	const rpl_rules *rules;     /* the rules played, every parameter */
-	int nplayers;               /* 2 or 4 */
-	const char *players[4];     /* names by seat; NULL or "" for unnamed */
-	int first_dealer;           /* seat */
-	int64_t start_time;         /* seconds since 1970-01-01 UTC; 0 unknown; RPL_MIN_START_TIME.. */
-	size_t nmeta;               /* free-form metadata: platform, table id... */
+	const rpl_rules *rules; /* the rules played, every parameter */
+	int nplayers;           /* 2 or 4 */
+	const char *players[4]; /* names by seat; NULL or "" for unnamed */
+	int first_dealer;       /* seat */
+	int64_t start_time;     /* seconds since 1970-01-01 UTC; 0 unknown; RPL_MIN_START_TIME.. */
+	size_t nmeta;           /* free-form metadata: platform, table id... */
 	const char *const *meta_keys;
 	const char *const *meta_values;
 	/*
@@ -70,7 +70,7 @@ typedef struct rpl_match_info {
 	 * layouts are dealt freely; and the seeds the players added.
 	 */
 	const uint8_t *commitment;
-	int nplayer_seeds;          /* 0..RPL_DEAL_MAX_PLAYER_SEEDS */
+	int nplayer_seeds; /* 0..RPL_DEAL_MAX_PLAYER_SEEDS */
 	const uint8_t (*player_seeds)[RPL_DEAL_SEED_SIZE];
 } rpl_match_info;
 
@@ -116,8 +116,8 @@ RPL_API int rpl_recorder_open(rpl_recorder **out, const char *path, const rpl_ma
  * rpl_recorder_close() ends with one signature over the whole log. key is
  * borrowed: it must outlive the recorder. key NULL: rpl_recorder_open().
  */
-RPL_API int rpl_recorder_open_signed(rpl_recorder **out, const char *path, const rpl_match_info *info,
-                                     unsigned flags, const rpl_seckey *key);
+RPL_API int rpl_recorder_open_signed(rpl_recorder **out, const char *path, const rpl_match_info *info, unsigned flags,
+                                     const rpl_seckey *key);
 
 /*
  * Where a recorder made by rpl_recorder_open_sink writes: a database row, an
@@ -314,16 +314,16 @@ enum rpl_event_kind {
 
 /* One event of a log, as rpl_reader_next() fills it. Plain data: the caller's. */
 typedef struct rpl_event {
-	int kind;           /* enum rpl_event_kind */
-	int deal;           /* 1-based deal number (claims: 0 for the match) */
-	int turn;           /* ACTION: turn number within the deal, 1-based */
-	int seat;           /* ACTION: the seat that decided */
-	rpl_action action;  /* ACTION */
-	rpl_layout layout;  /* DEAL */
-	int32_t score[2];   /* CLAIM */
-	int recovered;      /* END: 1 if written by brp recover */
+	int kind;                         /* enum rpl_event_kind */
+	int deal;                         /* 1-based deal number (claims: 0 for the match) */
+	int turn;                         /* ACTION: turn number within the deal, 1-based */
+	int seat;                         /* ACTION: the seat that decided */
+	rpl_action action;                /* ACTION */
+	rpl_layout layout;                /* DEAL */
+	int32_t score[2];                 /* CLAIM */
+	int recovered;                    /* END: 1 if written by brp recover */
 	uint8_t seed[RPL_DEAL_SEED_SIZE]; /* REVEAL: the seed, as the log holds it (unchecked) */
-	uint64_t offset;    /* byte offset of the section the event comes from */
+	uint64_t offset;                  /* byte offset of the section the event comes from */
 } rpl_event;
 
 /*
@@ -402,33 +402,33 @@ enum rpl_verdict_kind {
 	RPL_VERDICT_MISMATCH = 2,
 	RPL_VERDICT_INCOMPLETE = 3,
 	RPL_VERDICT_MALFORMED = 4,
-	RPL_VERDICT_TAMPERED = 5,  /* a signature does not verify: signature.offset, .covered */
-	RPL_VERDICT_UNTRUSTED = 6  /* otherwise ok, but trusted keys were given and no trusted
+	RPL_VERDICT_TAMPERED = 5, /* a signature does not verify: signature.offset, .covered */
+	RPL_VERDICT_UNTRUSTED = 6 /* otherwise ok, but trusted keys were given and no trusted
 	                              signature covers the whole log (signature says why) */
 };
 
 /* The judgement of one log. Plain data, the caller's; the fields that apply depend on kind. */
 typedef struct rpl_verdict {
-	int kind;              /* enum rpl_verdict_kind */
+	int kind;                      /* enum rpl_verdict_kind */
 	char message[RPL_ERRMSG_SIZE]; /* one line: the rule message, the mismatch, the damage */
 	/* where: the deal, turn (1-based) and seat of an illegal decision or where the log stops */
 	int deal, turn, seat;
-	rpl_action action;     /* ILLEGAL: the decision refused */
-	int rule;              /* ILLEGAL: enum rpl_rule */
-	int side;              /* MISMATCH: the side whose claim differs */
-	int claim_deal;        /* MISMATCH: the deal claimed (0 = the match total) */
+	rpl_action action; /* ILLEGAL: the decision refused */
+	int rule;          /* ILLEGAL: enum rpl_rule */
+	int side;          /* MISMATCH: the side whose claim differs */
+	int claim_deal;    /* MISMATCH: the deal claimed (0 = the match total) */
 	int32_t claimed, computed;
-	rpl_score breakdown;   /* MISMATCH: the recomputed breakdown (deal claims) */
-	uint64_t offset;       /* MALFORMED: byte offset of the damage */
+	rpl_score breakdown; /* MISMATCH: the recomputed breakdown (deal claims) */
+	uint64_t offset;     /* MALFORMED: byte offset of the damage */
 	/* what was replayed */
 	int deals, actions;
 	int32_t total[2];
-	int winner;            /* -1 unless the match is over */
+	int winner; /* -1 unless the match is over */
 	int recovered;
-	uint64_t bytes;        /* the log's size: the bytes read (0 when it could not be read) */
-	int deal_commitment;   /* enum rpl_deal_commitment */
+	uint64_t bytes;                           /* the log's size: the bytes read (0 when it could not be read) */
+	int deal_commitment;                      /* enum rpl_deal_commitment */
 	uint8_t commitment[RPL_DEAL_COMMIT_SIZE]; /* not NONE: the commitment the log holds or its seed hashes to */
-	int deal_mismatch;     /* DEAL_MISMATCH: the first deal not derived from the seed; 0: the seed itself */
+	int deal_mismatch; /* DEAL_MISMATCH: the first deal not derived from the seed; 0: the seed itself */
 	/* what the log's signature sections cover (sign.h), whatever the verdict */
 	rpl_signature_report signature;
 	/*
@@ -529,15 +529,15 @@ RPL_API int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, co
 
 /* What rpl_recover() kept and cut. */
 typedef struct rpl_recover_report {
-	int deals;              /* deals kept (the last may be unfinished) */
-	int actions;            /* decisions kept */
-	int claims;             /* claims kept */
-	int dropped_actions;    /* decisions of an unfinished last turn that were cut */
-	uint64_t read_bytes;    /* bytes of the input that were whole */
-	uint64_t total_bytes;   /* bytes of the input */
-	int damaged;            /* 1 when reading stopped at damage or a cut, 0 at a clean end */
-	int output;             /* on failure: 1 when writing out failed, 0 when reading in did */
-	int closed;             /* 1 when in is whole and closed: nothing was salvaged or written */
+	int deals;                     /* deals kept (the last may be unfinished) */
+	int actions;                   /* decisions kept */
+	int claims;                    /* claims kept */
+	int dropped_actions;           /* decisions of an unfinished last turn that were cut */
+	uint64_t read_bytes;           /* bytes of the input that were whole */
+	uint64_t total_bytes;          /* bytes of the input */
+	int damaged;                   /* 1 when reading stopped at damage or a cut, 0 at a clean end */
+	int output;                    /* on failure: 1 when writing out failed, 0 when reading in did */
+	int closed;                    /* 1 when in is whole and closed: nothing was salvaged or written */
 	char message[RPL_ERRMSG_SIZE]; /* one line: what was cut and why, or why the call failed */
 } rpl_recover_report;
 

@@ -33,24 +33,24 @@ RPL_API const char *rpl_canastra_name(int category);
 
 /* A meld as laid out on the table. Plain data, owned by the caller. */
 typedef struct rpl_meld_info {
-	int suit;              /* enum rpl_suit */
-	int lo, hi;            /* positions occupied, 1..14 */
-	int length;            /* hi - lo + 1 */
-	int wilds;             /* number of wilds */
-	int clean;             /* 1 when wilds == 0 */
-	int points;            /* sum of the card values */
-	int category;          /* enum rpl_canastra */
-	int bonus;             /* canastra bonus under the rules */
-	rpl_card card[14];     /* card[i] sits at position lo + i */
-	uint8_t wild[14];      /* 1 when card[i] is a wild */
+	int suit;          /* enum rpl_suit */
+	int lo, hi;        /* positions occupied, 1..14 */
+	int length;        /* hi - lo + 1 */
+	int wilds;         /* number of wilds */
+	int clean;         /* 1 when wilds == 0 */
+	int points;        /* sum of the card values */
+	int category;      /* enum rpl_canastra */
+	int bonus;         /* canastra bonus under the rules */
+	rpl_card card[14]; /* card[i] sits at position lo + i */
+	uint8_t wild[14];  /* 1 when card[i] is a wild */
 } rpl_meld_info;
 
 /* The result of rpl_meld_check(). */
 typedef struct rpl_meld_check_result {
-	int valid;          /* 1 if the cards form a meld */
-	int rule;           /* enum rpl_rule when not valid */
+	int valid;                    /* 1 if the cards form a meld */
+	int rule;                     /* enum rpl_rule when not valid */
 	char reason[RPL_ERRMSG_SIZE]; /* one line naming the rule when not valid */
-	rpl_meld_info meld; /* the arrangement when valid */
+	rpl_meld_info meld;           /* the arrangement when valid */
 } rpl_meld_check_result;
 
 /*
@@ -63,8 +63,7 @@ typedef struct rpl_meld_check_result {
  * end out of range (*out then untouched). Only reads r: safe on one r from
  * several threads.
  */
-RPL_API int rpl_meld_check(const rpl_rules *r, const rpl_card *cards, size_t n, int end,
-                           rpl_meld_check_result *out);
+RPL_API int rpl_meld_check(const rpl_rules *r, const rpl_card *cards, size_t n, int end, rpl_meld_check_result *out);
 
 /* The natural card for position pos (1..14; 14 is the ace again) of suit (enum rpl_suit); other values give an unspecified card. */
 RPL_API rpl_card rpl_meld_natural(int suit, int pos);

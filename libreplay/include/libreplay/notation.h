@@ -67,26 +67,26 @@ enum rpl_notation_kind {
  * strings are owned by the parser and live until its next call.
  */
 typedef struct rpl_notation_item {
-	int kind;               /* enum rpl_notation_kind */
-	int line;               /* 1-based line number */
+	int kind; /* enum rpl_notation_kind */
+	int line; /* 1-based line number */
 	/* TAG: the tag's canonical name ("Rule") and its values, unescaped */
 	const char *tag;
-	int nvalues;            /* 1 or 2 */
-	const char *value[2];   /* NUL-terminated (escapes cannot make a NUL) */
-	int value_column[2];    /* where each value's opening quote is */
+	int nvalues;          /* 1 or 2 */
+	const char *value[2]; /* NUL-terminated (escapes cannot make a NUL) */
+	int value_column[2];  /* where each value's opening quote is */
 	/* DEAL: the deal number; HAND: the seat; MORTO: 0 or 1;
 	 * CLAIM: the deal (0: the match); TURN: the turn number, 0 when not written */
 	int number;
-	int seat;               /* TURN: the seat that decides */
-	int seat_column;        /* TURN: where the seat is written */
-	int recovered;          /* END: "end recovered" */
-	int32_t score[2];       /* CLAIM: side 0, side 1 */
-	size_t ncards;          /* HAND, MORTO, STOCK: the cards in the order written */
+	int seat;         /* TURN: the seat that decides */
+	int seat_column;  /* TURN: where the seat is written */
+	int recovered;    /* END: "end recovered" */
+	int32_t score[2]; /* CLAIM: side 0, side 1 */
+	size_t ncards;    /* HAND, MORTO, STOCK: the cards in the order written */
 	rpl_card cards[RPL_NOTATION_MAX_CARDS];
-	size_t nactions;        /* TURN: the decisions, in order */
+	size_t nactions; /* TURN: the decisions, in order */
 	rpl_action actions[RPL_NOTATION_MAX_ACTIONS];
 	int column[RPL_NOTATION_MAX_ACTIONS]; /* TURN: where each decision starts */
-	uint8_t seed[32];       /* SEED: the seed's bytes */
+	uint8_t seed[32];                     /* SEED: the seed's bytes */
 } rpl_notation_item;
 
 /*
@@ -118,8 +118,7 @@ RPL_API void rpl_notation_parser_free(rpl_notation_parser *p);
  * or out (or NULL line with len > 0). *out is the caller's; the strings it
  * points to are the parser's, valid until its next call.
  */
-RPL_API int rpl_notation_parser_line(rpl_notation_parser *p, const char *line, size_t len,
-                                     rpl_notation_item *out);
+RPL_API int rpl_notation_parser_line(rpl_notation_parser *p, const char *line, size_t len, rpl_notation_item *out);
 
 /*
  * The text has ended: 0, or RPL_EPARSE when it ends inside a deal block
@@ -175,8 +174,8 @@ RPL_API void rpl_notation_parser_where(const rpl_notation_parser *p, int *line, 
  * RPL_ELIMIT for a start time outside the years 0000..9999, RPL_EINVAL for
  * a NULL rd or write. Runs on the calling thread; write is called there.
  */
-RPL_API int rpl_notation_write(rpl_reader *rd, int (*write)(void *ud, const char *s, size_t n), void *ud,
-                               char *err, size_t errlen);
+RPL_API int rpl_notation_write(rpl_reader *rd, int (*write)(void *ud, const char *s, size_t n), void *ud, char *err,
+                               size_t errlen);
 
 /*
  * Parse a whole text of len bytes and record it into out_path (created or
@@ -204,8 +203,8 @@ RPL_API int rpl_notation_import(const char *text, size_t len, const char *out_pa
  * longer than RPL_NOTATION_MAX_LINE stops the import (RPL_ELIMIT) before
  * the rest of it is read.
  */
-RPL_API int rpl_notation_import_stream(ptrdiff_t (*read)(void *ud, char *buf, size_t n), void *ud,
-                                       const char *out_path, char *err, size_t errlen);
+RPL_API int rpl_notation_import_stream(ptrdiff_t (*read)(void *ud, char *buf, size_t n), void *ud, const char *out_path,
+                                       char *err, size_t errlen);
 
 /*
  * The notation's time stamps ([Start]): "YYYY-MM-DDTHH:MM:SSZ", UTC, years

@@ -39,10 +39,10 @@ enum rpl_position_kind {
 /* Where a card is, for the cards a decision moved. */
 enum rpl_zone {
 	RPL_ZONE_STOCK = 1,
-	RPL_ZONE_HAND = 2,  /* of the position's seat */
+	RPL_ZONE_HAND = 2, /* of the position's seat */
 	RPL_ZONE_PILE = 3,
-	RPL_ZONE_MELD = 4,  /* meld 'meld' of side 'side' */
-	RPL_ZONE_MORTO = 5  /* morto 'morto' */
+	RPL_ZONE_MELD = 4, /* meld 'meld' of side 'side' */
+	RPL_ZONE_MORTO = 5 /* morto 'morto' */
 };
 
 /* "stock", "hand", "pile", "meld", "morto"; "?" for anything else. */
@@ -64,15 +64,15 @@ typedef struct rpl_position_move {
 
 /* The table at one moment of a match: plain data, filled by the engine (see rpl_positions_file). */
 typedef struct rpl_position {
-	int kind;             /* enum rpl_position_kind */
-	int index;            /* 0, 1, 2, ... in the order of the log */
+	int kind;  /* enum rpl_position_kind */
+	int index; /* 0, 1, 2, ... in the order of the log */
 	/* the moment: deal (1-based); for a decision, its turn (1-based), its
 	   number within the turn (1-based) and within the deal, and the seat that
 	   took it; 0, 0, 0 and -1 for DEALT */
 	int deal, turn, decision, deal_decision, seat;
-	rpl_action action;    /* DECISION, REFUSED: the decision */
-	int rule;             /* REFUSED: enum rpl_rule broken */
-	char message[320];    /* REFUSED: the engine's one-line message */
+	rpl_action action; /* DECISION, REFUSED: the decision */
+	int rule;          /* REFUSED: enum rpl_rule broken */
+	char message[320]; /* REFUSED: the engine's one-line message */
 	/* the running verdict: RPL_VERDICT_OK while every decision was legal and
 	   every claim of the deals ended so far matches; RPL_VERDICT_MISMATCH from
 	   the end of a deal whose claimed score differs; RPL_VERDICT_ILLEGAL on
@@ -82,23 +82,23 @@ typedef struct rpl_position {
 	/* the table */
 	int nplayers;
 	int dealer, phase, to_move; /* the deal's dealer, enum rpl_phase, the seat to move */
-	int turns;            /* turns begun in the deal (rpl_game_turn_number) */
+	int turns;                  /* turns begun in the deal (rpl_game_turn_number) */
 	int hand_count[RPL_MAX_SEATS];
 	rpl_card hand[RPL_MAX_SEATS][RPL_DECK_SIZE]; /* sorted by card id */
 	int meld_count[2];
-	rpl_meld_info meld[2][RPL_MAX_MELDS];        /* by side, in the order laid */
+	rpl_meld_info meld[2][RPL_MAX_MELDS]; /* by side, in the order laid */
 	int pile_count;
-	rpl_card pile[RPL_DECK_SIZE];                /* bottom first: the top is pile[pile_count - 1] */
+	rpl_card pile[RPL_DECK_SIZE]; /* bottom first: the top is pile[pile_count - 1] */
 	/* how many of the pile's top cards a player at the table sees: all of them,
 	   or only the top one when the profile's pile rule is top_laid (STBL's
 	   closed pile; docs/rules.md 6.3) */
 	int pile_visible;
 	int stock_count;
-	int morto[2];         /* as rpl_game_morto_state: -1 untouched, 0/1 taken by that side, 2 turned into stock */
-	rpl_score score[2];   /* each side's score of this deal so far (final once the deal is over) */
-	int32_t total[2];     /* the match totals, the deals ended included */
+	int morto[2];       /* as rpl_game_morto_state: -1 untouched, 0/1 taken by that side, 2 turned into stock */
+	rpl_score score[2]; /* each side's score of this deal so far (final once the deal is over) */
+	int32_t total[2];   /* the match totals, the deals ended included */
 	int vulnerable[2];
-	int winner;           /* the winning side once the match is over, else -1 */
+	int winner; /* the winning side once the match is over, else -1 */
 	/* claims of the log: for this deal, once it is over (claimed 1), and for
 	   the match, once it is over (match_claimed 1) */
 	int claimed;

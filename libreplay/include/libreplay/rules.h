@@ -76,7 +76,7 @@ enum rpl_wild_end { RPL_END_DEFAULT = 0, RPL_END_LOW = 1, RPL_END_HIGH = 2 };
 enum rpl_wild_mobility { RPL_WILD_FIXED = 0, RPL_WILD_FLOATING = 1 };
 /* pile_rule: what taking the pile obliges to lay this turn. */
 enum rpl_pile_rule {
-	RPL_PILE_USE_ANY = 0, /* KZV: some pile card must be laid this turn */
+	RPL_PILE_USE_ANY = 0,  /* KZV: some pile card must be laid this turn */
 	RPL_PILE_TOP_LAID = 1, /* STBL: the top card must be laid this turn */
 	RPL_PILE_FREE = 2      /* ABERTO: no obligation */
 };
@@ -165,45 +165,45 @@ RPL_API const char *rpl_rules_errmsg(const rpl_rules *r);
 enum rpl_rule {
 	RPL_RULE_NONE = 0,
 	/* the order of a turn */
-	RPL_RULE_NO_DEAL = 1,         /* turn.no_deal: no deal in progress */
-	RPL_RULE_MATCH_OVER = 2,      /* turn.match_over */
-	RPL_RULE_MUST_DRAW = 3,       /* turn.must_draw: draw before anything else */
-	RPL_RULE_ALREADY_DREW = 4,    /* turn.already_drew */
-	RPL_RULE_MORTO_DUE = 5,       /* morto.due: the morto must be picked up now */
-	RPL_RULE_MORTO_NOT_DUE = 6,   /* morto.not_due */
-	RPL_RULE_MORTO_WRONG = 7,     /* morto.wrong: not the next available morto */
-	RPL_RULE_NOT_IN_HAND = 8,     /* card.not_in_hand */
-	RPL_RULE_BAD_ACTION = 9,      /* action.malformed */
-	RPL_RULE_DEAL_NOT_OVER = 10,  /* deal.not_over: a new deal before the end */
-	RPL_RULE_LAYOUT = 11,         /* deal.layout: not a valid deal of 108 cards */
+	RPL_RULE_NO_DEAL = 1,        /* turn.no_deal: no deal in progress */
+	RPL_RULE_MATCH_OVER = 2,     /* turn.match_over */
+	RPL_RULE_MUST_DRAW = 3,      /* turn.must_draw: draw before anything else */
+	RPL_RULE_ALREADY_DREW = 4,   /* turn.already_drew */
+	RPL_RULE_MORTO_DUE = 5,      /* morto.due: the morto must be picked up now */
+	RPL_RULE_MORTO_NOT_DUE = 6,  /* morto.not_due */
+	RPL_RULE_MORTO_WRONG = 7,    /* morto.wrong: not the next available morto */
+	RPL_RULE_NOT_IN_HAND = 8,    /* card.not_in_hand */
+	RPL_RULE_BAD_ACTION = 9,     /* action.malformed */
+	RPL_RULE_DEAL_NOT_OVER = 10, /* deal.not_over: a new deal before the end */
+	RPL_RULE_LAYOUT = 11,        /* deal.layout: not a valid deal of 108 cards */
 	/* drawing and the pile */
-	RPL_RULE_STOCK_EMPTY = 20,    /* stock.empty */
-	RPL_RULE_PILE_EMPTY = 21,     /* pile.empty */
-	RPL_RULE_PILE_FROZEN = 22,    /* pile.frozen: top card is a wild (KZV) */
-	RPL_RULE_PILE_UNUSABLE = 23,  /* pile.unusable: no pile card / the top card cannot be laid */
+	RPL_RULE_STOCK_EMPTY = 20,       /* stock.empty */
+	RPL_RULE_PILE_EMPTY = 21,        /* pile.empty */
+	RPL_RULE_PILE_FROZEN = 22,       /* pile.frozen: top card is a wild (KZV) */
+	RPL_RULE_PILE_UNUSABLE = 23,     /* pile.unusable: no pile card / the top card cannot be laid */
 	RPL_RULE_PILE_TOP_NOT_LAID = 24, /* pile.top_not_laid (STBL) */
-	RPL_RULE_PILE_NOT_USED = 25,  /* pile.not_used: no pile card laid this turn (KZV) */
-	RPL_RULE_PILE_RETURN = 26,    /* pile.return: the one-card pile discarded back (ABERTO) */
-	RPL_RULE_REJECT = 27,         /* draw.reject: reject-and-redraw not allowed now */
+	RPL_RULE_PILE_NOT_USED = 25,     /* pile.not_used: no pile card laid this turn (KZV) */
+	RPL_RULE_PILE_RETURN = 26,       /* pile.return: the one-card pile discarded back (ABERTO) */
+	RPL_RULE_REJECT = 27,            /* draw.reject: reject-and-redraw not allowed now */
 	/* melds */
-	RPL_RULE_MELD_SHORT = 40,     /* meld.short: fewer than 3 cards */
-	RPL_RULE_MELD_LONG = 41,      /* meld.long: more than 14 cards */
-	RPL_RULE_MELD_SUIT = 42,      /* meld.suit: not one suit (sets are never melds) */
-	RPL_RULE_MELD_DUPLICATE = 43, /* meld.duplicate: two cards for one position */
-	RPL_RULE_MELD_WILDS = 44,     /* meld.wilds: too many wilds */
-	RPL_RULE_MELD_GAP = 45,       /* meld.gap: not a run of consecutive positions */
-	RPL_RULE_MELD_WRAP = 46,      /* meld.wrap: K-A-2 read as a wrap */
-	RPL_RULE_MELD_END = 47,       /* meld.end: the wild cannot sit at the end asked */
-	RPL_RULE_MELD_NO_SUCH = 48,   /* meld.no_such: no such meld on the table */
-	RPL_RULE_MELD_OPPONENT = 49,  /* meld.opponent: adding to the opponents' meld */
+	RPL_RULE_MELD_SHORT = 40,      /* meld.short: fewer than 3 cards */
+	RPL_RULE_MELD_LONG = 41,       /* meld.long: more than 14 cards */
+	RPL_RULE_MELD_SUIT = 42,       /* meld.suit: not one suit (sets are never melds) */
+	RPL_RULE_MELD_DUPLICATE = 43,  /* meld.duplicate: two cards for one position */
+	RPL_RULE_MELD_WILDS = 44,      /* meld.wilds: too many wilds */
+	RPL_RULE_MELD_GAP = 45,        /* meld.gap: not a run of consecutive positions */
+	RPL_RULE_MELD_WRAP = 46,       /* meld.wrap: K-A-2 read as a wrap */
+	RPL_RULE_MELD_END = 47,        /* meld.end: the wild cannot sit at the end asked */
+	RPL_RULE_MELD_NO_SUCH = 48,    /* meld.no_such: no such meld on the table */
+	RPL_RULE_MELD_OPPONENT = 49,   /* meld.opponent: adding to the opponents' meld */
 	RPL_RULE_MELD_WILD_STUCK = 50, /* meld.wild_stuck: no legal place for the displaced wild */
 	/* opening while vulnerable */
-	RPL_RULE_OPEN_MINIMUM = 60,   /* open.minimum (ABERTO) */
+	RPL_RULE_OPEN_MINIMUM = 60, /* open.minimum (ABERTO) */
 	/* going out */
-	RPL_RULE_OUT_NO_MORTO = 70,   /* out.no_morto */
+	RPL_RULE_OUT_NO_MORTO = 70,    /* out.no_morto */
 	RPL_RULE_OUT_NO_CANASTRA = 71, /* out.no_canastra */
-	RPL_RULE_OUT_NO_CLEAN = 72,   /* out.no_clean_canastra */
-	RPL_RULE_OUT_MELDED = 73      /* out.melded_last: the last card must be discarded */
+	RPL_RULE_OUT_NO_CLEAN = 72,    /* out.no_clean_canastra */
+	RPL_RULE_OUT_MELDED = 73       /* out.melded_last: the last card must be discarded */
 };
 
 /* The stable name of a rule code ("pile.frozen"); "unknown" if none. Static storage. */

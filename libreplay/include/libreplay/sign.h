@@ -20,11 +20,11 @@
 extern "C" {
 #endif
 
-#define RPL_KEY_ID_BYTES 8   /* a key id: 8 random bytes, minisign's "key number" */
-#define RPL_PUBKEY_BYTES 32  /* an Ed25519 public key */
+#define RPL_KEY_ID_BYTES 8     /* a key id: 8 random bytes, minisign's "key number" */
+#define RPL_PUBKEY_BYTES 32    /* an Ed25519 public key */
 #define RPL_SIGNATURE_BYTES 64 /* an Ed25519 signature */
-#define RPL_KEY_ID_TEXT 17   /* up to 16 upper-case hex digits and a NUL, as minisign prints it */
-#define RPL_PUBKEY_TEXT 57   /* the base64 line of a public key file and a NUL */
+#define RPL_KEY_ID_TEXT 17     /* up to 16 upper-case hex digits and a NUL, as minisign prints it */
+#define RPL_PUBKEY_TEXT 57     /* the base64 line of a public key file and a NUL */
 
 /* A public key: its id and its Ed25519 key. Plain data. */
 typedef struct rpl_pubkey {
@@ -85,8 +85,8 @@ RPL_API int rpl_seckey_file_encrypted(const char *path);
  * public_path in minisign's public-key format. Existing files are refused
  * (RPL_EIO) unless flags has RPL_KEY_OVERWRITE. RPL_EIO, RPL_ENOMEM.
  */
-RPL_API int rpl_seckey_save(rpl_seckey *k, const char *secret_path, const char *public_path,
-                            const char *passphrase, unsigned flags);
+RPL_API int rpl_seckey_save(rpl_seckey *k, const char *secret_path, const char *public_path, const char *passphrase,
+                            unsigned flags);
 
 /* The public half. */
 RPL_API void rpl_seckey_public(const rpl_seckey *k, rpl_pubkey *out);
@@ -179,15 +179,15 @@ enum rpl_signature_status {
 
 /* What a log's signatures cover (verify's "signature" JSON object). Plain data. */
 typedef struct rpl_signature_report {
-	int status;                     /* enum rpl_signature_status */
-	rpl_pubkey key;                 /* the last valid signature's key, or the invalid one's */
-	int trusted;                    /* key is in the trusted keyring given */
-	uint64_t covered;               /* OK, PARTIAL: bytes 0..covered are vouched for (the last valid
+	int status;       /* enum rpl_signature_status */
+	rpl_pubkey key;   /* the last valid signature's key, or the invalid one's */
+	int trusted;      /* key is in the trusted keyring given */
+	uint64_t covered; /* OK, PARTIAL: bytes 0..covered are vouched for (the last valid
 	                                   signature section included); INVALID: the bytes the broken
 	                                   signature claims, 0..offset */
-	uint64_t size;                  /* the file's size */
-	uint64_t offset;                /* INVALID: byte offset of the broken signature section */
-	int count;                      /* valid signatures read */
+	uint64_t size;    /* the file's size */
+	uint64_t offset;  /* INVALID: byte offset of the broken signature section */
+	int count;        /* valid signatures read */
 } rpl_signature_report;
 
 /* "ok", "invalid", "unsigned", "partial". */
@@ -198,8 +198,7 @@ RPL_API const char *rpl_signature_status_name(int status);
  * its first damaged section; trusted may be NULL. Never fails on bad data:
  * *out says what the signatures cover. RPL_EINVAL, RPL_EIO (libsodium).
  */
-RPL_API int rpl_signatures_check(const void *data, size_t n, const rpl_keyring *trusted,
-                                 rpl_signature_report *out);
+RPL_API int rpl_signatures_check(const void *data, size_t n, const rpl_keyring *trusted, rpl_signature_report *out);
 
 #ifdef __cplusplus
 }
