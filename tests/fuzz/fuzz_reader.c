@@ -123,12 +123,18 @@ static void check(const uint8_t *data, size_t size)
 	err = rpl_reader_open_memory(&rd, data, size);
 	if (rd) {
 		FUZZ_CHECK(rpl_verify_reader(rd, NULL, &v) == 0);
-		FUZZ_CHECK(v.kind >= RPL_VERDICT_OK && v.kind <= RPL_VERDICT_MALFORMED);
+		/* no trusted keys: never untrusted; a signature that fails is tampered, whatever else (verify.c) */
+		FUZZ_CHECK(v.kind >= RPL_VERDICT_OK && v.kind <= RPL_VERDICT_TAMPERED);
 		FUZZ_CHECK(memchr(v.message, '\0', sizeof v.message) != NULL);
 		if (v.kind == RPL_VERDICT_MALFORMED)
 			FUZZ_CHECK(read_failed && v.offset <= size);
+		if (v.kind == RPL_VERDICT_TAMPERED)
+			FUZZ_CHECK(v.signature.status == RPL_SIG_INVALID && v.signature.covered <= size);
+		else
+			FUZZ_CHECK(v.signature.status != RPL_SIG_INVALID);
 		if (read_failed)
-			FUZZ_CHECK(v.kind == RPL_VERDICT_MALFORMED || v.kind == RPL_VERDICT_ILLEGAL);
+			FUZZ_CHECK(v.kind == RPL_VERDICT_MALFORMED || v.kind == RPL_VERDICT_ILLEGAL ||
+			           v.kind == RPL_VERDICT_TAMPERED);
 	}
 	rpl_reader_free(rd);
 	rd = NULL;
