@@ -42,48 +42,11 @@
 
 #include "libreplay/deal.h"
 
-static const char *tmp_path(const char *tag)
-{
-	static char buf[4][256];
-	static int k;
-	const char *dir = getenv("TMPDIR");
-	char *p = buf[k++ % 4];
-
-	snprintf(p, 256, "%s/test_commit.%ld.%s", dir && *dir ? dir : "/tmp", (long)getpid(), tag);
-	return p;
-}
-
-static unsigned char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char *p;
-	long n;
-
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	p = malloc((size_t)n + 1);
-	assert_non_null(p);
-	assert_int_equal(fread(p, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return p;
-}
-
-static void write_file(const char *path, const unsigned char *p, size_t n)
-{
-	FILE *f = fopen(path, "wb");
-	assert_non_null(f);
-	assert_int_equal(fwrite(p, 1, n, f), n);
-	assert_int_equal(fclose(f), 0);
-}
-
 /* Append a section (type, payload) with its CRC to the file. */
 static void append_section(const char *path, char type, const unsigned char *payload, size_t len)
 {
 	size_t n;
-	unsigned char *d = read_file(path, &n), *out = malloc(n + len + 16);
+	unsigned char *d = tl_read_file(path, &n), *out = malloc(n + len + 16);
 	size_t k = n;
 	uLong crc;
 
@@ -97,7 +60,7 @@ static void append_section(const char *path, char type, const unsigned char *pay
 	crc = crc32(0L, out + n, (uInt)(k - n));
 	for (int i = 0; i < 4; i++)
 		out[k++] = (unsigned char)(crc >> (8 * i));
-	write_file(path, out, k);
+	tl_write_file(path, out, k);
 	free(out);
 	free(d);
 }
@@ -202,7 +165,7 @@ static void verdict(const char *path, rpl_verdict *v)
 
 static void test_recorded(void **state)
 {
-	const char *path = tmp_path("rec.brp");
+	const char *path = tl_tmp_path("rec.brp");
 	struct committed c;
 	rpl_reader *rd = NULL;
 	rpl_event ev;
@@ -251,7 +214,7 @@ static void test_recorded(void **state)
 
 static void test_refusals(void **state)
 {
-	const char *path = tmp_path("ref.brp");
+	const char *path = tl_tmp_path("ref.brp");
 	struct committed c;
 	rpl_recorder *rec = NULL;
 	rpl_layout lay;
@@ -318,7 +281,7 @@ static void test_refusals(void **state)
 
 static void test_growing(void **state)
 {
-	const char *path = tmp_path("grow.brp");
+	const char *path = tl_tmp_path("grow.brp");
 	struct committed c;
 	rpl_verdict v;
 	size_t n;
@@ -332,14 +295,14 @@ static void test_growing(void **state)
 	verdict(path, &v);
 	assert_int_equal(v.deal_commitment, RPL_DEAL_UNREVEALED);
 	assert_int_equal(v.kind, RPL_VERDICT_OK); /* every decision is there: judged as played */
-	saved = read_file(path, &n);
+	saved = tl_read_file(path, &n);
 	/* the seed revealed at the end */
 	append_section(path, 'R', seed_a, 32);
 	verdict(path, &v);
 	assert_int_equal(v.kind, RPL_VERDICT_OK);
 	assert_int_equal(v.deal_commitment, RPL_DEAL_REVEALED);
 	/* the seed: another one is a mismatch, never ok */
-	write_file(path, saved, n);
+	tl_write_file(path, saved, n);
 	memcpy(wrong, seed_a, 32);
 	wrong[0] ^= 1;
 	append_section(path, 'R', wrong, 32);
@@ -349,12 +312,12 @@ static void test_growing(void **state)
 	assert_int_equal(v.deal_mismatch, 0);
 	assert_non_null(strstr(v.message, "commits to"));
 	/* two reveals, or a short one: malformed */
-	write_file(path, saved, n);
+	tl_write_file(path, saved, n);
 	append_section(path, 'R', seed_a, 32);
 	append_section(path, 'R', seed_a, 32);
 	verdict(path, &v);
 	assert_int_equal(v.kind, RPL_VERDICT_MALFORMED);
-	write_file(path, saved, n);
+	tl_write_file(path, saved, n);
 	append_section(path, 'R', seed_a, 31);
 	verdict(path, &v);
 	assert_int_equal(v.kind, RPL_VERDICT_MALFORMED);
@@ -371,7 +334,7 @@ static void test_growing(void **state)
 static void flip_seed(const char *path)
 {
 	size_t n;
-	unsigned char *d = read_file(path, &n);
+	unsigned char *d = tl_read_file(path, &n);
 	size_t hlen = d[9] & 0x80 ? (size_t)(d[9] & 0x7f) | (size_t)d[10] << 7 : d[9];
 	size_t pay = d[9] & 0x80 ? 11 : 10, end = pay + hlen, pos = 0;
 	uLong crc;
@@ -386,14 +349,14 @@ static void flip_seed(const char *path)
 	crc = crc32(0L, d + 8, (uInt)(end - 8));
 	for (int i = 0; i < 4; i++)
 		d[end + i] = (unsigned char)(crc >> (8 * i));
-	write_file(path, d, n);
+	tl_write_file(path, d, n);
 	free(d);
 }
 
 /* The forgery cases of the committed deal: a layout card, the seed. */
 static void test_forgeries(void **state)
 {
-	const char *path = tmp_path("forge.brp");
+	const char *path = tl_tmp_path("forge.brp");
 	struct committed c;
 	rpl_verdict v;
 	(void)state;
@@ -424,7 +387,7 @@ static void test_forgeries(void **state)
 /* Version 3 stores the parameters that differ from frozen revision 1, and reads them back. */
 static void test_header(void **state)
 {
-	const char *path = tmp_path("hdr.brp");
+	const char *path = tl_tmp_path("hdr.brp");
 	struct committed c;
 	rpl_reader *rd = NULL;
 	size_t n0, n2;
@@ -434,12 +397,12 @@ static void test_header(void **state)
 
 	committed_info(&c, 4, 0, ""); /* the profile as it is */
 	record(path, &c, 1, 1, 1, 0);
-	free(read_file(path, &n0));
+	free(tl_read_file(path, &n0));
 	rpl_rules_free(c.rules);
 
 	committed_info(&c, 4, 0, "target=1500 bonus_clean=250");
 	record(path, &c, 1, 1, 1, 0);
-	d = read_file(path, &n2);
+	d = tl_read_file(path, &n2);
 	assert_int_equal(rpl_reader_open(&rd, path), 0);
 	rpl_rules_get_id(rpl_reader_info(rd)->rules, RPL_P_TARGET, &v);
 	assert_int_equal(v, 1500);
@@ -463,7 +426,7 @@ static void test_header(void **state)
 		rpl_rules_free(c.rules);
 		committed_info(&c, 4, 0, ""); /* the profile as it is */
 		record(path, &c, 1, 1, 1, 0);
-		d0 = read_file(path, &m);
+		d0 = tl_read_file(path, &m);
 		pay = d0[9] & 0x80 ? 11 : 10;
 		assert_memory_equal(d0 + pay, head, sizeof(head));
 		assert_true(n2 > m); /* the two overrides cost bytes; the defaults none */
@@ -535,7 +498,7 @@ static void test_header(void **state)
  */
 static void test_long_deal(void **state)
 {
-	const char *path = tmp_path("long.brp");
+	const char *path = tl_tmp_path("long.brp");
 	struct committed c;
 	rpl_recorder *rec = NULL;
 	rpl_layout lay;
@@ -566,7 +529,7 @@ static void test_long_deal(void **state)
 	}
 	assert_int_equal(rpl_recorder_close(rec), 0);
 	rpl_recorder_free(rec);
-	d = read_file(path, &n);
+	d = tl_read_file(path, &n);
 	while (pos < n) {
 		size_t len = 0, shift = 0, q = pos + 1;
 		for (;;) {
@@ -596,26 +559,32 @@ static void test_long_deal(void **state)
 	unlink(path);
 }
 
+/* A new secret key, and in *kr a keyring that trusts it alone. */
+static rpl_seckey *trusted_key(rpl_keyring **kr)
+{
+	rpl_seckey *key = NULL;
+	rpl_pubkey pk;
+
+	assert_int_equal(rpl_seckey_generate(&key), 0);
+	assert_int_equal(rpl_keyring_new(kr), 0);
+	rpl_seckey_public(key, &pk);
+	assert_int_equal(rpl_keyring_add(*kr, &pk), 0);
+	return key;
+}
+
 /* A committed match recorded by a signing recorder, closed (revealed compact form) or only flushed. */
 static void test_signed(void **state)
 {
-	const char *path = tmp_path("signed.brp");
+	const char *path = tl_tmp_path("signed.brp");
 	struct committed c;
 	rpl_seckey *key = NULL, *other = NULL;
-	rpl_pubkey pk;
 	rpl_keyring *kr = NULL, *otherkr = NULL;
 	rpl_verdict v;
 	size_t n;
 	(void)state;
 
-	assert_int_equal(rpl_seckey_generate(&key), 0);
-	assert_int_equal(rpl_seckey_generate(&other), 0);
-	assert_int_equal(rpl_keyring_new(&kr), 0);
-	rpl_seckey_public(key, &pk);
-	assert_int_equal(rpl_keyring_add(kr, &pk), 0);
-	assert_int_equal(rpl_keyring_new(&otherkr), 0);
-	rpl_seckey_public(other, &pk);
-	assert_int_equal(rpl_keyring_add(otherkr, &pk), 0);
+	key = trusted_key(&kr);
+	other = trusted_key(&otherkr);
 	for (int close = 1; close >= 0; close--) {
 		rpl_recorder *rec = NULL;
 		rpl_game *g = NULL;
@@ -631,7 +600,7 @@ static void test_signed(void **state)
 			assert_int_equal(rpl_recorder_flush(rec), 0);
 		rpl_recorder_free(rec);
 		rpl_game_free(g);
-		free(read_file(path, &n));
+		free(tl_read_file(path, &n));
 		assert_int_equal(rpl_verify_file_trusted(path, NULL, kr, &v, NULL), 0);
 		assert_int_equal(v.signature.status, RPL_SIG_OK);
 		assert_true(v.signature.trusted);
@@ -657,7 +626,7 @@ static void test_signed(void **state)
 /* docs/format.md 17.3: the commitment and the players' seeds are in the identity record, the reveal is not. */
 static void test_identity(void **state)
 {
-	const char *path = tmp_path("ident.brp");
+	const char *path = tl_tmp_path("ident.brp");
 	struct committed c;
 	rpl_verdict v;
 	char compact[RPL_MATCH_ID_SIZE];
@@ -698,10 +667,9 @@ static void test_identity(void **state)
 
 static void test_signed_retry(void **state)
 {
-	const char *path = tmp_path("retry.brp");
+	const char *path = tl_tmp_path("retry.brp");
 	struct committed c;
 	rpl_seckey *key = NULL;
-	rpl_pubkey pk;
 	rpl_keyring *kr = NULL;
 	rpl_recorder *rec = NULL;
 	rpl_game *g = NULL;
@@ -711,16 +679,13 @@ static void test_signed_retry(void **state)
 	void (*old)(int);
 	(void)state;
 
-	assert_int_equal(rpl_seckey_generate(&key), 0);
-	assert_int_equal(rpl_keyring_new(&kr), 0);
-	rpl_seckey_public(key, &pk);
-	assert_int_equal(rpl_keyring_add(kr, &pk), 0);
+	key = trusted_key(&kr);
 	committed_info(&c, 4, 0, NULL);
 	assert_int_equal(rpl_game_new(&g, c.rules, 4, c.info.first_dealer), 0);
 	assert_int_equal(rpl_recorder_open_signed(&rec, path, &c.info, 0, key), 0);
 	play(rec, g, &c, 1, 0);
 	assert_int_equal(rpl_recorder_flush(rec), 0);
-	free(read_file(path, &n));
+	free(tl_read_file(path, &n));
 	/* deal 2 flushed into a file that may grow by 40 bytes only: the append fails half way */
 	assert_int_equal(getrlimit(RLIMIT_FSIZE, &was), 0);
 	small = was;
@@ -731,11 +696,11 @@ static void test_signed_retry(void **state)
 	assert_int_equal(rpl_recorder_flush(rec), RPL_EIO);
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &was), 0);
 	signal(SIGXFSZ, old);
-	free(read_file(path, &m));
+	free(tl_read_file(path, &m));
 	assert_int_equal(m, n); /* the part written was cut off */
 	/* room again: the next flush appends deal 2 (a failed recording takes no more decisions) */
 	assert_int_equal(rpl_recorder_flush(rec), 0);
-	free(read_file(path, &m));
+	free(tl_read_file(path, &m));
 	assert_true(m > n);
 	assert_int_equal(rpl_verify_file_trusted(path, NULL, kr, &v, NULL), 0);
 	assert_int_equal(v.signature.status, RPL_SIG_OK);
@@ -753,20 +718,16 @@ static void test_signed_retry(void **state)
 /* A signed, committed log changed after signing is tampered, whatever else the change makes it. */
 static void test_signed_forgery(void **state)
 {
-	const char *path = tmp_path("sigforge.brp");
+	const char *path = tl_tmp_path("sigforge.brp");
 	struct committed c;
 	rpl_seckey *key = NULL;
-	rpl_pubkey pk;
 	rpl_keyring *kr = NULL;
 	rpl_verdict v;
 	rpl_recorder *rec = NULL;
 	rpl_game *g = NULL;
 	(void)state;
 
-	assert_int_equal(rpl_seckey_generate(&key), 0);
-	assert_int_equal(rpl_keyring_new(&kr), 0);
-	rpl_seckey_public(key, &pk);
-	assert_int_equal(rpl_keyring_add(kr, &pk), 0);
+	key = trusted_key(&kr);
 
 	/* the seed of a signed, revealed compact log changed: the deals are no longer those committed */
 	committed_info(&c, 4, 0, NULL);

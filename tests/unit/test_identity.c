@@ -21,17 +21,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *tmp_path(const char *tag)
-{
-	static char buf[4][256];
-	static int k;
-	const char *dir = getenv("TMPDIR");
-	char *p = buf[k++ % 4];
-
-	snprintf(p, 256, "%s/test_identity.%ld.%s", dir && *dir ? dir : "/tmp", (long)getpid(), tag);
-	return p;
-}
-
 static const char *const keys[] = { "platform", "table" };
 
 /* What varies between the recordings of a test. */
@@ -106,7 +95,7 @@ static void record(const char *path, struct variant v)
 
 static void verify_variant(struct variant v, rpl_verdict *out)
 {
-	const char *path = tmp_path("variant.brp");
+	const char *path = tl_tmp_path("variant.brp");
 
 	record(path, v);
 	assert_int_equal(rpl_verify_file(path, NULL, out), 0);
@@ -162,28 +151,9 @@ static void test_content(void **state)
 	assert_int_equal(got[3].kind, RPL_VERDICT_MISMATCH); /* the claim's edit is a verdict too */
 }
 
-static unsigned char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char *buf;
-	long n;
-
-	assert_non_null(f);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	n = ftell(f);
-	assert_true(n > 0);
-	rewind(f);
-	buf = malloc((size_t)n);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
-
 static void test_reader(void **state)
 {
-	const char *path = tmp_path("reader.brp");
+	const char *path = tl_tmp_path("reader.brp");
 	struct variant base = BASE;
 	char id[RPL_MATCH_ID_SIZE];
 	rpl_reader *rd = NULL;
@@ -211,7 +181,7 @@ static void test_reader(void **state)
 	rpl_reader_free(rd);
 
 	/* a byte near the end flipped (its section's checksum fails): no identity, the reader's error */
-	data = slurp(path, &len);
+	data = tl_read_file(path, &len);
 	data[len - 30] ^= 0x10;
 	assert_int_equal(rpl_reader_open_memory(&rd, data, len), 0);
 	while ((got = rpl_reader_next(rd, &ev)) == 1)

@@ -35,46 +35,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *tmp_path(const char *tag)
-{
-	static char buf[4][256];
-	static int k;
-	const char *dir = getenv("TMPDIR");
-	char *p = buf[k++ % 4];
-
-	snprintf(p, 256, "%s/test_io.%ld.%s", dir && *dir ? dir : "/tmp", (long)getpid(), tag);
-	return p;
-}
-
-static unsigned char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char *buf;
-	long n;
-
-	assert_non_null(f);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	n = ftell(f);
-	assert_true(n >= 0);
-	assert_int_equal(fseek(f, 0, SEEK_SET), 0);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
-
-static void write_file(const char *path, const void *p, size_t n)
-{
-	FILE *f = fopen(path, "wb");
-
-	assert_non_null(f);
-	if (n)
-		assert_int_equal(fwrite(p, 1, n, f), n);
-	assert_int_equal(fclose(f), 0);
-}
-
 /* ---- a sink: a growing buffer, as a database row or an object would be -------- */
 
 struct store {
@@ -278,7 +238,7 @@ static void flush_and_compare(struct trio *t, void *ud)
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(rpl_recorder_flush(t->rec[i]), 0);
 	c->flushes++;
-	fbytes = read_file(c->path, &fn);
+	fbytes = tl_read_file(c->path, &fn);
 	assert_int_equal(rpl_recorder_log(&m, &mn, t->rec[2]), 0);
 	same_bytes(fbytes, fn, c->store->p, c->store->n, "file and callbacks, growing");
 	same_bytes(fbytes, fn, m, mn, "file and memory, growing");
@@ -287,7 +247,7 @@ static void flush_and_compare(struct trio *t, void *ud)
 
 static void same_bytes_run(const rpl_seckey *key)
 {
-	const char *path = tmp_path("same.brp");
+	const char *path = tl_tmp_path("same.brp");
 	rpl_rules *rules = tl_rules("stbl", NULL);
 	rpl_match_info info;
 	struct store st = { 0 };
@@ -327,7 +287,7 @@ static void same_bytes_run(const rpl_seckey *key)
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(rpl_recorder_close(t.rec[i]), 0);
 	assert_int_equal(st.replaces, 1);
-	fbytes = read_file(path, &fn);
+	fbytes = tl_read_file(path, &fn);
 	same_bytes(fbytes, fn, st.p, st.n, "file and callbacks, compact");
 	assert_int_equal(rpl_recorder_log(&m, &mn, t.rec[2]), 0);
 	same_bytes(fbytes, fn, m, mn, "file and memory, compact");
@@ -413,7 +373,7 @@ static void test_no_replace(void **state)
 
 static void failing_write_run(int half)
 {
-	const char *path = tmp_path("salvage.brp"), *out = tmp_path("salvaged.brp");
+	const char *path = tl_tmp_path("salvage.brp"), *out = tl_tmp_path("salvaged.brp");
 	rpl_rules *rules = tl_rules("stbl", NULL);
 	rpl_match_info info;
 	struct store st = { 0 };
@@ -457,7 +417,7 @@ static void failing_write_run(int half)
 		/* the first half of a flush: its whole sections, then a cut one */
 		assert_int_equal(v.kind, RPL_VERDICT_MALFORMED);
 		assert_true(v.offset >= before && v.offset < held);
-		write_file(path, st.p, st.n);
+		tl_write_file(path, st.p, st.n);
 		assert_int_equal(rpl_recover(path, out, &rep), 0);
 		assert_int_equal(rep.read_bytes, v.offset);
 		assert_int_equal(rep.damaged, 1);
@@ -576,7 +536,7 @@ static void test_failing_callbacks(void **state)
 
 static void test_killed(void **state)
 {
-	const char *path = tmp_path("killed.brp"), *out = tmp_path("killed-out.brp");
+	const char *path = tl_tmp_path("killed.brp"), *out = tl_tmp_path("killed-out.brp");
 	rpl_rules *rules = tl_rules("stbl", NULL);
 	rpl_match_info info;
 	struct store st = { 0 };
@@ -622,13 +582,13 @@ static void test_killed(void **state)
 	assert_true(v.offset >= last && v.offset < mn);
 	assert_int_equal(v.signature.status, RPL_SIG_PARTIAL);
 	assert_int_equal(v.signature.covered, last);
-	write_file(path, mem, mn - 5);
+	tl_write_file(path, mem, mn - 5);
 	assert_int_equal(rpl_recover(path, out, &rep), 0);
 	assert_int_equal(rep.damaged, 1);
 	assert_int_equal(rep.read_bytes, v.offset);
 	/* the same salvage from the bytes, through a reader (brp recover -) */
 	{
-		const char *out2 = tmp_path("killed-out2.brp");
+		const char *out2 = tl_tmp_path("killed-out2.brp");
 		rpl_recover_report rep2;
 		rpl_reader *rd = NULL;
 		unsigned char *a, *b;
@@ -637,8 +597,8 @@ static void test_killed(void **state)
 		assert_int_equal(rpl_recover_reader(rd, out2, &rep2), 0);
 		rpl_reader_free(rd);
 		assert_string_equal(rep2.message, rep.message);
-		a = read_file(out, &an);
-		b = read_file(out2, &bn);
+		a = tl_read_file(out, &an);
+		b = tl_read_file(out2, &bn);
 		same_bytes(a, an, b, bn, "rpl_recover and rpl_recover_reader");
 		free(a);
 		free(b);
@@ -670,7 +630,7 @@ static int count_position(void *ctx, const rpl_position *p)
 static void test_streams(void **state)
 {
 	const char *sample = SRCROOT "/samples/stbl-4p.brp";
-	const char *big = tmp_path("big.brp");
+	const char *big = tl_tmp_path("big.brp");
 	unsigned char *bytes;
 	size_t n;
 	int fds[2], fd, got_a, got_b, pa = 0, pb = 0;
@@ -679,7 +639,7 @@ static void test_streams(void **state)
 	rpl_verdict va, vb;
 
 	(void)state;
-	bytes = read_file(sample, &n);
+	bytes = tl_read_file(sample, &n);
 	assert_true(n < 4096); /* fits a pipe's buffer: written at once, then read */
 	assert_int_equal(pipe(fds), 0);
 	assert_int_equal(write(fds[1], bytes, n), (ssize_t)n);

@@ -33,17 +33,6 @@
 
 /* ---- files ------------------------------------------------------------ */
 
-static const char *tmp_path(const char *tag)
-{
-	static char buf[4][256];
-	static int k;
-	const char *dir = getenv("TMPDIR");
-	char *p = buf[k++ % 4];
-
-	snprintf(p, 256, "%s/test_log.%ld.%s", dir && *dir ? dir : "/tmp", (long)getpid(), tag);
-	return p;
-}
-
 static unsigned char *read_all(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
@@ -421,7 +410,7 @@ static void check_info(const rpl_reader *rd, const char *profile, int nplayers)
 static void test_round_trip(void **state)
 {
 	static struct expect x;
-	const char *path = tmp_path("round.brp");
+	const char *path = tl_tmp_path("round.brp");
 	static const struct {
 		const char *profile, *overrides;
 		int nplayers;
@@ -477,7 +466,7 @@ static void test_round_trip(void **state)
 static void test_claims(void **state)
 {
 	static struct expect x;
-	const char *path = tmp_path("claims.brp");
+	const char *path = tl_tmp_path("claims.brp");
 	rpl_rules *rules = tl_rules("stbl", NULL);
 	rpl_match_info info;
 	rpl_recorder *rec = NULL;
@@ -517,7 +506,7 @@ static void test_claims(void **state)
 static void test_growing_form(void **state)
 {
 	static struct expect x;
-	const char *path = tmp_path("growing.brp");
+	const char *path = tl_tmp_path("growing.brp");
 	rpl_rules *rules = tl_rules("stbl", "target=0");
 	rpl_match_info info;
 	rpl_recorder *rec = NULL;
@@ -593,7 +582,7 @@ static void test_growing_form(void **state)
 
 static void test_checked_and_unchecked(void **state)
 {
-	const char *path = tmp_path("modes.brp");
+	const char *path = tl_tmp_path("modes.brp");
 	rpl_rules *rules = tl_rules("stbl", NULL);
 	rpl_match_info info;
 	rpl_layout lay;
@@ -698,7 +687,7 @@ static void test_checked_and_unchecked(void **state)
 static unsigned char *base_log(size_t *len, struct sec *s, size_t *ns)
 {
 	static struct expect x;
-	const char *path = tmp_path("base.brp");
+	const char *path = tl_tmp_path("base.brp");
 	unsigned char *d;
 
 	record_match(path, "stbl", "target=0", 2, 5, 1 << 30, &x);
@@ -977,7 +966,7 @@ static void test_reader_refusals(void **state)
 	/* files: missing, a directory */
 	{
 		rpl_reader *rd = NULL;
-		assert_int_equal(rpl_reader_open(&rd, tmp_path("no-such.brp")), RPL_EIO);
+		assert_int_equal(rpl_reader_open(&rd, tl_tmp_path("no-such.brp")), RPL_EIO);
 		assert_non_null(rd);
 		assert_true(rpl_reader_errmsg(rd)[0] != '\0');
 		rpl_reader_free(rd);
@@ -994,7 +983,7 @@ static void test_reader_refusals(void **state)
 static void test_verdicts(void **state)
 {
 	static struct expect x;
-	const char *path = tmp_path("verdict.brp");
+	const char *path = tl_tmp_path("verdict.brp");
 	rpl_rules *rules = tl_rules("stbl", "target=0");
 	rpl_match_info info;
 	rpl_verdict v;
@@ -1173,7 +1162,7 @@ static int seen_after(void *ctx, const rpl_event *ev, const rpl_game *g)
 static void test_observer(void **state)
 {
 	static struct expect x;
-	const char *path = tmp_path("observed.brp");
+	const char *path = tl_tmp_path("observed.brp");
 	rpl_verify_observer obs = { NULL, seen_before, seen_after };
 	struct seen s;
 	rpl_verdict v, plain;
@@ -1251,7 +1240,7 @@ static rpl_card rec_draw(rpl_recorder *rec)
  */
 static void test_header_31_pairs(void **state)
 {
-	const char *path = tmp_path("legacy.brp"), *old_path = tmp_path("legacy31.brp");
+	const char *path = tl_tmp_path("legacy.brp"), *old_path = tl_tmp_path("legacy31.brp");
 	rpl_rules *rules = tl_rules("stbl", NULL);
 	rpl_match_info info;
 	rpl_recorder *rec = NULL;
@@ -1429,7 +1418,7 @@ static void assert_long_deal(const char *path, int decisions, int ended)
  */
 static void test_long_deal(void **state)
 {
-	const char *path = tmp_path("long.brp"), *salvaged = tmp_path("long-recovered.brp");
+	const char *path = tl_tmp_path("long.brp"), *salvaged = tl_tmp_path("long-recovered.brp");
 	const int turns = (int)(RPL_MAX_SECTION / 2) + 300, decisions = 2 * turns;
 	rpl_rules *rules = tl_rules("stbl", "pile_rule=free");
 	rpl_match_info info;
@@ -1474,7 +1463,7 @@ static void test_long_deal(void **state)
  */
 static void test_decision_limit(void **state)
 {
-	const char *path = tmp_path("limit.brp");
+	const char *path = tl_tmp_path("limit.brp");
 	rpl_rules *rules = tl_rules("stbl", "pile_rule=free");
 	rpl_match_info info;
 	rpl_recorder *rec = NULL;
@@ -1508,7 +1497,7 @@ static void test_decision_limit(void **state)
  */
 static void test_full_disk(void **state)
 {
-	const char *path = tmp_path("full.brp");
+	const char *path = tl_tmp_path("full.brp");
 	rpl_rules *rules = tl_rules("stbl", NULL);
 	rpl_match_info info;
 	struct rlimit old, lim;
@@ -1547,7 +1536,7 @@ static void test_full_disk(void **state)
  */
 static void test_start_time_range(void **state)
 {
-	const char *path = tmp_path("start.brp");
+	const char *path = tl_tmp_path("start.brp");
 	rpl_rules *rules = tl_rules("stbl", NULL);
 	const int64_t good[] = { RPL_MIN_START_TIME, RPL_MAX_START_TIME },
 				  bad[] = { RPL_MIN_START_TIME - 1, RPL_MAX_START_TIME + 1, INT64_MAX, INT64_MIN };

@@ -15,18 +15,6 @@
 
 /* ---- helpers ---------------------------------------------------------- */
 
-/* A scratch file name under $TMPDIR, unique to this process. */
-static const char *tmp_path(const char *tag)
-{
-	static char buf[4][256];
-	static int k;
-	const char *dir = getenv("TMPDIR");
-	char *p = buf[k++ % 4];
-
-	snprintf(p, 256, "%s/test_notation.%ld.%s", dir && *dir ? dir : "/tmp", (long)getpid(), tag);
-	return p;
-}
-
 static unsigned char *read_all(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
@@ -513,7 +501,7 @@ static void test_import_errors(void **state)
 	rpl_layout lay;
 	uint64_t seed = 42;
 	char deal[2100], text[4096], expect[400], err[400];
-	const char *path = tmp_path("err.brp"), *absent = NULL;
+	const char *path = tl_tmp_path("err.brp"), *absent = NULL;
 
 	(void)state;
 	shuffled_layout(&lay, 2, &seed);
@@ -557,7 +545,7 @@ static void test_import_details(void **state)
 	rpl_layout lay;
 	uint64_t seed = 42;
 	char text[4096], expect[4096];
-	const char *path = tmp_path("details.brp");
+	const char *path = tl_tmp_path("details.brp");
 
 	(void)state;
 	shuffled_layout(&lay, 2, &seed);
@@ -599,7 +587,7 @@ static void test_claim_range(void **state)
 {
 	static const char *const head = "[Notation \"1\"]\n[Profile \"stbl\"]\n[Players \"2\"]\n[FirstDealer \"1\"]\n";
 	static const char *const refused[] = { "2147483648 0", "0 -2147483649", "99999999999 0", "0 -", "--1 0" };
-	const char *path = tmp_path("claims.brp");
+	const char *path = tl_tmp_path("claims.brp");
 	char text[512], err[400], *out;
 
 	(void)state;
@@ -652,7 +640,7 @@ static int import_pieces(const char *text, size_t len, const char *path, char *e
  */
 static void test_line_limit(void **state)
 {
-	const char *path = tmp_path("limit.brp");
+	const char *path = tl_tmp_path("limit.brp");
 	const char *head = "[Notation \"1\"]\n[Profile \"stbl\"]\n[Players \"2\"]\n[FirstDealer \"1\"]\n";
 	size_t hn = strlen(head), max = RPL_NOTATION_MAX_LINE;
 	static char text[RPL_NOTATION_MAX_LINE + 256];
@@ -699,7 +687,7 @@ static void test_line_limit(void **state)
 /* log -> text -> log is byte-identical; text -> log -> text is identical. */
 static void round_trip(const char *profile, int nplayers, uint64_t seed, int max_deals, int max_actions, int close)
 {
-	const char *a = tmp_path("a.brp"), *b = tmp_path("b.brp");
+	const char *a = tl_tmp_path("a.brp"), *b = tl_tmp_path("b.brp");
 	unsigned char *ba, *bb;
 	size_t na = 0, nb = 0;
 	char *t1, *t2;

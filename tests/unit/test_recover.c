@@ -27,18 +27,6 @@
  * salvage closes its log with an fsync, thousands here: free on a tmpfs, up
  * to seconds on a disk), else /tmp.
  */
-static const char *tmp_path(const char *tag)
-{
-	static char buf[4][256];
-	static int k;
-	const char *dir = getenv("TMPDIR");
-	char *p = buf[k++ % 4];
-
-	if (!dir || !*dir)
-		dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
-	snprintf(p, 256, "%s/test_recover.%ld.%s", dir, (long)getpid(), tag);
-	return p;
-}
 
 static unsigned char *read_all(const char *path, size_t *len)
 {
@@ -119,7 +107,7 @@ static void flushed(rpl_recorder *rec, const char *path, struct recording *r)
 static void record(struct recording *r, const char *profile, const char *overrides, int nplayers, uint64_t seed,
                    int close, int every_decision)
 {
-	const char *path = tmp_path("growing.brp");
+	const char *path = tl_tmp_path("growing.brp");
 	const char *names[4] = { "Ana", "Bia", "Caio", "Dora" };
 	rpl_rules *rules = tl_rules(profile, overrides);
 	rpl_match_info info;
@@ -189,7 +177,7 @@ static void record(struct recording *r, const char *profile, const char *overrid
 static void every_cut(const char *profile, int nplayers, uint64_t seed, int every_decision)
 {
 	struct recording r;
-	const char *in = tmp_path("cut.brp"), *out = tmp_path("salvaged.brp");
+	const char *in = tl_tmp_path("cut.brp"), *out = tl_tmp_path("salvaged.brp");
 	int last_actions = -1;
 
 	record(&r, profile, "target=0", nplayers, seed, 0, every_decision);
@@ -285,7 +273,7 @@ static void test_recover_every_cut_mid_turn(void **state)
 static void test_recover_whole_growing(void **state)
 {
 	struct recording r;
-	const char *in = tmp_path("whole.brp"), *out = tmp_path("whole-out.brp");
+	const char *in = tl_tmp_path("whole.brp"), *out = tl_tmp_path("whole-out.brp");
 	rpl_recover_report rep;
 	rpl_verdict v;
 

@@ -28,19 +28,6 @@
 #include <unistd.h>
 #include <zlib.h>
 
-static const char *tmp_path(const char *tag)
-{
-	static char buf[4][256];
-	static int k;
-	const char *dir = getenv("TMPDIR");
-	char *p = buf[k++ % 4];
-
-	if (!dir || !*dir)
-		dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
-	snprintf(p, 256, "%s/test_sign.%ld.%s", dir, (long)getpid(), tag);
-	return p;
-}
-
 static unsigned char *read_all(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
@@ -70,7 +57,7 @@ static void write_text(const char *path, const char *text)
 
 static void keys(void **state)
 {
-	const char *sec = tmp_path("k.key"), *pub = tmp_path("k.pub"), *ring = tmp_path("ring");
+	const char *sec = tl_tmp_path("k.key"), *pub = tl_tmp_path("k.pub"), *ring = tl_tmp_path("ring");
 	rpl_seckey *k = NULL, *k2 = NULL;
 	rpl_pubkey pk, pk2, pk3;
 	rpl_keyring *kr = NULL;
@@ -232,7 +219,7 @@ static void flushed(rpl_recorder *rec, const char *path, struct recording *r)
 
 static void record(struct recording *r, const rpl_seckey *key, int nplayers, uint64_t seed)
 {
-	const char *path = tmp_path("growing.brp");
+	const char *path = tl_tmp_path("growing.brp");
 	const char *names[4] = { "Ana", "Bia", "Caio", "Dora" };
 	rpl_rules *rules = tl_rules("stbl", "target=0");
 	rpl_match_info info;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char *tl_context;
 int tl_soft;
@@ -537,4 +538,49 @@ void tl_check_bad_at(const rpl_rules *r, const char *cards, int end, int rule, c
 		           rpl_rule_name(res.rule), res.rule, res.reason, rpl_rule_name(rule), rule);
 	if (!res.reason[0])
 		tl_fail_at(file, line, "\"%s\" refused without a reason", cards);
+}
+
+const char *tl_tmp_path_at(const char *file, const char *tag)
+{
+	static char buf[4][256];
+	static int k;
+	const char *dir = getenv("TMPDIR"), *base = strrchr(file, '/');
+	char *p = buf[k++ % 4];
+	size_t n;
+
+	base = base ? base + 1 : file;
+	n = strcspn(base, ".");
+	if (!dir || !*dir)
+		dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+	snprintf(p, sizeof(buf[0]), "%s/%.*s.%ld.%s", dir, (int)n, base, (long)getpid(), tag);
+	return p;
+}
+
+unsigned char *tl_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *buf;
+	long n;
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	assert_true(n >= 0);
+	assert_int_equal(fseek(f, 0, SEEK_SET), 0);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+void tl_write_file(const char *path, const void *p, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	if (n)
+		assert_int_equal(fwrite(p, 1, n, f), n);
+	assert_int_equal(fclose(f), 0);
 }

@@ -147,6 +147,19 @@ extern const char *tl_context;
 extern int tl_soft;
 extern int tl_soft_failures;
 
+/*
+ * Files of the tests. tl_tmp_path: a path for tag in $TMPDIR (else /dev/shm
+ * when writable, else /tmp), named after the test file and the process, so
+ * that tests running at once never share one; four buffers in turn, so the
+ * last four results stay valid. tl_read_file: the whole file, malloc'd (one
+ * byte more than *len); tl_write_file: p[0..n) as the whole file. Both fail
+ * the test when the file cannot be read or written.
+ */
+const char *tl_tmp_path_at(const char *file, const char *tag);
+#define tl_tmp_path(tag) tl_tmp_path_at(__FILE__, tag)
+unsigned char *tl_read_file(const char *path, size_t *len);
+void tl_write_file(const char *path, const void *p, size_t n);
+
 /* Fail with a formatted message at file:line. */
 void tl_fail_at(const char *file, int line, const char *fmt, ...)
 #if defined(__GNUC__)
