@@ -130,6 +130,14 @@ void rpl_pubkey_format(const rpl_pubkey *pk, char out[RPL_PUBKEY_TEXT])
 	b64_encode(out, RPL_PUBKEY_TEXT, b, sizeof(b));
 }
 
+void rpl_pubkey_fingerprint(const rpl_pubkey *pk, char out[RPL_KEY_FINGERPRINT_TEXT])
+{
+	uint8_t d[32];
+
+	crypto_generichash(d, sizeof(d), pk->key, RPL_PUBKEY_BYTES, NULL, 0);
+	sodium_bin2hex(out, RPL_KEY_FINGERPRINT_TEXT, d, 16);
+}
+
 /* ---- secret keys ---- */
 
 int rpl_seckey_generate(rpl_seckey **out)
@@ -789,6 +797,16 @@ const char *rpl_signature_status_name(int status)
 	}
 }
 
+/* 1 when kr holds a key with pk's id and another public key: pk passes itself off as that key. */
+static int id_clash(const rpl_keyring *kr, const rpl_pubkey *pk)
+{
+	for (size_t i = 0; kr && i < kr->n; i++)
+		if (memcmp(kr->keys[i].id, pk->id, RPL_KEY_ID_BYTES) == 0 &&
+		    memcmp(kr->keys[i].key, pk->key, RPL_PUBKEY_BYTES) != 0)
+			return 1;
+	return 0;
+}
+
 int rpl_signatures_check(const void *data_, size_t n, const rpl_keyring *trusted, rpl_signature_report *out)
 {
 	const uint8_t *data = data_;
@@ -796,6 +814,7 @@ int rpl_signatures_check(const void *data_, size_t n, const rpl_keyring *trusted
 	size_t pos = BRP_MAGIC_LEN, hashed = 0;
 	struct section s;
 	char why[200];
+	int only_sigs = 1; /* no section but signatures since the last trusted signature */
 
 	if (!out || (!data && n))
 		return RPL_EINVAL;
@@ -810,8 +829,10 @@ int rpl_signatures_check(const void *data_, size_t n, const rpl_keyring *trusted
 		crypto_generichash_state copy;
 		uint8_t d[64];
 		rpl_pubkey pk;
-		if (s.type != BRP_SIG_TYPE || s.len != BRP_SIG_PAYLOAD || memcmp(s.payload, BRP_SIG_ALG, 2) != 0)
-			continue; /* not a signature this reader knows: it vouches for nothing */
+		if (s.type != BRP_SIG_TYPE || s.len != BRP_SIG_PAYLOAD || memcmp(s.payload, BRP_SIG_ALG, 2) != 0) {
+			only_sigs = 0; /* not a signature this reader knows: it vouches for nothing */
+			continue;
+		}
 		crypto_generichash_update(&hs, data + hashed, (size_t)s.offset - hashed);
 		hashed = (size_t)s.offset;
 		copy = hs;
@@ -821,17 +842,32 @@ int rpl_signatures_check(const void *data_, size_t n, const rpl_keyring *trusted
 		if (crypto_sign_verify_detached(s.payload + 2 + RPL_KEY_ID_BYTES, d, sizeof(d), pk.key) != 0) {
 			out->status = RPL_SIG_INVALID;
 			out->key = pk;
-			out->trusted = rpl_keyring_has(trusted, &pk);
+			out->key_trusted = rpl_keyring_has(trusted, &pk);
 			out->covered = s.offset;
 			out->offset = s.offset;
+			out->trusted = 0;
+			if (!out->id_clash && id_clash(trusted, &pk)) {
+				out->id_clash = 1;
+				out->clash_key = pk;
+			}
 			return 0;
 		}
 		out->key = pk;
-		out->trusted = rpl_keyring_has(trusted, &pk);
+		out->key_trusted = rpl_keyring_has(trusted, &pk);
 		out->covered = s.end;
 		out->count++;
+		if (out->key_trusted) {
+			out->trusted_key = pk;
+			out->trusted_covered = s.end;
+			only_sigs = 1;
+		} else if (!out->id_clash && id_clash(trusted, &pk)) {
+			out->id_clash = 1;
+			out->clash_key = pk;
+		}
 	}
 	if (out->count)
 		out->status = out->covered == n ? RPL_SIG_OK : RPL_SIG_PARTIAL;
+	/* a countersignature after the trusted one adds no decoded byte; anything else does */
+	out->trusted = out->trusted_covered > 0 && (out->trusted_covered == n || (only_sigs && out->covered == n));
 	return 0;
 }

@@ -56,10 +56,10 @@ size_t rpl_verdict_format(const rpl_verdict *v, char *buf, size_t size)
 	if (v->kind != RPL_VERDICT_TAMPERED && v->kind != RPL_VERDICT_UNTRUSTED && sr->status != RPL_SIG_UNSIGNED) {
 		rpl_key_id_format(sr->key.id, id);
 		if (sr->status == RPL_SIG_OK)
-			add(buf, size, &len, "; signed by key %s%s", id, sr->trusted ? " (trusted)" : "");
+			add(buf, size, &len, "; signed by key %s%s", id, sr->key_trusted ? " (trusted)" : "");
 		else if (sr->status == RPL_SIG_PARTIAL)
 			add(buf, size, &len, "; signed by key %s%s up to byte %llu of %llu (partial)", id,
-			    sr->trusted ? " (trusted)" : "", (unsigned long long)sr->covered, (unsigned long long)sr->size);
+			    sr->key_trusted ? " (trusted)" : "", (unsigned long long)sr->covered, (unsigned long long)sr->size);
 	}
 	return len;
 }

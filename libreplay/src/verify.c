@@ -159,7 +159,7 @@ static int judge_signatures(rpl_reader *rd, const rpl_keyring *trusted, rpl_verd
 	if (sr->status == RPL_SIG_UNSIGNED) {
 		out->kind = RPL_VERDICT_UNTRUSTED;
 		rpl__msgf(out->message, "unsigned, and trusted keys were given; %.200s", rest);
-	} else if (!sr->trusted) {
+	} else if (!sr->key_trusted) {
 		out->kind = RPL_VERDICT_UNTRUSTED;
 		rpl__msgf(out->message, "signed by key %s, which is not a trusted key; %.200s", id, rest);
 	} else if (sr->status == RPL_SIG_PARTIAL) {

@@ -105,6 +105,11 @@ int main(void)
 	printf("rpl_signature_report.size offset %zu\n", offsetof(rpl_signature_report, size));
 	printf("rpl_signature_report.offset offset %zu\n", offsetof(rpl_signature_report, offset));
 	printf("rpl_signature_report.count offset %zu\n", offsetof(rpl_signature_report, count));
+	printf("rpl_signature_report.key_trusted offset %zu\n", offsetof(rpl_signature_report, key_trusted));
+	printf("rpl_signature_report.trusted_key offset %zu\n", offsetof(rpl_signature_report, trusted_key));
+	printf("rpl_signature_report.trusted_covered offset %zu\n", offsetof(rpl_signature_report, trusted_covered));
+	printf("rpl_signature_report.id_clash offset %zu\n", offsetof(rpl_signature_report, id_clash));
+	printf("rpl_signature_report.clash_key offset %zu\n", offsetof(rpl_signature_report, clash_key));
 	printf("rpl_pubkey size %zu\n", sizeof(rpl_pubkey));
 	printf("rpl_pubkey.id offset %zu\n", offsetof(rpl_pubkey, id));
 	printf("rpl_pubkey.key offset %zu\n", offsetof(rpl_pubkey, key));

@@ -14,6 +14,11 @@
  *                the first L bytes cover (each flush ends at one), the status
  *                follows, and no proper cut of the compact log verifies ok
  *                against the trusted key; no cut is ever tampered
+ *   who covers   a countersignature by another key keeps a log trusted; a
+ *                section appended and signed by another key does not, and the
+ *                report still says what the trusted key covers; a key that
+ *                carries the trusted key's id with another public key is
+ *                named as an impostor; fingerprints are BLAKE2b of the key
  *   every bit    each single bit of a signed compact log flipped, its CRC
  *                recomputed: never ok, and tampered whenever the signed bytes
  *                or the signature changed
@@ -307,7 +312,10 @@ static void cuts(const unsigned char *data, size_t n, const size_t *ends, size_t
 		assert_int_not_equal(v.kind, RPL_VERDICT_TAMPERED);
 		if (covered)
 			assert_memory_equal(v.signature.key.id, pk->id, RPL_KEY_ID_BYTES);
-		assert_int_equal(v.signature.trusted, covered != 0);
+		assert_int_equal(v.signature.key_trusted, covered != 0);
+		/* trusted: a trusted key covers every byte of the cut, not only some */
+		assert_int_equal(v.signature.trusted, covered != 0 && covered == len);
+		assert_int_equal(v.signature.trusted_covered, covered);
 		if (compact && len < n)
 			assert_int_not_equal(v.kind, RPL_VERDICT_OK);
 		if (v.kind == RPL_VERDICT_OK)
@@ -427,13 +435,114 @@ static void every_bit(void **state)
 	rpl_seckey_free(k);
 }
 
+/* Append a signature section made with a raw Ed25519 key pair and any key id (a forger's). */
+static unsigned char *append_forged_sig(const unsigned char *data, size_t n, const uint8_t id[RPL_KEY_ID_BYTES],
+                                        const uint8_t pk[32], const uint8_t sk[64], size_t *outn)
+{
+	unsigned char *d = malloc(n + 112), digest[64];
+	uLong crc;
+
+	assert_non_null(d);
+	memcpy(d, data, n);
+	crypto_generichash(digest, sizeof(digest), data, n, NULL, 0);
+	d[n] = 's';
+	d[n + 1] = 106;
+	d[n + 2] = 'E';
+	d[n + 3] = 'D';
+	memcpy(d + n + 4, id, RPL_KEY_ID_BYTES);
+	crypto_sign_detached(d + n + 12, NULL, digest, sizeof(digest), sk);
+	memcpy(d + n + 76, pk, 32);
+	crc = crc32(0, d + n, 108);
+	for (int i = 0; i < 4; i++)
+		d[n + 108 + i] = (unsigned char)(crc >> (8 * i));
+	*outn = n + 112;
+	return d;
+}
+
+static void who_covers(void **state)
+{
+	struct recording r;
+	rpl_seckey *k = NULL;
+	rpl_keyring *kr = NULL;
+	rpl_pubkey pk, zero = { { 0 }, { 0 } }, raw = { { 0 }, { 0 } };
+	rpl_verdict v;
+	uint8_t fpk[32], fsk[64];
+	unsigned char *d, *e;
+	size_t n, m;
+	char fp[RPL_KEY_FINGERPRINT_TEXT];
+
+	(void)state;
+	for (int i = 0; i < 32; i++)
+		raw.key[i] = (uint8_t)i;
+	rpl_pubkey_fingerprint(&raw, fp);
+	assert_string_equal(fp, "cb2f5160fc1f7e05a55ef49d340b48da"); /* hashlib.blake2b(bytes(range(32)), digest_size=32) */
+	assert_int_equal(rpl_seckey_generate(&k), 0);
+	rpl_seckey_public(k, &pk);
+	assert_int_equal(rpl_keyring_new(&kr), 0);
+	assert_int_equal(rpl_keyring_add(kr, &pk), 0);
+	record(&r, k, 2, 11);
+	crypto_sign_keypair(fpk, fsk);
+
+	/* a countersignature by a key the verifier does not know: still trusted whole */
+	d = append_forged_sig(r.compact, r.ncompact, (const uint8_t *)"\1\2\3\4\5\6\7\x08", fpk, fsk, &n);
+	verify_memory(d, n, kr, &v);
+	assert_int_equal(v.signature.status, RPL_SIG_OK);
+	assert_int_equal(v.signature.count, 2);
+	assert_false(v.signature.key_trusted);
+	assert_true(v.signature.trusted);
+	assert_int_equal(v.signature.trusted_covered, r.ncompact);
+	assert_memory_equal(v.signature.trusted_key.key, pk.key, 32);
+	assert_false(v.signature.id_clash);
+	free(d);
+
+	/* the growing form, a claim appended, signed by the forger under the trusted key's id */
+	m = r.ngrowing + 9;
+	e = malloc(m);
+	assert_non_null(e);
+	memcpy(e, r.growing, r.ngrowing);
+	{
+		unsigned char *c = e + r.ngrowing;
+		uLong crc;
+		c[0] = 'C';
+		c[1] = 3;
+		c[2] = 1;    /* deal 1 */
+		c[3] = 0x02; /* side 0: 1 */
+		c[4] = 0x04; /* side 1: 2 */
+		crc = crc32(0, c, 5);
+		for (int i = 0; i < 4; i++)
+			c[5 + i] = (unsigned char)(crc >> (8 * i));
+	}
+	d = append_forged_sig(e, m, pk.id, fpk, fsk, &n);
+	verify_memory(d, n, kr, &v);
+	assert_int_equal(v.signature.status, RPL_SIG_OK); /* the forger's signature covers everything */
+	assert_false(v.signature.key_trusted);
+	assert_false(v.signature.trusted);
+	assert_int_equal(v.signature.trusted_covered, r.ngrowing);
+	assert_true(v.signature.id_clash);
+	assert_memory_equal(v.signature.clash_key.key, fpk, 32);
+	assert_memory_equal(v.signature.key.id, pk.id, RPL_KEY_ID_BYTES);
+	assert_int_not_equal(v.kind, RPL_VERDICT_OK);
+	free(d);
+	free(e);
+
+	/* no trusted key at all: nothing is trusted, no clash */
+	verify_memory(r.compact, r.ncompact, NULL, &v);
+	assert_false(v.signature.trusted);
+	assert_false(v.signature.key_trusted);
+	assert_int_equal(v.signature.trusted_covered, 0);
+	assert_memory_equal(&v.signature.trusted_key, &zero, sizeof(zero));
+	free(r.growing);
+	free(r.compact);
+	free(r.ends);
+	rpl_keyring_free(kr);
+	rpl_seckey_free(k);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(keys),
-		cmocka_unit_test(prehash),
-		cmocka_unit_test(every_cut),
-		cmocka_unit_test(every_bit),
+		cmocka_unit_test(keys),       cmocka_unit_test(prehash),   cmocka_unit_test(every_cut),
+		cmocka_unit_test(who_covers), cmocka_unit_test(every_bit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -93,7 +93,7 @@ static void print_signature_json(const rpl_signature_report *sr)
 		rpl_key_id_format(sr->key.id, id);
 		printf("\"%s\"", id);
 	}
-	printf(",\"trusted\":%s,\"covered\":%llu,\"size\":%llu}", sr->trusted ? "true" : "false",
+	printf(",\"trusted\":%s,\"covered\":%llu,\"size\":%llu}", sr->key_trusted ? "true" : "false",
 	       (unsigned long long)sr->covered, (unsigned long long)sr->size);
 }
 

@@ -322,7 +322,7 @@ def _verdict_dict(file: str, v) -> Dict[str, Any]:
         _lib.rpl_key_id_format(sr.key.id, buf)
         key = _str(buf)
     d["signature"] = {"status": _str(_lib.rpl_signature_status_name(sr.status)), "key": key,
-                      "trusted": bool(sr.trusted), "covered": int(sr.covered), "size": int(sr.size)}
+                      "trusted": bool(sr.key_trusted), "covered": int(sr.covered), "size": int(sr.size)}
     if kind != 4:
         d.update(deals=v.deals, decisions=v.actions, total=[v.total[0], v.total[1]], winner=v.winner,
                  recovered=bool(v.recovered))

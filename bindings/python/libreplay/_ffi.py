@@ -168,9 +168,15 @@ typedef struct rpl_signature_report {
     uint64_t size;
     uint64_t offset;
     int count;
+    int key_trusted;
+    rpl_pubkey trusted_key;
+    uint64_t trusted_covered;
+    int id_clash;
+    rpl_pubkey clash_key;
 } rpl_signature_report;
 const char *rpl_signature_status_name(int status);
 void rpl_key_id_format(const uint8_t id[8], char out[17]);
+void rpl_pubkey_fingerprint(const rpl_pubkey *pk, char out[33]);
 typedef struct rpl_verdict {
     int kind;
     char message[256]; /* RPL_ERRMSG_SIZE */
@@ -296,7 +302,8 @@ CHECKED_STRUCTS = {
                     "claimed", "computed", "breakdown", "offset", "deals", "actions", "total", "winner",
                     "recovered", "bytes", "deal_commitment", "commitment", "deal_mismatch", "signature",
                     "closed", "match_id"],
-    "rpl_signature_report": ["status", "key", "trusted", "covered", "size", "offset", "count"],
+    "rpl_signature_report": ["status", "key", "trusted", "covered", "size", "offset", "count", "key_trusted",
+                             "trusted_key", "trusted_covered", "id_clash", "clash_key"],
     "rpl_pubkey": ["id", "key"],
     "rpl_verify_observer": ["ctx", "before", "after"],
     "rpl_rng": ["s"],

@@ -20,11 +20,12 @@
 extern "C" {
 #endif
 
-#define RPL_KEY_ID_BYTES 8     /* a key id: 8 random bytes, minisign's "key number" */
-#define RPL_PUBKEY_BYTES 32    /* an Ed25519 public key */
-#define RPL_SIGNATURE_BYTES 64 /* an Ed25519 signature */
-#define RPL_KEY_ID_TEXT 17     /* up to 16 upper-case hex digits and a NUL, as minisign prints it */
-#define RPL_PUBKEY_TEXT 57     /* the base64 line of a public key file and a NUL */
+#define RPL_KEY_ID_BYTES 8          /* a key id: 8 random bytes, minisign's "key number" */
+#define RPL_PUBKEY_BYTES 32         /* an Ed25519 public key */
+#define RPL_SIGNATURE_BYTES 64      /* an Ed25519 signature */
+#define RPL_KEY_ID_TEXT 17          /* up to 16 upper-case hex digits and a NUL, as minisign prints it */
+#define RPL_PUBKEY_TEXT 57          /* the base64 line of a public key file and a NUL */
+#define RPL_KEY_FINGERPRINT_TEXT 33 /* a key's fingerprint: 32 lower-case hex digits and a NUL */
 
 /* A public key: its id and its Ed25519 key. Plain data. */
 typedef struct rpl_pubkey {
@@ -47,6 +48,14 @@ RPL_API void rpl_key_id_format(const uint8_t id[RPL_KEY_ID_BYTES], char out[RPL_
 RPL_API int rpl_pubkey_parse(rpl_pubkey *out, const char *line);
 /* The base64 line of a public key (what rpl_pubkey_parse reads). */
 RPL_API void rpl_pubkey_format(const rpl_pubkey *pk, char out[RPL_PUBKEY_TEXT]);
+/*
+ * The fingerprint of a public key, which names the key itself where its id
+ * names only a label anyone can copy: the first 16 bytes of the BLAKE2b-256
+ * digest (unkeyed) of the 32-byte Ed25519 public key, as 32 lower-case hex
+ * digits (docs/security.md, "Signed logs"). Two keys with one id have
+ * different fingerprints. The id is not hashed: a key is its public key.
+ */
+RPL_API void rpl_pubkey_fingerprint(const rpl_pubkey *pk, char out[RPL_KEY_FINGERPRINT_TEXT]);
 
 /* ---- secret keys ---- */
 
@@ -177,17 +186,29 @@ enum rpl_signature_status {
 	RPL_SIG_INVALID = 3   /* a signature does not verify: the bytes it covers were changed */
 };
 
-/* What a log's signatures cover (verify's "signature" JSON object). Plain data. */
+/*
+ * What a log's signatures cover (verify's "signature" JSON object). Plain
+ * data. key is the last valid signature's (or the invalid one's); the
+ * trusted_ fields are those of the last valid signature by a trusted key,
+ * which may be an earlier one (a countersignature by another key after it,
+ * or bytes appended and signed by a forger).
+ */
 typedef struct rpl_signature_report {
-	int status;       /* enum rpl_signature_status */
-	rpl_pubkey key;   /* the last valid signature's key, or the invalid one's */
-	int trusted;      /* key is in the trusted keyring given */
-	uint64_t covered; /* OK, PARTIAL: bytes 0..covered are vouched for (the last valid
-	                                   signature section included); INVALID: the bytes the broken
-	                                   signature claims, 0..offset */
-	uint64_t size;    /* the file's size */
-	uint64_t offset;  /* INVALID: byte offset of the broken signature section */
-	int count;        /* valid signatures read */
+	int status;               /* enum rpl_signature_status */
+	rpl_pubkey key;           /* the last valid signature's key, or the invalid one's */
+	int trusted;              /* a trusted key covers the whole log: trusted_covered is size, or only
+	                     signature sections follow it (they change no decoded byte) */
+	uint64_t covered;         /* OK, PARTIAL: bytes 0..covered are vouched for (the last valid
+	                     signature section included); INVALID: the bytes the broken
+	                     signature claims, 0..offset */
+	uint64_t size;            /* the file's size */
+	uint64_t offset;          /* INVALID: byte offset of the broken signature section */
+	int count;                /* valid signatures read */
+	int key_trusted;          /* key is one of the trusted keys (its id and its public key) */
+	rpl_pubkey trusted_key;   /* the last valid signature by a trusted key (zero when none) */
+	uint64_t trusted_covered; /* bytes 0..trusted_covered are vouched for by trusted_key; 0 when none */
+	int id_clash;             /* a valid signature's key carries a trusted key's id with another public key */
+	rpl_pubkey clash_key;     /* id_clash: the first such key (the impostor) */
 } rpl_signature_report;
 
 /* "ok", "invalid", "unsigned", "partial". */
