@@ -80,6 +80,7 @@ enum {
 	BRP_OPT_JSON,       /* --json */
 	BRP_OPT_PASSFD,     /* --passphrase-fd N */
 	BRP_OPT_LOGFILE,    /* --log FILE (- or /dev/stdin: standard input) */
+	BRP_OPT_KEYRING,    /* --keyring FILE */
 	BRP_OPT_OWN = 300
 };
 
@@ -131,6 +132,15 @@ struct brp_opt {
 #define BRP_OPT_LOGS                                                                                                   \
 	{                                                                                                                  \
 		"log", 1, BRP_OPT_LOGFILE, 1, 0                                                                                \
+	}
+/* -K/--key FILE and --keyring FILE: trusted public keys (brp verify, brp export), read by brp_keyring_add */
+#define BRP_OPT_KEY                                                                                                    \
+	{                                                                                                                  \
+		"key", 1, 'K', 1, 0                                                                                            \
+	}
+#define BRP_OPT_KEYRING_ROW                                                                                            \
+	{                                                                                                                  \
+		"keyring", 1, BRP_OPT_KEYRING, 1, 0                                                                            \
 	}
 #define BRP_OPT_HELP                                                                                                   \
 	{                                                                                                                  \
