@@ -323,7 +323,8 @@ static int collect_after(void *ctx, const rpl_event *ev, const rpl_game *g)
 	return RPL_OK;
 }
 
-int rpl_export_match_load_memory(rpl_export_match **out, const char *name, const void *data, size_t len, unsigned flags)
+int rpl_export_match_load_memory_trusted(rpl_export_match **out, const char *name, const void *data, size_t len,
+                                         unsigned flags, const rpl_keyring *trusted)
 {
 	rpl_export_match *m;
 	rpl_reader *rd = NULL;
@@ -340,6 +341,7 @@ int rpl_export_match_load_memory(rpl_export_match **out, const char *name, const
 	*out = m;
 	m->verdict.winner = -1;
 	m->bytes = len;
+	m->trusted_keys = (int)rpl_keyring_count(trusted);
 	rpl__sha256_hex(data ? data : "", len, m->hash);
 	m->file = utf8_dup(name);
 	if (!m->file)
@@ -350,11 +352,10 @@ int rpl_export_match_load_memory(rpl_export_match **out, const char *name, const
 		goto cleanup;
 	}
 	if (err) {
-		/* not even the header: a verdict, malformed */
-		m->verdict.kind = RPL_VERDICT_MALFORMED;
-		m->verdict.offset = rpl_reader_offset(rd);
-		rpl__msgf(m->verdict.message, "%s", rpl_reader_errmsg(rd));
-		err = RPL_OK;
+		/* not even the header: malformed, and its signatures judged, as brp verify does */
+		err = rpl_verify_reader_trusted(rd, NULL, trusted, &m->verdict, NULL);
+		if (err)
+			fail(m, err, err == RPL_ENOMEM ? "out of memory" : rpl_strerror(err));
 		goto cleanup;
 	}
 	if ((err = copy_header(m, rd)) != 0) {
@@ -364,7 +365,7 @@ int rpl_export_match_load_memory(rpl_export_match **out, const char *name, const
 	{
 		struct collector c = { m, flags, 0, { 0 } };
 		rpl_verify_observer obs = { &c, collect_before, collect_after };
-		err = rpl_verify_reader_observe(rd, NULL, &m->verdict, &obs);
+		err = rpl_verify_reader_trusted(rd, NULL, trusted, &m->verdict, &obs);
 	}
 	if (err) {
 		const char *why = m->verdict.message[0] ? m->verdict.message : rpl_strerror(err);
@@ -383,7 +384,12 @@ cleanup:
 	return err;
 }
 
-int rpl_export_match_load(rpl_export_match **out, const char *path, unsigned flags)
+int rpl_export_match_load_memory(rpl_export_match **out, const char *name, const void *data, size_t len, unsigned flags)
+{
+	return rpl_export_match_load_memory_trusted(out, name, data, len, flags, NULL);
+}
+
+int rpl_export_match_load_trusted(rpl_export_match **out, const char *path, unsigned flags, const rpl_keyring *trusted)
 {
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
@@ -433,7 +439,7 @@ int rpl_export_match_load(rpl_export_match **out, const char *path, unsigned fla
 			break;
 	}
 	close(fd);
-	err = rpl_export_match_load_memory(out, path, buf, len, flags);
+	err = rpl_export_match_load_memory_trusted(out, path, buf, len, flags, trusted);
 	free(buf);
 	return err;
 fail : {
@@ -451,6 +457,11 @@ fail : {
 	*out = m;
 	return err;
 }
+}
+
+int rpl_export_match_load(rpl_export_match **out, const char *path, unsigned flags)
+{
+	return rpl_export_match_load_trusted(out, path, flags, NULL);
 }
 
 void rpl_export_match_free(rpl_export_match *m)

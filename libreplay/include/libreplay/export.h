@@ -62,6 +62,18 @@ RPL_API int rpl_export_match_load(rpl_export_match **out, const char *path, unsi
  */
 RPL_API int rpl_export_match_load_memory(rpl_export_match **out, const char *name, const void *data, size_t len,
                                          unsigned flags);
+/*
+ * As rpl_export_match_load, judging the log's signatures against trusted
+ * keys (sign.h; NULL or empty: none) as rpl_verify_reader_trusted does: the
+ * verdict is brp verify's under those keys (untrusted, say, for a log no
+ * trusted key signs). trusted is only read, and may be shared by loads on
+ * several threads; it must outlive the call only.
+ */
+RPL_API int rpl_export_match_load_trusted(rpl_export_match **out, const char *path, unsigned flags,
+                                          const rpl_keyring *trusted);
+/* rpl_export_match_load_memory with trusted keys, as rpl_export_match_load_trusted. */
+RPL_API int rpl_export_match_load_memory_trusted(rpl_export_match **out, const char *name, const void *data, size_t len,
+                                                 unsigned flags, const rpl_keyring *trusted);
 /* Free a loaded match; NULL is accepted. */
 RPL_API void rpl_export_match_free(rpl_export_match *m);
 
