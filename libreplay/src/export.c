@@ -160,6 +160,7 @@ static int copy_header(rpl_export_match *m, const rpl_reader *rd)
 	rpl_rules_get_id(info->rules, RPL_P_TARGET, &target);
 	m->target = target;
 	m->start_time = info->start_time;
+	m->player_seeds = info->nplayer_seeds;
 	for (int s = 0; s < info->nplayers && s < 4; s++) {
 		if (info->players[s] && info->players[s][0]) {
 			m->players[s] = utf8_dup(info->players[s]);
@@ -462,6 +463,40 @@ fail : {
 int rpl_export_match_load(rpl_export_match **out, const char *path, unsigned flags)
 {
 	return rpl_export_match_load_trusted(out, path, flags, NULL);
+}
+
+void rpl__export_hex(const uint8_t *p, size_t n, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = digits[p[i] >> 4];
+		out[2 * i + 1] = digits[p[i] & 15];
+	}
+	out[2 * n] = '\0';
+}
+
+void rpl__export_fingerprint(const rpl_pubkey *pk, int present, char out[RPL_KEY_FINGERPRINT_TEXT])
+{
+	if (present)
+		rpl_pubkey_fingerprint(pk, out);
+	else
+		out[0] = '\0';
+}
+
+void rpl__export_copy_key(const rpl_export_match *m, char out[RPL__EXPORT_COPY_SIZE])
+{
+	const rpl_verdict *v = &m->verdict;
+	const rpl_signature_report *sr = &v->signature;
+	int signed_ = sr->status != RPL_SIG_UNSIGNED;
+	char fp[RPL_KEY_FINGERPRINT_TEXT], id[RPL_KEY_ID_TEXT];
+
+	rpl__export_fingerprint(&sr->key, signed_, fp);
+	rpl_key_id_format(sr->key.id, id);
+	snprintf(out, RPL__EXPORT_COPY_SIZE, "%s%s|%s|%s|%s|%s|%d|%s",
+	         v->match_id[0] ? "" : "h:", v->match_id[0] ? v->match_id : m->hash, rpl_verdict_name(v->kind),
+	         rpl_signature_status_name(sr->status), signed_ ? id : "", fp, sr->trusted,
+	         m->have_header ? rpl_deal_commitment_name(v->deal_commitment) : "");
 }
 
 void rpl_export_match_free(rpl_export_match *m)
