@@ -255,8 +255,9 @@ static int room_check(rpl_export_xlsx *w)
 		if ((uint64_t)n > largest)
 			largest = (uint64_t)n;
 	}
-	need_tmp = largest + (1u << 20);
-	need_out = total + total / 64 + (1u << 20);
+	/* a sheet's XML around its rows, and the workbook's other parts (styles, theme, properties): some KiB */
+	need_tmp = largest + (16u << 10);
+	need_out = total + total / 64 + (64u << 10);
 	if (getrlimit(RLIMIT_FSIZE, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY &&
 	    ((uint64_t)lim.rlim_cur < need_out || (uint64_t)lim.rlim_cur < need_tmp))
 		return xfail(w, RPL_EIO, "cannot write the workbook", strerror(EFBIG));

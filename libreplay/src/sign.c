@@ -261,6 +261,9 @@ static int lines_next(struct lines *l, char **line, const char *path, char *msg,
 		}
 		if (l->eof)
 			return 0;
+		/* a line not yet whole that holds a NUL already is refused as soon as it is seen */
+		if (memchr(l->buf + l->start, '\0', l->end - l->start))
+			return kfail(msg, cap, RPL_EPARSE, "%s: line %d: holds a NUL byte", path, l->lineno + 1);
 		if (l->end - l->start > LINE_MAX_BYTES)
 			return kfail(msg, cap, RPL_EPARSE, "%s: line %d: longer than %d bytes", path, l->lineno + 1,
 			             LINE_MAX_BYTES);
