@@ -495,6 +495,10 @@ bad_seat:
 		brp_error(name, "--player-seed needs --commitment: players' seeds belong to a committed deal");
 		goto cleanup;
 	}
+	if (passfd >= 0 && !keyfile) {
+		brp_error(name, "--passphrase-fd needs -k KEY");
+		goto cleanup;
+	}
 	if (!dealer_given) {
 		first_dealer = players - 1;
 	} else if (first_dealer >= players) {
