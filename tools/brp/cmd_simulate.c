@@ -43,7 +43,7 @@ static void usage(FILE *f)
 	      "                        after its last match-NNNNNN.brp (with the same seed,\n"
 	      "                        two runs make what one run of both counts makes)\n"
 	      "  -k, --key FILE        sign every log with this secret key as it is written\n"
-	      "      --passphrase-fd N read the key's passphrase from file descriptor N\n"
+	      "      --passphrase-fd N with -k: read the passphrase from descriptor N\n"
 	      "  -q, --quiet           no progress and no summary line\n"
 	      "      --json            the summary as one JSON object (even with -q):\n"
 	      "                        matches, deals, decisions, output\n"
