@@ -7,6 +7,7 @@
  * unlike the CSV files no leading ' is needed or added).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,7 +169,15 @@ int rpl_export_xlsx_open(rpl_export_xlsx **out, const char *path)
 	if (!(w->tmpdir = strdup(dir)))
 		return xfail(w, RPL_ENOMEM, "out of memory", NULL);
 	opt.tmpdir = w->tmpdir;
-	w->wb = workbook_new_opt(rpl__tmpfile_name(&w->out, name, sizeof(name)), &opt);
+	rpl__tmpfile_name(&w->out, name, sizeof(name));
+	{
+		/* libxlsxwriter opens the file again by that name: a umask that leaves its owner no write is said here */
+		int fd = open(name, O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			return xfail(w, RPL_EIO, "cannot write the workbook", strerror(errno));
+		close(fd);
+	}
+	w->wb = workbook_new_opt(name, &opt);
 	if (!w->wb)
 		return xfail(w, RPL_ENOMEM, "cannot start a workbook", NULL);
 	w->bold = workbook_add_format(w->wb);
