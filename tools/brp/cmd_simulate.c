@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const char *const name = "simulate";
 
@@ -34,7 +35,8 @@ static void usage(FILE *f)
 	      "      --commit          committed matches (format version 3): every deal derived\n"
 	      "                        from a seed committed to in the header and revealed at\n"
 	      "                        the end (the seed, too, comes from --seed: not secret)\n"
-	      "      --player-seeds N  with --commit: N seeds added by the players (0..4, default 0)\n"
+	      "      --player-seeds N  with --commit: N of the players add a seed (0 to the\n"
+	      "                        number of players; default: every player)\n"
 	      "  -j, --jobs N          threads (default 1)\n"
 	      "  -o, --output DIR      where the logs go (created if missing; refused if it\n"
 	      "                        holds anything, unless --add)\n"
@@ -42,7 +44,7 @@ static void usage(FILE *f)
 	      "                        after its last match-NNNNNN.brp (with the same seed,\n"
 	      "                        two runs make what one run of both counts makes)\n"
 	      "  -k, --key FILE        sign every log with this secret key as it is written\n"
-	      "      --passphrase-fd N read the key's passphrase from file descriptor N\n"
+	      "      --passphrase-fd N with -k: read the passphrase from descriptor N\n"
 	      "  -q, --quiet           no progress and no summary line\n"
 	      "      --json            the summary as one JSON object (even with -q):\n"
 	      "                        matches, deals, decisions, output\n"
@@ -148,10 +150,13 @@ static int play_match(struct job *j, long index)
 				for (int b = 0; b < 8; b++)
 					pseeds[p][i + b] = (uint8_t)(w >> (8 * b));
 			}
-		rpl_deal_commit(commitment, dseed);
-		info.commitment = commitment;
 		info.nplayer_seeds = j->player_seeds;
 		info.player_seeds = (const uint8_t(*)[RPL_DEAL_SEED_SIZE])pseeds;
+		if (rpl_deal_commit_match(commitment, dseed, &info) != 0) {
+			job_fail(j, path, "the commitment cannot be computed");
+			goto cleanup;
+		}
+		info.commitment = commitment;
 	}
 	if (rpl_game_new(&g, j->rules, j->players, info.first_dealer) != 0) {
 		job_fail(j, "the rules do not allow this number of players", "");
@@ -169,8 +174,7 @@ static int play_match(struct job *j, long index)
 		int32_t claim[2];
 		if (!j->commit)
 			rpl_layout_shuffle(&lay, j->players, &rng);
-		else if (rpl_deal_derive(&lay, dseed, (const uint8_t(*)[RPL_DEAL_SEED_SIZE])pseeds, j->player_seeds, j->players,
-		                         rpl_game_deal_number(g) + 1) != 0) {
+		else if (rpl_deal_derive_match(&lay, dseed, &info, rpl_game_deal_number(g) + 1) != 0) {
 			job_fail(j, path, "the deal cannot be derived");
 			goto cleanup;
 		}
@@ -216,12 +220,17 @@ cleanup:
 	return err;
 }
 
-/* mkdir -p */
-static int make_dirs(const char *dir)
+/*
+ * mkdir -p; *made is how many of the last components this call created
+ * (they are nested: the first it made and every one below it), so that a
+ * failed run can take them away again. On failure the ones it made are gone.
+ */
+static int make_dirs(const char *dir, int *made)
 {
 	char path[4096];
 	size_t n = strlen(dir);
 
+	*made = 0;
 	if (n == 0 || n >= sizeof(path)) {
 		errno = ENAMETOOLONG;
 		return -1;
@@ -231,11 +240,53 @@ static int make_dirs(const char *dir)
 		if (path[i] != '/' && path[i] != '\0')
 			continue;
 		path[i] = '\0';
-		if (mkdir(path, 0755) < 0 && errno != EEXIST)
+		if (mkdir(path, 0755) == 0) {
+			(*made)++;
+		} else if (errno != EEXIST) {
+			int e = errno;
+			for (; *made > 0; (*made)--) {
+				char *slash = strrchr(path, '/');
+				if (!slash)
+					break;
+				*slash = '\0';
+				rmdir(path);
+			}
+			errno = e;
 			return -1;
+		}
 		path[i] = i < n ? '/' : '\0';
 	}
 	return 0;
+}
+
+/*
+ * A run that failed leaves nothing of its own: the logs it wrote (the ones
+ * numbered after the corpus it found; the one that failed may be cut) and
+ * the directories it made, innermost first. What was there before it stays.
+ */
+static void undo(const struct job *j, int made)
+{
+	char path[4096];
+	size_t n;
+
+	for (long i = 0; i < j->matches; i++) {
+		snprintf(path, sizeof(path), "%s/match-%06ld.brp", j->dir, j->base + i + 1);
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s", j->dir);
+	n = strlen(path);
+	while (n > 1 && path[n - 1] == '/')
+		path[--n] = '\0';
+	for (int k = 0; k < made; k++) {
+		char *slash;
+		if (rmdir(path) != 0)
+			break; /* not empty: something else is in it */
+		if (!(slash = strrchr(path, '/')))
+			break;
+		while (slash > path && slash[-1] == '/')
+			slash--;
+		*slash = '\0';
+	}
 }
 
 /*
@@ -322,7 +373,7 @@ int cmd_simulate(int argc, char **argv)
 	static const char *const bots[] = { "greedy", "random", "mixed", NULL };
 	static const char *const counts[] = { "2", "4", NULL };
 	const char *keyfile = NULL;
-	int passfd = -1, add = 0, rc, first;
+	int passfd = -1, add = 0, rc, first, made = 0;
 	long target = -1;
 	rpl_seckey *key = NULL;
 	char tset[64];
@@ -336,6 +387,7 @@ int cmd_simulate(int argc, char **argv)
 
 	memset(&j, 0, sizeof(j));
 	j.players = 4;
+	j.player_seeds = -1; /* every player's, unless told */
 	j.matches = 1;
 	j.seed = 1;
 	j.bot = BOT_GREEDY;
@@ -381,8 +433,19 @@ int cmd_simulate(int argc, char **argv)
 		brp_error(name, "needs -o DIR and no other argument (try 'brp simulate --help')");
 		goto cleanup;
 	}
-	if (j.player_seeds && !j.commit) {
+	if (j.player_seeds >= 0 && !j.commit) {
 		brp_error(name, "--player-seeds needs --commit");
+		goto cleanup;
+	}
+	if (j.player_seeds > j.players) {
+		brp_error(name, "--player-seeds takes 0 to %d for %d players: each seat adds one seed at most", j.players,
+		          j.players);
+		goto cleanup;
+	}
+	if (j.player_seeds < 0)
+		j.player_seeds = j.commit ? j.players : 0;
+	if (passfd >= 0 && !keyfile) {
+		brp_error(name, "--passphrase-fd needs -k KEY");
 		goto cleanup;
 	}
 	if (target >= 0) {
@@ -413,12 +476,13 @@ int cmd_simulate(int argc, char **argv)
 	if (keyfile && brp_seckey_open(name, keyfile, passfd, &key) < 0)
 		goto cleanup;
 	j.key = key;
-	if (make_dirs(j.dir) < 0) {
+	if (make_dirs(j.dir, &made) < 0) {
 		brp_error(name, "%s: %s", j.dir, strerror(errno));
 		goto cleanup;
 	}
 	if ((rc = corpus_start(&j, add)) != 0) {
 		status = rc;
+		undo(&j, made);
 		goto cleanup;
 	}
 	th = calloc((size_t)b.jobs, sizeof(*th));
@@ -441,6 +505,7 @@ int cmd_simulate(int argc, char **argv)
 	if (atomic_load(&j.failed)) {
 		if (j.errmsg[0]) /* a thread that did not start has been said */
 			brp_error(name, "%s", j.errmsg);
+		undo(&j, made);
 		goto cleanup;
 	}
 	if (json) {

@@ -51,6 +51,9 @@ extern "C" {
  */
 #define RPL_MAX_DECISIONS (1u << 22)
 
+/* A header flag (rpl_reader_flags): the log is signed; its signature sections are to be found in it. */
+#define RPL_LOG_SIGNED 1u
+
 /* A match identity: 64 lower-case hex digits and a NUL (docs/format.md section 17). */
 #define RPL_MATCH_ID_SIZE 65
 
@@ -70,8 +73,15 @@ typedef struct rpl_match_info {
 	 * layouts are dealt freely; and the seeds the players added.
 	 */
 	const uint8_t *commitment;
-	int nplayer_seeds; /* 0..RPL_DEAL_MAX_PLAYER_SEEDS */
+	int nplayer_seeds; /* 0..RPL_DEAL_MAX_PLAYER_SEEDS; under RPL_COMMIT_V2 at most nplayers */
 	const uint8_t (*player_seeds)[RPL_DEAL_SEED_SIZE];
+	/*
+	 * The committed deal's protocol (deal.h): 0 or RPL_COMMIT_V2, the
+	 * current one (format version 4: the commitment binds the match's
+	 * terms; a recorder writes the players' seeds sorted); RPL_COMMIT_V1 to
+	 * re-write a log of format version 3. A reader gives the log's.
+	 */
+	int commit_version;
 } rpl_match_info;
 
 /* ---- recorder ---- */
@@ -92,7 +102,8 @@ typedef struct rpl_recorder rpl_recorder;
 /*
  * Start recording a match into path (created or truncated; an existing
  * path that is not a regular file is refused with RPL_EIO, since closing
- * renames the compact form over it). Until
+ * renames the compact form over it, and so is a symbolic link, which would
+ * make the log another file's: "a symbolic link, not a regular file"). Until
  * rpl_recorder_close() the file is in its growing form: each flush appends
  * what was decided since the last one, so a killed process loses nothing
  * flushed (see rpl_recorder_flush). By default every decision is checked by
@@ -254,7 +265,8 @@ RPL_API int rpl_recorder_flush(rpl_recorder *rec);
 
 /*
  * Finish: flush, then rewrite the log in its compact form and close it. A
- * file: through a temporary file renamed over path. A sink: the compact
+ * file: through a new temporary file in path's directory (docs/security.md,
+ * "Temporary files"), renamed over path. A sink: the compact
  * form goes to replace, or, without replace, stays for rpl_recorder_log
  * (the sink keeps the growing form). Memory: the compact form replaces the
  * growing one. Either way rpl_recorder_log lends the compact form
@@ -379,6 +391,14 @@ RPL_API int rpl_reader_format_version(const rpl_reader *rd);
 RPL_API uint64_t rpl_reader_offset(const rpl_reader *rd);
 /* The detail of the last failure in one line ("byte 296: ..."); "" when none. Lives as long as rd. */
 RPL_API const char *rpl_reader_errmsg(const rpl_reader *rd);
+/*
+ * The header's flags (format version 4, docs/format.md section 18.1):
+ * RPL_LOG_SIGNED when the log says of itself that it is signed, so that a
+ * copy whose signatures were cut off reads as such (a signing recorder and
+ * rpl_sign_log set it). 0 for earlier versions, and before or after a
+ * header that could not be read.
+ */
+RPL_API unsigned rpl_reader_flags(const rpl_reader *rd);
 /* The size of the log in bytes (the whole file is read at open); 0 for NULL. */
 RPL_API uint64_t rpl_reader_bytes(const rpl_reader *rd);
 /* 1 once the end section (E) has been read: the recording was closed. */
@@ -440,6 +460,14 @@ typedef struct rpl_verdict {
 	 */
 	int closed;
 	char match_id[RPL_MATCH_ID_SIZE];
+	/*
+	 * A committed match (deal_commitment not NONE): the players' seeds its
+	 * header holds, and its protocol (deal.h: RPL_COMMIT_V1 for format
+	 * version 3, RPL_COMMIT_V2). Fewer player seeds than players: the deals
+	 * are only as fair as the platform (it could choose its seed freely).
+	 */
+	int player_seeds;
+	int commit_version;
 } rpl_verdict;
 
 /*
@@ -543,10 +571,10 @@ typedef struct rpl_recover_report {
 
 /*
  * Salvage every complete turn of a damaged or unfinished log in into a
- * valid, closed log out (written as out ".part~" and renamed over out once
- * closed, so that a failure leaves out as it was; an existing out that is
- * not a regular file is refused with RPL_EIO; its end section is marked
- * recovered). Reading stops at the first damaged or missing byte;
+ * valid, closed log out (written to a new temporary file in out's
+ * directory and renamed over out once closed, so that a failure leaves out
+ * as it was; an existing out that is not a regular file, or is a symbolic
+ * link, is refused with RPL_EIO; its end section is marked recovered). Reading stops at the first damaged or missing byte;
  * decisions after the last complete turn are cut. A log that is whole and
  * closed (read to its end section without damage) needs no salvage: 0 with
  * rep->closed set, and out is neither written nor touched. Returns 0 with *rep
