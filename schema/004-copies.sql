@@ -67,7 +67,9 @@ CREATE TABLE matches_v4 (
                    CHECK (dealing = 'none' OR dealing = 'unrevealed' OR dealing = 'revealed' OR
                      dealing = 'mismatch'),  -- what the log proves of its deals; NULL: no header
   dealing_digest   TEXT,                   -- the commitment, 64 lower-case hex digits; NULL without one
-  dealing_player_seeds INTEGER             -- the players' seeds in the header; NULL without a commitment
+  dealing_player_seeds INTEGER,            -- the players' seeds in the header; NULL without a commitment
+  dealing_protocol INTEGER                 -- the commitment's protocol: 1 (format 3: the seed alone), 2 (with the
+                                           -- match's terms); NULL without a commitment
 );
 INSERT INTO matches_v4 (match_id, hash, file, bytes, format_version, profile, overrides, players, target,
   first_dealer, start_time, start_unix, verdict, verdict_detail, verdict_deal, verdict_turn, verdict_seat,

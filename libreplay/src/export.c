@@ -160,7 +160,6 @@ static int copy_header(rpl_export_match *m, const rpl_reader *rd)
 	rpl_rules_get_id(info->rules, RPL_P_TARGET, &target);
 	m->target = target;
 	m->start_time = info->start_time;
-	m->player_seeds = info->nplayer_seeds;
 	for (int s = 0; s < info->nplayers && s < 4; s++) {
 		if (info->players[s] && info->players[s][0]) {
 			m->players[s] = utf8_dup(info->players[s]);

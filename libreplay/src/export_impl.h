@@ -57,7 +57,6 @@ struct rpl_export_match {
 	char **meta_keys, **meta_values;
 	rpl_verdict verdict;
 	int trusted_keys; /* the keys the verdict was judged with (rpl_keyring_count) */
-	int player_seeds; /* the header's player seeds (a committed deal) */
 	int detailed;     /* verdict ok and the deals below collected */
 	int has_actions;  /* acts collected (RPL_EXPORT_ACTIONS) */
 	struct xdeal *deals;

@@ -36,10 +36,11 @@ enum {
 	MC_SIGNATURE, MC_SIGNATURE_KEY, MC_SIGNATURE_FINGERPRINT, MC_SIGNATURE_KEY_TRUSTED, MC_SIGNATURE_COVERED,
 	MC_SIGNATURE_COUNT, MC_SIGNATURE_TRUSTED, MC_SIGNATURE_TRUSTED_KEY, MC_SIGNATURE_TRUSTED_FINGERPRINT,
 	MC_SIGNATURE_TRUSTED_COVERED, MC_SIGNATURE_ID_CLASH, MC_DEALING, MC_DEALING_DIGEST, MC_DEALING_PLAYER_SEEDS,
+	MC_DEALING_PROTOCOL,
 	MC_END
 };
 #define MC_COUNT (MC_END - 1)
-static const char *const match_cols[MC_COUNT] = {
+static const char *const match_cols[] = {
 	"hash", "file", "bytes", "format_version", "profile", "overrides", "players", "target",
 	"first_dealer", "start_time", "start_unix", "verdict", "verdict_detail", "verdict_deal",
 	"verdict_turn", "verdict_seat", "verdict_decision", "verdict_rule", "verdict_offset", "recovered",
@@ -47,8 +48,10 @@ static const char *const match_cols[MC_COUNT] = {
 	"signature", "signature_key", "signature_fingerprint", "signature_key_trusted", "signature_covered",
 	"signature_count", "signature_trusted", "signature_trusted_key", "signature_trusted_fingerprint",
 	"signature_trusted_covered", "signature_id_clash", "dealing", "dealing_digest", "dealing_player_seeds",
+	"dealing_protocol",
 };
 /* clang-format on */
+_Static_assert(sizeof(match_cols) / sizeof(match_cols[0]) == MC_COUNT, "a name for every column of the enum");
 
 enum { ST_MATCH, ST_FIND, ST_OLDER, ST_COMPLETE, ST_BETTER_FILE, ST_ACTIONS_STORED, ST_COUNT };
 
@@ -749,7 +752,8 @@ static void bind_match(sqlite3_stmt *st, const rpl_export_match *m)
 		sqlite3_bind_text(st, MC_DEALING_DIGEST, digest, -1, SQLITE_TRANSIENT);
 	else
 		sqlite3_bind_null(st, MC_DEALING_DIGEST);
-	bind_int_or_null(st, MC_DEALING_PLAYER_SEEDS, m->player_seeds, committed);
+	bind_int_or_null(st, MC_DEALING_PLAYER_SEEDS, v->player_seeds, committed);
+	bind_int_or_null(st, MC_DEALING_PROTOCOL, v->commit_version, committed);
 }
 
 static int insert_match(rpl_export_db *x, const rpl_export_match *m)

@@ -19,6 +19,7 @@ static const char *const matches_cols[] = {
 	"signature", "signature_key", "signature_fingerprint", "signature_key_trusted", "signature_covered",
 	"signature_count", "signature_trusted", "signature_trusted_key", "signature_trusted_fingerprint",
 	"signature_trusted_covered", "signature_id_clash", "dealing", "dealing_digest", "dealing_player_seeds",
+	"dealing_protocol",
 };
 static const char *const meta_cols[] = { "hash", "idx", "key", "value" };
 static const char *const deals_cols[] = {
@@ -166,7 +167,8 @@ static int match_row(const rpl_export_match *m, rpl__export_row_fn fn, void *ctx
 	put_text(&r, h ? rpl_deal_commitment_name(v->deal_commitment) : NULL);
 	rpl__export_hex(v->commitment, sizeof(v->commitment), digest);
 	put_text(&r, committed ? digest : NULL);
-	put_opt(&r, m->player_seeds, committed);
+	put_opt(&r, v->player_seeds, committed);
+	put_opt(&r, v->commit_version, committed);
 	return emit(&r, XT_MATCHES, fn, ctx);
 }
 

@@ -127,7 +127,8 @@ def make_copies(brp, src, out):
                             "--seat", "1=greedy-1", "--seat", "2=greedy-2", "--seat", "3=greedy-3",
                             "--first-dealer", "1", "--start", "2026-01-01T00:00:00Z", "--meta",
                             "platform=brp simulate", "--meta", "corpus_seed=4", "--meta", "match=1",
-                            "--commitment", tags["Commitment"], "--player-seed", tags["PlayerSeed"],
+                            "--commitment", tags["Commitment"], "--commitment-version", "1",
+                            "--player-seed", tags["PlayerSeed"],
                             "-o", "unrevealed.brp"], input="\n".join(body) + "\n", capture_output=True, text=True)
         if r.returncode != 0:
             fail("brp record of the unrevealed copy: %s" % r.stderr)
@@ -138,6 +139,18 @@ def make_copies(brp, src, out):
         wrong = secs[:-1] + [(b"R", bytes(32), 0, 0)] + secs[-1:]
         open("wrong-seed.brp", "wb").write(identity.rebuild(wrong))
         shutil.copy(os.path.join(src, "samples", "committed-4p.brp"), "committed.brp")
+        # a committed match of format version 4 (every seat adds a seed): brp simulate --commit's revealed
+        # log, and its unrevealed and wrong-seed copies (its text without the seed line, imported)
+        run(brp, "simulate", "-r", "stbl", "-p", "4", "-n", "1", "--commit", "--seed", "8", "-q", "-o", "sim4")
+        shutil.copy("sim4/match-000001.brp", "revealed4.brp")
+        text = run(brp, "dump", "revealed4.brp").stdout
+        with open("unrevealed4.txt", "w") as f:
+            f.write("".join(l for l in text.splitlines(True) if not l.startswith("seed ")))
+        run(brp, "import", "unrevealed4.txt", "-o", "unrevealed4.brp")
+        secs = identity.sections(open("unrevealed4.brp", "rb").read())
+        open("wrong-seed4.brp", "wb").write(identity.rebuild(secs[:-1] + [(b"R", bytes(32), 0, 0)] + secs[-1:]))
+        os.remove("unrevealed4.txt")
+        shutil.rmtree("sim4")
 
         # a signed match: signed, stripped, tampered (a byte of its signature changed, CRC mended), another
         # key, and another key that carries the platform's key id (the id is not signed: the signature holds)
@@ -165,7 +178,8 @@ def make_copies(brp, src, out):
         shutil.rmtree("sim")
     finally:
         os.chdir(here)
-    names = ["unrevealed", "revealed", "wrong-seed", "committed", "signed", "stripped", "tampered", "impostor", "clash"]
+    names = ["unrevealed", "revealed", "wrong-seed", "committed", "unrevealed4", "revealed4", "wrong-seed4", "signed",
+             "stripped", "tampered", "impostor", "clash"]
     return {n: os.path.join(out, n + ".brp") for n in names}
 
 
@@ -240,7 +254,13 @@ class Judge:
                                                   last_signer(path)[0] == self.platform[0] and
                                                   last_signer(path) != self.platform))
         if deal.get("commitment") not in (None, "none"):
-            want["dealing_player_seeds"] = j.get("player_seeds", 1)  # the sample has one player seed
+            # the header's seeds: the version-3 sample has one, brp simulate --commit gives every seat one
+            version = 3 if "4" not in os.path.basename(path) else 4
+            want["dealing_player_seeds"] = j.get("player_seeds", deal.get("player_seeds",
+                                                                        1 if version == 3 else 4))
+            want["dealing_protocol"] = 1 if version == 3 else 2
+        else:
+            want["dealing_player_seeds"] = want["dealing_protocol"] = None
         if j.get("verdict") == "ok":
             want.update({"deals": j["deals"], "decisions": j["decisions"], "winner": j["winner"],
                          "total0": j["total"][0], "total1": j["total"][1]})
@@ -329,11 +349,15 @@ def fresh(db):
 
 def check_committed(brp, j, c):
     """The stacked-deal attack: the unrevealed copy first, then the revealed or mismatching one; and reversed."""
-    if j.json(c["wrong-seed"], False).get("verdict") == "ok" or \
-            j.json(c["unrevealed"], False).get("match_id") != j.json(c["wrong-seed"], False).get("match_id"):
-        fail("the wrong-seed copy is not a disputing copy of the unrevealed one: %r" % j.json(c["wrong-seed"], False))
-    for second in ("wrong-seed", "revealed"):
-        for order in ((c["unrevealed"], c[second]), (c[second], c["unrevealed"])):
+    for v in ("", "4"):
+        u, w, r = c["unrevealed" + v], c["wrong-seed" + v], c["revealed" + v]
+        ju, jw, jr = j.json(u, False), j.json(w, False), j.json(r, False)
+        if ju.get("verdict") != "ok" or ju["dealing"]["commitment"] != "unrevealed" or jw.get("verdict") == "ok" \
+                or jr.get("verdict") != "ok" or jr["dealing"]["commitment"] != "revealed" or \
+                not ju.get("match_id") or len({ju.get("match_id"), jw.get("match_id"), jr.get("match_id")}) != 1:
+            fail("the copies of a committed match are not what the attack needs: %r %r %r" % (ju, jw, jr))
+    for v, second in (("", "wrong-seed"), ("", "revealed"), ("4", "wrong-seed4"), ("4", "revealed4")):
+        for order in ((c["unrevealed" + v], c[second]), (c[second], c["unrevealed" + v])):
             for runs in (1, 2):
                 fresh("c.db")
                 if runs == 1:
@@ -352,7 +376,7 @@ def check_committed(brp, j, c):
                 # the dispute is in the example query of docs/schema.md
                 disputed = rows("c.db", "SELECT identity FROM matches WHERE identity IS NOT NULL GROUP BY identity "
                                 "HAVING count(DISTINCT verdict) > 1")
-                if (second == "wrong-seed") != (len(disputed) == 1):
+                if second.startswith("wrong-seed") != (len(disputed) == 1):
                     fail("%s: the disputed matches: %r" % (label, disputed))
                 # the ok copy keeps its deals; the mismatching one has none
                 for r in got:
