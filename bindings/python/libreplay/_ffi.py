@@ -199,6 +199,11 @@ typedef struct rpl_verdict {
     rpl_signature_report signature;
     int closed;
     char match_id[65]; /* RPL_MATCH_ID_SIZE */
+    int replay;
+    int replay_trusted;
+    uint64_t replay_offset;
+    char replay_message[256]; /* RPL_ERRMSG_SIZE */
+    int keys;
 } rpl_verdict;
 const char *rpl_verdict_name(int kind);
 const char *rpl_deal_commitment_name(int status);
@@ -301,7 +306,7 @@ CHECKED_STRUCTS = {
     "rpl_verdict": ["kind", "message", "deal", "turn", "seat", "action", "rule", "side", "claim_deal",
                     "claimed", "computed", "breakdown", "offset", "deals", "actions", "total", "winner",
                     "recovered", "bytes", "deal_commitment", "commitment", "deal_mismatch", "signature",
-                    "closed", "match_id"],
+                    "closed", "match_id", "replay", "replay_trusted", "replay_offset", "replay_message", "keys"],
     "rpl_signature_report": ["status", "key", "trusted", "covered", "size", "offset", "count", "key_trusted",
                              "trusted_key", "trusted_covered", "id_clash", "clash_key"],
     "rpl_pubkey": ["id", "key"],

@@ -403,8 +403,9 @@ enum rpl_verdict_kind {
 	RPL_VERDICT_INCOMPLETE = 3,
 	RPL_VERDICT_MALFORMED = 4,
 	RPL_VERDICT_TAMPERED = 5, /* a signature does not verify: signature.offset, .covered */
-	RPL_VERDICT_UNTRUSTED = 6 /* otherwise ok, but trusted keys were given and no trusted
-	                              signature covers the whole log (signature says why) */
+	RPL_VERDICT_UNTRUSTED = 6 /* trusted keys were given and no trusted signature covers the
+	                              whole log (signature says why), whatever the replay found:
+	                              replay says what it found */
 };
 
 /* The judgement of one log. Plain data, the caller's; the fields that apply depend on kind. */
@@ -440,6 +441,24 @@ typedef struct rpl_verdict {
 	 */
 	int closed;
 	char match_id[RPL_MATCH_ID_SIZE];
+	/*
+	 * What the replay found, before the signatures were judged: replay is its
+	 * kind (OK to MALFORMED; deal, turn, rule... above say where and why),
+	 * the same as kind unless kind is TAMPERED or UNTRUSTED, where it is a
+	 * detail, never the verdict. replay_offset: the byte offset of the last
+	 * section the finding rests on (an illegal decision's or deal's section;
+	 * a wrong claim's, or the end of the deal it claims; the damage; the last
+	 * section read for OK, INCOMPLETE and a deal MISMATCH). replay_trusted:
+	 * 1 when that section lies in the bytes a trusted key covers
+	 * (signature.trusted_covered): only then does a line name the seat of
+	 * an illegal decision. replay_message: the replay's own message, which
+	 * message replaces for TAMPERED and UNTRUSTED.
+	 */
+	int replay;
+	int replay_trusted;
+	uint64_t replay_offset;
+	char replay_message[RPL_ERRMSG_SIZE];
+	int keys; /* the number of trusted keys verification was given (0: none) */
 } rpl_verdict;
 
 /*
