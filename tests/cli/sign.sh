@@ -6,12 +6,14 @@
 #                    signs with brp's encrypted key (its format and scrypt)
 #   minisign -> brp  a key made by minisign -G -W signs with brp sign and
 #                    brp simulate -k; brp verify -K with minisign's .pub says
-#                    ok and trusted; with another key, untrusted
+#                    ok and trusted, naming the key by its fingerprint
+#                    (computed here); with another key, untrusted
 #   keys             a wrong or missing passphrase, a public key for a secret
 #                    key, an existing key file, a keyring of several keys
 #   in place         brp sign leaves the log as it was when it fails (a damaged
 #                    log, an unreadable key); signing twice keeps both
-#                    signatures valid
+#                    signatures valid, and the first key trusted reads the
+#                    second signature as a countersignature
 #   export           a tampered log exports with its verdict (SQLite and CSV)
 #
 #   sign.sh BRP MINISIGN [SQLITE3]

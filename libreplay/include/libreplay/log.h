@@ -483,9 +483,12 @@ RPL_API const char *rpl_verdict_name(int kind);
  * The verdict in one line, as brp verify prints it after the path
  * ("illegal: deal 1, turn 11, seat 3: take: pile.frozen: KZV: ..."), into buf
  * (NUL-terminated, truncated to size): "unclosed" after the verdict's name
- * for a log without its end section, and the signer's key at the end of a
- * signed log's line. Returns the length the whole line
- * needs, like snprintf. Every consumer that shows a verdict (brp verify,
+ * for a log without its end section, and the signer's key (its id and its
+ * fingerprint) at the end of a signed log's line. An untrusted verdict's
+ * line says what the trusted keys cover, who signed the rest, and what the
+ * replay found, with an illegal decision's seat and cards only when a
+ * trusted key signs them. Returns the length the whole line needs, like
+ * snprintf. Every consumer that shows a verdict (brp verify,
  * brp view) takes it from here, so that they say the same.
  */
 RPL_API size_t rpl_verdict_format(const rpl_verdict *v, char *buf, size_t size);
@@ -534,9 +537,12 @@ RPL_API int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rp
  * (NULL or empty: none, and then no log is untrusted). Every verification
  * checks the signature sections (out->signature): a signature that does not
  * verify makes the verdict TAMPERED, whatever the replay found, malformed
- * included. With trusted keys, a log that the replay finds ok is UNTRUSTED
- * unless its last signature is by a trusted key and covers every byte.
- * rpl_verify_file() and the others are these with trusted NULL.
+ * included. With trusted keys, a log is UNTRUSTED unless a trusted key
+ * covers every byte of it (signature.trusted; a countersignature by another
+ * key after it aside), whatever the replay found: that stays in replay (and
+ * deal, turn, rule...), a detail, with replay_trusted saying whether it lies
+ * in the trusted bytes. rpl_verify_file() and the others are these with
+ * trusted NULL.
  */
 RPL_API int rpl_verify_file_trusted(const char *path, const rpl_rules *rules, const rpl_keyring *trusted,
                                     rpl_verdict *out, const rpl_verify_observer *obs);
