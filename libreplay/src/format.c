@@ -211,14 +211,22 @@ static const int32_t *frozen_values(const char *profile)
 	return NULL;
 }
 
-int rpl__header_put(struct buf *out, const rpl_match_info *info, const uint8_t *seed, char *why, size_t whylen)
+int rpl__header_version(const rpl_match_info *info, unsigned flags)
+{
+	if (info->commitment)
+		return info->commit_version == RPL_COMMIT_V1 ? BRP_VERSION_COMMIT : BRP_VERSION_4;
+	return flags ? BRP_VERSION_4 : BRP_VERSION;
+}
+
+int rpl__header_put(struct buf *out, const rpl_match_info *info, const uint8_t *seed, unsigned flags, char *why,
+                    size_t whylen)
 {
 	struct buf raw = { 0 };
-	int err = RPL_OK;
+	int err = RPL_OK, version;
 
 	if (!info || !info->rules || (info->nplayers != 2 && info->nplayers != 4) || info->first_dealer < 0 ||
 	    info->first_dealer >= info->nplayers || info->nmeta > RPL_MAX_META ||
-	    (info->nmeta && (!info->meta_keys || !info->meta_values))) {
+	    (info->nmeta && (!info->meta_keys || !info->meta_values)) || (flags & ~RPL_LOG_SIGNED)) {
 		snprintf(why, whylen, "the match header is incomplete or out of range");
 		return RPL_EINVAL;
 	}
@@ -227,7 +235,25 @@ int rpl__header_put(struct buf *out, const rpl_match_info *info, const uint8_t *
 		snprintf(why, whylen, "a committed match has 0 to %d player seeds", RPL_DEAL_MAX_PLAYER_SEEDS);
 		return RPL_EINVAL;
 	}
-	if (!info->commitment) {
+	if (info->commitment && info->commit_version != 0 && info->commit_version != RPL_COMMIT_V1 &&
+	    info->commit_version != RPL_COMMIT_V2) {
+		snprintf(why, whylen, "unknown commitment protocol %d", info->commit_version);
+		return RPL_EINVAL;
+	}
+	version = rpl__header_version(info, flags);
+	if (version == BRP_VERSION_4 && info->commitment) {
+		if (info->nplayer_seeds > info->nplayers) {
+			snprintf(why, whylen, "%d player seeds for %d players: each seat adds one at most", info->nplayer_seeds,
+			         info->nplayers);
+			return RPL_EINVAL;
+		}
+		for (int i = 1; i < info->nplayer_seeds; i++)
+			if (memcmp(info->player_seeds[i - 1], info->player_seeds[i], RPL_DEAL_SEED_SIZE) >= 0) {
+				snprintf(why, whylen, "the players' seeds are not distinct and in ascending order");
+				return RPL_EINVAL;
+			}
+	}
+	if (version == BRP_VERSION) {
 		rpl__buf_varint(&raw, BRP_VERSION);
 		rpl__buf_string(&raw, rpl_rules_profile(info->rules));
 		rpl__buf_varint(&raw, RPL_P_COUNT);
@@ -238,7 +264,7 @@ int rpl__header_put(struct buf *out, const rpl_match_info *info, const uint8_t *
 			rpl__buf_zigzag(&raw, v);
 		}
 	} else {
-		/* version 3: only the parameters that differ from the frozen revision */
+		/* versions 3 and 4: only the parameters that differ from the frozen revision */
 		const int32_t *frozen = frozen_values(rpl_rules_profile(info->rules));
 		int ndiff = 0;
 		for (int id = 1; id <= RPL_P_COUNT; id++) {
@@ -246,7 +272,7 @@ int rpl__header_put(struct buf *out, const rpl_match_info *info, const uint8_t *
 			rpl_rules_get_id(info->rules, id, &v);
 			ndiff += v != frozen[id];
 		}
-		rpl__buf_varint(&raw, BRP_VERSION_COMMIT);
+		rpl__buf_varint(&raw, (uint64_t)version);
 		rpl__buf_string(&raw, rpl_rules_profile(info->rules));
 		rpl__buf_varint(&raw, BRP_PROFILE_REVISION);
 		rpl__buf_varint(&raw, (uint64_t)ndiff);
@@ -289,13 +315,17 @@ int rpl__header_put(struct buf *out, const rpl_match_info *info, const uint8_t *
 		rpl__buf_string(&raw, v);
 	}
 	if (info->commitment) {
-		/* revealed: the seed alone, as the commitment is its hash */
+		/* revealed: the seed alone, as the commitment is its hash (with the terms, in version 4) */
 		rpl__buf_byte(&raw, seed ? DEALING_REVEALED : DEALING_COMMITTED);
 		rpl__buf_put(&raw, seed ? seed : info->commitment, RPL_DEAL_COMMIT_SIZE);
 		rpl__buf_byte(&raw, (uint8_t)info->nplayer_seeds);
 		for (int i = 0; i < info->nplayer_seeds; i++)
 			rpl__buf_put(&raw, info->player_seeds[i], RPL_DEAL_SEED_SIZE);
+	} else if (version == BRP_VERSION_4) {
+		rpl__buf_byte(&raw, DEALING_FREE);
 	}
+	if (version == BRP_VERSION_4)
+		rpl__buf_varint(&raw, flags);
 	if (raw.oom) {
 		err = RPL_ENOMEM;
 		goto cleanup;
@@ -447,9 +477,9 @@ int rpl__header_get(struct header *h, const uint8_t *p, size_t n, int *version, 
 		if (c.bad)
 			goto bad;
 		*version = v > 1000000 ? 1000000 : (int)v;
-		if (v != BRP_VERSION && v != BRP_VERSION_COMMIT) {
-			snprintf(why, whylen, "format version %llu; this reader knows versions %d and %d", (unsigned long long)v,
-			         BRP_VERSION, BRP_VERSION_COMMIT);
+		if (v != BRP_VERSION && v != BRP_VERSION_COMMIT && v != BRP_VERSION_4) {
+			snprintf(why, whylen, "format version %llu; this reader knows versions %d, %d and %d",
+			         (unsigned long long)v, BRP_VERSION, BRP_VERSION_COMMIT, BRP_VERSION_4);
 			err = RPL_EUNSUPPORTED;
 			goto cleanup;
 		}
@@ -462,7 +492,7 @@ int rpl__header_get(struct header *h, const uint8_t *p, size_t n, int *version, 
 		err = RPL_EUNSUPPORTED;
 		goto cleanup;
 	}
-	if (*version == BRP_VERSION_COMMIT) {
+	if (*version >= BRP_VERSION_COMMIT) {
 		err = params_v3(h, &c, why, whylen);
 		if (err == RPL_ECORRUPT && c.bad)
 			goto bad;
@@ -559,7 +589,7 @@ players:
 		if (!h->keys[i] || !h->values[i])
 			goto bad;
 	}
-	if (*version == BRP_VERSION_COMMIT) {
+	if (*version >= BRP_VERSION_COMMIT) {
 		uint8_t dealing, nseeds;
 		if (c.pos >= c.n)
 			goto bad;
@@ -570,10 +600,6 @@ players:
 			if (dealing == DEALING_REVEALED) {
 				memcpy(h->seed, c.p + c.pos, RPL_DEAL_SEED_SIZE);
 				h->revealed = 1;
-				if (rpl_deal_commit(h->commitment, h->seed) < 0) {
-					err = RPL_ENOMEM;
-					goto cleanup;
-				}
 			} else {
 				memcpy(h->commitment, c.p + c.pos, RPL_DEAL_COMMIT_SIZE);
 			}
@@ -583,24 +609,52 @@ players:
 				snprintf(why, whylen, "%d player seeds; a match has at most %d", nseeds, RPL_DEAL_MAX_PLAYER_SEEDS);
 				goto cleanup;
 			}
+			if (*version == BRP_VERSION_4 && nseeds > h->info.nplayers) {
+				snprintf(why, whylen, "%d player seeds for %d players: each seat adds one at most", nseeds,
+				         h->info.nplayers);
+				goto cleanup;
+			}
 			if (c.n - c.pos < (size_t)nseeds * RPL_DEAL_SEED_SIZE)
 				goto bad;
 			memcpy(h->player_seeds, c.p + c.pos, (size_t)nseeds * RPL_DEAL_SEED_SIZE);
 			c.pos += (size_t)nseeds * RPL_DEAL_SEED_SIZE;
+			/* version 4 stores them in ascending order, each once: one encoding, no choice of order */
+			for (int i = 1; *version == BRP_VERSION_4 && i < nseeds; i++)
+				if (memcmp(h->player_seeds[i - 1], h->player_seeds[i], RPL_DEAL_SEED_SIZE) >= 0) {
+					snprintf(why, whylen, "the players' seeds are not distinct and in ascending order");
+					goto cleanup;
+				}
 			h->info.commitment = h->commitment;
 			h->info.nplayer_seeds = nseeds;
 			h->info.player_seeds = (const uint8_t(*)[RPL_DEAL_SEED_SIZE])h->player_seeds;
+			h->info.commit_version = *version == BRP_VERSION_4 ? RPL_COMMIT_V2 : RPL_COMMIT_V1;
 		} else if (dealing != DEALING_FREE) {
 			snprintf(why, whylen, "unknown dealing %d", dealing);
 			err = RPL_EUNSUPPORTED;
 			goto cleanup;
 		}
 	}
+	if (*version == BRP_VERSION_4) {
+		uint64_t flags = rpl__cur_varint(&c);
+		if (c.bad)
+			goto bad;
+		if (flags & ~(uint64_t)RPL_LOG_SIGNED) {
+			snprintf(why, whylen, "header flags %llu; this reader knows only 1 (signed)", (unsigned long long)flags);
+			err = RPL_EUNSUPPORTED;
+			goto cleanup;
+		}
+		h->flags = (unsigned)flags;
+	}
 	if (c.pos != c.n)
 		goto bad;
 	h->info.meta_keys = (const char *const *)h->keys;
 	h->info.meta_values = (const char *const *)h->values;
 	h->info.rules = &h->rules;
+	/* a header that reveals its seed: the commitment is the seed's (and, in version 4, the terms') hash */
+	if (h->revealed && rpl_deal_commit_match(h->commitment, h->seed, &h->info) < 0) {
+		err = RPL_ENOMEM;
+		goto cleanup;
+	}
 	err = RPL_OK;
 	goto cleanup;
 bad:

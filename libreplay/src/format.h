@@ -10,8 +10,9 @@
 	"\x89"                                                                                                             \
 	"BRP\r\n\x1a\n"
 #define BRP_MAGIC_LEN 8
-#define BRP_VERSION 2          /* what the writer writes for a match dealt freely */
-#define BRP_VERSION_COMMIT 3   /* ... and for a committed one: the newest version */
+#define BRP_VERSION 2          /* what the writer writes for a match dealt freely and unsigned */
+#define BRP_VERSION_COMMIT 3   /* the first version with a committed deal (protocol 1, RPL_COMMIT_V1) */
+#define BRP_VERSION_4 4        /* committed (protocol 2) or signed: the newest version (format.md 18) */
 #define BRP_PROFILE_REVISION 1 /* the frozen profile revision version 3 writes (format.md 16.2) */
 #define BRP_MAX_FILE (64u << 20)
 
@@ -49,9 +50,17 @@ void rpl__buf_string(struct buf *b, const char *s);
 /*
  * The header section from match info. seed: NULL, or for a committed match
  * the seed to reveal in the header (the compact form of a revealed log,
- * format.md 16.1). Returns 0 or RPL_EINVAL with why.
+ * format.md 16.1). flags: RPL_LOG_SIGNED for a log that will be signed. The
+ * version is the oldest that holds the match: 3 for a committed match of
+ * protocol 1 (flags are then not written: version 3 has none), 4 for one
+ * of protocol 2 or for a signed log, else 2. A committed match of protocol
+ * 2 has its players' seeds sorted already (the recorder sorts its copy).
+ * Returns 0 or RPL_EINVAL with why.
  */
-int rpl__header_put(struct buf *out, const rpl_match_info *info, const uint8_t *seed, char *why, size_t whylen);
+int rpl__header_put(struct buf *out, const rpl_match_info *info, const uint8_t *seed, unsigned flags, char *why,
+                    size_t whylen);
+/* The version rpl__header_put writes for info and flags. */
+int rpl__header_version(const rpl_match_info *info, unsigned flags);
 
 /* A decoded header, owning its strings. */
 struct header {
@@ -63,6 +72,7 @@ struct header {
 	uint8_t player_seeds[RPL_DEAL_MAX_PLAYER_SEEDS][RPL_DEAL_SEED_SIZE];
 	int revealed; /* the header itself reveals the seed */
 	uint8_t seed[RPL_DEAL_SEED_SIZE];
+	unsigned flags; /* version 4: RPL_LOG_SIGNED */
 };
 /* Decode a header payload. 0, or RPL_ECORRUPT / RPL_EUNSUPPORTED / RPL_ENOMEM with why. */
 int rpl__header_get(struct header *h, const uint8_t *p, size_t n, int *version, char *why, size_t whylen);

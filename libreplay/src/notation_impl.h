@@ -46,7 +46,7 @@ struct rpl_notation_parser {
 	char errmsg[RPL_ERRMSG_SIZE];
 
 	/* unescaped tag values */
-	char tag[16];
+	char tag[24]; /* the longest canonical name, CommitmentVersion, and its NUL */
 	char *val;
 	size_t valcap;
 };

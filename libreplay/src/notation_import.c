@@ -33,6 +33,7 @@ struct header {
 	size_t nmeta;
 	char *meta_key[RPL_MAX_META], *meta_value[RPL_MAX_META];
 	int commit_line, nseeds, seeds_line;
+	int commit_version, version_line; /* [CommitmentVersion]: 0 when absent (the current protocol) */
 	uint8_t commitment[RPL_DEAL_COMMIT_SIZE];
 	uint8_t seeds[RPL_DEAL_MAX_PLAYER_SEEDS][RPL_DEAL_SEED_SIZE];
 };
@@ -175,6 +176,15 @@ static int header_add(rpl_notation_parser *p, struct header *h, const rpl_notati
 		h->commit_line = it->line;
 		return 0;
 	}
+	if (strcmp(t, "CommitmentVersion") == 0) {
+		if (h->version_line)
+			return rpl__notation_fail(p, RPL_EPARSE, c0, "[CommitmentVersion] is given twice");
+		if (strcmp(v0, "1") != 0 && strcmp(v0, "2") != 0)
+			return rpl__notation_fail(p, RPL_EPARSE, c0, "[CommitmentVersion] is \"1\" or \"2\", not \"%s\"", v0);
+		h->commit_version = v0[0] - '0';
+		h->version_line = it->line;
+		return 0;
+	}
 	if (strcmp(t, "PlayerSeed") == 0) {
 		if (h->nseeds == RPL_DEAL_MAX_PLAYER_SEEDS)
 			return rpl__notation_fail(p, RPL_ELIMIT, c0, "at most %d [PlayerSeed] tags", RPL_DEAL_MAX_PLAYER_SEEDS);
@@ -254,8 +264,14 @@ static int header_finish(rpl_notation_parser *p, const struct header *h, rpl_rul
 		err = rpl__notation_fail(p, RPL_EPARSE, 1, "[PlayerSeed] needs a [Commitment]");
 		goto out;
 	}
+	if (h->version_line && !h->commit_line) {
+		p->line = h->version_line;
+		err = rpl__notation_fail(p, RPL_EPARSE, 1, "[CommitmentVersion] needs a [Commitment]");
+		goto out;
+	}
 	if (h->commit_line) {
 		info->commitment = h->commitment;
+		info->commit_version = h->commit_version;
 		info->nplayer_seeds = h->nseeds;
 		info->player_seeds = (const uint8_t(*)[RPL_DEAL_SEED_SIZE])h->seeds;
 	}

@@ -138,6 +138,8 @@ static void write_header(struct out *o, const rpl_match_info *info)
 		puts_(o, "[Commitment \"");
 		put_hex(o, info->commitment, RPL_DEAL_COMMIT_SIZE);
 		puts_(o, "\"]\n");
+		if (info->commit_version == RPL_COMMIT_V1) /* format version 3's protocol; the current one goes unsaid */
+			puts_(o, "[CommitmentVersion \"1\"]\n");
 		for (int i = 0; i < info->nplayer_seeds; i++) {
 			puts_(o, "[PlayerSeed \"");
 			put_hex(o, info->player_seeds[i], RPL_DEAL_SEED_SIZE);

@@ -221,6 +221,11 @@ const rpl_match_info *rpl_reader_info(const rpl_reader *rd)
 	return rd && rd->hdr.info.rules ? &rd->hdr.info : NULL;
 }
 
+unsigned rpl_reader_flags(const rpl_reader *rd)
+{
+	return rd && rd->hdr.info.rules ? rd->hdr.flags : 0;
+}
+
 int rpl_reader_format_version(const rpl_reader *rd)
 {
 	return rd ? rd->version : 0;
@@ -298,7 +303,7 @@ static int start_derived(struct rpl_reader *rd, rpl_event *ev, uint32_t count)
 	const rpl_match_info *in = &rd->hdr.info;
 	int n = in->nplayers, deal = rd->deal + 1;
 
-	if (rpl_deal_derive(&ev->layout, rd->seed, in->player_seeds, in->nplayer_seeds, n, deal) < 0)
+	if (rpl_deal_derive_match(&ev->layout, rd->seed, in, deal) < 0)
 		return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %d cannot be derived", (size_t)rd->sec.offset,
 		            deal);
 	rd->deal = deal;

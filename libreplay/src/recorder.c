@@ -173,6 +173,11 @@ int rpl_recorder_open(rpl_recorder **out, const char *path, const rpl_match_info
 	return rpl_recorder_open_signed(out, path, info, flags, NULL);
 }
 
+static int seed_cmp(const void *a, const void *b)
+{
+	return memcmp(a, b, RPL_DEAL_SEED_SIZE);
+}
+
 /*
  * A recorder of the kind given with info copied, its header built and, with
  * a key, its hash set up; nothing written yet. *out is set whenever rec was
@@ -220,13 +225,26 @@ static int setup(struct rpl_recorder **out, int kind, const rpl_match_info *info
 		if (info->nplayer_seeds < 0 || info->nplayer_seeds > RPL_DEAL_MAX_PLAYER_SEEDS ||
 		    (info->nplayer_seeds && !info->player_seeds))
 			return rfail(rec, RPL_EINVAL, "a committed match has 0 to %d player seeds", RPL_DEAL_MAX_PLAYER_SEEDS);
+		if (info->commit_version != 0 && info->commit_version != RPL_COMMIT_V1 && info->commit_version != RPL_COMMIT_V2)
+			return rfail(rec, RPL_EINVAL, "unknown commitment protocol %d", info->commit_version);
+		rec->info.commit_version = info->commit_version == RPL_COMMIT_V1 ? RPL_COMMIT_V1 : RPL_COMMIT_V2;
+		if (rec->info.commit_version == RPL_COMMIT_V2 && info->nplayer_seeds > info->nplayers)
+			return rfail(rec, RPL_EINVAL, "%d player seeds for %d players: each seat adds one at most",
+			             info->nplayer_seeds, info->nplayers);
 		memcpy(rec->commitment, info->commitment, RPL_DEAL_COMMIT_SIZE);
 		if (info->nplayer_seeds)
 			memcpy(rec->player_seeds, info->player_seeds, (size_t)info->nplayer_seeds * RPL_DEAL_SEED_SIZE);
+		if (rec->info.commit_version == RPL_COMMIT_V2) {
+			/* protocol 2 stores them in ascending order, each once (format.md 18.1) */
+			qsort(rec->player_seeds, (size_t)info->nplayer_seeds, RPL_DEAL_SEED_SIZE, seed_cmp);
+			for (int i = 1; i < info->nplayer_seeds; i++)
+				if (memcmp(rec->player_seeds[i - 1], rec->player_seeds[i], RPL_DEAL_SEED_SIZE) == 0)
+					return rfail(rec, RPL_EINVAL, "two players' seeds are the same");
+		}
 		rec->info.commitment = rec->commitment;
 		rec->info.player_seeds = (const uint8_t(*)[RPL_DEAL_SEED_SIZE])rec->player_seeds;
 	}
-	err = rpl__header_put(&rec->header, &rec->info, NULL, why, sizeof(why));
+	err = rpl__header_put(&rec->header, &rec->info, NULL, key ? RPL_LOG_SIGNED : 0, why, sizeof(why));
 	if (err)
 		return rfail(rec, err, "%s", why);
 	if (rec->header.oom)
@@ -375,8 +393,7 @@ int rpl_recorder_deal(rpl_recorder *rec, const rpl_layout *layout)
 	if (rec->have_seed && rec->deal < RPL_MAX_DEALS) {
 		/* committed mode: only the derived layout, checked before anything changes */
 		rpl_layout derived;
-		if (rpl_deal_derive(&derived, rec->seed, rec->info.player_seeds, rec->info.nplayer_seeds, rec->info.nplayers,
-		                    rec->deal + 1) < 0)
+		if (rpl_deal_derive_match(&derived, rec->seed, &rec->info, rec->deal + 1) < 0)
 			return RPL_EINVAL;
 		if (!rpl_layout_same(&derived, layout, rec->info.nplayers)) {
 			rec->rule = RPL_RULE_LAYOUT;
@@ -449,12 +466,12 @@ int rpl_recorder_seed(rpl_recorder *rec, const uint8_t seed[RPL_DEAL_SEED_SIZE])
 		return rfail(rec, RPL_ESTATE, "the match has no commitment to a seed");
 	if (rec->have_seed)
 		return rfail(rec, RPL_ESTATE, "the seed was already given");
-	if (rpl_deal_commit(commit, seed) < 0 || memcmp(commit, rec->commitment, RPL_DEAL_COMMIT_SIZE) != 0)
+	if (rpl_deal_commit_match(commit, seed, &rec->info) < 0 ||
+	    memcmp(commit, rec->commitment, RPL_DEAL_COMMIT_SIZE) != 0)
 		return rfail(rec, RPL_EINVAL, "the seed is not the one the header commits to");
 	for (size_t i = 0; i < rec->nlayouts; i++) {
 		rpl_layout derived;
-		if (rpl_deal_derive(&derived, seed, rec->info.player_seeds, rec->info.nplayer_seeds, rec->info.nplayers,
-		                    (int)i + 1) < 0)
+		if (rpl_deal_derive_match(&derived, seed, &rec->info, (int)i + 1) < 0)
 			return RPL_EINVAL;
 		if (!rpl_layout_same(&derived, &rec->layouts[i], rec->info.nplayers)) {
 			rec->rule = RPL_RULE_LAYOUT;
@@ -750,7 +767,7 @@ static int build_compact_revealed(struct rpl_recorder *rec, struct buf *out)
 	int dealer = 0, err = RPL_ENOMEM;
 	char why[RPL_ERRMSG_SIZE];
 
-	if (rpl__header_put(&hdr, &rec->info, rec->seed, why, sizeof(why)) != 0)
+	if (rpl__header_put(&hdr, &rec->info, rec->seed, rec->key ? RPL_LOG_SIGNED : 0, why, sizeof(why)) != 0)
 		goto cleanup;
 	r.counts = calloc(rec->nlayouts ? rec->nlayouts : 1, sizeof(*r.counts));
 	if (!r.counts)

@@ -36,8 +36,7 @@ static int dealcheck_deal(struct dealcheck *dc, const rpl_event *ev, int derived
 		dc->layouts[dc->n++] = ev->layout;
 	} else if (dc->status == RPL_DEAL_REVEALED && !derived) {
 		rpl_layout want;
-		if (rpl_deal_derive(&want, dc->seed, dc->info->player_seeds, dc->info->nplayer_seeds, dc->info->nplayers,
-		                    ev->deal) < 0 ||
+		if (rpl_deal_derive_match(&want, dc->seed, dc->info, ev->deal) < 0 ||
 		    !rpl_layout_same(&want, &ev->layout, dc->info->nplayers)) {
 			dc->status = RPL_DEAL_MISMATCH;
 			dc->first_bad = ev->deal;
@@ -52,7 +51,8 @@ static void dealcheck_reveal(struct dealcheck *dc, const rpl_event *ev)
 
 	if (dc->status != RPL_DEAL_UNREVEALED)
 		return;
-	if (rpl_deal_commit(commit, ev->seed) < 0 || memcmp(commit, dc->info->commitment, sizeof(commit)) != 0) {
+	if (rpl_deal_commit_match(commit, ev->seed, dc->info) < 0 ||
+	    memcmp(commit, dc->info->commitment, sizeof(commit)) != 0) {
 		dc->status = RPL_DEAL_MISMATCH;
 		dc->first_bad = 0;
 		return;
@@ -61,8 +61,7 @@ static void dealcheck_reveal(struct dealcheck *dc, const rpl_event *ev)
 	dc->status = RPL_DEAL_REVEALED;
 	for (size_t i = 0; i < dc->n; i++) {
 		rpl_layout derived;
-		if (rpl_deal_derive(&derived, dc->seed, dc->info->player_seeds, dc->info->nplayer_seeds, dc->info->nplayers,
-		                    (int)i + 1) < 0 ||
+		if (rpl_deal_derive_match(&derived, dc->seed, dc->info, (int)i + 1) < 0 ||
 		    !rpl_layout_same(&derived, &dc->layouts[i], dc->info->nplayers)) {
 			dc->status = RPL_DEAL_MISMATCH;
 			dc->first_bad = (int)i + 1;
@@ -177,8 +176,11 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 		dc.info = info;
 		dc.status = info->commitment ? RPL_DEAL_UNREVEALED : RPL_DEAL_NONE;
 		out->deal_commitment = dc.status;
-		if (info->commitment)
+		if (info->commitment) {
 			memcpy(out->commitment, info->commitment, RPL_DEAL_COMMIT_SIZE);
+			out->player_seeds = info->nplayer_seeds;
+			out->commit_version = info->commit_version;
+		}
 	}
 	if (!info) {
 		out->kind = RPL_VERDICT_MALFORMED;

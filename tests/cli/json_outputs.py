@@ -86,6 +86,8 @@ def notation_from_json(d):
     lines += ["[Meta %s %s]" % (q(m["key"]), q(m["value"])) for m in d["meta"]]
     if d["commitment"] is not None:
         lines.append('[Commitment "%s"]' % d["commitment"])
+        if d["commitment_version"] == 1:
+            lines.append('[CommitmentVersion "1"]')
         lines += ['[PlayerSeed "%s"]' % s for s in d["player_seeds"]]
     for deal in d["deals"]:
         lines.append("deal %d" % deal["deal"])
@@ -127,7 +129,7 @@ def main():
             continue
         d = one(out, "dump --json " + path)
         has(d, ["format", "profile", "rules", "overrides", "players", "first_dealer", "start", "meta",
-                "commitment", "player_seeds", "deals", "claims", "match_claim", "seed", "closed", "recovered",
+                "commitment", "commitment_version", "player_seeds", "deals", "claims", "match_claim", "seed", "closed", "recovered",
                 "match_id", "error"], "dump --json " + path)
         check((d["error"] is None) == (rc == 0), "dump --json %s: error %r, exit %d" % (path, d["error"], rc))
         check(d["closed"] == v["closed"], "dump --json %s: closed %r, verify says %r" % (path, d["closed"], v["closed"]))

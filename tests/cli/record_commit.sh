@@ -34,7 +34,7 @@ seed=$(sed -n 's/^seed //p' "$txt")
 record() {
 	"$brp" record -r kzv -s target=600 -p 4 --seat 0=greedy-0 --seat 1=greedy-1 --seat 2=greedy-2 \
 		--seat 3=greedy-3 --first-dealer 1 --start 2026-01-01T00:00:00Z --meta 'platform=brp simulate' \
-		--meta corpus_seed=4 --meta match=1 --commitment "$commitment" --player-seed "$pseed" "$@"
+		--meta corpus_seed=4 --meta match=1 --commitment "$commitment" --commitment-version 1 --player-seed "$pseed" "$@"
 }
 
 # the body: every line after the header (deals, turns, claims, the seed and end)

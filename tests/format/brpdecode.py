@@ -195,10 +195,28 @@ def commitment(seed):
     return hashlib.blake2b(b"brp-commit-v1" + seed, digest_size=32).digest()
 
 
-def derive(seed, player_seeds, n, deal):
-    """§15.2-15.3: the layout (hands, mortos, stock) of deal number deal."""
-    key = hashlib.blake2b(b"brp-deal-v1" + bytes([len(player_seeds)]) + b"".join(player_seeds) +
-                          struct.pack("<I", deal), key=seed, digest_size=32).digest()
+def commitment2(seed, h):
+    """§18.2: the commitment of protocol 2, to the seed and the match's terms (h: a decoded header)."""
+    terms = uvarint(len(h["profile"])) + h["profile"].encode() + uvarint(NPARAMS)
+    for pid in range(1, NPARAMS + 1):
+        terms += uvarint(pid) + zz(h["rules"][pid])
+    terms += bytes([h["players"]]) + b"".join(uvarint(len(x)) + x for x in h["names"])
+    terms += bytes([h["first_dealer"], len(h["player_seeds"])])
+    return hashlib.blake2b(b"brp-commit-v2" + seed + terms, digest_size=32).digest()
+
+
+def deal_key(seed, player_seeds, deal, h=None):
+    """§15.2 (h None: protocol 1) or §18.3 (protocol 2): the key of deal number deal."""
+    if h is None:
+        return hashlib.blake2b(b"brp-deal-v1" + bytes([len(player_seeds)]) + b"".join(player_seeds) +
+                               struct.pack("<I", deal), key=seed, digest_size=32).digest()
+    return hashlib.blake2b(b"brp-deal-v2" + commitment2(seed, h) + bytes([len(player_seeds)]) +
+                           b"".join(sorted(player_seeds)) + struct.pack("<I", deal), key=seed, digest_size=32).digest()
+
+
+def derive(seed, player_seeds, n, deal, h=None):
+    """§15.2-15.3: the layout (hands, mortos, stock) of deal number deal (h: the header, under protocol 2)."""
+    key = deal_key(seed, player_seeds, deal, h)
     words = []
 
     def word():
@@ -288,14 +306,14 @@ def read_header(payload):
     c = Cursor(raw)
     h = {}
     version = c.varint()
-    if version not in (2, 3):
+    if version not in (2, 3, 4):
         raise ValueError("format version %d" % version)
     h["version"] = version
     profile = c.string(32).decode("latin-1").lower()
     if profile not in PROFILES:
         raise ValueError("unknown rule profile")
     h["profile"] = profile
-    if version == 3:
+    if version >= 3:
         # §16.2: the revision, then the parameters that differ from it, ids ascending
         if c.varint() != 1:
             raise ValueError("an unknown profile revision")
@@ -356,21 +374,28 @@ def read_header(payload):
     if nmeta > MAX_META:
         raise ValueError("too many metadata entries")
     h["meta"] = [(c.string(MAX_META_TEXT), c.string(MAX_META_TEXT)) for _ in range(nmeta)]
-    h["commitment"], h["seed"], h["player_seeds"] = None, None, []
-    if version == 3:
+    h["commitment"], h["seed"], h["player_seeds"], h["flags"] = None, None, [], 0
+    if version >= 3:
         dealing = c.byte()  # §16.1: 0 dealt freely, 1 committed, 2 revealed
         if dealing in (1, 2):
             value = c.take(32)
-            if dealing == 2:
-                h["seed"], h["commitment"] = value, commitment(value)
-            else:
-                h["commitment"] = value
             k = c.byte()
-            if k > 4:
+            if k > 4 or (version == 4 and k > n):
                 raise ValueError("%d player seeds" % k)
             h["player_seeds"] = [c.take(32) for _ in range(k)]
+            if version == 4 and any(a >= b for a, b in zip(h["player_seeds"], h["player_seeds"][1:])):
+                raise ValueError("the players' seeds are not distinct and in ascending order")  # §18.1
+            if dealing == 2:
+                h["seed"] = value
+                h["commitment"] = commitment(value) if version == 3 else commitment2(value, h)
+            else:
+                h["commitment"] = value
         elif dealing != 0:
             raise ValueError("unknown dealing %d" % dealing)
+    if version == 4:
+        h["flags"] = c.varint()  # §18.1: bit 0, the log is signed
+        if h["flags"] & ~1:
+            raise ValueError("unknown header flags %d" % h["flags"])
     if not c.at_end():
         raise ValueError("bytes after the metadata")
     return h
@@ -1042,7 +1067,7 @@ def events(data, info):
                     raise ValueError("a malformed decision count")
                 rc = RangeDecoder(payload[c.pos:])
                 for j, count in enumerate(counts):
-                    layout = derive(seed, info["player_seeds"], n, deal + 1)
+                    layout = derive(seed, info["player_seeds"], n, deal + 1, info if info["version"] == 4 else None)
                     start_deal(layout)
                     last = j == k - 1
                     if last and count == 0 and not rc.done():
@@ -1054,7 +1079,7 @@ def events(data, info):
                         if last and i == count - 1 and not rc.done():
                             raise ValueError("the section does not decode to its length")
                         yield "action", (deal, track.turn, seat, a)
-            elif t == "R" and info["version"] == 3:
+            elif t == "R" and info["version"] >= 3:
                 # §16.1: the seed revealed, once, in a committed log
                 if info["commitment"] is None:
                     raise ValueError("a reveal section in a log without a commitment")
@@ -1064,7 +1089,7 @@ def events(data, info):
                     raise ValueError("a reveal section that is not a 32-byte seed")
                 seed = bytes(payload)
                 yield "seed", seed
-            elif t == "C" and info["version"] == 3:
+            elif t == "C" and info["version"] >= 3:
                 # §16.3: one or more claims
                 if not payload:
                     raise ValueError("malformed claim section")
@@ -1223,6 +1248,8 @@ def header_text(h):
         lines.append("[Meta %s %s]" % (quote(k), quote(v)))
     if h["commitment"] is not None:
         lines.append('[Commitment "%s"]' % h["commitment"].hex())
+        if h["version"] == 3:
+            lines.append('[CommitmentVersion "1"]')
         for ps in h["player_seeds"]:
             lines.append('[PlayerSeed "%s"]' % ps.hex())
     return "".join(line + "\n" for line in lines)

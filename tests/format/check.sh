@@ -7,7 +7,7 @@
 # without 'end' (an unclosed log), and matches simulated by `brp simulate`
 # for each profile and table size (several deals, claims, random bots),
 # the logs of tests/format/legacy/ (headers of 31 pairs, docs/format.md section 4),
-# and committed ones (format version 3): revealed compact logs, with and without
+# and committed ones (format version 4; samples/committed-4p.brp is version 3): revealed compact logs, with and without
 # player seeds, and a growing log cut before its reveal, then with an R section;
 # then signed ones: simulated with -k (a committed one too), signed twice, a
 # section appended after the signature (partial; after E, so malformed), a signed
@@ -37,7 +37,7 @@ done
 
 for r in kzv stbl aberto; do
 	"$brp" simulate -q -r "$r" -p 4 -n 2 -b mixed --seed 12 --commit -o "$work/sim-$r-commit"
-	"$brp" simulate -q -r "$r" -p 2 -n 1 -t 0 -b mixed --seed 13 --commit --player-seeds 3 -s bonus_clean=250 \
+	"$brp" simulate -q -r "$r" -p 2 -n 1 -t 0 -b mixed --seed 13 --commit --player-seeds 1 -s bonus_clean=250 \
 		-o "$work/sim-$r-commit-seeds"
 done
 # a growing committed log: the text of a revealed log without its seed and end lines,

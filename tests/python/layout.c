@@ -64,6 +64,7 @@ int main(void)
 	printf("rpl_match_info.nmeta offset %zu\n", offsetof(rpl_match_info, nmeta));
 	printf("rpl_match_info.meta_keys offset %zu\n", offsetof(rpl_match_info, meta_keys));
 	printf("rpl_match_info.meta_values offset %zu\n", offsetof(rpl_match_info, meta_values));
+	printf("rpl_match_info.commit_version offset %zu\n", offsetof(rpl_match_info, commit_version));
 	printf("rpl_event size %zu\n", sizeof(rpl_event));
 	printf("rpl_event.kind offset %zu\n", offsetof(rpl_event, kind));
 	printf("rpl_event.deal offset %zu\n", offsetof(rpl_event, deal));
@@ -97,6 +98,8 @@ int main(void)
 	printf("rpl_verdict.signature offset %zu\n", offsetof(rpl_verdict, signature));
 	printf("rpl_verdict.closed offset %zu\n", offsetof(rpl_verdict, closed));
 	printf("rpl_verdict.match_id offset %zu\n", offsetof(rpl_verdict, match_id));
+	printf("rpl_verdict.player_seeds offset %zu\n", offsetof(rpl_verdict, player_seeds));
+	printf("rpl_verdict.commit_version offset %zu\n", offsetof(rpl_verdict, commit_version));
 	printf("rpl_verdict.replay offset %zu\n", offsetof(rpl_verdict, replay));
 	printf("rpl_verdict.replay_trusted offset %zu\n", offsetof(rpl_verdict, replay_trusted));
 	printf("rpl_verdict.replay_offset offset %zu\n", offsetof(rpl_verdict, replay_offset));

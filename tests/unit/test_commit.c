@@ -1,5 +1,7 @@
 /*
- * Committed matches (format version 3, docs/format.md sections 15 and 16):
+ * Committed matches (format versions 3 and 4, docs/format.md sections 15, 16
+ * and 18), every case run under both protocols: RPL_COMMIT_V2 (the current
+ * one, written as version 4) and RPL_COMMIT_V1 (version 3):
  *   recorded     a committed match recorded with its seed closes to the
  *                revealed compact form (no layout stored), reads back with
  *                the derived layouts and verifies ok, deal revealed
@@ -69,6 +71,9 @@ static const uint8_t seed_a[32] = { 0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 
 	                                16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31 };
 static const uint8_t pseeds[2][32] = { { 0x11 }, { 0x22 } };
 
+/* The protocol the cases run under (main runs them under each). */
+static int protocol = RPL_COMMIT_V2;
+
 struct committed {
 	uint8_t commitment[32];
 	rpl_rules *rules;
@@ -80,7 +85,6 @@ static void committed_info(struct committed *c, int nplayers, int nps, const cha
 {
 	static const char *const keys[] = { "platform" }, *const values[] = { "test" };
 	memset(c, 0, sizeof(*c));
-	assert_int_equal(rpl_deal_commit(c->commitment, seed_a), 0);
 	c->rules = tl_rules("stbl", overrides ? overrides : "target=3000"); /* NULL: a match of several deals */
 	c->info.rules = c->rules;
 	c->info.nplayers = nplayers;
@@ -94,6 +98,14 @@ static void committed_info(struct committed *c, int nplayers, int nps, const cha
 	c->info.commitment = c->commitment;
 	c->info.nplayer_seeds = nps;
 	c->info.player_seeds = pseeds;
+	c->info.commit_version = protocol;
+	assert_int_equal(rpl_deal_commit_match(c->commitment, seed_a, &c->info), 0);
+}
+
+/* The layout of deal d of c's match, derived from seed_a under its protocol. */
+static void derive(rpl_layout *out, const struct committed *c, int d)
+{
+	assert_int_equal(rpl_deal_derive_match(out, seed_a, &c->info, d), 0);
 }
 
 /*
@@ -104,7 +116,6 @@ static void committed_info(struct committed *c, int nplayers, int nps, const cha
 static void play(rpl_recorder *rec, rpl_game *g, const struct committed *c, int max_deals, int tamper)
 {
 	rpl_bot *bot = NULL;
-	int n = c->info.nplayers;
 
 	assert_int_equal(rpl_bot_new(&bot, RPL_BOT_GREEDY, 7), 0);
 	while (rpl_game_phase(g) != RPL_PHASE_MATCH_OVER && rpl_game_deal_number(g) < max_deals) {
@@ -112,7 +123,7 @@ static void play(rpl_recorder *rec, rpl_game *g, const struct committed *c, int 
 		rpl_score sc[2];
 		int32_t claim[2];
 		int d = rpl_game_deal_number(g) + 1;
-		assert_int_equal(rpl_deal_derive(&lay, seed_a, pseeds, c->info.nplayer_seeds, n, d), 0);
+		derive(&lay, c, d);
 		if (tamper && d == 2) {
 			rpl_card t = lay.stock[0];
 			lay.stock[0] = lay.stock[1];
@@ -177,7 +188,8 @@ static void test_recorded(void **state)
 		committed_info(&c, nps ? 2 : 4, nps, NULL);
 		record(path, &c, 1, 1, 100, 0);
 		assert_int_equal(rpl_reader_open(&rd, path), 0);
-		assert_int_equal(rpl_reader_format_version(rd), 3);
+		assert_int_equal(rpl_reader_format_version(rd), protocol == RPL_COMMIT_V1 ? 3 : 4);
+		assert_int_equal(rpl_reader_info(rd)->commit_version, protocol);
 		assert_non_null(rpl_reader_info(rd)->commitment);
 		assert_memory_equal(rpl_reader_info(rd)->commitment, c.commitment, 32);
 		assert_int_equal(rpl_reader_info(rd)->nplayer_seeds, nps);
@@ -190,7 +202,7 @@ static void test_recorded(void **state)
 			} else if (ev.kind == RPL_EV_DEAL) {
 				rpl_layout want;
 				assert_int_equal(ev.deal, ++deals);
-				assert_int_equal(rpl_deal_derive(&want, seed_a, pseeds, nps, c.info.nplayers, ev.deal), 0);
+				derive(&want, &c, ev.deal);
 				assert_true(rpl_layout_same(&want, &ev.layout, c.info.nplayers));
 			} else if (ev.kind == RPL_EV_CLAIM) {
 				claims++;
@@ -229,11 +241,11 @@ static void test_refusals(void **state)
 	assert_int_equal(rpl_recorder_seed(rec, seed_a), 0);
 	assert_int_equal(rpl_recorder_seed(rec, seed_a), RPL_ESTATE);
 	/* deal 2's layout as deal 1, then deal 1 with two stock cards swapped: refused, nothing changes */
-	assert_int_equal(rpl_deal_derive(&lay, seed_a, NULL, 0, 4, 2), 0);
+	derive(&lay, &c, 2);
 	assert_int_equal(rpl_recorder_deal(rec, &lay), RPL_EILLEGAL);
 	assert_int_equal(rpl_recorder_rule(rec), RPL_RULE_LAYOUT);
 	assert_non_null(strstr(rpl_recorder_errmsg(rec), "committed seed"));
-	assert_int_equal(rpl_deal_derive(&lay, seed_a, NULL, 0, 4, 1), 0);
+	derive(&lay, &c, 1);
 	{
 		rpl_layout bad = lay;
 		bad.stock[0] = lay.stock[1];
@@ -254,7 +266,7 @@ static void test_refusals(void **state)
 
 	/* a seed given after a deal that was not derived: refused */
 	assert_int_equal(rpl_recorder_open(&rec, path, &c.info, RPL_RECORD_UNCHECKED), 0);
-	assert_int_equal(rpl_deal_derive(&lay, seed_a, NULL, 0, 4, 1), 0);
+	derive(&lay, &c, 1);
 	{
 		rpl_card t = lay.morto[0][0];
 		lay.morto[0][0] = lay.morto[1][0];
@@ -420,7 +432,9 @@ static void test_header(void **state)
 	rd = NULL;
 	/* the header of the default rules has no pair: "stbl", revision 1, 0 pairs */
 	{
-		static const unsigned char head[] = { 0x00, 0x03, 0x04, 's', 't', 'b', 'l', 0x01, 0x00, 0x04 };
+		const unsigned char head[] = {
+			0x00, protocol == RPL_COMMIT_V1 ? 0x03 : 0x04, 0x04, 's', 't', 'b', 'l', 0x01, 0x00, 0x04
+		};
 		unsigned char *d0;
 		size_t m, pay;
 		rpl_rules_free(c.rules);
@@ -461,7 +475,7 @@ static void test_header(void **state)
 			x[j++] = 'H';
 			lenpos = j++;
 			x[j++] = 0x00; /* raw */
-			memcpy(x + j, "\x03\x04stbl\x01", 7);
+			memcpy(x + j, protocol == RPL_COMMIT_V1 ? "\x03\x04stbl\x01" : "\x04\x04stbl\x01", 7);
 			j += 7;
 			memcpy(x + j, cases[k].pairs, cases[k].n);
 			j += cases[k].n;
@@ -471,6 +485,8 @@ static void test_header(void **state)
 			memcpy(x + j, c.commitment, 32);
 			j += 32;
 			x[j++] = 0; /* no player seed */
+			if (protocol != RPL_COMMIT_V1)
+				x[j++] = 0; /* version 4: the header's flags */
 			x[lenpos] = (unsigned char)(j - lenpos - 1);
 			crc = crc32(0L, x + 8, (uInt)(j - 8));
 			for (int i = 0; i < 4; i++)
@@ -512,7 +528,7 @@ static void test_long_deal(void **state)
 	committed_info(&c, 4, 0, "pile_rule=free");
 	assert_int_equal(rpl_recorder_open(&rec, path, &c.info, RPL_RECORD_UNCHECKED), 0);
 	assert_int_equal(rpl_recorder_seed(rec, seed_a), 0);
-	assert_int_equal(rpl_deal_derive(&lay, seed_a, NULL, 0, 4, 1), 0);
+	derive(&lay, &c, 1);
 	assert_int_equal(rpl_recorder_deal(rec, &lay), 0);
 	memset(&a, 0, sizeof(a));
 	a.kind = RPL_ACT_DRAW;
@@ -784,5 +800,8 @@ int main(void)
 		cmocka_unit_test(test_signed),         cmocka_unit_test(test_identity), cmocka_unit_test(test_signed_retry),
 		cmocka_unit_test(test_signed_forgery),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	int failed = cmocka_run_group_tests_name("protocol 2 (format version 4)", tests, NULL, NULL);
+
+	protocol = RPL_COMMIT_V1;
+	return failed + cmocka_run_group_tests_name("protocol 1 (format version 3)", tests, NULL, NULL);
 }

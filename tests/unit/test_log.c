@@ -807,9 +807,9 @@ static void test_reader_refusals(void **state)
 	/* a header of a newer version, or in an unknown encoding: unsupported */
 	{
 		struct bytes b = { NULL, 0 };
-		unsigned char v4[] = { 0x00, 0x04, 0x00 }, enc[] = { 0x07, 0x01 };
+		unsigned char v5[] = { 0x00, 0x05, 0x00 }, enc[] = { 0x07, 0x01 };
 		put(&b, d, 8);
-		put_section(&b, 'H', v4, sizeof(v4));
+		put_section(&b, 'H', v5, sizeof(v5));
 		assert_refused_bytes(&b, RPL_EUNSUPPORTED, 8, "version");
 		b.n = 8;
 		put_section(&b, 'H', enc, sizeof(enc));

@@ -147,6 +147,10 @@ static void json_header(FILE *f, rpl_reader *rd, const rpl_match_info *info, con
 		json_hex(f, info->commitment, RPL_DEAL_COMMIT_SIZE);
 	else
 		fputs("null", f);
+	if (info->commitment)
+		fprintf(f, ",\"commitment_version\":%d", info->commit_version);
+	else
+		fputs(",\"commitment_version\":null", f);
 	fputs(",\"player_seeds\":[", f);
 	for (int i = 0; info->commitment && i < info->nplayer_seeds; i++) {
 		fputs(i ? "," : "", f);

@@ -55,8 +55,9 @@ static void usage(FILE *f)
 	      "Type a deal block (deal N, a hand line a seat, morto 0, morto 1, stock),\n"
 	      "then one line a turn or a part of one; 'end' or Ctrl-D closes the log.\n"
 	      "Piped, there is no prompt: one answer a line, at once.\n"
-	      "\n"
-	      "  -o, --output FILE         the log to write (required)\n"
+	      "\n",
+	      f);
+	fputs("  -o, --output FILE         the log to write (required)\n"
 	      "  -r, --rules PROFILE       rule profile: kzv, stbl or aberto (default stbl)\n"
 	      "  -s, --set NAME=VALUE      override a rule parameter (repeatable)\n"
 	      "  -p, --players N           2 or 4 (default 4)\n"
@@ -71,7 +72,10 @@ static void usage(FILE *f)
 	      "                            a 'seed HEX' line reveals the seed (at the start,\n"
 	      "                            or when the match ends), which the recorder checks\n"
 	      "      --player-seed HEX     with --commitment: a seed a player added (64 hex\n"
-	      "                            digits; repeatable, up to 4, in their order)\n"
+	      "                            digits; repeatable, one a seat at most)\n"
+	      "      --commitment-version N  with --commitment: the protocol the commitment\n"
+	      "                            follows, 2 (the seed and the match's terms; the\n"
+	      "                            default) or 1 (the seed alone: format version 3)\n"
 	      "  -k, --key FILE            sign as it writes: a signature at every flush (a\n"
 	      "                            killed recording leaves a signed prefix), one over\n"
 	      "                            the whole log at the close\n"
@@ -343,7 +347,15 @@ static void block_taken(struct rec_out *o, const rpl_notation_item *it, int line
 
 int cmd_record(int argc, char **argv)
 {
-	enum { OPT_SEAT = BRP_OPT_OWN, OPT_FIRST_DEALER, OPT_START, OPT_META, OPT_COMMITMENT, OPT_PLAYER_SEED };
+	enum {
+		OPT_SEAT = BRP_OPT_OWN,
+		OPT_FIRST_DEALER,
+		OPT_START,
+		OPT_META,
+		OPT_COMMITMENT,
+		OPT_PLAYER_SEED,
+		OPT_COMMIT_VERSION
+	};
 	static const struct brp_opt opts[] = {
 		{ "output", 1, 'o', 0, 0 },
 		BRP_OPT_RULES,
@@ -355,6 +367,7 @@ int cmd_record(int argc, char **argv)
 		{ "meta", 1, OPT_META, 1, 0 },
 		{ "commitment", 1, OPT_COMMITMENT, 0, 0 },
 		{ "player-seed", 1, OPT_PLAYER_SEED, 1, 0 },
+		{ "commitment-version", 1, OPT_COMMIT_VERSION, 0, 0 },
 		{ "key", 1, 'k', 0, 0 },
 		BRP_OPT_PASSFD_ROW,
 		BRP_OPT_JSON_ROW,
@@ -365,7 +378,7 @@ int cmd_record(int argc, char **argv)
 	struct brp_getopt g;
 	struct brp_rules_opts ro = { 0 };
 	const char *out_path = NULL, *keyfile = NULL, *value;
-	int passfd = -1, first, dealer_given = 0;
+	int passfd = -1, first, dealer_given = 0, commit_version = 0;
 	rpl_seckey *key = NULL;
 	const char *seat_name[RPL_MAX_SEATS] = { NULL };
 	char **metas = NULL, **keys = NULL, **values = NULL;
@@ -467,6 +480,10 @@ bad_seat:
 				goto cleanup;
 			committed = 1;
 			break;
+		case OPT_COMMIT_VERSION:
+			if (brp_opt_int(&g, 1, 2, &commit_version) != 0)
+				goto cleanup;
+			break;
 		case OPT_PLAYER_SEED:
 			if (npseeds == RPL_DEAL_MAX_PLAYER_SEEDS) {
 				brp_error(name, "at most %d player seeds", RPL_DEAL_MAX_PLAYER_SEEDS);
@@ -493,6 +510,10 @@ bad_seat:
 	}
 	if (npseeds && !committed) {
 		brp_error(name, "--player-seed needs --commitment: players' seeds belong to a committed deal");
+		goto cleanup;
+	}
+	if (commit_version && !committed) {
+		brp_error(name, "--commitment-version needs --commitment");
 		goto cleanup;
 	}
 	if (!dealer_given) {
@@ -534,6 +555,7 @@ bad_seat:
 		info.commitment = commitment;
 		info.nplayer_seeds = npseeds;
 		info.player_seeds = (const uint8_t(*)[RPL_DEAL_SEED_SIZE])pseeds;
+		info.commit_version = commit_version;
 	}
 
 	if (rpl_notation_parser_new(&p) < 0 || rpl_notation_parser_set_players(p, players) < 0) {

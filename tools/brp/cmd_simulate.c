@@ -34,7 +34,8 @@ static void usage(FILE *f)
 	      "      --commit          committed matches (format version 3): every deal derived\n"
 	      "                        from a seed committed to in the header and revealed at\n"
 	      "                        the end (the seed, too, comes from --seed: not secret)\n"
-	      "      --player-seeds N  with --commit: N seeds added by the players (0..4, default 0)\n"
+	      "      --player-seeds N  with --commit: N of the players add a seed (0 to the\n"
+	      "                        number of players; default: every player)\n"
 	      "  -j, --jobs N          threads (default 1)\n"
 	      "  -o, --output DIR      where the logs go (created if missing; refused if it\n"
 	      "                        holds anything, unless --add)\n"
@@ -148,10 +149,13 @@ static int play_match(struct job *j, long index)
 				for (int b = 0; b < 8; b++)
 					pseeds[p][i + b] = (uint8_t)(w >> (8 * b));
 			}
-		rpl_deal_commit(commitment, dseed);
-		info.commitment = commitment;
 		info.nplayer_seeds = j->player_seeds;
 		info.player_seeds = (const uint8_t(*)[RPL_DEAL_SEED_SIZE])pseeds;
+		if (rpl_deal_commit_match(commitment, dseed, &info) != 0) {
+			job_fail(j, path, "the commitment cannot be computed");
+			goto cleanup;
+		}
+		info.commitment = commitment;
 	}
 	if (rpl_game_new(&g, j->rules, j->players, info.first_dealer) != 0) {
 		job_fail(j, "the rules do not allow this number of players", "");
@@ -169,8 +173,7 @@ static int play_match(struct job *j, long index)
 		int32_t claim[2];
 		if (!j->commit)
 			rpl_layout_shuffle(&lay, j->players, &rng);
-		else if (rpl_deal_derive(&lay, dseed, (const uint8_t(*)[RPL_DEAL_SEED_SIZE])pseeds, j->player_seeds, j->players,
-		                         rpl_game_deal_number(g) + 1) != 0) {
+		else if (rpl_deal_derive_match(&lay, dseed, &info, rpl_game_deal_number(g) + 1) != 0) {
 			job_fail(j, path, "the deal cannot be derived");
 			goto cleanup;
 		}
@@ -336,6 +339,7 @@ int cmd_simulate(int argc, char **argv)
 
 	memset(&j, 0, sizeof(j));
 	j.players = 4;
+	j.player_seeds = -1; /* every player's, unless told */
 	j.matches = 1;
 	j.seed = 1;
 	j.bot = BOT_GREEDY;
@@ -381,10 +385,17 @@ int cmd_simulate(int argc, char **argv)
 		brp_error(name, "needs -o DIR and no other argument (try 'brp simulate --help')");
 		goto cleanup;
 	}
-	if (j.player_seeds && !j.commit) {
+	if (j.player_seeds >= 0 && !j.commit) {
 		brp_error(name, "--player-seeds needs --commit");
 		goto cleanup;
 	}
+	if (j.player_seeds > j.players) {
+		brp_error(name, "--player-seeds takes 0 to %d for %d players: each seat adds one seed at most", j.players,
+		          j.players);
+		goto cleanup;
+	}
+	if (j.player_seeds < 0)
+		j.player_seeds = j.commit ? j.players : 0;
 	if (target >= 0) {
 		snprintf(tset, sizeof(tset), "target=%ld", target);
 		if ((status = brp_rules_opts_add(name, &ro, tset)) != 0)

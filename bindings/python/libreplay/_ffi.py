@@ -116,6 +116,7 @@ typedef struct rpl_match_info {
     const uint8_t *commitment;
     int nplayer_seeds;
     const uint8_t (*player_seeds)[32]; /* RPL_DEAL_SEED_SIZE */
+    int commit_version;
 } rpl_match_info;
 typedef struct rpl_recorder rpl_recorder;
 int rpl_recorder_open(rpl_recorder **out, const char *path, const rpl_match_info *info, unsigned flags);
@@ -199,6 +200,8 @@ typedef struct rpl_verdict {
     rpl_signature_report signature;
     int closed;
     char match_id[65]; /* RPL_MATCH_ID_SIZE */
+    int player_seeds;
+    int commit_version;
     int replay;
     int replay_trusted;
     uint64_t replay_offset;
@@ -301,12 +304,13 @@ CHECKED_STRUCTS = {
     "rpl_score": ["melded", "bonus", "canastras", "going_out", "hand", "morto", "total"],
     "rpl_deal_stats": ["turns", "actions", "vulnerable_open", "end", "out_seat"],
     "rpl_match_info": ["rules", "nplayers", "players", "first_dealer", "start_time", "nmeta",
-                       "meta_keys", "meta_values", "commitment", "nplayer_seeds", "player_seeds"],
+                       "meta_keys", "meta_values", "commitment", "nplayer_seeds", "player_seeds", "commit_version"],
     "rpl_event": ["kind", "deal", "turn", "seat", "action", "layout", "score", "recovered", "seed", "offset"],
     "rpl_verdict": ["kind", "message", "deal", "turn", "seat", "action", "rule", "side", "claim_deal",
                     "claimed", "computed", "breakdown", "offset", "deals", "actions", "total", "winner",
                     "recovered", "bytes", "deal_commitment", "commitment", "deal_mismatch", "signature",
-                    "closed", "match_id", "replay", "replay_trusted", "replay_offset", "replay_message", "keys"],
+                    "closed", "match_id", "player_seeds", "commit_version", "replay", "replay_trusted",
+                    "replay_offset", "replay_message", "keys"],
     "rpl_signature_report": ["status", "key", "trusted", "covered", "size", "offset", "count", "key_trusted",
                              "trusted_key", "trusted_covered", "id_clash", "clash_key"],
     "rpl_pubkey": ["id", "key"],

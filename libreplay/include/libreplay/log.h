@@ -51,6 +51,9 @@ extern "C" {
  */
 #define RPL_MAX_DECISIONS (1u << 22)
 
+/* A header flag (rpl_reader_flags): the log is signed; its signature sections are to be found in it. */
+#define RPL_LOG_SIGNED 1u
+
 /* A match identity: 64 lower-case hex digits and a NUL (docs/format.md section 17). */
 #define RPL_MATCH_ID_SIZE 65
 
@@ -70,8 +73,15 @@ typedef struct rpl_match_info {
 	 * layouts are dealt freely; and the seeds the players added.
 	 */
 	const uint8_t *commitment;
-	int nplayer_seeds; /* 0..RPL_DEAL_MAX_PLAYER_SEEDS */
+	int nplayer_seeds; /* 0..RPL_DEAL_MAX_PLAYER_SEEDS; under RPL_COMMIT_V2 at most nplayers */
 	const uint8_t (*player_seeds)[RPL_DEAL_SEED_SIZE];
+	/*
+	 * The committed deal's protocol (deal.h): 0 or RPL_COMMIT_V2, the
+	 * current one (format version 4: the commitment binds the match's
+	 * terms; a recorder writes the players' seeds sorted); RPL_COMMIT_V1 to
+	 * re-write a log of format version 3. A reader gives the log's.
+	 */
+	int commit_version;
 } rpl_match_info;
 
 /* ---- recorder ---- */
@@ -379,6 +389,14 @@ RPL_API int rpl_reader_format_version(const rpl_reader *rd);
 RPL_API uint64_t rpl_reader_offset(const rpl_reader *rd);
 /* The detail of the last failure in one line ("byte 296: ..."); "" when none. Lives as long as rd. */
 RPL_API const char *rpl_reader_errmsg(const rpl_reader *rd);
+/*
+ * The header's flags (format version 4, docs/format.md section 18.1):
+ * RPL_LOG_SIGNED when the log says of itself that it is signed, so that a
+ * copy whose signatures were cut off reads as such (a signing recorder and
+ * rpl_sign_log set it). 0 for earlier versions, and before or after a
+ * header that could not be read.
+ */
+RPL_API unsigned rpl_reader_flags(const rpl_reader *rd);
 /* The size of the log in bytes (the whole file is read at open); 0 for NULL. */
 RPL_API uint64_t rpl_reader_bytes(const rpl_reader *rd);
 /* 1 once the end section (E) has been read: the recording was closed. */
@@ -441,6 +459,14 @@ typedef struct rpl_verdict {
 	 */
 	int closed;
 	char match_id[RPL_MATCH_ID_SIZE];
+	/*
+	 * A committed match (deal_commitment not NONE): the players' seeds its
+	 * header holds, and its protocol (deal.h: RPL_COMMIT_V1 for format
+	 * version 3, RPL_COMMIT_V2). Fewer player seeds than players: the deals
+	 * are only as fair as the platform (it could choose its seed freely).
+	 */
+	int player_seeds;
+	int commit_version;
 	/*
 	 * What the replay found, before the signatures were judged: replay is its
 	 * kind (OK to MALFORMED; deal, turn, rule... above say where and why),
