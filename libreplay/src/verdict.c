@@ -101,8 +101,23 @@ size_t rpl__verdict_untrusted_text(const rpl_verdict *v, int fp, char *buf, size
 	if (size)
 		buf[0] = '\0';
 	/* who covers what */
-	if (sr->status == RPL_SIG_UNSIGNED) {
-		add(buf, size, &len, "unsigned, and trusted keys were given");
+	if (v->keys == 0) {
+		/* no keys: the header declares the log signed, and no signature covers its end */
+		if (sr->status == RPL_SIG_UNSIGNED) {
+			add(buf, size, &len,
+			    "the header declares the log signed, but no signature is in it: none covers bytes 0 to %llu",
+			    (unsigned long long)sr->size);
+		} else {
+			add(buf, size, &len,
+			    "the header declares the log signed, but no signature covers bytes %llu to %llu: the last, by ",
+			    (unsigned long long)sr->covered, (unsigned long long)sr->size);
+			add_key(buf, size, &len, &sr->key, fp);
+			add(buf, size, &len, ", signs bytes 0 to %llu", (unsigned long long)sr->covered);
+		}
+	} else if (sr->status == RPL_SIG_UNSIGNED) {
+		add(buf, size, &len, "%s, and trusted keys were given",
+		    v->header_flags & RPL_LOG_SIGNED ? "the header declares the log signed, but no signature is in it"
+		                                     : "unsigned");
 	} else if (sr->trusted_covered == 0) {
 		add(buf, size, &len, "signed by ");
 		add_untrusted_key(buf, size, &len, sr, &sr->key, fp);

@@ -115,7 +115,9 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
  * The signatures' part of a verdict, once the replay has judged: a broken
  * signature makes the log tampered whatever else it is; with trusted keys,
  * a log whose end no trusted signature covers is untrusted whatever the
- * replay found, which stays as a detail (replay, replay_trusted).
+ * replay found, which stays as a detail (replay, replay_trusted); with or
+ * without keys, so is a log whose header declares it signed and whose end
+ * no valid signature covers.
  */
 static int judge_signatures(rpl_reader *rd, const rpl_keyring *trusted, rpl_verdict *out)
 {
@@ -128,6 +130,7 @@ static int judge_signatures(rpl_reader *rd, const rpl_keyring *trusted, rpl_verd
 	if (err)
 		return err;
 	out->keys = (int)rpl_keyring_count(trusted);
+	out->header_flags = rpl_reader_flags(rd);
 	out->replay = out->kind;
 	memcpy(out->replay_message, out->message, sizeof(out->message));
 	if (out->kind == RPL_VERDICT_MALFORMED)
@@ -145,7 +148,11 @@ static int judge_signatures(rpl_reader *rd, const rpl_keyring *trusted, rpl_verd
 		          (unsigned long long)sr->offset, id, fp, (unsigned long long)sr->covered);
 		return 0;
 	}
-	if (out->keys == 0 || sr->trusted)
+	/* without keys, a log that says it is signed must be: a cut of its signatures is not ok */
+	if (out->keys == 0 &&
+	    (!(out->header_flags & RPL_LOG_SIGNED) || (sr->status != RPL_SIG_UNSIGNED && sr->status != RPL_SIG_PARTIAL)))
+		return 0;
+	if (out->keys > 0 && sr->trusted)
 		return 0;
 	out->kind = RPL_VERDICT_UNTRUSTED;
 	rpl__verdict_untrusted_text(out, 0, out->message, sizeof(out->message));

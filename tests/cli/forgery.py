@@ -24,9 +24,15 @@ platform's public key is the one trusted key. Then:
               signed by a key that copies the platform's key id (the impostor)
               is untrusted, the impostor named as another key by its
               fingerprint; a whole log re-signed by the impostor too.
-  unclosed    a signed prefix of a growing log cut before a wrong claim reads
-              ok, unclosed: with keys it fails (exit 1) and says that claims
-              may be missing; without keys it is ok (exit 0).
+  stripping   a signed compact log cut just before its signature, and a
+              signed growing log (brp record -k, killed) cut between its last
+              section (a wrong claim) and that flush's signature: the header
+              declares the log signed, so without keys each is untrusted
+              (exit 1), the line saying which bytes no signature covers.
+  unclosed    the signed growing log killed at the flush before a wrong claim
+              reads ok, unclosed: with keys it fails (exit 1) and says that
+              claims may be missing; without keys it is ok (exit 0); and so
+              does a prefix signed by brp sign.
 Every truncation of a signed log is tested in tests/unit/test_sign.c (in
 process: thousands of cuts).
 """
@@ -225,7 +231,8 @@ def forgery(s, signed, key, other_key, trusted):
     fp = fingerprint(trusted)
     if v.get("verdict") != "ok" or rc != 0 or sg != {"status": "ok", "key": key, "fingerprint": fp, "trusted": True,
                                                      "covered": len(base), "size": len(base), "trusted_key": fp,
-                                                     "trusted_covered": len(base), "id_clash": None}:
+                                                     "trusted_covered": len(base), "id_clash": None,
+                                                     "header_signed": True}:
         s.fail("the signed log itself: %s %s" % (v.get("verdict"), sg))
     if not s.line.endswith("; signed by the trusted key %s (fingerprint %s)" % (key, fp)):
         s.fail("the signed log's line does not name the trusted key by its fingerprint: " + s.line)
@@ -374,21 +381,99 @@ def framing(s, samples, trusted, platform_key, forger_key):
         s.fail("a forged log signed by an impostor: the line is\n  %s\nnot\n  %s: %s..." % (line, path, want))
 
 
+def record_killed(s, name, text, key, upto):
+    """brp record -k key fed the body of text one line at a time, killed once the line upto (exact) is
+    answered: brp answers a line after it has flushed and signed what it recorded, so the growing log holds
+    every line up to it and a signature after it. The log's bytes."""
+    tags = dict()
+    for m in re.finditer(r'^\[(\w+) "([^"]*)"(?: "([^"]*)")?\]$', text, re.M):
+        tags.setdefault(m.group(1), []).append((m.group(2), m.group(3)))
+    opts = ["--rules", tags["Profile"][0][0], "--players", tags["Players"][0][0],
+            "--first-dealer", tags["FirstDealer"][0][0]]
+    for rule, value in tags.get("Rule", []):
+        opts += ["--set", "%s=%s" % (rule, value)]
+    body = [l for l in text.splitlines() if l and not l.startswith("[") and l != "end"]
+    log = os.path.join(s.tmp, name)
+    p = subprocess.Popen([s.brp, "record", "-o", log, "-k", key] + opts, stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+    try:
+        for line in body:
+            p.stdin.write(line + "\n")
+            p.stdin.flush()
+            answer = p.stdout.readline().strip()
+            if answer not in ("ok", "kept"):
+                raise SystemExit("forgery.py: brp record answered %r to %r" % (answer, line))
+            if line == upto:
+                break
+        else:
+            raise SystemExit("forgery.py: no line %r" % upto)
+    finally:
+        p.kill()
+        p.communicate()
+    return open(log, "rb").read()
+
+
+def stripping(s, samples, signed, key, platform_key):
+    """A cut of a signed log does not hide what came after it (issue 22, part 2)."""
+    fp = fingerprint("platform.pub")
+    data = open(signed, "rb").read()
+    if sections(data)[-1][0] != "s":
+        raise SystemExit("forgery.py: the signed compact log does not end with its signature")
+    path = s.write("stripped.brp", data[:-112])
+    s.checks += 1
+    rc, v = s.verify(path)
+    want = ("untrusted: the header declares the log signed, but no signature is in it: none covers bytes 0 to %d; "
+            "the replay finds ok: " % (len(data) - 112))
+    print("%-45s %-10s replay %-10s %s" % ("a signed compact log cut before its signature", v.get("verdict"),
+                                           v.get("replay"), v.get("signature", {}).get("status")))
+    if rc != 1 or v.get("verdict") != "untrusted" or v.get("replay") != "ok" or not v.get("closed") or \
+            v.get("signature", {}).get("header_signed") is not True or not s.line.startswith(path + ": " + want):
+        s.fail("a signed compact log cut before its signature, without keys: exit %d, %s\n  %s" % (rc, v, s.line))
+    # the growing log of brp record -k, killed once the wrong claim is flushed, cut before that flush's signature
+    text = open(os.path.join(samples, "disputed", "claim-deal.txt")).read()
+    grown = record_killed(s, "grown.brp", text, platform_key, "claim 2: 675 615")
+    secs = sections(grown)
+    if [t for t, _, _, _ in secs[-2:]] != ["C", "s"] or secs[-1][3] != len(grown):
+        raise SystemExit("forgery.py: the killed recording does not end with the claim's flush: %s"
+                         % [t for t, _, _, _ in secs])
+    path = s.write("grown-cut.brp", grown[:-112])
+    s.checks += 1
+    rc, v = s.verify(path)
+    claim_at = secs[-2][2]
+    want = ("untrusted, unclosed: the header declares the log signed, but no signature covers bytes %d to %d: the "
+            "last, by key %s (fingerprint %s), signs bytes 0 to %d; the replay finds mismatch: deal 2, side 1: "
+            "claimed 615, recomputed 515" % (claim_at, len(grown) - 112, key, fp, claim_at))
+    print("%-45s %-10s replay %-10s %s" % ("a signed growing log cut before its last signature",
+                                           v.get("verdict"), v.get("replay"), v.get("signature", {}).get("status")))
+    if rc != 1 or v.get("verdict") != "untrusted" or v.get("replay") != "mismatch" or \
+            v.get("signature", {}).get("covered") != claim_at or not s.line.startswith(path + ": " + want):
+        s.fail("a signed growing log cut before its last signature, without keys: exit %d, %s\n  %s\nnot\n  %s"
+               % (rc, v, s.line, want))
+    # whole, it is what it is: the wrong claim, signed
+    path = s.write("grown.brp", grown)
+    s.checks += 1
+    rc, v = s.verify(path)
+    if rc != 1 or v.get("verdict") != "mismatch" or v.get("signature", {}).get("status") != "ok":
+        s.fail("the signed growing log with its wrong claim: exit %d, %s" % (rc, v))
+
+
 def unclosed(s, samples, trusted, platform_key):
     """A signed prefix cut before a wrong claim: ok, unclosed, and with keys not a success (issue 22, part 2)."""
     text = open(os.path.join(samples, "disputed", "claim-deal.txt")).read()
     lines = text.splitlines(keepends=True)
     cut = lines.index("claim 2: 675 615\n")  # the wrong claim, which the player cuts off with all after it
-    path = s.write("cut-before-claim.brp", sign(s, "cut.brp", import_text(s, "cut", "".join(lines[:cut])),
-                                                platform_key))
-    v, line = expect(s, "a signed prefix cut before a wrong claim", path, trusted,
-                     {"verdict": "ok", "closed": False, "signature": {"status": "ok", "trusted": True}})
-    if "ok, unclosed: " not in line or "claims recorded after its last section may be missing" not in line:
-        s.fail("a signed prefix cut before a wrong claim: the line does not say what may be missing: " + line)
-    s.checks += 1
-    rc, v = s.verify(path)
-    if rc != 0 or v.get("verdict") != "ok":
-        s.fail("a signed prefix cut before a wrong claim, without keys: %s, exit %d" % (v.get("verdict"), rc))
+    killed = record_killed(s, "killed.brp", text, platform_key, lines[cut - 1].rstrip("\n"))
+    by_sign = sign(s, "cut.brp", import_text(s, "cut", "".join(lines[:cut])), platform_key)
+    for how, data in (("killed before a wrong claim", killed), ("signed by brp sign before a wrong claim", by_sign)):
+        path = s.write("cut-before-claim.brp", data)
+        v, line = expect(s, how, path, trusted,
+                         {"verdict": "ok", "closed": False, "signature": {"status": "ok", "trusted": True}})
+        if "ok, unclosed: " not in line or "claims recorded after its last section may be missing" not in line:
+            s.fail("%s: the line does not say what may be missing: %s" % (how, line))
+        s.checks += 1
+        rc, v = s.verify(path)
+        if rc != 0 or v.get("verdict") != "ok":
+            s.fail("%s, without keys: %s, exit %d" % (how, v.get("verdict"), rc))
 
 
 def main():
@@ -413,6 +498,7 @@ def main():
         signed = os.path.join(tmp, "sim", "match-000001.brp")
         forgery(s, signed, key, "forger.key", "platform.pub")
         framing(s, samples, "platform.pub", "platform.key", "forger.key")
+        stripping(s, samples, signed, key, "platform.key")
         unclosed(s, samples, "platform.pub", "platform.key")
         print("%d checks, %d failures" % (s.checks, len(s.failures)))
         return 1 if s.failures else 0

@@ -59,7 +59,8 @@ def test_trusted_keys(tmp_path):
 
 def test_untrusted_bytes(tmp_path):
     """Bytes no trusted key signs get no verdict of their own: the replay's finding is a detail, its seat
-    only in signed bytes; the dict is brp verify --json's, key for key."""
+    only in signed bytes; a log whose header says it is signed and whose signature was cut off is
+    untrusted without keys; the dict is brp verify --json's, key for key."""
     import os
     import shutil
     import subprocess
@@ -89,6 +90,18 @@ def test_untrusted_bytes(tmp_path):
     assert got["verdict"] == "untrusted" and got["replay"] == "illegal" and got["replay_trusted"] is False
     assert (got["deal"], got["turn"], got["rule"]) == (2, 2, "meld.wilds")
     assert "seat" not in got and "decision" not in got and "seat" not in got["message"]
+    # a log whose header declares it signed, its signature cut off: untrusted without keys
+    subprocess.run([BRP, "simulate", "-q", "-n", "1", "--seed", "5", "-k", str(tmp_path / "p.key"),
+                    "-o", str(tmp_path / "sim")], check=True)
+    data = open(str(tmp_path / "sim" / "match-000001.brp"), "rb").read()
+    stripped = str(tmp_path / "stripped.brp")
+    with open(stripped, "wb") as f:
+        f.write(data[:-112])
+    got = libreplay.verify(stripped)
+    want = brp_json_lines("verify", "--json", stripped)
+    assert [got] == want and list(got) == list(want[0])
+    assert got["verdict"] == "untrusted" and got["replay"] == "ok" and got["signature"]["header_signed"] is True
+    assert libreplay.verify(str(tmp_path / "sim" / "match-000001.brp"))["verdict"] == "ok"
 
 
 def test_unreadable(tmp_path):

@@ -13,7 +13,11 @@
  *                report says exactly what the whole signature sections within
  *                the first L bytes cover (each flush ends at one), the status
  *                follows, and no proper cut of the compact log verifies ok
- *                against the trusted key; no cut is ever tampered
+ *                against the trusted key; no cut is ever tampered; without
+ *                keys, a cut no signature ends is untrusted (the header says
+ *                the log is signed), the compact log cut before its
+ *                signature and the growing log cut before its last flush's
+ *                signature included
  *   who covers   a countersignature by another key keeps a log trusted; a
  *                section appended and signed by another key does not, and the
  *                report still says what the trusted key covers; a key that
@@ -298,6 +302,12 @@ static void verify_memory(const unsigned char *data, size_t n, const rpl_keyring
 	rpl_reader_free(rd);
 }
 
+/* The line of a verdict, which must fit. */
+static void line_of(const rpl_verdict *v, char *line, size_t size)
+{
+	assert_true(rpl_verdict_format(v, line, size) < size);
+}
+
 /* Every cut of data: the report matches the whole signatures before the cut (ends[]). */
 static void cuts(const unsigned char *data, size_t n, const size_t *ends, size_t nends, const rpl_keyring *kr,
                  const rpl_pubkey *pk, int compact)
@@ -328,7 +338,62 @@ static void cuts(const unsigned char *data, size_t n, const size_t *ends, size_t
 			assert_int_not_equal(v.kind, RPL_VERDICT_OK);
 		if (v.kind == RPL_VERDICT_OK)
 			assert_int_equal(want, RPL_SIG_OK);
+		/* without keys: once the header (which says the log is signed) is read, a cut that no signature ends is untrusted */
+		verify_memory(data, len, NULL, &v);
+		if (v.header_flags & RPL_LOG_SIGNED)
+			assert_true(want == RPL_SIG_OK ? v.kind != RPL_VERDICT_UNTRUSTED : v.kind == RPL_VERDICT_UNTRUSTED);
+		else
+			assert_int_equal(v.kind, RPL_VERDICT_MALFORMED); /* the header itself is cut */
+		if (len > 0 && len < n)
+			assert_true(v.kind != RPL_VERDICT_OK || want == RPL_SIG_OK);
 	}
+}
+
+/* The signatures stripped: the log is no longer signed, and its header says it was (even without keys). */
+static void stripped(const unsigned char *data, size_t n, const rpl_keyring *kr, const rpl_pubkey *pk)
+{
+	rpl_verdict v;
+	char line[2048], want[512], id[RPL_KEY_ID_TEXT], fp[RPL_KEY_FINGERPRINT_TEXT];
+	size_t covered = 0;
+
+	assert_int_equal(data[n - 112], 's');
+	verify_memory(data, n - 112, NULL, &v);
+	assert_int_equal(v.kind, RPL_VERDICT_UNTRUSTED);
+	assert_true(v.header_flags & RPL_LOG_SIGNED);
+	assert_int_equal(v.keys, 0);
+	assert_false(v.replay_trusted);
+	/* what no signature covers: all of it when stripped whole, else what follows the last signature */
+	if (v.signature.status == RPL_SIG_UNSIGNED) {
+		snprintf(want, sizeof(want),
+		         "the header declares the log signed, but no signature is in it: none covers bytes 0 to %zu; the "
+		         "replay finds %s: ",
+		         n - 112, rpl_verdict_name(v.replay));
+	} else {
+		covered = v.signature.covered;
+		rpl_key_id_format(pk->id, id);
+		rpl_pubkey_fingerprint(pk, fp);
+		snprintf(want, sizeof(want),
+		         "the header declares the log signed, but no signature covers bytes %zu to %zu: the last, by key %s "
+		         "(fingerprint %s), signs bytes 0 to %zu; the replay finds %s: ",
+		         covered, n - 112, id, fp, covered, rpl_verdict_name(v.replay));
+	}
+	line_of(&v, line, sizeof(line));
+	if (!strstr(line, want))
+		fail_msg("the line\n  %s\nlacks\n  %s", line, want);
+	assert_int_equal(strncmp(v.message, "the header declares the log signed, but ", 40), 0);
+	/* with the key: untrusted as well */
+	verify_memory(data, n - 112, kr, &v);
+	assert_int_equal(v.kind, RPL_VERDICT_UNTRUSTED);
+	assert_int_equal(v.keys, 1);
+	line_of(&v, line, sizeof(line));
+	if (v.signature.status == RPL_SIG_UNSIGNED)
+		assert_non_null(strstr(line, "the header declares the log signed, but no signature is in it, and trusted "
+		                             "keys were given"));
+	else
+		assert_non_null(strstr(line, "; no key signs the rest"));
+	/* whole: ok either way */
+	verify_memory(data, n, NULL, &v);
+	assert_true(v.kind == RPL_VERDICT_OK || v.kind == RPL_VERDICT_INCOMPLETE);
 }
 
 static void every_cut(void **state)
@@ -353,6 +418,7 @@ static void every_cut(void **state)
 	assert_int_equal(v.signature.status, RPL_SIG_OK);
 	assert_int_equal(v.signature.count, (int)r.nends);
 	cuts(r.growing, r.ngrowing, r.ends, r.nends, kr, &pk, 0);
+	stripped(r.growing, r.ngrowing, kr, &pk); /* cut between the last flush's sections and its signature */
 	/* the compact form: one signature, at its end, after E */
 	verify_memory(r.compact, r.ncompact, kr, &v);
 	assert_int_equal(v.kind, RPL_VERDICT_OK);
@@ -361,6 +427,10 @@ static void every_cut(void **state)
 	compact_end = r.ncompact;
 	assert_int_equal(r.compact[r.ncompact - 112], 's');
 	cuts(r.compact, r.ncompact, &compact_end, 1, kr, &pk, 1);
+	stripped(r.compact, r.ncompact, kr, &pk); /* a closed log without its one signature */
+	verify_memory(r.compact, r.ncompact - 112, NULL, &v);
+	assert_int_equal(v.replay, RPL_VERDICT_OK); /* what the bytes hold is a whole match, closed */
+	assert_true(v.closed);
 	free(r.growing);
 	free(r.compact);
 	free(r.ends);
@@ -606,11 +676,6 @@ static unsigned char *with_claim(const unsigned char *data, size_t n, size_t *m)
 	return d;
 }
 
-static void line_of(const rpl_verdict *v, char *line, size_t size)
-{
-	assert_true(rpl_verdict_format(v, line, size) < size);
-}
-
 static void framing(void **state)
 {
 	rpl_seckey *k = NULL;
@@ -652,12 +717,19 @@ static void framing(void **state)
 	assert_string_equal(line, want);
 	assert_null(strstr(v.message, "seat"));
 	assert_null(strstr(v.message, "wilds in one meld"));
-	/* without keys the bytes are judged as they are */
+	/* without keys: the header declares the log signed, and its end is not: untrusted, no seat named */
 	verify_memory(d, n - 112, NULL, &v);
-	assert_int_equal(v.kind, RPL_VERDICT_ILLEGAL);
+	assert_int_equal(v.kind, RPL_VERDICT_UNTRUSTED);
+	assert_int_equal(v.replay, RPL_VERDICT_ILLEGAL);
 	assert_int_equal(v.keys, 0);
+	assert_true(v.header_flags & RPL_LOG_SIGNED);
 	line_of(&v, line, sizeof(line));
-	assert_non_null(strstr(line, "deal 2, turn 2, seat 1: meld 2c 3c 4c 2h 2s: meld.wilds: "));
+	snprintf(want, sizeof(want),
+	         "untrusted, unclosed: the header declares the log signed, but no signature covers bytes %zu to %zu: the "
+	         "last, by key %s (fingerprint %s), signs bytes 0 to %zu; the replay finds illegal: deal 2, turn 2 "
+	         "(meld.wilds)",
+	         before, n - 112, id, fp, before);
+	assert_string_equal(line, want);
 
 	/* signed: the platform's own log holds the illegal meld, named with its seat */
 	verify_memory(d, n, kr, &v);

@@ -18,8 +18,10 @@ static void usage(FILE *f)
 	      "  malformed   the file cannot be read: byte offset and reason\n"
 	      "  tampered    a signature does not verify: the bytes it covers were changed\n"
 	      "  untrusted   trusted keys (-K, --keyring) were given and none signs the whole\n"
-	      "              log, whatever the replay found; what it found is a detail\n"
-	      "              (\"replay\"), naming a seat only in bytes a trusted key signs\n"
+	      "              log, or its header declares it signed (format version 4) and no\n"
+	      "              signature covers its end; whatever the replay found, which is a\n"
+	      "              detail (\"replay\"), naming a seat only in bytes a trusted key\n"
+	      "              signs\n"
 	      "A log without its end section is said \"unclosed\" (\"ok, unclosed: ...\"):\n"
 	      "a recording that was never closed, or one whose end was cut off.\n"
 	      "Directories are searched for *.brp files, each directory and log once; - reads\n"
@@ -98,10 +100,11 @@ static void print_fingerprint(const rpl_pubkey *pk, int present)
 /*
  * "signature": what the log's signature sections cover (sign.h), in every
  * verdict: the last signer (its id and fingerprint), whether a trusted key
- * covers the whole log, what the last trusted signature covers, and a key
- * that carries a trusted key's id with another public key.
+ * covers the whole log, what the last trusted signature covers, a key that
+ * carries a trusted key's id with another public key, and whether the
+ * header declares the log signed.
  */
-static void print_signature_json(const rpl_signature_report *sr)
+static void print_signature_json(const rpl_signature_report *sr, unsigned header_flags)
 {
 	char id[RPL_KEY_ID_TEXT];
 	int signed_ = sr->status != RPL_SIG_UNSIGNED;
@@ -120,7 +123,7 @@ static void print_signature_json(const rpl_signature_report *sr)
 	print_fingerprint(&sr->trusted_key, sr->trusted_covered > 0);
 	printf(",\"trusted_covered\":%llu,\"id_clash\":", (unsigned long long)sr->trusted_covered);
 	print_fingerprint(&sr->clash_key, sr->id_clash);
-	putchar('}');
+	printf(",\"header_signed\":%s}", header_flags & RPL_LOG_SIGNED ? "true" : "false");
 }
 
 /*
@@ -175,7 +178,7 @@ static void print_json(const char *path, const rpl_verdict *v)
 	} else {
 		print_finding(v, v->kind, 1);
 	}
-	print_signature_json(&v->signature);
+	print_signature_json(&v->signature, v->header_flags);
 	if (v->kind != RPL_VERDICT_MALFORMED)
 		printf(",\"deals\":%d,\"decisions\":%d,\"total\":[%d,%d],\"winner\":%d,\"recovered\":%s", v->deals, v->actions,
 		       (int)v->total[0], (int)v->total[1], v->winner, v->recovered ? "true" : "false");

@@ -346,7 +346,8 @@ def _verdict_dict(file: str, v) -> Dict[str, Any]:
                       "trusted": bool(sr.trusted), "covered": int(sr.covered), "size": int(sr.size),
                       "trusted_key": _fingerprint(sr.trusted_key) if sr.trusted_covered > 0 else None,
                       "trusted_covered": int(sr.trusted_covered),
-                      "id_clash": _fingerprint(sr.clash_key) if sr.id_clash else None}
+                      "id_clash": _fingerprint(sr.clash_key) if sr.id_clash else None,
+                      "header_signed": bool(v.header_flags & 1)}  # RPL_LOG_SIGNED
     if kind != 4:
         d.update(deals=v.deals, decisions=v.actions, total=[v.total[0], v.total[1]], winner=v.winner,
                  recovered=bool(v.recovered))

@@ -422,8 +422,9 @@ enum rpl_verdict_kind {
 	RPL_VERDICT_MALFORMED = 4,
 	RPL_VERDICT_TAMPERED = 5, /* a signature does not verify: signature.offset, .covered */
 	RPL_VERDICT_UNTRUSTED = 6 /* trusted keys were given and no trusted signature covers the
-	                              whole log (signature says why), whatever the replay found:
-	                              replay says what it found */
+	                              whole log (signature says why), or the header declares the
+	                              log signed and no signature covers its end; whatever the
+	                              replay found: replay says what it found */
 };
 
 /* The judgement of one log. Plain data, the caller's; the fields that apply depend on kind. */
@@ -485,6 +486,13 @@ typedef struct rpl_verdict {
 	uint64_t replay_offset;
 	char replay_message[RPL_ERRMSG_SIZE];
 	int keys; /* the number of trusted keys verification was given (0: none) */
+	/*
+	 * The header's flags (rpl_reader_flags). A log whose header declares it
+	 * signed (RPL_LOG_SIGNED) and whose end no valid signature covers
+	 * (signature.status UNSIGNED or PARTIAL: its signatures cut off, or bytes
+	 * after them) is UNTRUSTED even without keys.
+	 */
+	unsigned header_flags;
 } rpl_verdict;
 
 /*
@@ -567,8 +575,10 @@ RPL_API int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rp
  * covers every byte of it (signature.trusted; a countersignature by another
  * key after it aside), whatever the replay found: that stays in replay (and
  * deal, turn, rule...), a detail, with replay_trusted saying whether it lies
- * in the trusted bytes. rpl_verify_file() and the others are these with
- * trusted NULL.
+ * in the trusted bytes. With or without keys, a log whose header declares
+ * it signed (header_flags) and whose end no valid signature covers is
+ * UNTRUSTED too. rpl_verify_file() and the others are these with trusted
+ * NULL.
  */
 RPL_API int rpl_verify_file_trusted(const char *path, const rpl_rules *rules, const rpl_keyring *trusted,
                                     rpl_verdict *out, const rpl_verify_observer *obs);
