@@ -429,6 +429,12 @@ def stripping(s, samples, signed, key, platform_key):
     if rc != 1 or v.get("verdict") != "untrusted" or v.get("replay") != "ok" or not v.get("closed") or \
             v.get("signature", {}).get("header_signed") is not True or not s.line.startswith(path + ": " + want):
         s.fail("a signed compact log cut before its signature, without keys: exit %d, %s\n  %s" % (rc, v, s.line))
+    # brp stats counts it as untrusted, and fails as brp verify does
+    s.checks += 1
+    r = run(s.brp, "stats", "--json", path)
+    counts = json.loads(r.stdout.decode() or "{}").get("verdicts", {})
+    if r.returncode != 1 or counts.get("untrusted") != 1 or counts.get("ok") != 0:
+        s.fail("brp stats of a signed compact log cut before its signature: exit %d, %s" % (r.returncode, counts))
     # the growing log of brp record -k, killed once the wrong claim is flushed, cut before that flush's signature
     text = open(os.path.join(samples, "disputed", "claim-deal.txt")).read()
     grown = record_killed(s, "grown.brp", text, platform_key, "claim 2: 675 615")

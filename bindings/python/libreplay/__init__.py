@@ -971,7 +971,7 @@ _STAT_KEYS = ("matches", "deals", "turns", "actions", "bytes", "pile_taken", "pi
 def _stats_zero() -> Dict[str, Any]:
     z: Dict[str, Any] = {k: 0 for k in _STAT_KEYS}
     z["canastras"] = {_str(_lib.rpl_canastra_name(k)): 0 for k in range(1, 6)}
-    z["verdicts"] = {k: 0 for k in _VERDICTS[:6]}  # the kinds brp stats --json prints (ok..tampered)
+    z["verdicts"] = {k: 0 for k in _VERDICTS}  # the kinds brp stats --json prints (ok..untrusted)
     return z
 
 
