@@ -17,7 +17,10 @@ static void usage(FILE *f)
 	      "                         in the header's order)\n"
 	      "  -d, --deal N           the deal number (default 1)\n"
 	      "  -p, --players N        2 or 4 (default 4)\n"
-	      "  -h, --help             print this help and exit\n",
+	      "  -h, --help             print this help and exit\n"
+	      "\n"
+	      "Exit status: 0 printed, 2 a usage error (no seed, a seed that is not 64 hex\n"
+	      "digits), 3 the deal cannot be derived or the output cannot be written.\n",
 	      f);
 }
 

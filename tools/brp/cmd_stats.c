@@ -261,6 +261,10 @@ int cmd_stats(int argc, char **argv)
 	brp_progress_end(&total.prog);
 	if (rc < 0)
 		goto cleanup;
+	if (brp_source_count(src) == 0 && brp_source_unreadable(src)) {
+		status = BRP_EXIT_FAIL; /* a directory that could not be walked, said */
+		goto cleanup;
+	}
 	if (brp_source_count(src) == 0) {
 		brp_error(name, "no .brp log found in the arguments");
 		status = BRP_EXIT_USAGE;
@@ -273,7 +277,7 @@ int cmd_stats(int argc, char **argv)
 		else
 			print_text(&total.c);
 	}
-	if (total.c.unreadable || total.c.verdicts[RPL_VERDICT_MALFORMED])
+	if (total.c.unreadable || total.c.verdicts[RPL_VERDICT_MALFORMED] || brp_source_unreadable(src))
 		status = BRP_EXIT_FAIL;
 	else if (total.c.verdicts[RPL_VERDICT_ILLEGAL] || total.c.verdicts[RPL_VERDICT_MISMATCH] ||
 	         total.c.verdicts[RPL_VERDICT_INCOMPLETE] || total.c.verdicts[RPL_VERDICT_TAMPERED] ||

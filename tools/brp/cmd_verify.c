@@ -376,6 +376,11 @@ int cmd_verify(int argc, char **argv)
 	brp_progress_end(&job.prog);
 	if (rc < 0)
 		goto cleanup;
+	/* a directory the walk could not open was said in its place: a failure, whatever the logs said */
+	if (brp_source_unreadable(src)) {
+		status = BRP_EXIT_FAIL;
+		goto cleanup;
+	}
 	if (brp_source_count(src) == 0) {
 		brp_error(name, "no .brp log found in the arguments");
 		status = BRP_EXIT_USAGE;

@@ -102,7 +102,8 @@ typedef struct rpl_recorder rpl_recorder;
 /*
  * Start recording a match into path (created or truncated; an existing
  * path that is not a regular file is refused with RPL_EIO, since closing
- * renames the compact form over it). Until
+ * renames the compact form over it, and so is a symbolic link, which would
+ * make the log another file's: "a symbolic link, not a regular file"). Until
  * rpl_recorder_close() the file is in its growing form: each flush appends
  * what was decided since the last one, so a killed process loses nothing
  * flushed (see rpl_recorder_flush). By default every decision is checked by
@@ -264,7 +265,8 @@ RPL_API int rpl_recorder_flush(rpl_recorder *rec);
 
 /*
  * Finish: flush, then rewrite the log in its compact form and close it. A
- * file: through a temporary file renamed over path. A sink: the compact
+ * file: through a new temporary file in path's directory (docs/security.md,
+ * "Temporary files"), renamed over path. A sink: the compact
  * form goes to replace, or, without replace, stays for rpl_recorder_log
  * (the sink keeps the growing form). Memory: the compact form replaces the
  * growing one. Either way rpl_recorder_log lends the compact form
@@ -604,10 +606,10 @@ typedef struct rpl_recover_report {
 
 /*
  * Salvage every complete turn of a damaged or unfinished log in into a
- * valid, closed log out (written as out ".part~" and renamed over out once
- * closed, so that a failure leaves out as it was; an existing out that is
- * not a regular file is refused with RPL_EIO; its end section is marked
- * recovered). Reading stops at the first damaged or missing byte;
+ * valid, closed log out (written to a new temporary file in out's
+ * directory and renamed over out once closed, so that a failure leaves out
+ * as it was; an existing out that is not a regular file, or is a symbolic
+ * link, is refused with RPL_EIO; its end section is marked recovered). Reading stops at the first damaged or missing byte;
  * decisions after the last complete turn are cut. A log that is whole and
  * closed (read to its end section without damage) needs no salvage: 0 with
  * rep->closed set, and out is neither written nor touched. Returns 0 with *rep
