@@ -423,8 +423,10 @@ enum rpl_verdict_kind {
 	RPL_VERDICT_INCOMPLETE = 3,
 	RPL_VERDICT_MALFORMED = 4,
 	RPL_VERDICT_TAMPERED = 5, /* a signature does not verify: signature.offset, .covered */
-	RPL_VERDICT_UNTRUSTED = 6 /* otherwise ok, but trusted keys were given and no trusted
-	                              signature covers the whole log (signature says why) */
+	RPL_VERDICT_UNTRUSTED = 6 /* trusted keys were given and no trusted signature covers the
+	                              whole log (signature says why), or the header declares the
+	                              log signed and no signature covers its end; whatever the
+	                              replay found: replay says what it found */
 };
 
 /* The judgement of one log. Plain data, the caller's; the fields that apply depend on kind. */
@@ -468,6 +470,31 @@ typedef struct rpl_verdict {
 	 */
 	int player_seeds;
 	int commit_version;
+	/*
+	 * What the replay found, before the signatures were judged: replay is its
+	 * kind (OK to MALFORMED; deal, turn, rule... above say where and why),
+	 * the same as kind unless kind is TAMPERED or UNTRUSTED, where it is a
+	 * detail, never the verdict. replay_offset: the byte offset of the last
+	 * section the finding rests on (an illegal decision's or deal's section;
+	 * a wrong claim's, or the end of the deal it claims; the damage; the last
+	 * section read for OK, INCOMPLETE and a deal MISMATCH). replay_trusted:
+	 * 1 when that section lies in the bytes a trusted key covers
+	 * (signature.trusted_covered): only then does a line name the seat of
+	 * an illegal decision. replay_message: the replay's own message, which
+	 * message replaces for TAMPERED and UNTRUSTED.
+	 */
+	int replay;
+	int replay_trusted;
+	uint64_t replay_offset;
+	char replay_message[RPL_ERRMSG_SIZE];
+	int keys; /* the number of trusted keys verification was given (0: none) */
+	/*
+	 * The header's flags (rpl_reader_flags). A log whose header declares it
+	 * signed (RPL_LOG_SIGNED) and whose end no valid signature covers
+	 * (signature.status UNSIGNED or PARTIAL: its signatures cut off, or bytes
+	 * after them) is UNTRUSTED even without keys.
+	 */
+	unsigned header_flags;
 } rpl_verdict;
 
 /*
@@ -492,9 +519,12 @@ RPL_API const char *rpl_verdict_name(int kind);
  * The verdict in one line, as brp verify prints it after the path
  * ("illegal: deal 1, turn 11, seat 3: take: pile.frozen: KZV: ..."), into buf
  * (NUL-terminated, truncated to size): "unclosed" after the verdict's name
- * for a log without its end section, and the signer's key at the end of a
- * signed log's line. Returns the length the whole line
- * needs, like snprintf. Every consumer that shows a verdict (brp verify,
+ * for a log without its end section, and the signer's key (its id and its
+ * fingerprint) at the end of a signed log's line. An untrusted verdict's
+ * line says what the trusted keys cover, who signed the rest, and what the
+ * replay found, with an illegal decision's seat and cards only when a
+ * trusted key signs them. Returns the length the whole line needs, like
+ * snprintf. Every consumer that shows a verdict (brp verify,
  * brp view) takes it from here, so that they say the same.
  */
 RPL_API size_t rpl_verdict_format(const rpl_verdict *v, char *buf, size_t size);
@@ -543,9 +573,14 @@ RPL_API int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rp
  * (NULL or empty: none, and then no log is untrusted). Every verification
  * checks the signature sections (out->signature): a signature that does not
  * verify makes the verdict TAMPERED, whatever the replay found, malformed
- * included. With trusted keys, a log that the replay finds ok is UNTRUSTED
- * unless its last signature is by a trusted key and covers every byte.
- * rpl_verify_file() and the others are these with trusted NULL.
+ * included. With trusted keys, a log is UNTRUSTED unless a trusted key
+ * covers every byte of it (signature.trusted; a countersignature by another
+ * key after it aside), whatever the replay found: that stays in replay (and
+ * deal, turn, rule...), a detail, with replay_trusted saying whether it lies
+ * in the trusted bytes. With or without keys, a log whose header declares
+ * it signed (header_flags) and whose end no valid signature covers is
+ * UNTRUSTED too. rpl_verify_file() and the others are these with trusted
+ * NULL.
  */
 RPL_API int rpl_verify_file_trusted(const char *path, const rpl_rules *rules, const rpl_keyring *trusted,
                                     rpl_verdict *out, const rpl_verify_observer *obs);
