@@ -50,6 +50,12 @@ CREATE TABLE matches_v4 (
   -- Version 4. Every column below is NULL in a row exported before version 4, until its own file is
   -- exported again.
   trusted_keys     INTEGER,                -- the number of trusted keys the log was judged with (0: no -K)
+  replay           TEXT
+                   CHECK (replay = 'ok' OR replay = 'illegal' OR replay = 'mismatch' OR
+                     replay = 'incomplete' OR replay = 'malformed'),  -- what the replay found: the
+                                           -- verdict, unless that is tampered or untrusted
+  replay_trusted   INTEGER,                -- 1 when the section the finding rests on is in trusted bytes
+  replay_detail    TEXT,                   -- the replay's own message (verdict_detail replaces it)
   signature        TEXT
                    CHECK (signature = 'unsigned' OR signature = 'ok' OR signature = 'partial' OR
                      signature = 'invalid'),
@@ -63,6 +69,7 @@ CREATE TABLE matches_v4 (
   signature_trusted_fingerprint TEXT,      -- its fingerprint
   signature_trusted_covered INTEGER,       -- bytes 0 to this are covered by a trusted key (0: none)
   signature_id_clash INTEGER,              -- 1 when a signer carries a trusted key's id with another public key
+  signature_header_signed INTEGER,         -- 1 when the header declares the log signed (format version 4)
   dealing          TEXT
                    CHECK (dealing = 'none' OR dealing = 'unrevealed' OR dealing = 'revealed' OR
                      dealing = 'mismatch'),  -- what the log proves of its deals; NULL: no header

@@ -341,7 +341,6 @@ int rpl_export_match_load_memory_trusted(rpl_export_match **out, const char *nam
 	*out = m;
 	m->verdict.winner = -1;
 	m->bytes = len;
-	m->trusted_keys = (int)rpl_keyring_count(trusted);
 	rpl__sha256_hex(data ? data : "", len, m->hash);
 	m->file = utf8_dup(name);
 	if (!m->file)

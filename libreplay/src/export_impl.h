@@ -56,9 +56,8 @@ struct rpl_export_match {
 	size_t nmeta;
 	char **meta_keys, **meta_values;
 	rpl_verdict verdict;
-	int trusted_keys; /* the keys the verdict was judged with (rpl_keyring_count) */
-	int detailed;     /* verdict ok and the deals below collected */
-	int has_actions;  /* acts collected (RPL_EXPORT_ACTIONS) */
+	int detailed;    /* verdict ok and the deals below collected */
+	int has_actions; /* acts collected (RPL_EXPORT_ACTIONS) */
 	struct xdeal *deals;
 	size_t ndeals;
 	struct xmeld *melds;

@@ -33,9 +33,9 @@ enum {
 	MC_FIRST_DEALER, MC_START_TIME, MC_START_UNIX, MC_VERDICT, MC_VERDICT_DETAIL, MC_VERDICT_DEAL,
 	MC_VERDICT_TURN, MC_VERDICT_SEAT, MC_VERDICT_DECISION, MC_VERDICT_RULE, MC_VERDICT_OFFSET, MC_RECOVERED,
 	MC_DEALS, MC_DECISIONS, MC_WINNER, MC_TOTAL0, MC_TOTAL1, MC_IDENTITY, MC_CLOSED, MC_TRUSTED_KEYS,
-	MC_SIGNATURE, MC_SIGNATURE_KEY, MC_SIGNATURE_FINGERPRINT, MC_SIGNATURE_KEY_TRUSTED, MC_SIGNATURE_COVERED,
+	MC_REPLAY, MC_REPLAY_TRUSTED, MC_REPLAY_DETAIL, MC_SIGNATURE, MC_SIGNATURE_KEY, MC_SIGNATURE_FINGERPRINT, MC_SIGNATURE_KEY_TRUSTED, MC_SIGNATURE_COVERED,
 	MC_SIGNATURE_COUNT, MC_SIGNATURE_TRUSTED, MC_SIGNATURE_TRUSTED_KEY, MC_SIGNATURE_TRUSTED_FINGERPRINT,
-	MC_SIGNATURE_TRUSTED_COVERED, MC_SIGNATURE_ID_CLASH, MC_DEALING, MC_DEALING_DIGEST, MC_DEALING_PLAYER_SEEDS,
+	MC_SIGNATURE_TRUSTED_COVERED, MC_SIGNATURE_ID_CLASH, MC_SIGNATURE_HEADER_SIGNED, MC_DEALING, MC_DEALING_DIGEST, MC_DEALING_PLAYER_SEEDS,
 	MC_DEALING_PROTOCOL,
 	MC_END
 };
@@ -45,9 +45,9 @@ static const char *const match_cols[] = {
 	"first_dealer", "start_time", "start_unix", "verdict", "verdict_detail", "verdict_deal",
 	"verdict_turn", "verdict_seat", "verdict_decision", "verdict_rule", "verdict_offset", "recovered",
 	"deals", "decisions", "winner", "total0", "total1", "identity", "closed", "trusted_keys",
-	"signature", "signature_key", "signature_fingerprint", "signature_key_trusted", "signature_covered",
+	"replay", "replay_trusted", "replay_detail", "signature", "signature_key", "signature_fingerprint", "signature_key_trusted", "signature_covered",
 	"signature_count", "signature_trusted", "signature_trusted_key", "signature_trusted_fingerprint",
-	"signature_trusted_covered", "signature_id_clash", "dealing", "dealing_digest", "dealing_player_seeds",
+	"signature_trusted_covered", "signature_id_clash", "signature_header_signed", "dealing", "dealing_digest", "dealing_player_seeds",
 	"dealing_protocol",
 };
 /* clang-format on */
@@ -720,7 +720,10 @@ static void bind_match(sqlite3_stmt *st, const rpl_export_match *m)
 	bind_int_or_null(st, MC_TOTAL1, v->total[1], ok);
 	bind_text(st, MC_IDENTITY, v->match_id[0] ? v->match_id : NULL);
 	bind_int_or_null(st, MC_CLOSED, v->closed, v->kind != RPL_VERDICT_MALFORMED);
-	sqlite3_bind_int(st, MC_TRUSTED_KEYS, m->trusted_keys);
+	sqlite3_bind_int(st, MC_TRUSTED_KEYS, v->keys);
+	sqlite3_bind_text(st, MC_REPLAY, rpl_verdict_name(v->replay), -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, MC_REPLAY_TRUSTED, v->replay_trusted);
+	sqlite3_bind_text(st, MC_REPLAY_DETAIL, v->replay_message, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, MC_SIGNATURE, rpl_signature_status_name(sr->status), -1, SQLITE_STATIC);
 	rpl_key_id_format(sr->key.id, id);
 	rpl__export_fingerprint(&sr->key, signed_, fp);
@@ -746,6 +749,7 @@ static void bind_match(sqlite3_stmt *st, const rpl_export_match *m)
 	}
 	sqlite3_bind_int64(st, MC_SIGNATURE_TRUSTED_COVERED, (long long)sr->trusted_covered);
 	sqlite3_bind_int(st, MC_SIGNATURE_ID_CLASH, sr->id_clash);
+	sqlite3_bind_int(st, MC_SIGNATURE_HEADER_SIGNED, (v->header_flags & RPL_LOG_SIGNED) != 0);
 	bind_text(st, MC_DEALING, h ? rpl_deal_commitment_name(v->deal_commitment) : NULL);
 	rpl__export_hex(v->commitment, sizeof(v->commitment), digest);
 	if (committed)

@@ -16,9 +16,9 @@ static const char *const matches_cols[] = {
 	"start_time_utc", "start_unix", "player0", "player1", "player2", "player3", "verdict", "verdict_detail",
 	"verdict_deal", "verdict_turn", "verdict_seat", "verdict_decision", "verdict_rule", "verdict_offset",
 	"recovered", "deals", "decisions", "winner", "total0", "total1", "identity", "closed", "trusted_keys",
-	"signature", "signature_key", "signature_fingerprint", "signature_key_trusted", "signature_covered",
+	"replay", "replay_trusted", "replay_detail", "signature", "signature_key", "signature_fingerprint", "signature_key_trusted", "signature_covered",
 	"signature_count", "signature_trusted", "signature_trusted_key", "signature_trusted_fingerprint",
-	"signature_trusted_covered", "signature_id_clash", "dealing", "dealing_digest", "dealing_player_seeds",
+	"signature_trusted_covered", "signature_id_clash", "signature_header_signed", "dealing", "dealing_digest", "dealing_player_seeds",
 	"dealing_protocol",
 };
 static const char *const meta_cols[] = { "hash", "idx", "key", "value" };
@@ -45,6 +45,7 @@ static const char *const players_cols[] = {
 	"name", "matches", "wins", "deals", "points", "canastras", "went_out", "turns", "pile_takes",
 };
 /* clang-format on */
+_Static_assert(sizeof(matches_cols) / sizeof(matches_cols[0]) <= XT_MAX_COLS, "a row holds every column");
 
 #define TABLE(n, c)                                                                                                    \
 	{                                                                                                                  \
@@ -148,7 +149,10 @@ static int match_row(const rpl_export_match *m, rpl__export_row_fn fn, void *ctx
 	put_text(&r, v->match_id[0] ? v->match_id : NULL);
 	put_opt(&r, v->closed, v->kind != RPL_VERDICT_MALFORMED);
 	/* what the signatures cover and what the log proves of its deals: the SQLite columns of version 4 */
-	put_int(&r, m->trusted_keys);
+	put_int(&r, v->keys);
+	put_text(&r, rpl_verdict_name(v->replay));
+	put_int(&r, v->replay_trusted);
+	put_text(&r, v->replay_message);
 	put_text(&r, rpl_signature_status_name(sr->status));
 	rpl_key_id_format(sr->key.id, id);
 	rpl__export_fingerprint(&sr->key, signed_, fp);
@@ -164,6 +168,7 @@ static int match_row(const rpl_export_match *m, rpl__export_row_fn fn, void *ctx
 	put_text(&r, has_trusted ? tfp : NULL);
 	put_int(&r, (long long)sr->trusted_covered);
 	put_int(&r, sr->id_clash);
+	put_int(&r, (v->header_flags & RPL_LOG_SIGNED) != 0);
 	put_text(&r, h ? rpl_deal_commitment_name(v->deal_commitment) : NULL);
 	rpl__export_hex(v->commitment, sizeof(v->commitment), digest);
 	put_text(&r, committed ? digest : NULL);

@@ -11,7 +11,7 @@
 /* The tables of a flat export, in the order a sink creates them. */
 enum { XT_MATCHES, XT_META, XT_DEALS, XT_SCORES, XT_SEATS, XT_MELDS, XT_ACTIONS, XT_PLAYERS, XT_COUNT };
 
-#define XT_MAX_COLS 48
+#define XT_MAX_COLS 64
 
 struct xtable {
 	const char *name;        /* "deal_scores": the CSV file's and the sheet's name */

@@ -248,6 +248,19 @@ class Judge:
             "signature_trusted": self.copy_of(path, keyed)[5],
             "dealing": deal.get("commitment"), "dealing_digest": deal.get("digest"),
         }
+        # what brp verify --json says of the signature and the replay, where it says it
+        for col, key, conv in (("signature_fingerprint", "fingerprint", None), ("signature_trusted", "trusted", int),
+                               ("signature_trusted_covered", "trusted_covered", None),
+                               ("signature_header_signed", "header_signed", int),
+                               ("signature_id_clash", "id_clash", lambda v: int(v is not None))):
+            if key in sig:
+                want[col] = conv(sig[key]) if conv else sig[key]
+        if "replay" in j or j.get("verdict") not in ("tampered", "untrusted"):  # a tampered log's JSON has none
+            want["replay"] = j.get("replay", j.get("verdict"))
+        if "replay_trusted" in j:
+            want["replay_trusted"] = int(j["replay_trusted"])
+        if j.get("verdict") not in ("tampered", "untrusted"):
+            want["replay_detail"] = j.get("message")
         if sig.get("status") != "invalid":  # a broken signature's key may be a trusted one
             want["signature_key_trusted"] = int(bool(keyed and last_signer(path) == self.platform))
             want["signature_id_clash"] = int(bool(keyed and last_signer(path) and
@@ -448,6 +461,18 @@ def check_better_file(brp, j):
     with open("copies/closed.brp", "wb") as f:
         f.write(closed)
     g, cl = "copies/growing.brp", "copies/closed.brp"
+    # the closed log with its signature cut off: another copy (its header says it is signed)
+    secs = identity.sections(closed)
+    with open("copies/closed-stripped.brp", "wb") as f:
+        f.write(closed[:secs[-1][2]])
+    for keyed in (False, True):
+        for order in ((cl, "copies/closed-stripped.brp"), ("copies/closed-stripped.brp", cl)):
+            fresh("b.db")
+            export(brp, "b.db", *order, keyed=keyed)
+            label = "a signed recording and its stripped copy%s, %s first" % (" with -K" if keyed else "",
+                                                                             os.path.basename(order[0]))
+            if len(j.check_db(label, "b.db", [(p, keyed) for p in order])) != 2:
+                fail("%s: not two rows" % label)
     if j.copy_of(g, False) != j.copy_of(cl, False) or j.json(g, False)["signature"]["covered"] == \
             j.json(cl, False)["signature"]["covered"]:
         fail("the growing and closed signed forms are not one copy with two coverages: %r %r" % (
