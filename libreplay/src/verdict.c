@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "libreplay/deal.h"
 #include "libreplay/log.h"
 #include "libreplay/sign.h"
 
@@ -18,6 +19,27 @@ static void add(char *buf, size_t size, size_t *len, const char *fmt, ...)
 	va_end(ap);
 	if (n > 0)
 		*len += (size_t)n;
+}
+
+/*
+ * "; deal commitment STATUS", and, for deals the seed derives (revealed, or
+ * to be), why they are only as fair as the platform when they are: a seat
+ * that added no seed (the platform could choose its seed after hearing the
+ * others), or protocol 1, whose commitment binds the seed alone (docs/security.md).
+ */
+static void dealing_clause(const rpl_verdict *v, char *buf, size_t size, size_t *len)
+{
+	int short_seeds = v->player_seeds < v->players, v1 = v->commit_version == RPL_COMMIT_V1;
+
+	add(buf, size, len, "; deal commitment %s", rpl_deal_commitment_name(v->deal_commitment));
+	if (v->deal_commitment != RPL_DEAL_REVEALED && v->deal_commitment != RPL_DEAL_UNREVEALED)
+		return;
+	if (short_seeds)
+		add(buf, size, len, ", %d of %d players added a seed", v->player_seeds, v->players);
+	if (v1)
+		add(buf, size, len, ", protocol 1 commits to the seed alone");
+	if (short_seeds || v1)
+		add(buf, size, len, ": the deals are only as fair as the platform");
 }
 
 size_t rpl_verdict_format(const rpl_verdict *v, char *buf, size_t size)
@@ -48,7 +70,7 @@ size_t rpl_verdict_format(const rpl_verdict *v, char *buf, size_t size)
 	default:
 		add(buf, size, &len, "%s%s", v->message, v->recovered ? " (recovered log)" : "");
 		if (v->deal_commitment != RPL_DEAL_NONE)
-			add(buf, size, &len, "; deal commitment %s", rpl_deal_commitment_name(v->deal_commitment));
+			dealing_clause(v, buf, size, &len);
 		break;
 	}
 	/* who signed, when someone did (a tampered or untrusted verdict's message says it already) */

@@ -202,6 +202,7 @@ typedef struct rpl_verdict {
     char match_id[65]; /* RPL_MATCH_ID_SIZE */
     int player_seeds;
     int commit_version;
+    int players;
 } rpl_verdict;
 const char *rpl_verdict_name(int kind);
 const char *rpl_deal_commitment_name(int status);
@@ -304,7 +305,7 @@ CHECKED_STRUCTS = {
     "rpl_verdict": ["kind", "message", "deal", "turn", "seat", "action", "rule", "side", "claim_deal",
                     "claimed", "computed", "breakdown", "offset", "deals", "actions", "total", "winner",
                     "recovered", "bytes", "deal_commitment", "commitment", "deal_mismatch", "signature",
-                    "closed", "match_id", "player_seeds", "commit_version"],
+                    "closed", "match_id", "player_seeds", "commit_version", "players"],
     "rpl_signature_report": ["status", "key", "trusted", "covered", "size", "offset", "count", "key_trusted",
                              "trusted_key", "trusted_covered", "id_clash", "clash_key"],
     "rpl_pubkey": ["id", "key"],

@@ -462,10 +462,13 @@ typedef struct rpl_verdict {
 	 * A committed match (deal_commitment not NONE): the players' seeds its
 	 * header holds, and its protocol (deal.h: RPL_COMMIT_V1 for format
 	 * version 3, RPL_COMMIT_V2). Fewer player seeds than players: the deals
-	 * are only as fair as the platform (it could choose its seed freely).
+	 * are only as fair as the platform (it could choose its seed freely);
+	 * under RPL_COMMIT_V1 too, whose commitment binds the seed alone.
+	 * players: the table's size, to compare player_seeds with.
 	 */
 	int player_seeds;
 	int commit_version;
+	int players;
 } rpl_verdict;
 
 /*
