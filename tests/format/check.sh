@@ -160,7 +160,7 @@ vec 6 "--seed $a -r aberto --seat 0=Ana --seat 1=Bia --seat 2=Caio --seat 3=Dora
 	"--rules aberto --seat 0=Ana --seat 1=Bia --seat 2=Caio --seat 3=Dora $a 2 4 $p1 $p2 $p3 $p4"
 # brp deal --log: the terms, the players' seeds and the seed of a log (header or R section), both protocols;
 # the deal after the log's last one too
-for f in "$src/samples/committed-4p.brp" "$work/commit-r-section.brp" "$work"/sim-kzv-commit-seeds/*.brp; do
+for f in "$src/samples/committed-4p.brp" "$src/samples/committed-v4-4p.brp" "$work/commit-r-section.brp" "$work"/sim-kzv-commit-seeds/*.brp; do
 	for d in 1 2 7; do
 		"$brp" deal --log "$f" -d "$d" > "$work/vec.c.txt"
 		"$py" "$dec" --deal-log "$f" "$d" > "$work/vec.py.txt"
