@@ -14,7 +14,8 @@
 # byte changed (invalid). For every log the decoder's --signatures line must also
 # be what `brp verify --json` says of the signatures (status, key, covered, size).
 # Then the test vectors of docs/format.md sections 15.4 (protocol 1) and 18.4
-# (protocol 2): brpdecode.py --deal must print what `brp deal` prints; and
+# (protocol 2): brpdecode.py --deal must print what `brp deal` prints, and so
+# must docs/format.md (its commitments and layouts, read from the page); and
 # brp deal --log against brpdecode.py --deal-log for committed logs of both
 # protocols, a seed in the header or in an R section (the commitment printed
 # is brp verify's digest), an unrevealed log with and without --seed, a wrong seed.
@@ -134,6 +135,7 @@ echo "$n logs compared"
 vec() {
 	"$brp" deal $2 > "$work/vec.c.txt"
 	"$py" "$dec" --deal $3 > "$work/vec.py.txt"
+	cp "$work/vec.c.txt" "$work/vector-$1.txt"
 	if cmp -s "$work/vec.c.txt" "$work/vec.py.txt"; then
 		echo "vector $1: ok"
 	else
@@ -158,6 +160,24 @@ vec 5 "--seed $f -r kzv -s target=1500 -p 2 --seat 0=Ana --seat 1=Bia --first-de
 	"--rules kzv --set target=1500 --seat 0=Ana --seat 1=Bia --first-dealer 0 $f 1 2 $p1 $p2"
 vec 6 "--seed $a -r aberto --seat 0=Ana --seat 1=Bia --seat 2=Caio --seat 3=Dora -d 2 --player-seed $p4 --player-seed $p3 --player-seed $p2 --player-seed $p1" \
 	"--rules aberto --seat 0=Ana --seat 1=Bia --seat 2=Caio --seat 3=Dora $a 2 4 $p1 $p2 $p3 $p4"
+# the vectors as docs/format.md prints them (15.4, 18.4): its commitments and layouts are brp deal's
+"$py" - "$src/docs/format.md" "$work" << 'PYEOF' || failed=1
+import re, sys
+doc, work = open(sys.argv[1]).read(), sys.argv[2]
+bad = 0
+for n in range(1, 7):
+    part = re.split(r"\*\*Vector \d\.\*\*", doc)[n]
+    lines = [l.strip() for l in part.splitlines() if re.match(r"    (hand \d|morto \d|stock):", l)]
+    got = open("%s/vector-%d.txt" % (work, n)).read().splitlines()
+    want_commit = re.search(r"Commitment `([0-9a-f]{64})`", part)
+    if lines != [l for l in got if not l.startswith(("commitment:", "deal "))] or (
+            want_commit and got[0] != "commitment: " + want_commit.group(1)):
+        print("docs/format.md vector %d: FAILED, not what brp deal prints" % n)
+        bad = 1
+    else:
+        print("docs/format.md vector %d: ok" % n)
+sys.exit(bad)
+PYEOF
 # brp deal --log: the terms, the players' seeds and the seed of a log (header or R section), both protocols;
 # the deal after the log's last one too
 for f in "$src/samples/committed-4p.brp" "$src/samples/committed-v4-4p.brp" "$work/commit-r-section.brp" "$work"/sim-kzv-commit-seeds/*.brp; do
