@@ -16,13 +16,14 @@
 
 #include "export_table.h"
 #include "msg.h"
+#include "tmpfile.h"
 
 struct rpl_export_csv {
 	char *dir;
 	unsigned flags;
 	FILE *f[XT_COUNT];
-	char *tmp[XT_COUNT]; /* temporary names, until renamed */
-	int nfield;          /* fields written in the current row */
+	struct rpl__tmpfile tmp[XT_COUNT]; /* each table's new file (tmpfile.h), until put in place */
+	int nfield;                        /* fields written in the current row */
 	int finished;
 	struct xseen seen;       /* hashes added */
 	struct xplayers players; /* the players table, written at finish */
@@ -116,26 +117,27 @@ static int write_row(void *ctx, int table, const struct xcell *cells, int ncells
 static int open_file(rpl_export_csv *w, int t)
 {
 	const struct xtable *tb = &rpl__export_tables[t];
-	size_t n = strlen(w->dir) + strlen(tb->name) + 20;
-	int fd;
+	size_t n = strlen(w->dir) + strlen(tb->name) + 6;
+	char *final = malloc(n);
+	int fd, e;
 
-	w->tmp[t] = malloc(n);
-	if (!w->tmp[t])
+	if (!final)
 		return RPL_ENOMEM;
-	snprintf(w->tmp[t], n, "%s/.%s.csv.XXXXXX", w->dir, tb->name);
-	fd = mkstemp(w->tmp[t]);
-	if (fd < 0) {
-		int e = errno;
-		free(w->tmp[t]);
-		w->tmp[t] = NULL;
-		return csv_fail(w, RPL_EIO, "cannot create a file in the directory", e);
+	snprintf(final, n, "%s/%s.csv", w->dir, tb->name);
+	e = rpl__tmpfile_open(&w->tmp[t], final, 0644, 0);
+	free(final);
+	if (e != 0) {
+		if (w->tmp[t].errnum == ENOMEM)
+			return csv_fail(w, RPL_ENOMEM, "out of memory", ENOMEM);
+		rpl__msgf(w->errmsg, "%s: %s", tb->name, w->tmp[t].why);
+		return RPL_EIO;
 	}
-	/* mkstemp makes 0600; a finished export is as readable as any other file */
-	fchmod(fd, 0644);
-	w->f[t] = fdopen(fd, "wb");
-	if (!w->f[t]) {
-		int e = errno;
-		close(fd);
+	/* the stream has a descriptor of its own: the file's stays open until it is put in place */
+	fd = dup(w->tmp[t].fd);
+	if (fd < 0 || !(w->f[t] = fdopen(fd, "wb"))) {
+		e = errno;
+		if (fd >= 0)
+			close(fd);
 		return csv_fail(w, RPL_EIO, "cannot write a file in the directory", e);
 	}
 	if (w->flags & RPL_EXPORT_CSV_BOM)
@@ -162,6 +164,8 @@ int rpl_export_csv_open(rpl_export_csv **out, const char *dir, unsigned flags)
 	if (!w)
 		return RPL_ENOMEM;
 	*out = w;
+	for (int t = 0; t < XT_COUNT; t++)
+		w->tmp[t].fd = -1;
 	w->flags = flags;
 	w->dir = strdup(dir);
 	if (!w->dir)
@@ -230,21 +234,11 @@ int rpl_export_csv_finish(rpl_export_csv *w)
 		if ((err = close_file(w, t)) != 0)
 			return err;
 	/* every file is whole before the first takes its name */
-	for (int t = 0; t < XT_COUNT; t++) {
-		size_t len = strlen(w->dir) + strlen(rpl__export_tables[t].name) + 6;
-		char *final = malloc(len);
-		if (!final)
-			return csv_fail(w, RPL_ENOMEM, "out of memory", ENOMEM);
-		snprintf(final, len, "%s/%s.csv", w->dir, rpl__export_tables[t].name);
-		if (rename(w->tmp[t], final) != 0) {
-			err = csv_fail(w, RPL_EIO, rpl__export_tables[t].name, errno);
-			free(final);
-			return err;
+	for (int t = 0; t < XT_COUNT; t++)
+		if (rpl__tmpfile_commit(&w->tmp[t], RPL__TMP_REPLACE) != 0) {
+			rpl__msgf(w->errmsg, "%s: %s", rpl__export_tables[t].name, w->tmp[t].why);
+			return RPL_EIO;
 		}
-		free(final);
-		free(w->tmp[t]);
-		w->tmp[t] = NULL;
-	}
 	dfd = open(w->dir, O_RDONLY);
 	if (dfd >= 0) {
 		fsync(dfd); /* the renames survive a power loss; best effort */
@@ -261,10 +255,7 @@ void rpl_export_csv_free(rpl_export_csv *w)
 	for (int t = 0; t < XT_COUNT; t++) {
 		if (w->f[t])
 			fclose(w->f[t]);
-		if (w->tmp[t]) {
-			unlink(w->tmp[t]);
-			free(w->tmp[t]);
-		}
+		rpl__tmpfile_discard(&w->tmp[t]);
 	}
 	rpl__export_players_free(&w->players);
 	rpl__export_seen_free(&w->seen);

@@ -7,14 +7,18 @@
  * unlike the CSV files no leading ' is needed or added).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "export_table.h"
 #include "msg.h"
+#include "tmpfile.h"
 
 #include <xlsxwriter.h>
 
@@ -33,7 +37,8 @@ struct sheet {
 };
 
 struct rpl_export_xlsx {
-	char *path, *tmp;
+	struct rpl__tmpfile out; /* the workbook's new file (tmpfile.h), libxlsxwriter writes it by name */
+	char *tmpdir;            /* where libxlsxwriter keeps the sheets until the workbook is closed */
 	lxw_workbook *wb;
 	lxw_format *bold, *when;
 	struct sheet sheet[XT_COUNT];
@@ -109,12 +114,41 @@ static int write_row(void *ctx, int table, const struct xcell *cells, int ncells
 	return 0;
 }
 
+/*
+ * libxlsxwriter prints its own "[ERROR]" lines to stderr when it cannot make
+ * a file (there is no option to keep it quiet, in this version or later
+ * ones: LXW_PRINTF is fprintf at its build), and a library never prints. So
+ * every failure it would print is looked for here first, before it is
+ * asked: the output is a new file this library made (its path checked as
+ * any output's), the directory of its temporary data is one that can be
+ * written, and before the workbook is closed the room it needs is there
+ * (rpl_export_xlsx_finish). What is left for it to meet is memory running
+ * out, or the disk filling while it writes.
+ */
+
+/* The system's directory of temporary files (P_tmpdir, which C11 does not declare). */
+#define SYSTEM_TMP "/tmp"
+
+/* The directory libxlsxwriter keeps its temporary files in: $TMPDIR or /tmp, whichever can be written. */
+static const char *data_dir(void)
+{
+	const char *d = getenv("TMPDIR");
+	struct stat st;
+
+	if (d && *d && stat(d, &st) == 0 && S_ISDIR(st.st_mode) && access(d, W_OK | X_OK) == 0)
+		return d;
+	d = SYSTEM_TMP;
+	if (stat(d, &st) == 0 && S_ISDIR(st.st_mode) && access(d, W_OK | X_OK) == 0)
+		return d;
+	return NULL;
+}
+
 int rpl_export_xlsx_open(rpl_export_xlsx **out, const char *path)
 {
 	lxw_workbook_options opt = { .constant_memory = LXW_TRUE, .tmpdir = NULL, .use_zip64 = LXW_TRUE };
 	rpl_export_xlsx *w;
-	struct stat st;
-	size_t n;
+	const char *dir;
+	char name[64 + 4096];
 
 	if (!out)
 		return RPL_EINVAL;
@@ -125,15 +159,25 @@ int rpl_export_xlsx_open(rpl_export_xlsx **out, const char *path)
 	if (!w)
 		return RPL_ENOMEM;
 	*out = w;
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return xfail(w, RPL_EIO, "it exists and is not a regular file", NULL);
-	n = strlen(path) + 8;
-	w->path = strdup(path);
-	w->tmp = malloc(n);
-	if (!w->path || !w->tmp)
-		return RPL_ENOMEM;
-	snprintf(w->tmp, n, "%s.part~", path);
-	w->wb = workbook_new_opt(w->tmp, &opt);
+	w->out.fd = -1;
+	if (rpl__tmpfile_open(&w->out, path, 0644, 0) != 0)
+		return w->out.errnum == ENOMEM ? xfail(w, RPL_ENOMEM, "out of memory", NULL)
+		                               : xfail(w, RPL_EIO, w->out.why, NULL);
+	if (!(dir = data_dir()))
+		return xfail(w, RPL_EIO, "no directory for the workbook's temporary data ($TMPDIR, " SYSTEM_TMP ")",
+		             "none can be written");
+	if (!(w->tmpdir = strdup(dir)))
+		return xfail(w, RPL_ENOMEM, "out of memory", NULL);
+	opt.tmpdir = w->tmpdir;
+	rpl__tmpfile_name(&w->out, name, sizeof(name));
+	{
+		/* libxlsxwriter opens the file again by that name: a umask that leaves its owner no write is said here */
+		int fd = open(name, O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			return xfail(w, RPL_EIO, "cannot write the workbook", strerror(errno));
+		close(fd);
+	}
+	w->wb = workbook_new_opt(name, &opt);
 	if (!w->wb)
 		return xfail(w, RPL_ENOMEM, "cannot start a workbook", NULL);
 	w->bold = workbook_add_format(w->wb);
@@ -185,6 +229,55 @@ int rpl_export_xlsx_add(rpl_export_xlsx *w, const rpl_export_match *m, int *adde
 	return RPL_OK;
 }
 
+/* Bytes this process may still write on the file system v describes (root may use the reserved blocks). */
+static uint64_t room(const struct statvfs *v)
+{
+	return (uint64_t)(geteuid() == 0 ? v->f_bfree : v->f_bavail) * (uint64_t)v->f_frsize;
+}
+
+/*
+ * Before libxlsxwriter closes the workbook: the sheets' rows, which it kept
+ * in temporary files, were all written (a write that failed there would be
+ * lost without a word), and there is room for what closing writes: each
+ * sheet's XML once more beside its data, one at a time, and the workbook,
+ * which is at most their sum and a little more (deflate never grows data by
+ * more than a few bytes a block). RPL_EIO with the system's reason, ENOSPC
+ * or EFBIG (the file size limit), when not.
+ */
+static int room_check(rpl_export_xlsx *w)
+{
+	uint64_t total = 0, largest = 0, need_out, need_tmp;
+	struct statvfs vo, vt;
+	struct stat so, stt;
+	struct rlimit lim;
+
+	for (int t = 0; t < XT_COUNT; t++) {
+		FILE *f = w->sheet[t].ws->optimize_tmpfile;
+		off_t n;
+		if (!f)
+			continue;
+		if (fflush(f) != 0 || ferror(f))
+			return xfail(w, RPL_EIO, "cannot write the workbook's temporary data", strerror(errno ? errno : EIO));
+		if ((n = ftello(f)) < 0)
+			return xfail(w, RPL_EIO, "cannot write the workbook's temporary data", strerror(errno));
+		total += (uint64_t)n;
+		if ((uint64_t)n > largest)
+			largest = (uint64_t)n;
+	}
+	/* a sheet's XML around its rows, and the workbook's other parts (styles, theme, properties): some KiB */
+	need_tmp = largest + (16u << 10);
+	need_out = total + total / 64 + (64u << 10);
+	if (getrlimit(RLIMIT_FSIZE, &lim) == 0 && lim.rlim_cur != RLIM_INFINITY &&
+	    ((uint64_t)lim.rlim_cur < need_out || (uint64_t)lim.rlim_cur < need_tmp))
+		return xfail(w, RPL_EIO, "cannot write the workbook", strerror(EFBIG));
+	if (fstatvfs(w->out.fd, &vo) != 0 || statvfs(w->tmpdir, &vt) != 0 || fstat(w->out.fd, &so) != 0 ||
+	    stat(w->tmpdir, &stt) != 0)
+		return 0; /* nothing to go by: libxlsxwriter will say */
+	if (so.st_dev == stt.st_dev ? room(&vo) < need_out + need_tmp : room(&vo) < need_out || room(&vt) < need_tmp)
+		return xfail(w, RPL_EIO, "cannot write the workbook", strerror(ENOSPC));
+	return 0;
+}
+
 int rpl_export_xlsx_finish(rpl_export_xlsx *w)
 {
 	lxw_error e;
@@ -205,12 +298,14 @@ int rpl_export_xlsx_finish(rpl_export_xlsx *w)
 			worksheet_set_column(sh->ws, (lxw_col_t)i, (lxw_col_t)i, sh->width[i] + 1.0, NULL);
 		worksheet_autofilter(sh->ws, 0, 0, sh->rows - 1, (lxw_col_t)(ncols - 1));
 	}
+	if ((err = room_check(w)) != 0)
+		return err;
 	e = workbook_close(w->wb);
 	w->wb = NULL;
 	if (e != LXW_NO_ERROR)
 		return xfail(w, RPL_EIO, "cannot write the workbook", lxw_strerror(e));
-	if (rename(w->tmp, w->path) != 0)
-		return xfail(w, RPL_EIO, "cannot rename the workbook into place", strerror(errno));
+	if (rpl__tmpfile_commit(&w->out, RPL__TMP_REPLACE) != 0)
+		return xfail(w, RPL_EIO, "cannot put the workbook in place", w->out.why);
 	w->finished = 1;
 	return RPL_OK;
 }
@@ -221,12 +316,10 @@ void rpl_export_xlsx_free(rpl_export_xlsx *w)
 		return;
 	if (w->wb)
 		lxw_workbook_free(w->wb); /* never written: nothing of it reaches the disk */
-	if (!w->finished && w->tmp)
-		unlink(w->tmp);
+	rpl__tmpfile_discard(&w->out);
 	rpl__export_players_free(&w->players);
 	rpl__export_seen_free(&w->seen);
-	free(w->path);
-	free(w->tmp);
+	free(w->tmpdir);
 	free(w);
 }
 

@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 
 #include "notation_impl.h"
+#include "recorder_impl.h"
+#include "tmpfile.h"
 
 /* The header as the tags give it; strings are copies. */
 struct header {
@@ -290,25 +292,24 @@ static const char *io_why(const rpl_recorder *rec, int rc)
 }
 
 /*
- * The log is recorded into OUT.part~ and renamed over out_path once whole, so
- * that a failed or killed import never leaves a log that looks complete, and
- * an existing out_path is untouched until then.
+ * The log is recorded into a new temporary file beside out_path (tmpfile.h)
+ * and put in its place once whole, so that a failed or killed import never
+ * leaves a log that looks complete, and an existing out_path is untouched
+ * until then.
  */
 /* The header is complete: open the recorder on the temporary file. */
 static int open_output(rpl_notation_parser *p, const struct header *h, rpl_rules **rules, rpl_match_info *info,
-                       rpl_recorder **rec, const char *tmp, int *created)
+                       rpl_recorder **rec, struct rpl__tmpfile *tmp)
 {
 	int rc = header_finish(p, h, rules, info);
 
 	if (rc < 0)
 		return rc;
-	rc = rpl_recorder_open(rec, tmp, info, RPL_RECORD_UNCHECKED);
+	rc = rpl__recorder_open_fd(rec, tmp->fd, info, RPL_RECORD_UNCHECKED, NULL);
 	if (rc < 0) {
 		rpl__msgf(p->errmsg, "%s", io_why(*rec, rc));
-		*created = *rec != NULL;
 		return rc;
 	}
-	*created = 1;
 	return 0;
 }
 
@@ -414,26 +415,19 @@ static int import_source(struct source *src, const char *out_path, char *err, si
 	struct header h;
 	const char *line = NULL;
 	size_t n = 0;
-	int rc, ended = 0, created = 0, got;
-	char *tmp = NULL;
-	struct stat st;
+	int rc, ended = 0, got;
+	struct rpl__tmpfile tmp = RPL__TMPFILE_INIT;
 
 	memset(&h, 0, sizeof h);
 	rc = rpl_notation_parser_new(&p);
 	if (rc < 0)
 		goto cleanup;
-	if (stat(out_path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		/* the log is renamed into place: never over a device or a directory */
-		rc = RPL_EIO;
-		rpl__msgf(p->errmsg, "not a regular file");
+	/* the log is put in place whole: never over a device, a directory or a link */
+	if (rpl__tmpfile_open(&tmp, out_path, 0644, 0) != 0) {
+		rc = tmp.errnum == ENOMEM ? RPL_ENOMEM : RPL_EIO;
+		rpl__msgf(p->errmsg, "%s", tmp.why);
 		goto cleanup;
 	}
-	tmp = malloc(strlen(out_path) + sizeof ".part~");
-	if (!tmp) {
-		rc = RPL_ENOMEM;
-		goto cleanup;
-	}
-	sprintf(tmp, "%s.part~", out_path);
 	it = malloc(sizeof *it);
 	if (!it) {
 		rc = RPL_ENOMEM;
@@ -452,7 +446,7 @@ static int import_source(struct source *src, const char *out_path, char *err, si
 			continue;
 		}
 		if (!rec) {
-			rc = open_output(p, &h, &rules, &info, &rec, tmp, &created);
+			rc = open_output(p, &h, &rules, &info, &rec, &tmp);
 			if (rc < 0)
 				goto cleanup;
 		}
@@ -477,7 +471,7 @@ static int import_source(struct source *src, const char *out_path, char *err, si
 	if (!rec) {
 		/* a header and nothing else: a match not yet begun */
 		p->line++;
-		rc = open_output(p, &h, &rules, &info, &rec, tmp, &created);
+		rc = open_output(p, &h, &rules, &info, &rec, &tmp);
 		if (rc < 0)
 			goto cleanup;
 	}
@@ -487,18 +481,16 @@ static int import_source(struct source *src, const char *out_path, char *err, si
 	} else {
 		rpl_recorder_free(rec);
 		rec = NULL;
-		if (rename(tmp, out_path) < 0) {
+		if (rpl__tmpfile_commit(&tmp, RPL__TMP_REPLACE) != 0) {
 			rc = RPL_EIO;
-			rpl__msgf(p->errmsg, "%s", strerror(errno));
+			rpl__msgf(p->errmsg, "%s", tmp.why);
 		}
 	}
 cleanup:
 	if (rc < 0 && err && errlen)
 		snprintf(err, errlen, "%s", p && p->errmsg[0] ? p->errmsg : rpl_strerror(rc));
 	rpl_recorder_free(rec);
-	if (rc < 0 && created)
-		remove(tmp); /* nothing half-written is left behind */
-	free(tmp);
+	rpl__tmpfile_discard(&tmp); /* nothing half-written is left behind */
 	rpl_rules_free(rules);
 	header_free(&h);
 	free(it);

@@ -20,7 +20,9 @@
 #include "game_impl.h"
 #include "msg.h"
 #include "grow.h"
+#include "recorder_impl.h"
 #include "sign_impl.h"
+#include "tmpfile.h"
 
 /* What was recorded, kept to write the compact form on close. */
 struct item {
@@ -40,6 +42,7 @@ enum sink_kind {
 struct rpl_recorder {
 	int kind; /* enum sink_kind */
 	int fd;
+	int fd_lent; /* SINK_FILE without a path: fd is the caller's (rpl__recorder_open_fd) */
 	char *path;
 	rpl_recorder_sink sink; /* SINK_CALLS */
 	struct buf mem;         /* SINK_MEMORY: the log as flushed; after close, the compact form */
@@ -292,16 +295,25 @@ int rpl_recorder_open_signed(rpl_recorder **out, const char *path, const rpl_mat
 	rec->path = dupstr(path);
 	if (!rec->path)
 		return oom(rec);
-	/* closing renames the compact form over path: never over a device, a FIFO or a directory */
-	if (stat(path, &st) == 0) {
+	/*
+	 * closing renames the compact form over path: never over a device, a FIFO
+	 * or a directory; and never through a symbolic link, which would make
+	 * the growing log another file's (another match's log)
+	 */
+	if (lstat(path, &st) == 0) {
+		if (S_ISLNK(st.st_mode))
+			return rfail(rec, RPL_EIO, "a symbolic link, not a regular file");
 		if (!S_ISREG(st.st_mode))
 			return rfail(rec, RPL_EIO, "not a regular file");
 	} else {
 		created = errno == ENOENT;
 	}
-	rec->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* O_NOFOLLOW and O_NONBLOCK: a link or a FIFO put there since is refused, not followed or waited on */
+	rec->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
 	if (rec->fd < 0)
-		return rfail(rec, RPL_EIO, "%s", strerror(errno));
+		return rfail(rec, RPL_EIO, "%s", errno == ELOOP ? "a symbolic link, not a regular file" : strerror(errno));
+	if (fstat(rec->fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return rfail(rec, RPL_EIO, "not a regular file");
 	err = start(rec);
 	if (err && created) {
 		/*
@@ -313,6 +325,25 @@ int rpl_recorder_open_signed(rpl_recorder **out, const char *path, const rpl_mat
 		unlink(path);
 	}
 	return err;
+}
+
+int rpl__recorder_open_fd(rpl_recorder **out, int fd, const rpl_match_info *info, unsigned flags, const rpl_seckey *key)
+{
+	struct rpl_recorder *rec = NULL;
+	int err;
+
+	if (!out)
+		return RPL_EINVAL;
+	*out = NULL;
+	if (fd < 0 || !info || !info->rules)
+		return RPL_EINVAL;
+	err = setup(&rec, SINK_FILE, info, flags, key);
+	*out = rec;
+	if (err)
+		return err;
+	rec->fd = fd;
+	rec->fd_lent = 1;
+	return start(rec);
 }
 
 int rpl_recorder_open_sink(rpl_recorder **out, const rpl_recorder_sink *sink, const rpl_match_info *info,
@@ -917,8 +948,8 @@ static int build_compact(struct rpl_recorder *rec, struct buf *out)
 int rpl_recorder_close(rpl_recorder *rec)
 {
 	struct buf out = { 0 };
-	char *tmp = NULL;
-	int fd = -1, err;
+	struct rpl__tmpfile tmp = RPL__TMPFILE_INIT;
+	int err;
 
 	if (!rec)
 		return RPL_EINVAL;
@@ -945,29 +976,22 @@ int rpl_recorder_close(rpl_recorder *rec)
 		}
 		goto done;
 	}
-	tmp = malloc(strlen(rec->path) + 8);
-	if (!tmp) {
-		err = oom(rec);
+	if (rec->fd_lent) {
+		/* the caller's file, new and its own (a temporary file): the compact form replaces what it holds */
+		if (lseek(rec->fd, 0, SEEK_SET) != 0 || write_all(rec->fd, out.p, out.n) < 0 ||
+		    ftruncate(rec->fd, (off_t)out.n) != 0) {
+			err = rfail(rec, RPL_EIO, "%s", strerror(errno));
+			goto cleanup;
+		}
+		rec->fd = -1;
+		goto done;
+	}
+	if (rpl__tmpfile_open(&tmp, rec->path, 0644, 0) != 0 || rpl__tmpfile_write(&tmp, out.p, out.n) != 0) {
+		err = tmp.errnum == ENOMEM ? oom(rec) : rfail(rec, RPL_EIO, "its temporary file: %s", tmp.why);
 		goto cleanup;
 	}
-	sprintf(tmp, "%s.tmp~", rec->path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || write_all(fd, out.p, out.n) < 0 || fsync(fd) < 0) {
-		err = rfail(rec, RPL_EIO, "its temporary file: %s", strerror(errno));
-		if (fd >= 0)
-			unlink(tmp);
-		goto cleanup;
-	}
-	if (close(fd) < 0) {
-		fd = -1;
-		err = rfail(rec, RPL_EIO, "its temporary file: %s", strerror(errno));
-		unlink(tmp);
-		goto cleanup;
-	}
-	fd = -1;
-	if (rename(tmp, rec->path) < 0) {
-		err = rfail(rec, RPL_EIO, "%s", strerror(errno));
-		unlink(tmp);
+	if (rpl__tmpfile_commit(&tmp, RPL__TMP_REPLACE) != 0) {
+		err = rfail(rec, RPL_EIO, "%s", tmp.why);
 		goto cleanup;
 	}
 	close(rec->fd);
@@ -985,9 +1009,7 @@ done:
 	rec->closed = 1;
 	err = 0;
 cleanup:
-	if (fd >= 0)
-		close(fd);
-	free(tmp);
+	rpl__tmpfile_discard(&tmp);
 	rpl__buf_free(&out);
 	return err;
 }
@@ -1015,7 +1037,7 @@ void rpl_recorder_free(rpl_recorder *rec)
 {
 	if (!rec)
 		return;
-	if (rec->fd >= 0) {
+	if (rec->fd >= 0 && !rec->fd_lent) {
 		/* not closed: what was flushed stays in the file, as after a crash */
 		close(rec->fd);
 	}

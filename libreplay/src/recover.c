@@ -14,6 +14,8 @@
 #include "libreplay/log.h"
 #include "grow.h"
 #include "msg.h"
+#include "recorder_impl.h"
+#include "tmpfile.h"
 
 /* The events kept, compactly: the layout of a deal is kept by index. */
 struct kept {
@@ -79,8 +81,9 @@ static void io_message(rpl_recover_report *rep, const rpl_recorder *rec, int err
 }
 
 /*
- * The salvaged log is written as OUT.part~ and renamed over out once closed:
- * a failure or a kill never leaves at out a log that looks whole.
+ * The salvaged log is written to a new temporary file beside out (tmpfile.h)
+ * and put in its place once closed: a failure or a kill never leaves at out
+ * a log that looks whole.
  */
 /* Salvage the log at in, or (in NULL) the log given reads. */
 static int recover(const char *in, rpl_reader *given, const char *out, rpl_recover_report *rep)
@@ -91,20 +94,19 @@ static int recover(const char *in, rpl_reader *given, const char *out, rpl_recov
 	const rpl_match_info *info;
 	rpl_event ev;
 	size_t cut;
-	int err = RPL_OK, got, created = 0;
-	char why[RPL_ERRMSG_SIZE] = "", *tmp = NULL;
+	int err = RPL_OK, got;
+	char why[RPL_ERRMSG_SIZE] = "";
+	struct rpl__tmpfile tmp = RPL__TMPFILE_INIT;
 	struct stat st;
 
 	memset(rep, 0, sizeof(*rep));
-	if (stat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
+	/* never over a device, a directory or a link (said before any reading) */
+	if (lstat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
 		rep->output = 1;
-		rpl__msgf(rep->message, "not a regular file");
+		rpl__msgf(rep->message, "%s",
+		          S_ISLNK(st.st_mode) ? "a symbolic link, not a regular file" : "not a regular file");
 		return RPL_EIO;
 	}
-	tmp = malloc(strlen(out) + sizeof ".part~");
-	if (!tmp)
-		return RPL_ENOMEM;
-	sprintf(tmp, "%s.part~", out);
 	if (in) {
 		err = rpl_reader_open(&rd, in);
 	} else {
@@ -149,8 +151,13 @@ static int recover(const char *in, rpl_reader *given, const char *out, rpl_recov
 		if (k.ev[i].kind == RPL_EV_ACTION)
 			rep->dropped_actions++;
 
-	err = rpl_recorder_open(&rec, tmp, info, RPL_RECORD_UNCHECKED);
-	created = rec != NULL;
+	if (rpl__tmpfile_open(&tmp, out, 0644, 0) != 0) {
+		err = tmp.errnum == ENOMEM ? RPL_ENOMEM : RPL_EIO;
+		rep->output = 1;
+		rpl__msgf(rep->message, "%s", tmp.why);
+		goto cleanup;
+	}
+	err = rpl__recorder_open_fd(&rec, tmp.fd, info, RPL_RECORD_UNCHECKED, NULL);
 	if (err) {
 		io_message(rep, rec, err);
 		goto cleanup;
@@ -188,13 +195,12 @@ static int recover(const char *in, rpl_reader *given, const char *out, rpl_recov
 		io_message(rep, rec, err);
 		goto cleanup;
 	}
-	if (rename(tmp, out) < 0) {
+	if (rpl__tmpfile_commit(&tmp, RPL__TMP_REPLACE) != 0) {
 		err = RPL_EIO;
 		rep->output = 1;
-		rpl__msgf(rep->message, "%s", strerror(errno));
+		rpl__msgf(rep->message, "%s", tmp.why);
 		goto cleanup;
 	}
-	created = 0;
 	if (rep->damaged)
 		rpl__msgf(rep->message,
 		          "kept %d deals, %d decisions; cut at byte %llu of %llu (%s)%s%d decisions of an unfinished turn "
@@ -207,9 +213,7 @@ static int recover(const char *in, rpl_reader *given, const char *out, rpl_recov
 		          rep->deals, rep->actions, rep->dropped_actions);
 cleanup:
 	rpl_recorder_free(rec);
-	if (created)
-		remove(tmp); /* nothing half-written is left behind */
-	free(tmp);
+	rpl__tmpfile_discard(&tmp); /* nothing half-written is left behind */
 	if (in)
 		rpl_reader_free(rd);
 	free(k.ev);

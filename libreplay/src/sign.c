@@ -16,6 +16,7 @@
 #include "format.h"
 #include "sign_impl.h"
 #include "sodium_init.h"
+#include "tmpfile.h"
 
 /* minisign's key and signature structures, as bytes (all little-endian). */
 #define ALG_ED "Ed" /* a key's algorithm; a legacy (not prehashed) signature's too */
@@ -206,55 +207,132 @@ static int seckey_crypt(uint8_t *file, const char *passphrase)
 	return err;
 }
 
-/* Read the first lines of a small text file into lines[] (each NUL-terminated, LF and CR dropped). */
-static int read_lines(const char *path, char *buf, size_t cap, char **lines, int max, int *nlines, char *msg,
-                      size_t msgcap)
-{
-	FILE *f = fopen(path, "r");
-	size_t n;
-	int nl = 0;
-	char *p;
+/*
+ * A key file or a keyring, line by line. It is opened as the reader opens a
+ * log (rpl__open_regular: a regular file only, so a FIFO or a device never
+ * blocks or feeds it for ever), and a line that holds a NUL byte or is
+ * longer than LINE_MAX_BYTES ends it with RPL_EPARSE and the line's number:
+ * no key line is either, and a file of NUL bytes is refused at its first.
+ */
+struct lines {
+	int fd;
+	int lineno; /* of the line last given */
+	int eof;
+	size_t start, end;
+	char buf[LINE_MAX_BYTES + 2]; /* a line at its longest, its LF, and a NUL */
+};
 
-	if (!f)
-		return kfail(msg, msgcap, RPL_EIO, "%s: %s", path, strerror(errno));
-	n = fread(buf, 1, cap - 1, f);
-	if (ferror(f)) {
-		fclose(f);
-		return kfail(msg, msgcap, RPL_EIO, "%s: read error", path);
+static int lines_open(struct lines *l, const char *path, char *msg, size_t cap)
+{
+	struct stat st;
+	char why[RPL_ERRMSG_SIZE];
+	int e;
+
+	l->lineno = l->eof = 0;
+	l->start = l->end = 0;
+	l->fd = rpl__open_regular(path, &st, &e, why, sizeof(why));
+	if (l->fd < 0)
+		return kfail(msg, cap, RPL_EIO, "%s: %s", path, why);
+	return 0;
+}
+
+static void lines_close(struct lines *l)
+{
+	if (l->fd >= 0)
+		close(l->fd);
+	l->fd = -1;
+	sodium_memzero(l->buf, sizeof(l->buf)); /* a secret key passed through it */
+}
+
+/* The next line in *line (NUL-terminated, its LF and a CR before it dropped): 1; 0 at the end; or an error. */
+static int lines_next(struct lines *l, char **line, const char *path, char *msg, size_t cap)
+{
+	for (;;) {
+		char *nl = memchr(l->buf + l->start, '\n', l->end - l->start);
+		size_t n;
+		ssize_t got;
+		if (nl || (l->eof && l->end > l->start)) {
+			char *p = l->buf + l->start;
+			n = nl ? (size_t)(nl - p) : l->end - l->start;
+			l->lineno++;
+			l->start += n + (nl ? 1 : 0);
+			if (memchr(p, '\0', n))
+				return kfail(msg, cap, RPL_EPARSE, "%s: line %d: holds a NUL byte", path, l->lineno);
+			if (n > LINE_MAX_BYTES)
+				return kfail(msg, cap, RPL_EPARSE, "%s: line %d: longer than %d bytes", path, l->lineno,
+				             LINE_MAX_BYTES);
+			p[n] = '\0';
+			if (n && p[n - 1] == '\r')
+				p[n - 1] = '\0';
+			*line = p;
+			return 1;
+		}
+		if (l->eof)
+			return 0;
+		/* a line not yet whole that holds a NUL already is refused as soon as it is seen */
+		if (memchr(l->buf + l->start, '\0', l->end - l->start))
+			return kfail(msg, cap, RPL_EPARSE, "%s: line %d: holds a NUL byte", path, l->lineno + 1);
+		if (l->end - l->start > LINE_MAX_BYTES)
+			return kfail(msg, cap, RPL_EPARSE, "%s: line %d: longer than %d bytes", path, l->lineno + 1,
+			             LINE_MAX_BYTES);
+		if (l->start > 0) {
+			memmove(l->buf, l->buf + l->start, l->end - l->start);
+			l->end -= l->start;
+			l->start = 0;
+		}
+		got = read(l->fd, l->buf + l->end, sizeof(l->buf) - 1 - l->end);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return kfail(msg, cap, RPL_EIO, "%s: %s", path, strerror(errno));
+		if (got == 0)
+			l->eof = 1;
+		l->end += (size_t)got;
 	}
-	fclose(f);
-	buf[n] = '\0';
-	p = buf;
-	while (*p && nl < max) {
-		char *e = strchr(p, '\n');
-		lines[nl++] = p;
-		if (!e)
-			break;
-		*e = '\0';
-		if (e > p && e[-1] == '\r')
-			e[-1] = '\0';
-		p = e + 1;
-	}
-	*nlines = nl;
+}
+
+/*
+ * A secret key file's two lines: *commented whether the first is minisign's
+ * "untrusted comment:", *b64 the second (in l's buffer), NULL when the file
+ * has fewer lines.
+ */
+static int read_seckey(struct lines *l, const char *path, int *commented, char **b64, char *msg, size_t cap)
+{
+	char *line = NULL;
+	int err, got;
+
+	*commented = 0;
+	*b64 = NULL;
+	err = lines_open(l, path, msg, cap);
+	if (err)
+		return err;
+	got = lines_next(l, &line, path, msg, cap);
+	if (got <= 0)
+		return got;
+	*commented = strncmp(line, COMMENT_PREFIX, strlen(COMMENT_PREFIX)) == 0;
+	got = lines_next(l, &line, path, msg, cap);
+	if (got < 0)
+		return got;
+	if (got)
+		*b64 = line;
 	return 0;
 }
 
 int rpl_seckey_file_encrypted(const char *path)
 {
-	char buf[1024], *lines[2], msg[8];
+	struct lines l;
+	char *b64, msg[8];
 	uint8_t file[SECKEY_BYTES];
-	int n = 0, err;
+	int commented, err;
 
 	if (!path)
 		return RPL_EINVAL;
-	err = read_lines(path, buf, sizeof(buf), lines, 2, &n, msg, sizeof(msg));
-	if (err)
-		return err;
-	if (n < 2 || b64_decode(file, sizeof(file), lines[1]) < 0)
+	err = read_seckey(&l, path, &commented, &b64, msg, sizeof(msg));
+	if (!err && (!b64 || b64_decode(file, sizeof(file), b64) < 0))
 		err = RPL_EPARSE;
-	else
+	else if (!err)
 		err = memcmp(file + 2, KDF_SCRYPT, 2) == 0;
-	sodium_memzero(buf, sizeof(buf));
+	lines_close(&l);
 	sodium_memzero(file, sizeof(file));
 	return err;
 }
@@ -262,9 +340,10 @@ int rpl_seckey_file_encrypted(const char *path)
 int rpl_seckey_load(rpl_seckey **out, const char *path, const char *passphrase)
 {
 	struct rpl_seckey *k;
-	char buf[1024], *lines[2];
+	struct lines l;
+	char *b64;
 	uint8_t file[SECKEY_BYTES], chk[CHK_BYTES];
-	int n = 0, err;
+	int commented, err;
 
 	if (!out)
 		return RPL_EINVAL;
@@ -277,11 +356,11 @@ int rpl_seckey_load(rpl_seckey **out, const char *path, const char *passphrase)
 	if (!k)
 		return RPL_ENOMEM;
 	*out = k;
-	err = read_lines(path, buf, sizeof(buf), lines, 2, &n, k->errmsg, sizeof(k->errmsg));
+	l.fd = -1;
+	err = read_seckey(&l, path, &commented, &b64, k->errmsg, sizeof(k->errmsg));
 	if (err)
 		goto cleanup;
-	if (n < 2 || strncmp(lines[0], COMMENT_PREFIX, strlen(COMMENT_PREFIX)) != 0 ||
-	    b64_decode(file, sizeof(file), lines[1]) < 0) {
+	if (!commented || !b64 || b64_decode(file, sizeof(file), b64) < 0) {
 		err = SKFAIL(k, RPL_EPARSE, "%s: not a minisign secret key file", path);
 		goto cleanup;
 	}
@@ -326,33 +405,27 @@ int rpl_seckey_load(rpl_seckey **out, const char *path, const char *passphrase)
 	memcpy(k->sk, file + SECKEY_KEYNUM_SK + RPL_KEY_ID_BYTES, SK_BYTES);
 	err = 0;
 cleanup:
-	sodium_memzero(buf, sizeof(buf));
+	lines_close(&l);
 	sodium_memzero(file, sizeof(file));
 	sodium_memzero(chk, sizeof(chk));
 	return err;
 }
 
-static int write_file(const char *path, const char *text, mode_t mode, unsigned flags, char *msg, size_t cap)
+/* A new temporary file for path holding text (tmpfile.h); on failure nothing is left and msg says why. */
+static int key_file(struct rpl__tmpfile *t, const char *path, const char *text, mode_t mode, char *msg, size_t cap)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | ((flags & RPL_KEY_OVERWRITE) ? O_TRUNC : O_EXCL), mode);
-	size_t n = strlen(text), done = 0;
+	if (rpl__tmpfile_open(t, path, mode, 0) == 0 && rpl__tmpfile_write(t, text, strlen(text)) == 0)
+		return 0;
+	rpl__tmpfile_discard(t);
+	return kfail(msg, cap, t->errnum == ENOMEM ? RPL_ENOMEM : RPL_EIO, "%s: %s", path, t->why);
+}
 
-	if (fd < 0)
-		return kfail(msg, cap, RPL_EIO, "%s: %s", path, strerror(errno));
-	while (done < n) {
-		ssize_t w = write(fd, text + done, n - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0) {
-			int e = errno;
-			close(fd);
-			return kfail(msg, cap, RPL_EIO, "%s: %s", path, strerror(e));
-		}
-		done += (size_t)w;
-	}
-	if (close(fd) < 0)
-		return kfail(msg, cap, RPL_EIO, "%s: %s", path, strerror(errno));
-	return 0;
+/* Put t (made by key_file for path) in place. */
+static int key_commit(struct rpl__tmpfile *t, const char *path, unsigned flags, char *msg, size_t cap)
+{
+	if (rpl__tmpfile_commit(t, (flags & RPL_KEY_OVERWRITE) ? RPL__TMP_REPLACE : 0) == 0)
+		return 0;
+	return kfail(msg, cap, RPL_EIO, "%s: %s", path, t->why);
 }
 
 int rpl_seckey_save(rpl_seckey *k, const char *secret_path, const char *public_path, const char *passphrase,
@@ -361,6 +434,7 @@ int rpl_seckey_save(rpl_seckey *k, const char *secret_path, const char *public_p
 	uint8_t file[SECKEY_BYTES];
 	char text[512], b64[sodium_base64_ENCODED_LEN(SECKEY_BYTES, sodium_base64_VARIANT_ORIGINAL)];
 	char id[RPL_KEY_ID_TEXT], pkline[RPL_PUBKEY_TEXT];
+	struct rpl__tmpfile sec = RPL__TMPFILE_INIT, pub = RPL__TMPFILE_INIT;
 	rpl_pubkey pk;
 	int err;
 
@@ -399,15 +473,42 @@ int rpl_seckey_save(rpl_seckey *k, const char *secret_path, const char *public_p
 	b64_encode(b64, sizeof(b64), file, sizeof(file));
 	snprintf(text, sizeof(text), "%s%s\n%s\n", COMMENT_PREFIX,
 	         passphrase ? "brp encrypted secret key" : "brp secret key (unencrypted)", b64);
-	err = write_file(secret_path, text, 0600, flags, k->errmsg, sizeof(k->errmsg));
-	if (err || !public_path)
+	/*
+	 * Both files are written whole, each to a new file of its own mode, before
+	 * either takes its name; an existing one is refused before anything is
+	 * made (without RPL_KEY_OVERWRITE), so a failure leaves neither.
+	 */
+	if (!(flags & RPL_KEY_OVERWRITE)) {
+		struct stat st;
+		const char *in_way = lstat(secret_path, &st) == 0                  ? secret_path
+		                     : public_path && lstat(public_path, &st) == 0 ? public_path
+		                                                                   : NULL;
+		if (in_way) {
+			err = SKFAIL(k, RPL_EIO, "%s: %s", in_way, strerror(EEXIST));
+			goto cleanup;
+		}
+	}
+	err = key_file(&sec, secret_path, text, 0600, k->errmsg, sizeof(k->errmsg));
+	if (err)
 		goto cleanup;
-	rpl_seckey_public(k, &pk);
-	rpl_key_id_format(pk.id, id);
-	rpl_pubkey_format(&pk, pkline);
-	snprintf(text, sizeof(text), "%sminisign public key %s\n%s\n", COMMENT_PREFIX, id, pkline);
-	err = write_file(public_path, text, 0644, flags, k->errmsg, sizeof(k->errmsg));
+	if (public_path) {
+		rpl_seckey_public(k, &pk);
+		rpl_key_id_format(pk.id, id);
+		rpl_pubkey_format(&pk, pkline);
+		snprintf(text, sizeof(text), "%sminisign public key %s\n%s\n", COMMENT_PREFIX, id, pkline);
+		err = key_file(&pub, public_path, text, 0644, k->errmsg, sizeof(k->errmsg));
+		if (err)
+			goto cleanup;
+	}
+	err = key_commit(&sec, secret_path, flags, k->errmsg, sizeof(k->errmsg));
+	if (err)
+		goto cleanup;
+	if (public_path && (err = key_commit(&pub, public_path, flags, k->errmsg, sizeof(k->errmsg))) != 0 &&
+	    !(flags & RPL_KEY_OVERWRITE))
+		unlink(secret_path); /* put there a moment ago: a secret key without its public key goes */
 cleanup:
+	rpl__tmpfile_discard(&sec);
+	rpl__tmpfile_discard(&pub);
 	sodium_memzero(file, sizeof(file));
 	sodium_memzero(text, sizeof(text));
 	sodium_memzero(b64, sizeof(b64));
@@ -452,27 +553,25 @@ int rpl_keyring_add(rpl_keyring *kr, const rpl_pubkey *pk)
 
 int rpl_keyring_add_file(rpl_keyring *kr, const char *path)
 {
-	FILE *f;
-	char line[LINE_MAX_BYTES];
-	int lineno = 0, found = 0, err = 0;
+	struct lines l;
+	char *line;
+	int found = 0, err, got;
 
 	if (!kr || !path)
 		return RPL_EINVAL;
-	f = fopen(path, "r");
-	if (!f)
-		return kfail(kr->errmsg, sizeof(kr->errmsg), RPL_EIO, "%s: %s", path, strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
+	err = lines_open(&l, path, kr->errmsg, sizeof(kr->errmsg));
+	if (err)
+		return err;
+	while ((got = lines_next(&l, &line, path, kr->errmsg, sizeof(kr->errmsg))) > 0) {
 		const char *p = line;
 		rpl_pubkey pk;
-		lineno++;
 		while (*p == ' ' || *p == '\t')
 			p++;
-		if (*p == '\0' || *p == '\n' || *p == '\r' || *p == '#' ||
-		    strncmp(p, COMMENT_PREFIX, strlen(COMMENT_PREFIX)) == 0)
+		if (*p == '\0' || *p == '#' || strncmp(p, COMMENT_PREFIX, strlen(COMMENT_PREFIX)) == 0)
 			continue;
 		err = rpl_pubkey_parse(&pk, p);
 		if (err) {
-			err = kfail(kr->errmsg, sizeof(kr->errmsg), err, "%s: line %d: %s", path, lineno,
+			err = kfail(kr->errmsg, sizeof(kr->errmsg), err, "%s: line %d: %s", path, l.lineno,
 			            err == RPL_EUNSUPPORTED ? "not an Ed25519 public key" : "not a minisign public key");
 			goto cleanup;
 		}
@@ -481,14 +580,14 @@ int rpl_keyring_add_file(rpl_keyring *kr, const char *path)
 			goto cleanup;
 		found++;
 	}
-	if (ferror(f)) {
-		err = kfail(kr->errmsg, sizeof(kr->errmsg), RPL_EIO, "%s: read error", path);
+	if (got < 0) {
+		err = got;
 		goto cleanup;
 	}
 	if (!found)
 		err = kfail(kr->errmsg, sizeof(kr->errmsg), RPL_EPARSE, "%s: no public key in the file", path);
 cleanup:
-	fclose(f);
+	lines_close(&l);
 	return err;
 }
 
@@ -579,34 +678,38 @@ void rpl__sig_section_put(struct buf *out, const rpl_prehash *h, const rpl_secke
 
 /* ---- signing files ---- */
 
-static int read_file(const char *path, uint8_t **data, size_t *n, char *msg, size_t cap)
+/* The bytes of the log at path, opened as the reader opens one (never waiting on a FIFO); *st its status. */
+static int read_file(const char *path, uint8_t **data, size_t *n, struct stat *st, char *msg, size_t cap)
 {
-	FILE *f = fopen(path, "rb");
-	struct stat st;
-	int err = 0;
+	char why[RPL_ERRMSG_SIZE];
+	int err = 0, e, fd;
 
 	*data = NULL;
 	*n = 0;
-	if (!f)
-		return kfail(msg, cap, RPL_EIO, "%s: %s", path, strerror(errno));
-	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {
-		err = kfail(msg, cap, RPL_EIO, "%s: not a regular file", path);
-		goto cleanup;
-	}
-	if ((uint64_t)st.st_size > BRP_MAX_FILE) {
+	fd = rpl__open_regular(path, st, &e, why, sizeof(why));
+	if (fd < 0)
+		return kfail(msg, cap, RPL_EIO, "%s: %s", path, why);
+	if ((uint64_t)st->st_size > BRP_MAX_FILE) {
 		err = kfail(msg, cap, RPL_ELIMIT, "%s: larger than the %u bytes a log may have", path, BRP_MAX_FILE);
 		goto cleanup;
 	}
-	*data = malloc(st.st_size ? (size_t)st.st_size : 1);
+	*data = malloc(st->st_size ? (size_t)st->st_size : 1);
 	if (!*data) {
 		err = RPL_ENOMEM;
 		goto cleanup;
 	}
-	*n = fread(*data, 1, (size_t)st.st_size, f);
-	if (ferror(f) || *n != (size_t)st.st_size)
-		err = kfail(msg, cap, RPL_EIO, "%s: read error", path);
+	while (*n < (size_t)st->st_size) {
+		ssize_t got = read(fd, *data + *n, (size_t)st->st_size - *n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			err = kfail(msg, cap, RPL_EIO, "%s: %s", path, got < 0 ? strerror(errno) : "read error");
+			goto cleanup;
+		}
+		*n += (size_t)got;
+	}
 cleanup:
-	fclose(f);
+	close(fd);
 	if (err) {
 		free(*data);
 		*data = NULL;
@@ -614,52 +717,20 @@ cleanup:
 	return err;
 }
 
-/* Write data to tmp, fsync, rename over path; tmp is removed on failure. */
-static int replace_file(const char *path, const char *suffix, const void *data, size_t n, mode_t mode, char *msg,
+/*
+ * Write data to a new file beside path (tmpfile.h) and put it over path;
+ * nothing is left of it on failure, and path is as it was.
+ */
+static int replace_file(const char *path, const void *data, size_t n, mode_t mode, unsigned flags, char *msg,
                         size_t cap)
 {
-	char *tmp = malloc(strlen(path) + strlen(suffix) + 1);
-	const uint8_t *p = data;
-	int fd = -1, err = 0;
+	struct rpl__tmpfile t = RPL__TMPFILE_INIT;
 
-	if (!tmp)
-		return RPL_ENOMEM;
-	sprintf(tmp, "%s%s", path, suffix);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	if (fd < 0) {
-		err = kfail(msg, cap, RPL_EIO, "%s: %s", tmp, strerror(errno));
-		goto cleanup;
-	}
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0) {
-			err = kfail(msg, cap, RPL_EIO, "%s: %s", tmp, strerror(errno));
-			goto cleanup;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	if (fsync(fd) < 0) {
-		err = kfail(msg, cap, RPL_EIO, "%s: %s", tmp, strerror(errno));
-		goto cleanup;
-	}
-	if (close(fd) < 0) {
-		fd = -1;
-		err = kfail(msg, cap, RPL_EIO, "%s: %s", tmp, strerror(errno));
-		goto cleanup;
-	}
-	fd = -1;
-	if (rename(tmp, path) < 0)
-		err = kfail(msg, cap, RPL_EIO, "%s: %s", path, strerror(errno));
-cleanup:
-	if (fd >= 0)
-		close(fd);
-	if (err)
-		unlink(tmp);
-	free(tmp);
-	return err;
+	if (rpl__tmpfile_open(&t, path, mode, flags) == 0 && rpl__tmpfile_write(&t, data, n) == 0 &&
+	    rpl__tmpfile_commit(&t, RPL__TMP_REPLACE) == 0)
+		return 0;
+	rpl__tmpfile_discard(&t);
+	return kfail(msg, cap, t.errnum == ENOMEM ? RPL_ENOMEM : RPL_EIO, "%s: %s", path, t.why);
 }
 
 /*
@@ -717,7 +788,12 @@ int rpl_sign_log(rpl_seckey *k, const char *path)
 		return RPL_EINVAL;
 	if (rpl__sodium_init() < 0)
 		return SKFAIL(k, RPL_EIO, "libsodium cannot be initialised");
-	err = read_file(path, &data, &n, k->errmsg, sizeof(k->errmsg));
+	/* signed in place: never through a link (the signed copy would replace the link, not sign its file) */
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		err = SKFAIL(k, RPL_EIO, "%s: a symbolic link, not a regular file (sign the file it points to)", path);
+		goto cleanup;
+	}
+	err = read_file(path, &data, &n, &st, k->errmsg, sizeof(k->errmsg));
 	if (err)
 		goto cleanup;
 	/* only a log that reads to its end is signed: a signature must not vouch for damage */
@@ -743,9 +819,8 @@ int rpl_sign_log(rpl_seckey *k, const char *path)
 		err = RPL_ENOMEM;
 		goto cleanup;
 	}
-	if (stat(path, &st) < 0)
-		st.st_mode = 0644;
-	err = replace_file(path, ".sign~", out.p, out.n, st.st_mode & 0777, k->errmsg, sizeof(k->errmsg));
+	/* the signed log keeps the mode of the log it replaces */
+	err = replace_file(path, out.p, out.n, st.st_mode & 0777, RPL__TMP_EXACT_MODE, k->errmsg, sizeof(k->errmsg));
 cleanup:
 	rpl_reader_free(rd);
 	rpl__buf_free(&out);
@@ -768,6 +843,7 @@ int rpl_sign_detached(rpl_seckey *k, const char *path, const char *sig_path, con
 	char *tc = NULL, *text = NULL;
 	char b64s[sodium_base64_ENCODED_LEN(SIG_BYTES, sodium_base64_VARIANT_ORIGINAL)];
 	char b64g[sodium_base64_ENCODED_LEN(RPL_SIGNATURE_BYTES, sodium_base64_VARIANT_ORIGINAL)];
+	struct stat st;
 	int err;
 
 	if (!k || !path || !sig_path)
@@ -776,7 +852,7 @@ int rpl_sign_detached(rpl_seckey *k, const char *path, const char *sig_path, con
 		return SKFAIL(k, RPL_EIO, "libsodium cannot be initialised");
 	if (trusted_comment && strpbrk(trusted_comment, "\r\n"))
 		return SKFAIL(k, RPL_EINVAL, "a trusted comment is one line");
-	err = read_file(path, &data, &n, k->errmsg, sizeof(k->errmsg));
+	err = read_file(path, &data, &n, &st, k->errmsg, sizeof(k->errmsg));
 	if (err)
 		goto cleanup;
 	if (trusted_comment) {
@@ -817,7 +893,7 @@ int rpl_sign_detached(rpl_seckey *k, const char *path, const char *sig_path, con
 	b64_encode(b64s, sizeof(b64s), sig, sizeof(sig));
 	b64_encode(b64g, sizeof(b64g), global, sizeof(global));
 	sprintf(text, "%ssignature from brp secret key\n%s\n%s%s\n%s\n", COMMENT_PREFIX, b64s, TRUSTED_PREFIX, tc, b64g);
-	err = replace_file(sig_path, ".part~", text, strlen(text), 0644, k->errmsg, sizeof(k->errmsg));
+	err = replace_file(sig_path, text, strlen(text), 0644, 0, k->errmsg, sizeof(k->errmsg));
 cleanup:
 	free(data);
 	free(tc);

@@ -7,31 +7,7 @@
 #include "game_impl.h"
 #include "grow.h"
 #include "msg.h"
-
-const char *rpl_verdict_name(int kind)
-{
-	switch (kind) {
-	case RPL_VERDICT_OK: return "ok";
-	case RPL_VERDICT_ILLEGAL: return "illegal";
-	case RPL_VERDICT_MISMATCH: return "mismatch";
-	case RPL_VERDICT_INCOMPLETE: return "incomplete";
-	case RPL_VERDICT_MALFORMED: return "malformed";
-	case RPL_VERDICT_TAMPERED: return "tampered";
-	case RPL_VERDICT_UNTRUSTED: return "untrusted";
-	default: return "unknown";
-	}
-}
-
-const char *rpl_deal_commitment_name(int status)
-{
-	switch (status) {
-	case RPL_DEAL_NONE: return "none";
-	case RPL_DEAL_UNREVEALED: return "unrevealed";
-	case RPL_DEAL_REVEALED: return "revealed";
-	case RPL_DEAL_MISMATCH: return "mismatch";
-	default: return "unknown";
-	}
-}
+#include "verdict.h"
 
 /*
  * The committed deal (format.md 16.4): the layouts read before the seed is
@@ -97,6 +73,13 @@ static void dealcheck_reveal(struct dealcheck *dc, const rpl_event *ev)
 struct claim {
 	int deal;
 	int32_t score[2];
+	uint64_t offset; /* its section's */
+};
+
+/* A deal that ended: its scores, and the section of the decision that ended it. */
+struct dealscore {
+	rpl_score score[2];
+	uint64_t end;
 };
 
 /*
@@ -131,41 +114,48 @@ int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdic
 /*
  * The signatures' part of a verdict, once the replay has judged: a broken
  * signature makes the log tampered whatever else it is; with trusted keys,
- * a log found ok is untrusted unless a trusted signature covers all of it.
+ * a log whose end no trusted signature covers is untrusted whatever the
+ * replay found, which stays as a detail (replay, replay_trusted); with or
+ * without keys, so is a log whose header declares it signed and whose end
+ * no valid signature covers.
  */
 static int judge_signatures(rpl_reader *rd, const rpl_keyring *trusted, rpl_verdict *out)
 {
 	rpl_signature_report *sr = &out->signature;
-	char id[RPL_KEY_ID_TEXT], rest[sizeof(out->message)];
+	char id[RPL_KEY_ID_TEXT], fp[RPL_KEY_FINGERPRINT_TEXT];
 	size_t n;
 	const uint8_t *data = rpl__reader_data(rd, &n);
 	int err = rpl_signatures_check(data, n, trusted, sr);
 
 	if (err)
 		return err;
-	rpl_key_id_format(sr->key.id, id);
-	snprintf(rest, sizeof(rest), "%s", out->message);
+	out->keys = (int)rpl_keyring_count(trusted);
+	out->header_flags = rpl_reader_flags(rd);
+	out->replay = out->kind;
+	memcpy(out->replay_message, out->message, sizeof(out->message));
+	if (out->kind == RPL_VERDICT_MALFORMED)
+		out->replay_offset = out->offset;
+	/* a section that starts before the end of a signature ends before it too */
+	out->replay_trusted = sr->trusted_covered > 0 && out->replay_offset < sr->trusted_covered;
 	if (sr->status == RPL_SIG_INVALID) {
+		rpl_key_id_format(sr->key.id, id);
+		rpl_pubkey_fingerprint(&sr->key, fp);
 		out->kind = RPL_VERDICT_TAMPERED;
 		out->offset = sr->offset;
 		rpl__msgf(out->message,
-		          "the signature at byte %llu (key %s) does not verify: bytes 0 to %llu were changed after signing",
-		          (unsigned long long)sr->offset, id, (unsigned long long)sr->covered);
+		          "the signature at byte %llu (key %s, fingerprint %s) does not verify: bytes 0 to %llu were changed "
+		          "after signing",
+		          (unsigned long long)sr->offset, id, fp, (unsigned long long)sr->covered);
 		return 0;
 	}
-	if (out->kind != RPL_VERDICT_OK || rpl_keyring_count(trusted) == 0)
+	/* without keys, a log that says it is signed must be: a cut of its signatures is not ok */
+	if (out->keys == 0 &&
+	    (!(out->header_flags & RPL_LOG_SIGNED) || (sr->status != RPL_SIG_UNSIGNED && sr->status != RPL_SIG_PARTIAL)))
 		return 0;
-	if (sr->status == RPL_SIG_UNSIGNED) {
-		out->kind = RPL_VERDICT_UNTRUSTED;
-		rpl__msgf(out->message, "unsigned, and trusted keys were given; %.200s", rest);
-	} else if (!sr->key_trusted) {
-		out->kind = RPL_VERDICT_UNTRUSTED;
-		rpl__msgf(out->message, "signed by key %s, which is not a trusted key; %.200s", id, rest);
-	} else if (sr->status == RPL_SIG_PARTIAL) {
-		out->kind = RPL_VERDICT_UNTRUSTED;
-		rpl__msgf(out->message, "the trusted key %s signs bytes 0 to %llu of %llu: the rest is not covered; %.160s", id,
-		          (unsigned long long)sr->covered, (unsigned long long)sr->size, rest);
-	}
+	if (out->keys > 0 && sr->trusted)
+		return 0;
+	out->kind = RPL_VERDICT_UNTRUSTED;
+	rpl__verdict_untrusted_text(out, 0, out->message, sizeof(out->message));
 	return 0;
 }
 
@@ -177,8 +167,9 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 	rpl_event ev;
 	struct claim *claims = NULL;
 	size_t nclaims = 0, capclaims = 0;
-	rpl_score(*scores)[2] = NULL;
+	struct dealscore *scores = NULL;
 	size_t capscores = 0;
+	uint64_t last_offset = 0, last_action = 0; /* the sections of the last event read, of the last decision */
 	struct dealcheck dc = { 0 };
 	int err = RPL_OK, got, last_turn = 0, judged = 0, read_all = 0;
 
@@ -212,6 +203,7 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 		out->kind = RPL_VERDICT_ILLEGAL;
 		out->rule = RPL_RULE_BAD_ACTION;
 		rpl__msgf(out->message, "the rules do not allow a match of %d players", info->nplayers);
+		out->replay_offset = BRP_MAGIC_LEN; /* the header's */
 		err = RPL_OK;
 		goto cleanup;
 	}
@@ -219,6 +211,8 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 		got = rpl_reader_next(rd, &ev);
 		if (got == 0)
 			break;
+		if (got == 1)
+			last_offset = ev.offset;
 		if (got < 0) {
 			if (got == RPL_ENOMEM) {
 				err = got;
@@ -248,6 +242,7 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 				out->kind = RPL_VERDICT_ILLEGAL;
 				out->deal = ev.deal;
 				out->rule = rpl_game_rule(g);
+				out->replay_offset = ev.offset;
 				rpl__msgf(out->message, "%s", rpl_game_errmsg(g));
 				goto illegal;
 			}
@@ -267,11 +262,13 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 				out->seat = ev.seat;
 				out->action = ev.action;
 				out->rule = rpl_game_rule(g);
+				out->replay_offset = ev.offset;
 				rpl__msgf(out->message, "%s", rpl_game_errmsg(g));
 				goto illegal;
 			}
 			out->actions++;
 			last_turn = ev.turn;
+			last_action = ev.offset;
 			was_over = rpl_game_phase(g) >= RPL_PHASE_DEAL_OVER;
 			if (was_over) {
 				int d = rpl_game_deal_number(g);
@@ -281,8 +278,9 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 					goto cleanup;
 				}
 				scores = p;
-				rpl_game_deal_score(g, 0, &scores[d - 1][0]);
-				rpl_game_deal_score(g, 1, &scores[d - 1][1]);
+				rpl_game_deal_score(g, 0, &scores[d - 1].score[0]);
+				rpl_game_deal_score(g, 1, &scores[d - 1].score[1]);
+				scores[d - 1].end = ev.offset;
 			}
 			if (obs && obs->after && (err = obs->after(obs->ctx, &ev, g)) != 0)
 				goto cleanup;
@@ -299,6 +297,7 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 			claims[nclaims].deal = ev.deal;
 			claims[nclaims].score[0] = ev.score[0];
 			claims[nclaims].score[1] = ev.score[1];
+			claims[nclaims].offset = ev.offset;
 			nclaims++;
 			break;
 		case RPL_EV_END: out->recovered = ev.recovered; break;
@@ -316,6 +315,7 @@ illegal:
 		goto cleanup;
 	if (judged)
 		goto cleanup;
+	out->replay_offset = last_offset; /* ok and incomplete rest on every section read */
 	out->total[0] = rpl_game_total(g, 0);
 	out->total[1] = rpl_game_total(g, 1);
 	out->winner = rpl_game_winner(g);
@@ -334,10 +334,11 @@ illegal:
 				out->claim_deal = c->deal;
 				out->side = s;
 				out->claimed = c->score[s];
+				out->replay_offset = c->offset; /* not ended in the whole log, so not in any prefix of it */
 				rpl__msgf(out->message, "a score is claimed for deal %d, which never ended", c->deal);
 				goto cleanup;
 			} else {
-				computed = scores[c->deal - 1][s].total;
+				computed = scores[c->deal - 1].score[s].total;
 			}
 			if (computed != c->score[s]) {
 				out->kind = RPL_VERDICT_MISMATCH;
@@ -345,8 +346,14 @@ illegal:
 				out->side = s;
 				out->claimed = c->score[s];
 				out->computed = computed;
+				/* the claim and the decisions it is checked against (a match total: every one, to the last) */
+				out->replay_offset = c->offset;
+				if (c->deal > 0 && scores[c->deal - 1].end > out->replay_offset)
+					out->replay_offset = scores[c->deal - 1].end;
+				if (c->deal == 0 && last_action > out->replay_offset)
+					out->replay_offset = last_action;
 				if (c->deal > 0) {
-					out->breakdown = scores[c->deal - 1][s];
+					out->breakdown = scores[c->deal - 1].score[s];
 					rpl__msgf(out->message,
 					          "deal %d, side %d: claimed %d, recomputed %d (melded %d, bonus %d, going out %d, "
 					          "hand %d, morto %d)",
@@ -391,6 +398,7 @@ cleanup:
 		out->side = 0;
 		out->claimed = out->computed = 0;
 		memset(&out->breakdown, 0, sizeof(out->breakdown));
+		out->replay_offset = last_offset; /* the seed may come last: the whole log */
 		if (dc.first_bad == 0)
 			rpl__msgf(out->message, "the revealed seed is not the one the header commits to: the deals are not proven");
 		else

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Forged and truncated signed logs (issue 14).
+"""Forged and truncated signed logs (issues 14 and 22).
 
-    forgery.py BRP
+    forgery.py BRP SAMPLES
 
 A match is simulated and signed as it is written (`brp simulate -k`); the
 platform's public key is the one trusted key. Then:
@@ -16,9 +16,28 @@ platform's public key is the one trusted key. Then:
               tampered), with no signature (unsigned: untrusted), and signed
               again by the forger's own key (another key: untrusted). None may
               verify ok, and none may say a trusted signature covers it all.
+  framing     with the platform's key trusted, bytes no trusted key signs get
+              no verdict of their own: a signed prefix of a growing log with
+              an illegal meld appended unsigned is untrusted, the illegal
+              decision a detail that names no seat; the same with the illegal
+              meld inside the signed bytes names it; a wrong claim appended and
+              signed by a key that copies the platform's key id (the impostor)
+              is untrusted, the impostor named as another key by its
+              fingerprint; a whole log re-signed by the impostor too.
+  stripping   a signed compact log cut just before its signature, and a
+              signed growing log (brp record -k, killed) cut between its last
+              section (a wrong claim) and that flush's signature: the header
+              declares the log signed, so without keys each is untrusted
+              (exit 1), the line saying which bytes no signature covers.
+  unclosed    the signed growing log killed at the flush before a wrong claim
+              reads ok, unclosed: with keys it fails (exit 1) and says that
+              claims may be missing; without keys it is ok (exit 0); and so
+              does a prefix signed by brp sign.
 Every truncation of a signed log is tested in tests/unit/test_sign.c (in
 process: thousands of cuts).
 """
+import base64
+import hashlib
 import json
 import os
 import re
@@ -89,6 +108,7 @@ class Suite:
 
     def verify(self, path, *extra):
         r = run(self.brp, "verify", "--json", *extra, path)
+        self.line = run(self.brp, "verify", *extra, path).stdout.decode().strip()
         line = r.stdout.decode().strip()
         try:
             return r.returncode, json.loads(line)
@@ -208,15 +228,265 @@ def forgery(s, signed, key, other_key, trusted):
     s.checks += 1
     rc, v = s.verify(signed, "-K", trusted)
     sg = v.get("signature", {})
-    if v.get("verdict") != "ok" or rc != 0 or sg != {"status": "ok", "key": key, "trusted": True,
-                                                     "covered": len(base), "size": len(base)}:
+    fp = fingerprint(trusted)
+    if v.get("verdict") != "ok" or rc != 0 or sg != {"status": "ok", "key": key, "fingerprint": fp, "trusted": True,
+                                                     "covered": len(base), "size": len(base), "trusted_key": fp,
+                                                     "trusted_covered": len(base), "id_clash": None,
+                                                     "header_signed": True}:
         s.fail("the signed log itself: %s %s" % (v.get("verdict"), sg))
+    if not s.line.endswith("; signed by the trusted key %s (fingerprint %s)" % (key, fp)):
+        s.fail("the signed log's line does not name the trusted key by its fingerprint: " + s.line)
+
+
+def pubkey(pub):
+    """The 32-byte Ed25519 key of a minisign public key file."""
+    return base64.b64decode(open(pub).read().split("\n")[1])[10:42]
+
+
+def fingerprint(pub):
+    """A key's fingerprint, computed here: the first 16 bytes of BLAKE2b-256 of the public key, in hex."""
+    return hashlib.blake2b(pubkey(pub), digest_size=32).hexdigest()[:32]
+
+
+def impostor(s, pub, key, name):
+    """NAME.key and NAME.pub: the unencrypted secret key file key rewritten to carry the key id of pub,
+    as anyone can (its checksum zeroed, as minisign -G -W leaves it)."""
+    pid = base64.b64decode(open(pub).read().split("\n")[1])[2:10]
+    lines = open(key).read().split("\n")
+    sk = bytearray(base64.b64decode(lines[1]))
+    if sk[2:4] != b"\0\0":
+        raise SystemExit("forgery.py: %s is encrypted" % key)
+    sk[54:62] = pid  # the key id, after the algorithms, the salt and the scrypt limits
+    sk[-32:] = bytes(32)
+    with open(name + ".key", "w") as f:
+        f.write(lines[0] + "\n" + base64.b64encode(bytes(sk)).decode() + "\n")
+    return name + ".key"
+
+
+def import_text(s, name, text):
+    """brp import of text (a growing log when it has no 'end'): its bytes."""
+    tpath = os.path.join(s.tmp, name + ".txt")
+    with open(tpath, "w") as f:
+        f.write(text)
+    opath = os.path.join(s.tmp, name + ".brp")
+    r = run(s.brp, "import", tpath, "-o", opath)
+    if r.returncode:
+        raise SystemExit("forgery.py: brp import %s: %s" % (name, r.stderr.decode()))
+    return open(opath, "rb").read()
+
+
+def sign(s, name, data, key):
+    """data signed by key with brp sign (one signature over all of it): the signed bytes."""
+    path = s.write(name, data)
+    r = run(s.brp, "sign", "-k", key, path)
+    if r.returncode:
+        raise SystemExit("forgery.py: brp sign %s: %s" % (name, r.stderr.decode()))
+    return open(path, "rb").read()
+
+
+def zigzag(v):
+    return v * 2 if v >= 0 else -v * 2 - 1
+
+
+def expect(s, what, path, trusted, want, want_rc=1):
+    """Verify path with -K trusted: every key of want must be in the JSON (a dict: its keys too); the
+    verdict and its line are returned for more checks."""
+    s.checks += 1
+    rc, v = s.verify(path, "-K", trusted)
+    print("%-45s %-10s replay %-10s %s" % (what, v.get("verdict"), v.get("replay"), v.get("signature", {}).get("status")))
+    for k, w in want.items():
+        got = v.get(k, "(absent)")
+        if isinstance(w, dict):
+            got = {kk: (got or {}).get(kk, "(absent)") for kk in w}
+        if got != w:
+            s.fail("%s: %s is %r, not %r (%s)" % (what, k, got, w, s.line))
+    if rc != want_rc:
+        s.fail("%s: exit %d, not %d" % (what, rc, want_rc))
+    return v, s.line
+
+
+def framing(s, samples, trusted, platform_key, forger_key):
+    """Untrusted bytes get no verdict of their own (issue 22, part 1)."""
+    key = open(trusted).read().split("\n")[0].rsplit(" ", 1)[1]
+    fp = fingerprint(trusted)
+    text = open(os.path.join(samples, "disputed", "meld-two-wilds.txt")).read()
+    lines = text.splitlines(keepends=True)
+    deal2 = lines.index("deal 2\n")
+    body = [l for l in lines if l != "end\n"]
+    # the platform's signed growing log up to its last signature (the end of deal 1 and its claim)...
+    prefix = import_text(s, "prefix", "".join(lines[:deal2]))
+    whole = import_text(s, "whole", "".join(body))
+    if not whole.startswith(prefix):
+        raise SystemExit("forgery.py: the growing log of deal 1 is not a prefix of the one with deal 2")
+    signed = sign(s, "prefix-signed.brp", prefix, platform_key)
+    # ...and the player's deal 2 appended, unsigned: an illegal meld by seat 1
+    path = s.write("framed.brp", signed + whole[len(prefix):])
+    v, line = expect(s, "an illegal meld appended unsigned", path, trusted,
+                     {"verdict": "untrusted", "replay": "illegal", "deal": 2, "turn": 2, "rule": "meld.wilds",
+                      "seat": "(absent)", "decision": "(absent)", "replay_trusted": False,
+                      "signature": {"status": "partial", "trusted": False, "trusted_key": fp,
+                                    "trusted_covered": len(signed), "covered": len(signed)}})
+    want = ("untrusted, unclosed: the trusted key %s (fingerprint %s) signs bytes 0 to %d of %d; no key signs the "
+            "rest; in the rest the replay finds illegal: deal 2, turn 2 (meld.wilds)"
+            % (key, fp, len(signed), len(signed) + len(whole) - len(prefix)))
+    if line != path + ": " + want:
+        s.fail("an illegal meld appended unsigned: the line is\n  %s\nnot\n  %s: %s" % (line, path, want))
+    for word in ("seat", "2h 2s", "wilds in one meld"):
+        if word in line or word in v.get("message", ""):
+            s.fail("an illegal meld appended unsigned: the line blames a seat (%r): %s" % (word, line))
+    # the illegal meld inside the platform's signature, an unsigned claim after it: the seat is named
+    claim = frame("C", varint(2) + varint(zigzag(0)) + varint(zigzag(0)))
+    signed_all = sign(s, "whole-signed.brp", whole, platform_key)
+    path = s.write("framed-inside.brp", signed_all + claim)
+    v, line = expect(s, "an illegal meld signed, a claim appended", path, trusted,
+                     {"verdict": "untrusted", "replay": "illegal", "deal": 2, "turn": 2, "seat": 1,
+                      "decision": "meld 2c 3c 4c 2h 2s", "rule": "meld.wilds", "replay_trusted": True,
+                      "signature": {"status": "partial", "trusted": False, "trusted_covered": len(signed_all)}})
+    if "in the trusted bytes the replay finds illegal: deal 2, turn 2, seat 1: meld 2c 3c 4c 2h 2s: meld.wilds:" \
+            not in line:
+        s.fail("an illegal meld signed, a claim appended: the line does not name the signed decision: " + line)
+    # the signed illegal meld alone: the verdict is illegal, trusted
+    path = s.write("illegal-signed.brp", signed_all)
+    v, line = expect(s, "an illegal meld signed", path, trusted,
+                     {"verdict": "illegal", "seat": 1, "replay": "(absent)", "signature": {"trusted": True}})
+    # a wrong claim appended, signed by a key that carries the platform's key id
+    imp = impostor(s, trusted, forger_key, "impostor")
+    wrong = frame("C", varint(1) + varint(zigzag(1540)) + varint(zigzag(480)))
+    path = s.write("impostor.brp", sign(s, "impostor.brp", signed + wrong, imp))
+    sig = sections(open(path, "rb").read())[-1][1]
+    if sig[2:10] != base64.b64decode(open(trusted).read().split("\n")[1])[2:10]:
+        s.fail("the impostor's signature does not carry the platform's key id")
+    ifp = hashlib.blake2b(sig[74:106], digest_size=32).hexdigest()[:32]
+    v, line = expect(s, "a wrong claim signed by an impostor", path, trusted,
+                     {"verdict": "untrusted", "replay": "mismatch", "deal": 1, "side": 1, "claimed": 480,
+                      "computed": 380, "replay_trusted": False,
+                      "signature": {"status": "ok", "key": key, "fingerprint": ifp, "trusted": False,
+                                    "trusted_key": fp, "trusted_covered": len(signed), "id_clash": ifp}})
+    want = ("the trusted key %s (fingerprint %s) signs bytes 0 to %d of %d; the rest is signed by key %s "
+            "(fingerprint %s), which carries the id of a trusted key but is another key; in the rest the "
+            "replay finds mismatch: deal 1, side 1: claimed 480, recomputed 380"
+            % (key, fp, len(signed), len(signed) + len(wrong) + 112, key, ifp))
+    if want not in line:
+        s.fail("a wrong claim signed by an impostor: the line is\n  %s\nwithout\n  %s" % (line, want))
+    # the whole match with a wrong claim, signed by the impostor alone: no trusted byte at all
+    forged = import_text(s, "forged", "".join(lines[:deal2]).replace("claim 1: 1540 380", "claim 1: 1540 480"))
+    path = s.write("impostor-all.brp", sign(s, "impostor-all.brp", forged, imp))
+    v, line = expect(s, "a forged log signed by an impostor", path, trusted,
+                     {"verdict": "untrusted", "replay": "mismatch", "replay_trusted": False,
+                      "signature": {"status": "ok", "fingerprint": ifp, "trusted": False, "trusted_key": None,
+                                    "trusted_covered": 0, "id_clash": ifp}})
+    want = ("untrusted, unclosed: signed by key %s (fingerprint %s), which carries the id of a trusted key but is "
+            "another key; the replay finds mismatch: deal 1, side 1: claimed 480, recomputed 380" % (key, ifp))
+    if not line.startswith(path + ": " + want):
+        s.fail("a forged log signed by an impostor: the line is\n  %s\nnot\n  %s: %s..." % (line, path, want))
+
+
+def record_killed(s, name, text, key, upto):
+    """brp record -k key fed the body of text one line at a time, killed once the line upto (exact) is
+    answered: brp answers a line after it has flushed and signed what it recorded, so the growing log holds
+    every line up to it and a signature after it. The log's bytes."""
+    tags = dict()
+    for m in re.finditer(r'^\[(\w+) "([^"]*)"(?: "([^"]*)")?\]$', text, re.M):
+        tags.setdefault(m.group(1), []).append((m.group(2), m.group(3)))
+    opts = ["--rules", tags["Profile"][0][0], "--players", tags["Players"][0][0],
+            "--first-dealer", tags["FirstDealer"][0][0]]
+    for rule, value in tags.get("Rule", []):
+        opts += ["--set", "%s=%s" % (rule, value)]
+    body = [l for l in text.splitlines() if l and not l.startswith("[") and l != "end"]
+    log = os.path.join(s.tmp, name)
+    p = subprocess.Popen([s.brp, "record", "-o", log, "-k", key] + opts, stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+    try:
+        for line in body:
+            p.stdin.write(line + "\n")
+            p.stdin.flush()
+            answer = p.stdout.readline().strip()
+            if answer not in ("ok", "kept"):
+                raise SystemExit("forgery.py: brp record answered %r to %r" % (answer, line))
+            if line == upto:
+                break
+        else:
+            raise SystemExit("forgery.py: no line %r" % upto)
+    finally:
+        p.kill()
+        p.communicate()
+    return open(log, "rb").read()
+
+
+def stripping(s, samples, signed, key, platform_key):
+    """A cut of a signed log does not hide what came after it (issue 22, part 2)."""
+    fp = fingerprint("platform.pub")
+    data = open(signed, "rb").read()
+    if sections(data)[-1][0] != "s":
+        raise SystemExit("forgery.py: the signed compact log does not end with its signature")
+    path = s.write("stripped.brp", data[:-112])
+    s.checks += 1
+    rc, v = s.verify(path)
+    want = ("untrusted: the header declares the log signed, but no signature is in it: none covers bytes 0 to %d; "
+            "the replay finds ok: " % (len(data) - 112))
+    print("%-45s %-10s replay %-10s %s" % ("a signed compact log cut before its signature", v.get("verdict"),
+                                           v.get("replay"), v.get("signature", {}).get("status")))
+    if rc != 1 or v.get("verdict") != "untrusted" or v.get("replay") != "ok" or not v.get("closed") or \
+            v.get("signature", {}).get("header_signed") is not True or not s.line.startswith(path + ": " + want):
+        s.fail("a signed compact log cut before its signature, without keys: exit %d, %s\n  %s" % (rc, v, s.line))
+    # brp stats counts it as untrusted, and fails as brp verify does
+    s.checks += 1
+    r = run(s.brp, "stats", "--json", path)
+    counts = json.loads(r.stdout.decode() or "{}").get("verdicts", {})
+    if r.returncode != 1 or counts.get("untrusted") != 1 or counts.get("ok") != 0:
+        s.fail("brp stats of a signed compact log cut before its signature: exit %d, %s" % (r.returncode, counts))
+    # the growing log of brp record -k, killed once the wrong claim is flushed, cut before that flush's signature
+    text = open(os.path.join(samples, "disputed", "claim-deal.txt")).read()
+    grown = record_killed(s, "grown.brp", text, platform_key, "claim 2: 675 615")
+    secs = sections(grown)
+    if [t for t, _, _, _ in secs[-2:]] != ["C", "s"] or secs[-1][3] != len(grown):
+        raise SystemExit("forgery.py: the killed recording does not end with the claim's flush: %s"
+                         % [t for t, _, _, _ in secs])
+    path = s.write("grown-cut.brp", grown[:-112])
+    s.checks += 1
+    rc, v = s.verify(path)
+    claim_at = secs[-2][2]
+    want = ("untrusted, unclosed: the header declares the log signed, but no signature covers bytes %d to %d: the "
+            "last, by key %s (fingerprint %s), signs bytes 0 to %d; the replay finds mismatch: deal 2, side 1: "
+            "claimed 615, recomputed 515" % (claim_at, len(grown) - 112, key, fp, claim_at))
+    print("%-45s %-10s replay %-10s %s" % ("a signed growing log cut before its last signature",
+                                           v.get("verdict"), v.get("replay"), v.get("signature", {}).get("status")))
+    if rc != 1 or v.get("verdict") != "untrusted" or v.get("replay") != "mismatch" or \
+            v.get("signature", {}).get("covered") != claim_at or not s.line.startswith(path + ": " + want):
+        s.fail("a signed growing log cut before its last signature, without keys: exit %d, %s\n  %s\nnot\n  %s"
+               % (rc, v, s.line, want))
+    # whole, it is what it is: the wrong claim, signed
+    path = s.write("grown.brp", grown)
+    s.checks += 1
+    rc, v = s.verify(path)
+    if rc != 1 or v.get("verdict") != "mismatch" or v.get("signature", {}).get("status") != "ok":
+        s.fail("the signed growing log with its wrong claim: exit %d, %s" % (rc, v))
+
+
+def unclosed(s, samples, trusted, platform_key):
+    """A signed prefix cut before a wrong claim: ok, unclosed, and with keys not a success (issue 22, part 2)."""
+    text = open(os.path.join(samples, "disputed", "claim-deal.txt")).read()
+    lines = text.splitlines(keepends=True)
+    cut = lines.index("claim 2: 675 615\n")  # the wrong claim, which the player cuts off with all after it
+    killed = record_killed(s, "killed.brp", text, platform_key, lines[cut - 1].rstrip("\n"))
+    by_sign = sign(s, "cut.brp", import_text(s, "cut", "".join(lines[:cut])), platform_key)
+    for how, data in (("killed before a wrong claim", killed), ("signed by brp sign before a wrong claim", by_sign)):
+        path = s.write("cut-before-claim.brp", data)
+        v, line = expect(s, how, path, trusted,
+                         {"verdict": "ok", "closed": False, "signature": {"status": "ok", "trusted": True}})
+        if "ok, unclosed: " not in line or "claims recorded after its last section may be missing" not in line:
+            s.fail("%s: the line does not say what may be missing: %s" % (how, line))
+        s.checks += 1
+        rc, v = s.verify(path)
+        if rc != 0 or v.get("verdict") != "ok":
+            s.fail("%s, without keys: %s, exit %d" % (how, v.get("verdict"), rc))
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) != 3:
         raise SystemExit(__doc__)
     brp = os.path.abspath(sys.argv[1])
+    samples = os.path.abspath(sys.argv[2])
     tmp = tempfile.mkdtemp(prefix="brp-forgery.")
     try:
         s = Suite(brp, tmp)
@@ -233,6 +503,9 @@ def main():
             raise SystemExit(r.stderr.decode())
         signed = os.path.join(tmp, "sim", "match-000001.brp")
         forgery(s, signed, key, "forger.key", "platform.pub")
+        framing(s, samples, "platform.pub", "platform.key", "forger.key")
+        stripping(s, samples, signed, key, "platform.key")
+        unclosed(s, samples, "platform.pub", "platform.key")
         print("%d checks, %d failures" % (s.checks, len(s.failures)))
         return 1 if s.failures else 0
     finally:

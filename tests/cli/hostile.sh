@@ -9,13 +9,30 @@
 #    missing or special IN.db without creating it.
 # 3. On a full disk (ulimit -f, SIGXFSZ ignored: EFBIG), a failed export or
 #    merge leaves no database and no directory it created; an existing one
-#    is left as it was.
+#    is left as it was. brp view -o leaves no page (an existing one as it
+#    was), brp simulate no directory it made and no log of its own (a corpus
+#    it adds to as it was), brp export --xlsx no workbook and one line of its
+#    own: never libxlsxwriter's "[ERROR]" lines, there or on a path that
+#    cannot be written.
 # 4. A walk follows symbolic links but enters each directory once and gives
 #    each log once, saying once what it skipped.
 # 5. A list line longer than a path can be stops the list with one short
 #    line, in bounded memory.
 # 6. Control characters in file and player names never reach the output raw.
 # 7. A database whose user_version is negative is refused for what it is.
+# 8. Links planted at the names the temporary files once had (LOG.sign~,
+#    LOG.minisig.part~, OUT.part~, PATH.tmp~, X.xlsx.part~) are never written
+#    through; an output that is a link is refused (record, dump, view, keygen,
+#    sign in place); a kill (SIGTERM, SIGINT) at each step of brp sign leaves
+#    no temporary file (strace delivers it at a chosen system call).
+# 9. Key files: a FIFO as -k, -K, --keyring or as a log to sign is refused at
+#    once; a keyring of NUL bytes, /dev/zero, or a line longer than a key line
+#    is refused with its line; a passphrase holding a NUL byte is refused.
+# 10. A walk reports each directory it cannot open (as root too: a path longer
+#    than PATH_MAX, a link into /proc) and checks what comes after it, exit 3;
+#    --from-list DIR is refused.
+# 11. keygen: --force makes a 0600 key of a 0644 file, refuses a link, and a
+#    keygen killed by the file size limit leaves nothing in the next one's way.
 set -u
 
 [ $# -eq 2 ] || { echo "usage: hostile.sh BRP SRCROOT" >&2; exit 2; }
@@ -45,7 +62,7 @@ expect() {
 	lines=$(wc -l < err)
 	if [ "$rc" -eq 124 ]; then
 		bad "brp $*: still running after $limit s"
-	elif [ "$rc" -ne "$want" ] || [ "$lines" -ne 1 ] || ! grep -Eq "$pattern" err; then
+	elif [ "$rc" -ne "$want" ] || [ "$lines" -ne 1 ] || ! grep -Eq -e "$pattern" err; then
 		bad "brp $*: exit $rc (want $want), $lines lines on stderr (want one matching '$pattern'):"
 		sed 's/^/    /' err
 	else
@@ -138,6 +155,43 @@ cp shard.db kept.db
 got=$(full 0 export -q --sqlite kept.db "$s/kzv-4p.brp")
 cmp -s kept.db shard.db || bad "a failed export changed the existing kept.db"
 
+# one_line WHAT GOT: GOT (a full's output) is one line of brp's and "exit 3"
+one_line() {
+	case $2 in
+	*"[ERROR]"* | *"[WARNING]"*) bad "$1: a library's own message reached stderr: $2" ;;
+	"brp "*$'\n'"exit 3") echo "ok: $1: ${2%%$'\n'*}" ;;
+	*) bad "$1: not one line and exit 3: $2" ;;
+	esac
+}
+got=$(full 0 view "$s/stbl-4p.brp" -o page.html)
+one_line "view on a full disk" "$got"
+[ -e page.html ] && bad "view failing on a full disk left page.html ($(wc -c < page.html) bytes)"
+"$brp" view "$s/stbl-4p.brp" -o page.html || bad "view -o page.html failed"
+cp page.html page.orig
+got=$(full 8 view "$s/kzv-4p.brp" -o page.html)
+one_line "view over an existing page on a full disk" "$got"
+cmp -s page.html page.orig || bad "view failing on a full disk changed the existing page.html"
+got=$(full 0 simulate -n 2 -o made/deep/sim)
+one_line "simulate on a full disk" "$got"
+[ -e made ] && bad "simulate failing on a full disk left the directories it made: $(find made | tr '\n' ' ')"
+# the first match fits in 4 KiB, the second does not: what the first wrote goes too
+got=$(full 4 simulate -r kzv -t 20000 -n 4 --seed 3 -o made2/sim)
+one_line "simulate failing half way" "$got"
+[ -e made2 ] && bad "simulate failing half way left: $(find made2 | tr '\n' ' ')"
+"$brp" simulate -q -n 2 -o corpus && cp -r corpus corpus.orig
+got=$(full 0 simulate -q -n 3 --add -o corpus)
+one_line "simulate --add on a full disk" "$got"
+diff -r corpus corpus.orig > /dev/null || bad "simulate --add failing on a full disk changed the corpus: $(ls corpus)"
+for blocks in 0 64 96; do
+	got=$(full $blocks export -q --xlsx book.xlsx "$s"/*.brp "$s"/disputed/*.brp)
+	one_line "export --xlsx on a full disk ($blocks KiB)" "$got"
+	[ -e book.xlsx ] && bad "export --xlsx failing on a full disk left book.xlsx"
+done
+expect 3 '^brp export: nosuch/book.xlsx: No such file or directory$' export -q --xlsx nosuch/book.xlsx "$s/stbl-4p.brp"
+mkdir -p samples-dir
+expect 3 '^brp export: samples-dir: a directory, not a regular file$' export -q --xlsx samples-dir "$s/stbl-4p.brp"
+rmdir samples-dir
+
 # --- 4. symbolic link loops in a walk
 mkdir -p walk/sub
 cp "$s/stbl-4p.brp" walk/a.brp
@@ -207,6 +261,154 @@ if command -v sqlite3 > /dev/null; then
 	expect 3 'neg.db: the database has schema version -1 .*not an export' export -q --sqlite neg.db "$s/stbl-4p.brp"
 	[ -e neg.db ] || bad "the refused neg.db was removed"
 fi
+
+# --- 8. planted links and temporary files
+# planted NAME...: each NAME a link to victim.brp (another match's log), which holds a copy of stbl-2p.brp
+planted() {
+	cp "$s/stbl-2p.brp" victim.brp
+	for n in "$@"; do
+		rm -f "$n"
+		ln -s victim.brp "$n"
+	done
+}
+# untouched NAME...: victim.brp is as it was, each NAME still a link to it
+untouched() {
+	cmp -s victim.brp "$s/stbl-2p.brp" || bad "$1: victim.brp, the planted link's target, was written"
+	for n in "$@"; do
+		[ -L "$n" ] && [ "$(readlink "$n")" = victim.brp ] || bad "$n: the planted link was replaced or removed"
+	done
+}
+"$brp" keygen -o signer > /dev/null || bad "keygen failed"
+cp "$s/stbl-4p.brp" log.brp
+planted log.brp.sign~ log.brp.minisig.part~
+"$brp" sign -k signer.key log.brp > /dev/null || bad "sign with a planted log.brp.sign~ failed"
+"$brp" sign -k signer.key --detached log.brp > /dev/null || bad "sign --detached with a planted link failed"
+untouched log.brp.sign~ log.brp.minisig.part~
+[ -f log.brp ] && [ ! -L log.brp ] || bad "log.brp is no longer a regular file"
+"$brp" verify -q -K signer.pub log.brp || bad "log.brp signed beside planted links does not verify: $("$brp" verify -K signer.pub log.brp)"
+echo "ok: brp sign beside links planted at log.brp.sign~ and log.brp.minisig.part~"
+planted imported.brp.part~ imported.brp.part~.tmp~ salvaged.brp.part~ salvaged.brp.part~.tmp~ recorded.brp.tmp~ book.xlsx.part~
+"$brp" import "$s/stbl-2p.txt" -o imported.brp || bad "import beside planted links failed"
+"$brp" recover "$s/disputed/truncated.brp" -o salvaged.brp > /dev/null || bad "recover beside planted links failed"
+"$brp" dump "$s/stbl-2p.brp" | sed '/^end$/d' | "$brp" record -r stbl -o recorded.brp > /dev/null 2>&1
+printf 'end\n' | "$brp" record -r stbl -o recorded2.brp > /dev/null 2>&1
+"$brp" export -q --xlsx book.xlsx "$s/stbl-2p.brp" || bad "export --xlsx beside a planted link failed"
+untouched imported.brp.part~ imported.brp.part~.tmp~ salvaged.brp.part~ salvaged.brp.part~.tmp~ recorded.brp.tmp~ book.xlsx.part~
+for f in imported.brp salvaged.brp; do
+	"$brp" verify "$f" > /dev/null 2>&1
+	[ $? -le 1 ] || bad "$f, written beside planted links, does not read"
+done
+echo "ok: import, recover, record and export --xlsx beside planted links"
+# an output that is a link: refused, its target untouched
+planted out.brp out.txt out.html k.key
+expect 3 'out.brp: a symbolic link, not a regular file' record -o out.brp
+expect 3 'out.txt: a symbolic link, not a regular file' dump "$s/stbl-4p.brp" -o out.txt
+expect 3 'out.html: a symbolic link, not a regular file' view "$s/stbl-4p.brp" -o out.html
+expect 3 'k.key: a symbolic link, not a regular file' keygen --force -o k
+expect 3 'out.brp: a symbolic link, not a regular file' sign -k signer.key out.brp
+untouched out.brp out.txt out.html k.key
+[ -e k.pub ] && bad "a refused keygen wrote k.pub"
+# a kill at each step of brp sign (strace delivers it on entering the system call)
+if command -v strace > /dev/null && strace -o /dev/null true 2> /dev/null; then
+	"$brp" keygen -o killkey > /dev/null
+	mkdir kill
+	for sig in TERM INT; do
+		for call in openat write fsync linkat rename; do
+			cp "$s/stbl-4p.brp" kill/log.brp
+			before=$(ls -A kill)
+			# (in a subshell of its own, whose note "Terminated" goes nowhere)
+			rc=$( (timeout "$limit" strace -f -o /dev/null -e trace="$call" -e inject="$call:signal=SIG$sig:when=1" \
+				"$brp" sign -k killkey.key kill/log.brp > /dev/null 2>&1; echo $?) 2> /dev/null)
+			after=$(ls -A kill)
+			[ "$after" = "$before" ] || bad "brp sign killed (SIG$sig) at $call left: $(ls -A kill | tr '\n' ' ')"
+			"$brp" verify -q kill/log.brp || bad "brp sign killed (SIG$sig) at $call left a log that does not verify"
+			echo "ok: brp sign killed by SIG$sig at $call (exit $rc): nothing left but kill/log.brp"
+		done
+	done
+else
+	echo "SKIP: no strace that may trace here: the kill at each step of brp sign is not performed"
+fi
+
+# --- 9. key files
+mkfifo key.fifo
+expect 3 'key.fifo: a FIFO, not a regular file' sign -k key.fifo log.brp
+expect 3 'key.fifo: a FIFO, not a regular file' verify -K key.fifo "$s/stbl-4p.brp"
+expect 3 'key.fifo: a FIFO, not a regular file' verify --keyring key.fifo "$s/stbl-4p.brp"
+expect 3 'key.fifo: a FIFO, not a regular file' record -k key.fifo -o keyed.brp
+expect 3 'key.fifo: a FIFO, not a regular file' simulate -k key.fifo -o keyed
+expect 3 'fifo.brp: a FIFO, not a regular file' sign -k signer.key fifo.brp
+expect 3 'fifo.brp: a FIFO, not a regular file' sign -k signer.key --detached fifo.brp
+[ -e fifo.brp.minisig ] && bad "sign --detached of a FIFO wrote fifo.brp.minisig"
+head -c 1048576 /dev/zero > zeros.pub
+expect 3 'zeros.pub: line 1: holds a NUL byte' verify -K zeros.pub "$s/stbl-4p.brp"
+expect 3 '/dev/zero: a character device, not a regular file' verify --keyring /dev/zero "$s/stbl-4p.brp"
+{ cat signer.pub; printf 'RW\000xx\n'; } > nul.pub
+expect 3 'nul.pub: line 3: holds a NUL byte' verify -K nul.pub "$s/stbl-4p.brp"
+{ cat signer.pub; head -c 9000 /dev/zero | tr '\0' A; echo; } > long.pub
+expect 3 'long.pub: line 3: longer than 8192 bytes' verify -K long.pub "$s/stbl-4p.brp"
+{ head -1 signer.key; printf 'RW\000\n'; } > nul.key
+expect 3 'nul.key: line 2: holds a NUL byte' sign -k nul.key log.brp
+# "\0\0\0secret" would be the empty passphrase: refused, and no key is made with it
+printf '\000\000\000secret\n' > nulpass
+expect 3 'the passphrase on file descriptor 3 holds a NUL byte' keygen --encrypt --fast-kdf --passphrase-fd 3 -o nulpass-key 3< nulpass
+[ -e nulpass-key.key ] && bad "keygen made a key with a passphrase holding a NUL byte"
+printf 'secret\n' | "$brp" keygen --encrypt --fast-kdf --passphrase-fd 0 -o enc > /dev/null || bad "keygen --encrypt failed"
+expect 3 'the passphrase on file descriptor 3 holds a NUL byte' sign -k enc.key --passphrase-fd 3 log.brp 3< nulpass
+
+# --- 10. walks that meet a directory they cannot open, as root too
+mkdir -p walk2/a walk2/z
+cp "$s/stbl-4p.brp" walk2/a/first.brp
+cp "$s/kzv-4p.brp" walk2/z/last.brp
+# a path longer than PATH_MAX: opendir fails with ENAMETOOLONG whoever runs it
+(
+	cd walk2/a || exit 1
+	name=$(printf '%0200d' 0)
+	for i in $(seq 22); do
+		mkdir "$name" && cd "$name" || exit 1
+	done
+	cp "$s/stbl-2p.brp" hidden.brp
+) || bad "cannot make the deep tree"
+unopened=1
+if [ "$(id -u)" -ne 0 ]; then
+	mkdir walk2/m/ && chmod 000 walk2/m && unopened=2
+elif ! ls /proc/1/map_files > /dev/null 2>&1; then
+	ln -s /proc/1/map_files walk2/m && unopened=2 # opens, but does not read
+fi
+rc=0
+timeout "$limit" "$brp" verify walk2 > out 2> err || rc=$?
+[ "$rc" -eq 3 ] || bad "verify of a walk with a directory it cannot open: exit $rc, not 3"
+grep -q '^walk2/a/first.brp: ok' out && grep -q '^walk2/z/last.brp: ok' out ||
+	{ bad "the walk did not go on past the directory it cannot open:"; sed 's/^/    /' out; }
+[ "$(grep -c 'cannot \(open\|read\): ' err)" -eq "$unopened" ] && [ "$(wc -l < err)" -eq "$unopened" ] ||
+	{ bad "the walk did not say each directory it cannot open, once:"; cut -c 1-100 err | sed 's/^/    /'; }
+grep -q 'File name too long' err || bad "the directory too deep is not said: $(cut -c 1-100 err)"
+echo "ok: the walk said $unopened directories it cannot open and went on (exit 3)"
+for cmd in "stats" "export -q --sqlite walk2.db"; do
+	rc=0
+	timeout "$limit" "$brp" $cmd walk2 > out 2> err || rc=$?
+	[ "$rc" -eq 3 ] && grep -q 'File name too long' err || bad "$cmd of the walk: exit $rc, $(cut -c 1-100 err)"
+done
+[ "$(sqlite3 walk2.db 'SELECT count(*) FROM matches' 2> /dev/null || echo 2)" = 2 ] ||
+	bad "export of the walk did not keep the 2 logs it could read"
+[ -d walk2/m ] && [ ! -L walk2/m ] && chmod 755 walk2/m
+expect 3 '--from-list walk2: a directory, not a list of paths' verify --from-list walk2
+expect 3 '--from-list walk2: a directory, not a list of paths' stats --from-list walk2
+expect 3 '--from-list walk2: a directory, not a list of paths' export -q --sqlite list.db --from-list walk2
+[ -e list.db ] && bad "export --from-list DIR made list.db"
+
+# --- 11. keygen
+"$brp" keygen -o mode > /dev/null
+chmod 644 mode.key
+"$brp" keygen --force -o mode > /dev/null || bad "keygen --force failed"
+[ "$(stat -c %a mode.key)" = 600 ] || bad "keygen --force kept mode $(stat -c %a mode.key), not 0600"
+got=$(full 0 keygen -o half)
+case $got in *"exit 3") echo "ok: keygen on a full disk: ${got%%$'\n'*}" ;; *) bad "keygen on a full disk: $got" ;; esac
+[ -e half.key ] || [ -e half.pub ] && bad "keygen on a full disk left $(ls half.* | tr '\n' ' ')"
+"$brp" keygen -o half > /dev/null || bad "keygen after the one that failed on a full disk failed"
+"$brp" keygen -o existing > /dev/null
+rm existing.key
+expect 3 'existing.pub: File exists' keygen -o existing
+[ -e existing.key ] && bad "keygen refused for existing.pub left existing.key"
 
 [ $fail -eq 0 ] && echo "all ok"
 exit $fail

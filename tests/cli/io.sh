@@ -5,7 +5,7 @@
 #    exits 3 with exactly one line on stderr, "brp CMD: ...".
 # 2. A failed import, recover or dump leaves no file behind, and a failed
 #    import or recover leaves an existing output untouched (they write a
-#    temporary file and rename it). Never run as an output path a device
+#    temporary file and rename it; its name, when it has one, is .OUT.*~). Never run as an output path a device
 #    such as /dev/null: as root, a rename over it would replace it.
 set -u
 
@@ -58,12 +58,16 @@ rm -rf "$tmp/rec.brp" "$tmp/sim" "$tmp/recorded.brp"
 printf '[Notation "1"]\n[Profile "stbl"]\n[Players "4"]\n\ndeal 1\nhand 0: Ac\n' > broken.txt
 "$brp" import broken.txt -o new.brp 2> /dev/null && bad "import of a broken text succeeded"
 [ -e new.brp ] && bad "a failed import left new.brp"
-[ -e new.brp.part~ ] && bad "a failed import left new.brp.part~"
+for f in .new.brp.*~ new.brp.part~; do
+	[ -e "$f" ] && bad "a failed import left $f"
+done
 
 cp "$s/stbl-2p.brp" kept.brp
 "$brp" import broken.txt -o kept.brp 2> /dev/null && bad "import of a broken text succeeded"
 cmp -s kept.brp "$s/stbl-2p.brp" || bad "a failed import changed the existing kept.brp"
-[ -e kept.brp.part~ ] && bad "a failed import left kept.brp.part~"
+for f in .kept.brp.*~ kept.brp.part~; do
+	[ -e "$f" ] && bad "a failed import left $f"
+done
 
 "$brp" recover "$s/disputed/not-a-log.brp" -o salvaged.brp 2> /dev/null && bad "recover of a non-log succeeded"
 [ -e salvaged.brp ] && bad "a failed recover left salvaged.brp"
@@ -98,7 +102,7 @@ rmdir empty
 "$brp" import "$s/stbl-2p.txt" -o good.brp || bad "import of stbl-2p.txt failed"
 "$brp" recover "$s/disputed/truncated.brp" -o good2.brp > /dev/null || bad "recover of truncated.brp failed"
 "$brp" verify -q good.brp || bad "the imported log does not verify"
-for f in *~; do
+for f in *~ .*~; do
 	[ -e "$f" ] && bad "a temporary file was left behind: $f"
 done
 

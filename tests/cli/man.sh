@@ -4,7 +4,8 @@
 # 1. every command that brp --help lists has a page docs/man/brp-CMD.1.scd,
 #    named in brp.1.scd, and every page is of a command brp has;
 # 2. every long option that brp CMD --help names appears in the page;
-# 3. brp help CMD prints exactly what brp CMD --help prints, with the same exit code;
+# 3. brp help CMD prints exactly what brp CMD --help prints, with the same exit code,
+#    and it has the exit-status paragraph ("Exit status: 0 ...");
 # 4. the pages render (MANDIR: the built pages, when scdoc built them) with a
 #    NAME and a SYNOPSIS section, and man(1) formats them without a warning;
 # 5. the bash completion offers the commands and a command's options.
@@ -36,6 +37,7 @@ for c in $cmds; do
 	"$brp" "$c" --help > "$tmp/help" 2> "$tmp/help.err"
 	rc=$?
 	[ $rc -eq 0 ] || bad "brp $c --help exits $rc"
+	grep -q '^Exit status[ ,:]' "$tmp/help" || bad "brp $c --help has no exit-status paragraph"
 	# the options of the option list: lines that start with -x, or --name
 	for opt in $(sed -n 's/^ *\(-[A-Za-z], \)\{0,1\}\(--[a-z][a-z0-9-]*\).*/\2/p' "$tmp/help" | sort -u); do
 		# scdoc pages write options as *--name*

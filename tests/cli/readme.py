@@ -11,8 +11,8 @@ tree after the setup (build/tools/brp the built brp; samples/, tools/ and
 examples/ the source tree's), under bash with pipefail. Each command must
 exit 0 (an example that shows a failure says so with `; echo "exit $?"`), and
 the lines shown must come out, in that order (a line holding "..." stands for
-lines left out and is not compared; key ids, which keygen makes anew, match
-any key id). The demo of tools/dev.sh prints each step's command from the very
+lines left out and is not compared; key ids and fingerprints, which keygen
+makes anew, match any key id and any fingerprint). The demo of tools/dev.sh prints each step's command from the very
 arguments it runs (its step function), never a label of its own.
 """
 import os
@@ -62,7 +62,8 @@ def transcripts(text):
 
 
 def norm(line):
-    return re.sub(r"key [0-9A-F]{1,16}\b", "key KEYID", line.rstrip())
+    line = re.sub(r"fingerprint [0-9a-f]{32}\b", "fingerprint FINGERPRINT", line.rstrip())
+    return re.sub(r"key [0-9A-F]{1,16}\b", "key KEYID", line)
 
 
 def main(tmp):

@@ -6,12 +6,14 @@
 #                    signs with brp's encrypted key (its format and scrypt)
 #   minisign -> brp  a key made by minisign -G -W signs with brp sign and
 #                    brp simulate -k; brp verify -K with minisign's .pub says
-#                    ok and trusted; with another key, untrusted
+#                    ok and trusted, naming the key by its fingerprint
+#                    (computed here); with another key, untrusted
 #   keys             a wrong or missing passphrase, a public key for a secret
 #                    key, an existing key file, a keyring of several keys
 #   in place         brp sign leaves the log as it was when it fails (a damaged
 #                    log, an unreadable key); signing twice keeps both
-#                    signatures valid
+#                    signatures valid, and the first key trusted reads the
+#                    second signature as a countersignature
 #   export           a tampered log exports with its verdict (SQLite and CSV)
 #
 #   sign.sh BRP MINISIGN [SQLITE3]
@@ -83,13 +85,17 @@ cp sim/match-000001.brp c.brp
 expect 0 "brp sign with minisign's key" "$brp" sign -k m.key c.brp
 expect 0 "brp verify -K minisign's .pub" "$brp" verify --json -K m.pub c.brp
 mid=$(sed -n 's/^untrusted comment: minisign public key //p' m.pub)
+# the fingerprint of minisign's public key, computed here: the first 16 bytes of BLAKE2b-256 of the key
+mfp=$(python3 -c 'import base64, hashlib, sys
+print(hashlib.blake2b(base64.b64decode(open(sys.argv[1]).read().split("\n")[1])[10:42], digest_size=32).hexdigest()[:32])' m.pub)
 [ "$(json_field key)" = "\"$mid\"" ] || bad "the signer's key is $(json_field key), not $mid"
+[ "$(json_field fingerprint)" = "\"$mfp\"" ] || bad "the signer's fingerprint is $(json_field fingerprint), not $mfp"
 [ "$(json_field trusted)" = true ] || bad "minisign's key is not trusted with -K m.pub"
 [ "$(json_field verdict)" = '"ok"' ] || bad "signed by minisign's key: $(cat out)"
 expect 1 "brp verify -K another key" "$brp" verify --json -K k.pub c.brp
 [ "$(json_field verdict)" = '"untrusted"' ] || bad "another key: $(cat out)"
 expect 0 "brp verify without keys" "$brp" verify c.brp
-grep -q "signed by key $mid\$" out || bad "without keys the line does not name the key: $(cat out)"
+grep -q "signed by key $mid (fingerprint $mfp)\$" out || bad "without keys the line does not name the key: $(cat out)"
 expect 0 "brp simulate -k minisign's key" "$brp" simulate -n 2 -k m.key -o msim -q
 expect 0 "verify the signed simulation" "$brp" verify -K m.pub msim
 
@@ -101,7 +107,7 @@ expect 3 "a public key as the secret key" "$brp" sign -k k.pub b.brp
 expect 3 "a secret key as a trusted key" "$brp" verify -K k.key b.brp
 cat k.pub m.pub e.pub > ring
 expect 0 "a keyring" "$brp" verify --keyring ring c.brp
-grep -q "(trusted)" out || bad "--keyring: minisign's key is not trusted: $(cat out)"
+grep -q "signed by the trusted key $mid (fingerprint $mfp)\$" out || bad "--keyring: minisign's key is not trusted: $(cat out)"
 
 # in place
 cp sim/match-000002.brp d.brp
@@ -110,6 +116,11 @@ expect 0 "sign twice (1)" "$brp" sign -k k.key d.brp
 expect 0 "sign twice (2)" "$brp" sign -k m.key d.brp
 expect 0 "verify a log signed twice" "$brp" verify --json -K m.pub d.brp
 [ "$(json_field status)" = '"ok"' ] && [ "$(json_field trusted)" = true ] || bad "signed twice: $(cat out)"
+# the first key trusted: minisign's signature after it is a countersignature, and the line names both keys
+kid=$(sed -n 's/^untrusted comment: minisign public key //p' k.pub)
+expect 0 "verify a countersigned log" "$brp" verify -K k.pub d.brp
+grep -q "; signed by the trusted key $kid (fingerprint [0-9a-f]\{32\}), countersigned by key $mid (fingerprint $mfp)\$" out ||
+	bad "countersigned: $(cat out)"
 cp d.orig bad.brp
 printf '\001' | dd of=bad.brp bs=1 seek=40 conv=notrunc 2> /dev/null
 cp bad.brp bad.orig

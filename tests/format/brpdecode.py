@@ -13,7 +13,8 @@ prints.
     brpdecode.py --actions FILE     only the decisions, one a line:
                                     DEAL TURN SEAT DECISION
     brpdecode.py --signatures FILE  what the signature sections cover (§5.5),
-                                    one line: STATUS KEYID COVERED SIZE
+                                    one line: STATUS KEYID FINGERPRINT COVERED
+                                    SIZE
     brpdecode.py --match-id FILE    the match identity (§17), as brp verify
                                     --json gives it in "match_id"
     brpdecode.py --deal [OPTION VALUE]... SEED N PLAYERS [PLAYERSEED]...
@@ -1166,14 +1167,20 @@ def key_id(raw):
     return "%X" % int.from_bytes(raw, "little")  # no leading zeros, as minisign prints it
 
 
+def fingerprint(pk):
+    """A public key's fingerprint (§5.5): the first 16 bytes of its BLAKE2b-256, in lower-case hex."""
+    return hashlib.blake2b(pk, digest_size=32).digest()[:16].hex()
+
+
 def signatures(data):
-    """(status, key id, covered, size) of the signature sections, as a verifier reports them (§5.5)."""
+    """(status, key id, fingerprint, covered, size) of the signature sections, as a verifier reports
+    them (§5.5)."""
     from nacl.exceptions import BadSignatureError
     from nacl.signing import VerifyKey
 
-    status, key, covered, pos = "unsigned", None, 0, 8
+    status, key, fp, covered, pos = "unsigned", None, None, 0, 8
     if data[:8] != MAGIC:
-        return status, key, covered, len(data)
+        return status, key, fp, covered, len(data)
     while True:
         try:
             sec = read_section(data, pos)
@@ -1189,11 +1196,11 @@ def signatures(data):
         try:
             VerifyKey(pk).verify(digest, sig)
         except BadSignatureError:
-            return "invalid", key_id(keyid), off, len(data)
-        key, covered = key_id(keyid), pos
+            return "invalid", key_id(keyid), fingerprint(pk), off, len(data)
+        key, fp, covered = key_id(keyid), fingerprint(pk), pos
     if key is not None:
         status = "ok" if covered == len(data) else "partial"
-    return status, key, covered, len(data)
+    return status, key, fp, covered, len(data)
 
 
 # ---- the text notation (docs/notation.md) ---------------------------------
@@ -1471,8 +1478,8 @@ def main(argv):
         return 2
     out = sys.stdout
     if sigs:
-        status, key, covered, size = signatures(data)
-        out.write("%s %s %d %d\n" % (status, key or "-", covered, size))
+        status, key, fp, covered, size = signatures(data)
+        out.write("%s %s %s %d %d\n" % (status, key or "-", fp or "-", covered, size))
         return 0
     try:
         if ident:

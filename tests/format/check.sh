@@ -12,7 +12,8 @@
 # then signed ones: simulated with -k (a committed one too), signed twice, a
 # section appended after the signature (partial; after E, so malformed), a signed
 # byte changed (invalid). For every log the decoder's --signatures line must also
-# be what `brp verify --json` says of the signatures (status, key, covered, size).
+# be what `brp verify --json` says of the signatures (status, key, fingerprint,
+# covered, size).
 # Then the test vectors of docs/format.md sections 15.4 (protocol 1) and 18.4
 # (protocol 2): brpdecode.py --deal must print what `brp deal` prints, and so
 # must docs/format.md (its commitments and layouts, read from the page); and
@@ -94,8 +95,8 @@ cp "$src"/tests/format/legacy/*.brp "$work/"
 for f in "$work"/*.brp "$work"/sim-*/*.brp "$work"/sigonly/*.brp; do
 	"$py" "$dec" --signatures "$f" > "$f.py.sig"
 	"$brp" verify --json "$f" |
-		sed -n 's/.*"signature":{"status":"\([a-z]*\)","key":"\{0,1\}\([0-9A-Fnul]*\)"\{0,1\},"trusted":[a-z]*,"covered":\([0-9]*\),"size":\([0-9]*\)}.*/\1 \2 \3 \4/p' |
-		sed 's/ null / - /' > "$f.c.sig"
+		sed -n 's/.*"signature":{"status":"\([a-z]*\)","key":"\{0,1\}\([0-9A-Fnul]*\)"\{0,1\},"fingerprint":"\{0,1\}\([0-9a-fnul]*\)"\{0,1\},"trusted":[a-z]*,"covered":\([0-9]*\),"size":\([0-9]*\),.*/\1 \2 \3 \4 \5/p' |
+		sed 's/ null/ -/g' > "$f.c.sig"
 	if cmp -s "$f.c.sig" "$f.py.sig"; then
 		echo "$f: signatures $(cat "$f.py.sig")"
 	else

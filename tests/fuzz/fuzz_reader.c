@@ -123,9 +123,23 @@ static void check(const uint8_t *data, size_t size)
 	err = rpl_reader_open_memory(&rd, data, size);
 	if (rd) {
 		FUZZ_CHECK(rpl_verify_reader(rd, NULL, &v) == 0);
-		/* no trusted keys: never untrusted; a signature that fails is tampered, whatever else (verify.c) */
-		FUZZ_CHECK(v.kind >= RPL_VERDICT_OK && v.kind <= RPL_VERDICT_TAMPERED);
+		/*
+		 * no trusted keys: untrusted exactly when the header says the log is
+		 * signed and no signature covers its end; a signature that fails is
+		 * tampered, whatever else (verify.c); the replay's finding is kept
+		 */
+		FUZZ_CHECK(v.kind >= RPL_VERDICT_OK && v.kind <= RPL_VERDICT_UNTRUSTED);
 		FUZZ_CHECK(memchr(v.message, '\0', sizeof v.message) != NULL);
+		FUZZ_CHECK(memchr(v.replay_message, '\0', sizeof v.replay_message) != NULL);
+		FUZZ_CHECK(v.replay >= RPL_VERDICT_OK && v.replay <= RPL_VERDICT_MALFORMED);
+		FUZZ_CHECK(v.kind == v.replay || v.kind == RPL_VERDICT_TAMPERED || v.kind == RPL_VERDICT_UNTRUSTED);
+		FUZZ_CHECK(v.header_flags == rpl_reader_flags(rd) && !v.replay_trusted);
+		if (v.kind != RPL_VERDICT_TAMPERED)
+			FUZZ_CHECK((v.kind == RPL_VERDICT_UNTRUSTED) ==
+			           ((v.header_flags & RPL_LOG_SIGNED) &&
+			            (v.signature.status == RPL_SIG_UNSIGNED || v.signature.status == RPL_SIG_PARTIAL)));
+		if (v.replay == RPL_VERDICT_MALFORMED)
+			FUZZ_CHECK(read_failed && v.replay_offset <= size);
 		if (v.kind == RPL_VERDICT_MALFORMED)
 			FUZZ_CHECK(read_failed && v.offset <= size);
 		if (v.kind == RPL_VERDICT_TAMPERED)
@@ -133,8 +147,7 @@ static void check(const uint8_t *data, size_t size)
 		else
 			FUZZ_CHECK(v.signature.status != RPL_SIG_INVALID);
 		if (read_failed)
-			FUZZ_CHECK(v.kind == RPL_VERDICT_MALFORMED || v.kind == RPL_VERDICT_ILLEGAL ||
-			           v.kind == RPL_VERDICT_TAMPERED);
+			FUZZ_CHECK(v.replay == RPL_VERDICT_MALFORMED || v.replay == RPL_VERDICT_ILLEGAL);
 	}
 	rpl_reader_free(rd);
 	rd = NULL;

@@ -101,6 +101,12 @@ int main(void)
 	printf("rpl_verdict.player_seeds offset %zu\n", offsetof(rpl_verdict, player_seeds));
 	printf("rpl_verdict.commit_version offset %zu\n", offsetof(rpl_verdict, commit_version));
 	printf("rpl_verdict.players offset %zu\n", offsetof(rpl_verdict, players));
+	printf("rpl_verdict.replay offset %zu\n", offsetof(rpl_verdict, replay));
+	printf("rpl_verdict.replay_trusted offset %zu\n", offsetof(rpl_verdict, replay_trusted));
+	printf("rpl_verdict.replay_offset offset %zu\n", offsetof(rpl_verdict, replay_offset));
+	printf("rpl_verdict.replay_message offset %zu\n", offsetof(rpl_verdict, replay_message));
+	printf("rpl_verdict.keys offset %zu\n", offsetof(rpl_verdict, keys));
+	printf("rpl_verdict.header_flags offset %zu\n", offsetof(rpl_verdict, header_flags));
 	printf("rpl_signature_report size %zu\n", sizeof(rpl_signature_report));
 	printf("rpl_signature_report.status offset %zu\n", offsetof(rpl_signature_report, status));
 	printf("rpl_signature_report.key offset %zu\n", offsetof(rpl_signature_report, key));

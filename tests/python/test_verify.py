@@ -57,6 +57,53 @@ def test_trusted_keys(tmp_path):
     assert libreplay.verify(paths[0], keys=[str(tmp_path / "b.pub"), str(tmp_path / "a.pub")])["verdict"] == "ok"
 
 
+def test_untrusted_bytes(tmp_path):
+    """Bytes no trusted key signs get no verdict of their own: the replay's finding is a detail, its seat
+    only in signed bytes; a log whose header says it is signed and whose signature was cut off is
+    untrusted without keys; the dict is brp verify --json's, key for key."""
+    import os
+    import shutil
+    import subprocess
+    import zlib
+    from conftest import BRP, SRCROOT
+    subprocess.run([BRP, "keygen", "-o", str(tmp_path / "p")], check=True, capture_output=True)
+    pub = str(tmp_path / "p.pub")
+    signed = str(tmp_path / "signed.brp")
+    shutil.copy(os.path.join(SRCROOT, "samples", "disputed", "meld-two-wilds.brp"), signed)
+    subprocess.run([BRP, "sign", "-k", str(tmp_path / "p.key"), signed], check=True, capture_output=True)
+    data = open(signed, "rb").read()
+    junk = b"x\x02ab"  # an optional section after the signature
+    appended = str(tmp_path / "appended.brp")
+    with open(appended, "wb") as f:
+        f.write(data + junk + zlib.crc32(junk).to_bytes(4, "little"))
+    for path, verdict, seat in ((signed, "illegal", 1), (appended, "untrusted", 1)):
+        got = libreplay.verify(path, keys=pub)
+        want = brp_json_lines("verify", "--json", "-K", pub, path)
+        assert [got] == want and list(got) == list(want[0])
+        assert got["verdict"] == verdict and got["seat"] == seat and got["decision"] == "meld 2c 3c 4c 2h 2s"
+        assert set(got) <= set(libreplay.verify_json_keys())
+    got = libreplay.verify(appended, keys=pub)
+    assert got["replay"] == "illegal" and got["replay_trusted"] is True
+    assert got["signature"]["trusted"] is False and got["signature"]["trusted_covered"] == len(data)
+    # unsigned: the replay's finding names no seat
+    got = libreplay.verify(os.path.join(SRCROOT, "samples", "disputed", "meld-two-wilds.brp"), keys=pub)
+    assert got["verdict"] == "untrusted" and got["replay"] == "illegal" and got["replay_trusted"] is False
+    assert (got["deal"], got["turn"], got["rule"]) == (2, 2, "meld.wilds")
+    assert "seat" not in got and "decision" not in got and "seat" not in got["message"]
+    # a log whose header declares it signed, its signature cut off: untrusted without keys
+    subprocess.run([BRP, "simulate", "-q", "-n", "1", "--seed", "5", "-k", str(tmp_path / "p.key"),
+                    "-o", str(tmp_path / "sim")], check=True)
+    data = open(str(tmp_path / "sim" / "match-000001.brp"), "rb").read()
+    stripped = str(tmp_path / "stripped.brp")
+    with open(stripped, "wb") as f:
+        f.write(data[:-112])
+    got = libreplay.verify(stripped)
+    want = brp_json_lines("verify", "--json", stripped)
+    assert [got] == want and list(got) == list(want[0])
+    assert got["verdict"] == "untrusted" and got["replay"] == "ok" and got["signature"]["header_signed"] is True
+    assert libreplay.verify(str(tmp_path / "sim" / "match-000001.brp"))["verdict"] == "ok"
+
+
 def test_unreadable(tmp_path):
     """A file that cannot be read raises IOFailure, or, with unreadable=True, is brp verify --json's line."""
     import pytest

@@ -157,7 +157,7 @@ static void sinks(void **state)
 		x = NULL;
 		assert_int_equal(rpl_export_xlsx_open(&x, dir), RPL_EIO);
 		assert_non_null(x);
-		assert_string_equal(rpl_export_xlsx_errmsg(x), "it exists and is not a regular file");
+		assert_string_equal(rpl_export_xlsx_errmsg(x), "a directory, not a regular file");
 		rpl_export_xlsx_free(x);
 	}
 

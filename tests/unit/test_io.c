@@ -576,9 +576,13 @@ static void test_killed(void **state)
 	assert_int_equal(v.actions, 75);
 	assert_int_equal(v.signature.status, RPL_SIG_OK);
 	assert_int_equal(v.signature.covered, mn);
-	/* cut inside the last flush: malformed there, its signature partial, the rest salvaged */
+	/*
+	 * cut inside the last flush: malformed there, its signature partial (so
+	 * untrusted: the header says the log is signed), the rest salvaged
+	 */
 	verdict_of(mem, mn - 5, &v);
-	assert_int_equal(v.kind, RPL_VERDICT_MALFORMED);
+	assert_int_equal(v.kind, RPL_VERDICT_UNTRUSTED);
+	assert_int_equal(v.replay, RPL_VERDICT_MALFORMED);
 	assert_true(v.offset >= last && v.offset < mn);
 	assert_int_equal(v.signature.status, RPL_SIG_PARTIAL);
 	assert_int_equal(v.signature.covered, last);

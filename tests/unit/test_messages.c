@@ -118,7 +118,7 @@ static void import_names_no_path(void **state)
 	assert_message(err, MISSING);
 	assert_int_equal(rpl_notation_import(text, sizeof text - 1, SRCROOT "/samples", err, sizeof err), RPL_EIO);
 	assert_message(err, SRCROOT);
-	assert_string_equal(err, "not a regular file");
+	assert_string_equal(err, "a directory, not a regular file");
 }
 
 /* rpl_recover says which side failed (rep.output), not the path of either. */

@@ -13,7 +13,11 @@
  *                report says exactly what the whole signature sections within
  *                the first L bytes cover (each flush ends at one), the status
  *                follows, and no proper cut of the compact log verifies ok
- *                against the trusted key; no cut is ever tampered
+ *                against the trusted key; no cut is ever tampered; without
+ *                keys, a cut no signature ends is untrusted (the header says
+ *                the log is signed), the compact log cut before its
+ *                signature and the growing log cut before its last flush's
+ *                signature included
  *   who covers   a countersignature by another key keeps a log trusted; a
  *                section appended and signed by another key does not, and the
  *                report still says what the trusted key covers; a key that
@@ -22,6 +26,14 @@
  *   every bit    each single bit of a signed compact log flipped, its CRC
  *                recomputed: never ok, and tampered whenever the signed bytes
  *                or the signature changed
+ *   framing      with trusted keys, bytes no trusted key signs get no verdict
+ *                of their own: an illegal meld (a sample's) appended after the
+ *                last trusted signature is untrusted, the illegal decision a
+ *                detail whose line names no seat; signed, it is illegal and
+ *                named, and stays named when unsigned bytes follow; every
+ *                finding of the replay (ok, incomplete, mismatch, malformed)
+ *                after the trusted bytes is untrusted, and a broken signature
+ *                stays tampered
  */
 #include "testlib.h"
 
@@ -290,6 +302,12 @@ static void verify_memory(const unsigned char *data, size_t n, const rpl_keyring
 	rpl_reader_free(rd);
 }
 
+/* The line of a verdict, which must fit. */
+static void line_of(const rpl_verdict *v, char *line, size_t size)
+{
+	assert_true(rpl_verdict_format(v, line, size) < size);
+}
+
 /* Every cut of data: the report matches the whole signatures before the cut (ends[]). */
 static void cuts(const unsigned char *data, size_t n, const size_t *ends, size_t nends, const rpl_keyring *kr,
                  const rpl_pubkey *pk, int compact)
@@ -320,7 +338,62 @@ static void cuts(const unsigned char *data, size_t n, const size_t *ends, size_t
 			assert_int_not_equal(v.kind, RPL_VERDICT_OK);
 		if (v.kind == RPL_VERDICT_OK)
 			assert_int_equal(want, RPL_SIG_OK);
+		/* without keys: once the header (which says the log is signed) is read, a cut that no signature ends is untrusted */
+		verify_memory(data, len, NULL, &v);
+		if (v.header_flags & RPL_LOG_SIGNED)
+			assert_true(want == RPL_SIG_OK ? v.kind != RPL_VERDICT_UNTRUSTED : v.kind == RPL_VERDICT_UNTRUSTED);
+		else
+			assert_int_equal(v.kind, RPL_VERDICT_MALFORMED); /* the header itself is cut */
+		if (len > 0 && len < n)
+			assert_true(v.kind != RPL_VERDICT_OK || want == RPL_SIG_OK);
 	}
+}
+
+/* The signatures stripped: the log is no longer signed, and its header says it was (even without keys). */
+static void stripped(const unsigned char *data, size_t n, const rpl_keyring *kr, const rpl_pubkey *pk)
+{
+	rpl_verdict v;
+	char line[2048], want[512], id[RPL_KEY_ID_TEXT], fp[RPL_KEY_FINGERPRINT_TEXT];
+	size_t covered = 0;
+
+	assert_int_equal(data[n - 112], 's');
+	verify_memory(data, n - 112, NULL, &v);
+	assert_int_equal(v.kind, RPL_VERDICT_UNTRUSTED);
+	assert_true(v.header_flags & RPL_LOG_SIGNED);
+	assert_int_equal(v.keys, 0);
+	assert_false(v.replay_trusted);
+	/* what no signature covers: all of it when stripped whole, else what follows the last signature */
+	if (v.signature.status == RPL_SIG_UNSIGNED) {
+		snprintf(want, sizeof(want),
+		         "the header declares the log signed, but no signature is in it: none covers bytes 0 to %zu; the "
+		         "replay finds %s: ",
+		         n - 112, rpl_verdict_name(v.replay));
+	} else {
+		covered = v.signature.covered;
+		rpl_key_id_format(pk->id, id);
+		rpl_pubkey_fingerprint(pk, fp);
+		snprintf(want, sizeof(want),
+		         "the header declares the log signed, but no signature covers bytes %zu to %zu: the last, by key %s "
+		         "(fingerprint %s), signs bytes 0 to %zu; the replay finds %s: ",
+		         covered, n - 112, id, fp, covered, rpl_verdict_name(v.replay));
+	}
+	line_of(&v, line, sizeof(line));
+	if (!strstr(line, want))
+		fail_msg("the line\n  %s\nlacks\n  %s", line, want);
+	assert_int_equal(strncmp(v.message, "the header declares the log signed, but ", 40), 0);
+	/* with the key: untrusted as well */
+	verify_memory(data, n - 112, kr, &v);
+	assert_int_equal(v.kind, RPL_VERDICT_UNTRUSTED);
+	assert_int_equal(v.keys, 1);
+	line_of(&v, line, sizeof(line));
+	if (v.signature.status == RPL_SIG_UNSIGNED)
+		assert_non_null(strstr(line, "the header declares the log signed, but no signature is in it, and trusted "
+		                             "keys were given"));
+	else
+		assert_non_null(strstr(line, "; no key signs the rest"));
+	/* whole: ok either way */
+	verify_memory(data, n, NULL, &v);
+	assert_true(v.kind == RPL_VERDICT_OK || v.kind == RPL_VERDICT_INCOMPLETE);
 }
 
 static void every_cut(void **state)
@@ -345,6 +418,7 @@ static void every_cut(void **state)
 	assert_int_equal(v.signature.status, RPL_SIG_OK);
 	assert_int_equal(v.signature.count, (int)r.nends);
 	cuts(r.growing, r.ngrowing, r.ends, r.nends, kr, &pk, 0);
+	stripped(r.growing, r.ngrowing, kr, &pk); /* cut between the last flush's sections and its signature */
 	/* the compact form: one signature, at its end, after E */
 	verify_memory(r.compact, r.ncompact, kr, &v);
 	assert_int_equal(v.kind, RPL_VERDICT_OK);
@@ -353,6 +427,10 @@ static void every_cut(void **state)
 	compact_end = r.ncompact;
 	assert_int_equal(r.compact[r.ncompact - 112], 's');
 	cuts(r.compact, r.ncompact, &compact_end, 1, kr, &pk, 1);
+	stripped(r.compact, r.ncompact, kr, &pk); /* a closed log without its one signature */
+	verify_memory(r.compact, r.ncompact - 112, NULL, &v);
+	assert_int_equal(v.replay, RPL_VERDICT_OK); /* what the bytes hold is a whole match, closed */
+	assert_true(v.closed);
 	free(r.growing);
 	free(r.compact);
 	free(r.ends);
@@ -538,11 +616,204 @@ static void who_covers(void **state)
 	rpl_seckey_free(k);
 }
 
+/*
+ * A sample re-recorded by a signing recorder without the rules engine (as
+ * brp import records), flushed before each deal, so that each flush ends with
+ * a signature: its growing form (never closed), and in *before_last the size
+ * of the file at the flush before the last deal.
+ */
+static unsigned char *rerecord(const char *sample, const rpl_seckey *k, size_t *n, size_t *before_last)
+{
+	char src[512];
+	const char *path = tl_tmp_path("rerecord.brp");
+	rpl_reader *rd = NULL;
+	rpl_recorder *rec = NULL;
+	rpl_event ev;
+	unsigned char *data;
+	int got;
+
+	snprintf(src, sizeof(src), "%s/samples/%s", SRCROOT, sample);
+	assert_int_equal(rpl_reader_open(&rd, src), 0);
+	assert_int_equal(rpl_recorder_open_signed(&rec, path, rpl_reader_info(rd), RPL_RECORD_UNCHECKED, k), 0);
+	while ((got = rpl_reader_next(rd, &ev)) == 1) {
+		switch (ev.kind) {
+		case RPL_EV_DEAL:
+			assert_int_equal(rpl_recorder_flush(rec), 0);
+			*before_last = file_size(path);
+			assert_int_equal(rpl_recorder_deal(rec, &ev.layout), 0);
+			break;
+		case RPL_EV_ACTION: assert_int_equal(rpl_recorder_action(rec, &ev.action), 0); break;
+		case RPL_EV_CLAIM: assert_int_equal(rpl_recorder_claim(rec, ev.deal, ev.score), 0); break;
+		default: break;
+		}
+	}
+	assert_int_equal(got, 0);
+	assert_int_equal(rpl_recorder_flush(rec), 0);
+	rpl_recorder_free(rec); /* not closed: the growing form stays */
+	rpl_reader_free(rd);
+	data = tl_read_file(path, n);
+	unlink(path);
+	return data;
+}
+
+/* data with a claim section appended (deal 1: 0 to 0), unsigned; *m its size. */
+static unsigned char *with_claim(const unsigned char *data, size_t n, size_t *m)
+{
+	unsigned char *d = malloc(n + 9);
+	uLong crc;
+
+	assert_non_null(d);
+	memcpy(d, data, n);
+	d[n] = 'C';
+	d[n + 1] = 3;
+	d[n + 2] = 1;
+	d[n + 3] = 0;
+	d[n + 4] = 0;
+	crc = crc32(0, d + n, 5);
+	for (int i = 0; i < 4; i++)
+		d[n + 5 + (size_t)i] = (unsigned char)(crc >> (8 * i));
+	*m = n + 9;
+	return d;
+}
+
+static void framing(void **state)
+{
+	rpl_seckey *k = NULL;
+	rpl_keyring *kr = NULL;
+	rpl_pubkey pk;
+	rpl_verdict v;
+	char line[2048], want[512], id[RPL_KEY_ID_TEXT], fp[RPL_KEY_FINGERPRINT_TEXT];
+	unsigned char *d, *e;
+	size_t n, m, before;
+
+	(void)state;
+	assert_int_equal(rpl_seckey_generate(&k), 0);
+	rpl_seckey_public(k, &pk);
+	rpl_key_id_format(pk.id, id);
+	rpl_pubkey_fingerprint(&pk, fp);
+	assert_int_equal(rpl_keyring_new(&kr), 0);
+	assert_int_equal(rpl_keyring_add(kr, &pk), 0);
+	/* deal 2 of meld-two-wilds: seat 1 melds two wilds at turn 2; the signature after it stripped */
+	d = rerecord("disputed/meld-two-wilds.brp", k, &n, &before);
+	assert_int_equal(d[n - 112], 's');
+	verify_memory(d, n - 112, kr, &v);
+	assert_int_equal(v.kind, RPL_VERDICT_UNTRUSTED);
+	assert_int_equal(v.replay, RPL_VERDICT_ILLEGAL);
+	assert_false(v.replay_trusted);
+	assert_int_equal(v.deal, 2);
+	assert_int_equal(v.turn, 2);
+	assert_int_equal(v.seat, 1); /* kept in the struct; the line and the JSON leave it out */
+	assert_int_equal(v.rule, RPL_RULE_MELD_WILDS);
+	assert_true(v.replay_offset >= before);
+	assert_int_equal(v.keys, 1);
+	assert_false(v.signature.trusted);
+	assert_int_equal(v.signature.trusted_covered, before);
+	assert_non_null(strstr(v.replay_message, "2 wilds in one meld"));
+	line_of(&v, line, sizeof(line));
+	snprintf(want, sizeof(want),
+	         "untrusted, unclosed: the trusted key %s (fingerprint %s) signs bytes 0 to %zu of %zu; no key signs the "
+	         "rest; in the rest the replay finds illegal: deal 2, turn 2 (meld.wilds)",
+	         id, fp, before, n - 112);
+	assert_string_equal(line, want);
+	assert_null(strstr(v.message, "seat"));
+	assert_null(strstr(v.message, "wilds in one meld"));
+	/* without keys: the header declares the log signed, and its end is not: untrusted, no seat named */
+	verify_memory(d, n - 112, NULL, &v);
+	assert_int_equal(v.kind, RPL_VERDICT_UNTRUSTED);
+	assert_int_equal(v.replay, RPL_VERDICT_ILLEGAL);
+	assert_int_equal(v.keys, 0);
+	assert_true(v.header_flags & RPL_LOG_SIGNED);
+	line_of(&v, line, sizeof(line));
+	snprintf(want, sizeof(want),
+	         "untrusted, unclosed: the header declares the log signed, but no signature covers bytes %zu to %zu: the "
+	         "last, by key %s (fingerprint %s), signs bytes 0 to %zu; the replay finds illegal: deal 2, turn 2 "
+	         "(meld.wilds)",
+	         before, n - 112, id, fp, before);
+	assert_string_equal(line, want);
+
+	/* signed: the platform's own log holds the illegal meld, named with its seat */
+	verify_memory(d, n, kr, &v);
+	assert_int_equal(v.kind, RPL_VERDICT_ILLEGAL);
+	assert_int_equal(v.replay, RPL_VERDICT_ILLEGAL);
+	assert_true(v.replay_trusted);
+	assert_true(v.signature.trusted);
+	line_of(&v, line, sizeof(line));
+	snprintf(want, sizeof(want), "; signed by the trusted key %s (fingerprint %s)", id, fp);
+	assert_non_null(strstr(line, "illegal, unclosed: deal 2, turn 2, seat 1: meld 2c 3c 4c 2h 2s: meld.wilds: "));
+	assert_non_null(strstr(line, want));
+	/* and unsigned bytes after it: untrusted, the signed decision still named */
+	e = with_claim(d, n, &m);
+	verify_memory(e, m, kr, &v);
+	assert_int_equal(v.kind, RPL_VERDICT_UNTRUSTED);
+	assert_int_equal(v.replay, RPL_VERDICT_ILLEGAL);
+	assert_true(v.replay_trusted);
+	line_of(&v, line, sizeof(line));
+	assert_non_null(strstr(line, "; in the trusted bytes the replay finds illegal: deal 2, turn 2, seat 1: meld 2c 3c "
+	                             "4c 2h 2s: meld.wilds: ABERTO: 2 wilds in one meld"));
+	free(e);
+	/* a byte of the signed deal 1 changed, CRC mended, unsigned bytes after: tampered, not untrusted */
+	e = with_claim(d, n, &m);
+	e[200] ^= 0x01;
+	fix_crc(e, m, 200);
+	verify_memory(e, m, kr, &v);
+	assert_int_equal(v.kind, RPL_VERDICT_TAMPERED);
+	free(e);
+	free(d);
+
+	/* every other finding after the trusted bytes: untrusted, the finding a detail */
+	{
+		/*
+		 * the claim appended is wrong (deal 1 did not end 0 to 0, or never
+		 * ended): a mismatch in the rest, unless the platform's own wrong
+		 * match total, in the signed bytes, comes first
+		 */
+		static const struct {
+			const char *sample;
+			int replay, claimed_trusted;
+		} finding[] = {
+			{ "stbl-4p.brp", RPL_VERDICT_OK, 0 },
+			{ "disputed/unfinished.brp", RPL_VERDICT_INCOMPLETE, 0 },
+			{ "disputed/claim-match.brp", RPL_VERDICT_MISMATCH, 1 },
+		};
+		for (size_t i = 0; i < sizeof(finding) / sizeof(finding[0]); i++) {
+			d = rerecord(finding[i].sample, k, &n, &before);
+			verify_memory(d, n, kr, &v);
+			assert_int_equal(v.kind, finding[i].replay); /* signed whole: the finding is the verdict */
+			assert_true(v.replay_trusted);
+			e = with_claim(d, n, &m);
+			verify_memory(e, m, kr, &v);
+			assert_int_equal(v.kind, RPL_VERDICT_UNTRUSTED);
+			assert_int_equal(v.replay, RPL_VERDICT_MISMATCH);
+			assert_int_equal(v.replay_trusted, finding[i].claimed_trusted);
+			assert_int_equal(v.claim_deal, finding[i].claimed_trusted ? 0 : 1);
+			free(e);
+			/* the last signature stripped */
+			verify_memory(d, n - 112, kr, &v);
+			assert_int_equal(v.kind, RPL_VERDICT_UNTRUSTED);
+			assert_int_equal(v.replay, finding[i].replay);
+			assert_false(v.replay_trusted);
+			line_of(&v, line, sizeof(line));
+			snprintf(want, sizeof(want), "; in the rest the replay finds %s: ", rpl_verdict_name(finding[i].replay));
+			assert_non_null(strstr(line, want));
+			/* damage after the trusted bytes: malformed is a detail too */
+			d[n - 112 - 2] ^= 0x01; /* in the CRC of the last unsigned section */
+			verify_memory(d, n - 112, kr, &v);
+			assert_int_equal(v.kind, RPL_VERDICT_UNTRUSTED);
+			assert_int_equal(v.replay, RPL_VERDICT_MALFORMED);
+			assert_false(v.replay_trusted);
+			assert_non_null(strstr(v.message, "in the rest the replay finds malformed: "));
+			free(d);
+		}
+	}
+	rpl_keyring_free(kr);
+	rpl_seckey_free(k);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(keys),       cmocka_unit_test(prehash),   cmocka_unit_test(every_cut),
-		cmocka_unit_test(who_covers), cmocka_unit_test(every_bit),
+		cmocka_unit_test(who_covers), cmocka_unit_test(every_bit), cmocka_unit_test(framing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -286,7 +286,11 @@ int brp_rules_make(const char *cmd, const char *profile, const char *const *sets
  * than BRP_LIST_LINE_MAX bytes (PATH_MAX on Linux, with its NUL) cannot be a
  * path and stops the list, quoting 40 bytes of it. A walk enters each
  * directory once and gives each log once (by device and inode): a directory
- * or a log met again through a link is skipped, with one line on stderr.
+ * or a log met again through a link is skipped, with one line on stderr. A
+ * directory met on the way that cannot be opened or read (no permission, a
+ * link into /proc, a path too long) is said in one line, "PATH: cannot open:
+ * REASON", and the walk goes on past it, as find does; the command then
+ * exits 3 (brp_source_unreadable).
  */
 #define BRP_LIST_LINE_MAX 4095
 struct brp_source;
@@ -294,20 +298,23 @@ struct brp_source;
 /*
  * A source over argv[0..argc) and list. The directories among the arguments
  * are opened once and the list file opened here, so that these mistakes stop
- * a command before any work. On failure prints one line and returns -1 (*out
- * is then NULL).
+ * a command before any work; a list that is a directory is refused (it would
+ * read as an empty list). On failure prints one line and returns -1 (*out is
+ * then NULL).
  */
 int brp_source_new(struct brp_source **out, const char *cmd, int argc, char **argv, const char *list);
 /*
  * The next path in *path, NULL after the last; it stays valid until the next
- * call. Returns 0, or -1 when a directory met on the way cannot be read or
- * memory runs out: that is not printed, so that the caller can print it in its
- * place, after the results of the paths before it (brp_source_errmsg); every
- * later call fails too.
+ * call. Returns 0, or -1 when a list cannot be read on (a line too long, a
+ * NUL byte, a read error) or memory runs out: that is not printed, so that
+ * the caller can print it in its place, after the results of the paths
+ * before it (brp_source_errmsg); every later call fails too.
  */
 int brp_source_next(struct brp_source *src, const char **path);
 /* Why brp_source_next failed, one line; NULL while it has not. */
 const char *brp_source_errmsg(const struct brp_source *src);
+/* How many directories the walks could not open or read (each said on stderr): non-zero makes the exit 3. */
+size_t brp_source_unreadable(const struct brp_source *src);
 /*
  * Logs read from standard input (a pipe: `... | brp verify --log -`). A
  * path to a FIFO stays refused (a hostile FIFO could block a batch forever);
@@ -332,6 +339,32 @@ int brp_open_log(const char *arg, rpl_reader **rd);
 /* rpl_verify_file_trusted, the stdin log (brp_is_stdin_log) read from standard input. */
 int brp_verify_log(const char *path, const rpl_rules *rules, const rpl_keyring *trusted, rpl_verdict *out,
                    const rpl_verify_observer *obs);
+
+/*
+ * An output file written whole (brp dump -o, brp view -o): written to a new
+ * file in the output's directory, unnamed (O_TMPFILE) or under a fresh name
+ * no one can guess made with O_EXCL|O_NOFOLLOW, and renamed over the
+ * output only once complete, so that a failure (a full disk) leaves nothing
+ * and an existing output untouched, and a link planted anywhere is never
+ * written through. An output that is a symbolic link is refused; one that
+ * exists and is neither a regular file nor a directory (a device such as
+ * /dev/full, a FIFO) is written as it is.
+ *
+ * brp_output_open: 0 with o->f to write to; -1 with why (the system's reason,
+ * or "a symbolic link, not a regular file"), nothing made. brp_output_commit:
+ * flush, sync and put in place; 0, or -1 with why and nothing left.
+ * brp_output_discard: close and remove; accepts an o already committed.
+ */
+struct brp_output {
+	FILE *f;
+	int fd;      /* the new file; -1 when the output is a device, written as it is */
+	char *path;  /* the output's path */
+	char *name;  /* the new file's name, while it has one (not unnamed) */
+	int unnamed; /* made with O_TMPFILE: linked into place at commit */
+};
+int brp_output_open(struct brp_output *o, const char *path, char *why, size_t cap);
+int brp_output_commit(struct brp_output *o, char *why, size_t cap);
+void brp_output_discard(struct brp_output *o);
 
 /* How many paths brp_source_next has given. */
 size_t brp_source_count(const struct brp_source *src);

@@ -44,7 +44,7 @@ static void usage(FILE *f)
 	      "\n"
 	      "Exit status: 0 printed; 1 with --log, printed, but the seed is not the one\n"
 	      "the log commits to; 2 a usage error; 3 a log that cannot be read or holds no\n"
-	      "committed deal.\n",
+	      "committed deal, or the output cannot be written.\n",
 	      f);
 }
 

@@ -317,8 +317,10 @@ int cmd_dump(int argc, char **argv)
 	const char *out_path = NULL, *path = NULL;
 	rpl_reader *rd = NULL;
 	FILE *out = stdout;
+	struct brp_output o = { NULL, -1, NULL, NULL, 0 };
+	char why[256];
 	char err[RPL_ERRMSG_SIZE];
-	int rc = BRP_EXIT_USAGE, c, e, regular = 0, json = 0;
+	int rc = BRP_EXIT_USAGE, c, e, json = 0;
 
 	brp_getopt_init(&g, name, opts, argc, argv);
 	while ((c = brp_getopt_next(&g)) != -1) {
@@ -354,14 +356,12 @@ int cmd_dump(int argc, char **argv)
 		goto cleanup;
 	}
 	if (out_path) {
-		struct stat st;
-		out = fopen(out_path, "wb");
-		if (!out) {
-			brp_error(name, "cannot create %s: %s", out_path, strerror(errno));
+		/* written beside it and renamed over it once whole: a failure leaves nothing half-written */
+		if (brp_output_open(&o, out_path, why, sizeof(why)) != 0) {
+			brp_error(name, "cannot create %s: %s", out_path, why);
 			goto cleanup;
 		}
-		/* on failure only a regular file is removed: never a device such as /dev/full */
-		regular = fstat(fileno(out), &st) == 0 && S_ISREG(st.st_mode);
+		out = o.f;
 	}
 	if (json)
 		e = dump_json(rd, out, err, sizeof err);
@@ -374,22 +374,15 @@ int cmd_dump(int argc, char **argv)
 		goto cleanup;
 	}
 	if (out != stdout) {
-		FILE *f = out;
-		out = NULL;
-		if (fclose(f) != 0) {
-			brp_error(name, "cannot write %s: %s", out_path, strerror(errno));
-			if (regular)
-				remove(out_path);
+		out = stdout;
+		if (brp_output_commit(&o, why, sizeof(why)) != 0) {
+			brp_error(name, "cannot write %s: %s", out_path, why);
 			goto cleanup;
 		}
 	}
 	rc = BRP_EXIT_OK;
 cleanup:
-	if (out && out != stdout) {
-		fclose(out);
-		if (regular)
-			remove(out_path); /* nothing half-written is left behind */
-	}
+	brp_output_discard(&o); /* nothing half-written is left behind */
 	rpl_reader_free(rd);
 	return rc;
 }

@@ -288,6 +288,8 @@ int cmd_export(int argc, char **argv)
 	if (rc != 0)
 		goto cleanup; /* said: the database is left as it was */
 	brp_progress_end(&e.prog);
+	if (brp_source_count(src) == 0 && brp_source_unreadable(src))
+		goto cleanup; /* a directory that could not be walked, said: nothing was made */
 	if (brp_source_count(src) == 0) {
 		brp_error(name, "no .brp log found in the arguments");
 		status = BRP_EXIT_USAGE;
@@ -311,8 +313,8 @@ int cmd_export(int argc, char **argv)
 	else if (!b.quiet)
 		printf("%zu log%s: %zu added, %zu already %s; %zu ok, %zu not ok%s\n", e.t.logs, e.t.logs == 1 ? "" : "s",
 		       e.t.added, e.t.present, e.db ? "in the database" : "exported", e.t.ok, e.t.not_ok,
-		       e.t.unreadable ? ", some unreadable" : "");
-	status = e.t.unreadable ? BRP_EXIT_FAIL : BRP_EXIT_OK;
+		       e.t.unreadable || brp_source_unreadable(src) ? ", some unreadable" : "");
+	status = e.t.unreadable || brp_source_unreadable(src) ? BRP_EXIT_FAIL : BRP_EXIT_OK;
 cleanup:
 	brp_progress_end(&e.prog);
 	rpl_export_db_free(e.db);     /* rolls back a batch that was not committed */

@@ -80,7 +80,7 @@ static void usage(FILE *f)
 	      "  -k, --key FILE            sign as it writes: a signature at every flush (a\n"
 	      "                            killed recording leaves a signed prefix), one over\n"
 	      "                            the whole log at the close\n"
-	      "      --passphrase-fd N     read the key's passphrase from file descriptor N\n"
+	      "      --passphrase-fd N     with -k: read the passphrase from file descriptor N\n"
 	      "      --json                each answer as one JSON object on its line:\n"
 	      "                            line, answer (ok, kept, refused, error), rule,\n"
 	      "                            message, recorded and not_recorded (turn lines),\n"
@@ -478,6 +478,10 @@ int cmd_record(int argc, char **argv)
 	}
 	if (commit_version && !committed) {
 		brp_error(name, "--commitment-version needs --commitment");
+		goto cleanup;
+	}
+	if (passfd >= 0 && !keyfile) {
+		brp_error(name, "--passphrase-fd needs -k KEY");
 		goto cleanup;
 	}
 	if (brp_table_finish(name, &table) != 0)

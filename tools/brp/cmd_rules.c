@@ -15,7 +15,10 @@ static void usage(FILE *f)
 	      "  -r, --rules PROFILE   the profile, as in the other commands (the same as PROFILE)\n"
 	      "  -s, --set NAME=VALUE  override a parameter (repeatable)\n"
 	      "      --json            print one JSON object {\"profile\":..., \"params\":{...}}\n"
-	      "  -h, --help            print this help and exit\n",
+	      "  -h, --help            print this help and exit\n"
+	      "\n"
+	      "Exit status: 0 printed, 2 an unknown profile or parameter, a value out of\n"
+	      "range, or a usage error, 3 out of memory or the output cannot be written.\n",
 	      f);
 }
 

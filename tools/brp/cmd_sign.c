@@ -1,6 +1,7 @@
 /* brp sign: sign match logs in place (a signature section), or with a detached minisign signature. */
 #include "brp.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -55,6 +56,7 @@ int cmd_sign(int argc, char **argv)
 	rpl_seckey *k = NULL;
 	rpl_pubkey pk;
 	char id[RPL_KEY_ID_TEXT];
+	sigset_t hold, old;
 
 	brp_getopt_init(&g, name, opts, argc, argv);
 	while ((c = brp_getopt_next(&g)) != -1) {
@@ -90,9 +92,20 @@ int cmd_sign(int argc, char **argv)
 		return BRP_EXIT_FAIL;
 	rpl_seckey_public(k, &pk);
 	rpl_key_id_format(pk.id, id);
+	/*
+	 * A log is signed with the termination signals held: a Ctrl-C or a kill
+	 * ends brp between two logs, never while a signed copy is being written
+	 * (the library's temporary file has no name where the system allows it;
+	 * where it has one, it would be left behind).
+	 */
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	sigaddset(&hold, SIGQUIT);
 	for (int i = first; i < argc; i++) {
 		const char *log = argv[i];
-		int err;
+		int err, held;
 		if (detached) {
 			char *sig = malloc(strlen(log) + 9);
 			if (!sig) {
@@ -101,12 +114,18 @@ int cmd_sign(int argc, char **argv)
 				break;
 			}
 			sprintf(sig, "%s.minisig", log);
+			held = sigprocmask(SIG_BLOCK, &hold, &old) == 0;
 			err = rpl_sign_detached(k, log, sig, comment, (int64_t)time(NULL));
+			if (held)
+				sigprocmask(SIG_SETMASK, &old, NULL);
 			if (!err && printf("%s: signed by key %s\n", sig, id) < 0)
 				err = RPL_EIO;
 			free(sig);
 		} else {
+			held = sigprocmask(SIG_BLOCK, &hold, &old) == 0;
 			err = rpl_sign_log(k, log);
+			if (held)
+				sigprocmask(SIG_SETMASK, &old, NULL);
 			if (!err && printf("%s: signed by key %s\n", log, id) < 0)
 				err = RPL_EIO;
 		}

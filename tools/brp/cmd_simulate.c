@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const char *const name = "simulate";
 
@@ -43,7 +44,7 @@ static void usage(FILE *f)
 	      "                        after its last match-NNNNNN.brp (with the same seed,\n"
 	      "                        two runs make what one run of both counts makes)\n"
 	      "  -k, --key FILE        sign every log with this secret key as it is written\n"
-	      "      --passphrase-fd N read the key's passphrase from file descriptor N\n"
+	      "      --passphrase-fd N with -k: read the passphrase from descriptor N\n"
 	      "  -q, --quiet           no progress and no summary line\n"
 	      "      --json            the summary as one JSON object (even with -q):\n"
 	      "                        matches, deals, decisions, output\n"
@@ -219,12 +220,17 @@ cleanup:
 	return err;
 }
 
-/* mkdir -p */
-static int make_dirs(const char *dir)
+/*
+ * mkdir -p; *made is how many of the last components this call created
+ * (they are nested: the first it made and every one below it), so that a
+ * failed run can take them away again. On failure the ones it made are gone.
+ */
+static int make_dirs(const char *dir, int *made)
 {
 	char path[4096];
 	size_t n = strlen(dir);
 
+	*made = 0;
 	if (n == 0 || n >= sizeof(path)) {
 		errno = ENAMETOOLONG;
 		return -1;
@@ -234,11 +240,53 @@ static int make_dirs(const char *dir)
 		if (path[i] != '/' && path[i] != '\0')
 			continue;
 		path[i] = '\0';
-		if (mkdir(path, 0755) < 0 && errno != EEXIST)
+		if (mkdir(path, 0755) == 0) {
+			(*made)++;
+		} else if (errno != EEXIST) {
+			int e = errno;
+			for (; *made > 0; (*made)--) {
+				char *slash = strrchr(path, '/');
+				if (!slash)
+					break;
+				*slash = '\0';
+				rmdir(path);
+			}
+			errno = e;
 			return -1;
+		}
 		path[i] = i < n ? '/' : '\0';
 	}
 	return 0;
+}
+
+/*
+ * A run that failed leaves nothing of its own: the logs it wrote (the ones
+ * numbered after the corpus it found; the one that failed may be cut) and
+ * the directories it made, innermost first. What was there before it stays.
+ */
+static void undo(const struct job *j, int made)
+{
+	char path[4096];
+	size_t n;
+
+	for (long i = 0; i < j->matches; i++) {
+		snprintf(path, sizeof(path), "%s/match-%06ld.brp", j->dir, j->base + i + 1);
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s", j->dir);
+	n = strlen(path);
+	while (n > 1 && path[n - 1] == '/')
+		path[--n] = '\0';
+	for (int k = 0; k < made; k++) {
+		char *slash;
+		if (rmdir(path) != 0)
+			break; /* not empty: something else is in it */
+		if (!(slash = strrchr(path, '/')))
+			break;
+		while (slash > path && slash[-1] == '/')
+			slash--;
+		*slash = '\0';
+	}
 }
 
 /*
@@ -325,7 +373,7 @@ int cmd_simulate(int argc, char **argv)
 	static const char *const bots[] = { "greedy", "random", "mixed", NULL };
 	static const char *const counts[] = { "2", "4", NULL };
 	const char *keyfile = NULL;
-	int passfd = -1, add = 0, rc, first;
+	int passfd = -1, add = 0, rc, first, made = 0;
 	long target = -1;
 	rpl_seckey *key = NULL;
 	char tset[64];
@@ -396,6 +444,10 @@ int cmd_simulate(int argc, char **argv)
 	}
 	if (j.player_seeds < 0)
 		j.player_seeds = j.commit ? j.players : 0;
+	if (passfd >= 0 && !keyfile) {
+		brp_error(name, "--passphrase-fd needs -k KEY");
+		goto cleanup;
+	}
 	if (target >= 0) {
 		snprintf(tset, sizeof(tset), "target=%ld", target);
 		if ((status = brp_rules_opts_add(name, &ro, tset)) != 0)
@@ -424,12 +476,13 @@ int cmd_simulate(int argc, char **argv)
 	if (keyfile && brp_seckey_open(name, keyfile, passfd, &key) < 0)
 		goto cleanup;
 	j.key = key;
-	if (make_dirs(j.dir) < 0) {
+	if (make_dirs(j.dir, &made) < 0) {
 		brp_error(name, "%s: %s", j.dir, strerror(errno));
 		goto cleanup;
 	}
 	if ((rc = corpus_start(&j, add)) != 0) {
 		status = rc;
+		undo(&j, made);
 		goto cleanup;
 	}
 	th = calloc((size_t)b.jobs, sizeof(*th));
@@ -452,6 +505,7 @@ int cmd_simulate(int argc, char **argv)
 	if (atomic_load(&j.failed)) {
 		if (j.errmsg[0]) /* a thread that did not start has been said */
 			brp_error(name, "%s", j.errmsg);
+		undo(&j, made);
 		goto cleanup;
 	}
 	if (json) {

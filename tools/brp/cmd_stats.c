@@ -27,9 +27,11 @@ static void usage(FILE *f)
 	      "  -q, --quiet      no progress line on a terminal\n"
 	      "  -h, --help       print this help and exit\n"
 	      "\n"
-	      "Exit status, as brp verify's: 0 every log ok; 1 some illegal, mismatch or\n"
-	      "incomplete; 2 a usage error, or arguments that name no log; 3 some malformed\n"
-	      "or unreadable (no table when none could be read), or out of memory.\n",
+	      "Exit status, as brp verify's: 0 every log ok; 1 some illegal, mismatch,\n"
+	      "incomplete, tampered or untrusted (a log whose header says it is signed and\n"
+	      "whose signatures were cut off); 2 a usage error, or arguments that name no\n"
+	      "log; 3 some malformed or unreadable (no table when none could be read), or out\n"
+	      "of memory.\n",
 	      f);
 }
 
@@ -183,7 +185,7 @@ static void print_json(const struct counts *c)
 	for (int k = 1; k < RPL_CANASTRA_NCAT; k++)
 		printf("%s\"%s\":%ld", k > 1 ? "," : "", rpl_canastra_name(k), c->canastras[k]);
 	fputs("},\"verdicts\":{", stdout);
-	for (int k = 0; k <= RPL_VERDICT_TAMPERED; k++)
+	for (int k = 0; k <= RPL_VERDICT_UNTRUSTED; k++)
 		printf("%s\"%s\":%ld", k ? "," : "", rpl_verdict_name(k), c->verdicts[k]);
 	fputs("}}\n", stdout);
 }
@@ -259,6 +261,10 @@ int cmd_stats(int argc, char **argv)
 	brp_progress_end(&total.prog);
 	if (rc < 0)
 		goto cleanup;
+	if (brp_source_count(src) == 0 && brp_source_unreadable(src)) {
+		status = BRP_EXIT_FAIL; /* a directory that could not be walked, said */
+		goto cleanup;
+	}
 	if (brp_source_count(src) == 0) {
 		brp_error(name, "no .brp log found in the arguments");
 		status = BRP_EXIT_USAGE;
@@ -271,10 +277,11 @@ int cmd_stats(int argc, char **argv)
 		else
 			print_text(&total.c);
 	}
-	if (total.c.unreadable || total.c.verdicts[RPL_VERDICT_MALFORMED])
+	if (total.c.unreadable || total.c.verdicts[RPL_VERDICT_MALFORMED] || brp_source_unreadable(src))
 		status = BRP_EXIT_FAIL;
 	else if (total.c.verdicts[RPL_VERDICT_ILLEGAL] || total.c.verdicts[RPL_VERDICT_MISMATCH] ||
-	         total.c.verdicts[RPL_VERDICT_INCOMPLETE])
+	         total.c.verdicts[RPL_VERDICT_INCOMPLETE] || total.c.verdicts[RPL_VERDICT_TAMPERED] ||
+	         total.c.verdicts[RPL_VERDICT_UNTRUSTED])
 		status = BRP_EXIT_NO;
 	else
 		status = BRP_EXIT_OK;

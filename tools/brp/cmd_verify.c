@@ -17,7 +17,11 @@ static void usage(FILE *f)
 	      "  incomplete  all legal, but the log stops before the match ended\n"
 	      "  malformed   the file cannot be read: byte offset and reason\n"
 	      "  tampered    a signature does not verify: the bytes it covers were changed\n"
-	      "  untrusted   otherwise ok, but no trusted key (-K, --keyring) signs the whole log\n"
+	      "  untrusted   trusted keys (-K, --keyring) were given and none signs the whole\n"
+	      "              log, or its header declares it signed (format version 4) and no\n"
+	      "              signature covers its end; whatever the replay found, which is a\n"
+	      "              detail (\"replay\"), naming a seat only in bytes a trusted key\n"
+	      "              signs\n"
 	      "A log without its end section is said \"unclosed\" (\"ok, unclosed: ...\"):\n"
 	      "a recording that was never closed, or one whose end was cut off.\n"
 	      "Directories are searched for *.brp files, each directory and log once; - reads\n"
@@ -47,31 +51,30 @@ static void usage(FILE *f)
 	      "      --strict          an unclosed log (no end section) is not ok, even when\n"
 	      "                        its match is over: claims after its last section may\n"
 	      "                        be missing\n"
-	      "  -K, --key FILE        a trusted public key (a minisign .pub file; repeatable)\n"
+	      "  -K, --key FILE        a trusted public key (a minisign .pub file; repeatable);\n"
+	      "                        with keys, an unclosed log fails as with --strict\n"
 	      "      --keyring FILE    trusted public keys, one after another in a file\n"
-	      "Signatures are checked in every log; a signed log's line names the key.\n"
+	      "Signatures are checked in every log; a signed log's line names each signer by\n"
+	      "its key id and its fingerprint (a hash of its public key: an id can be copied).\n"
 	      "  -h, --help            print this help and exit\n"
 	      "\n"
 	      "Exit status: 0 all ok; 1 some illegal, mismatch, incomplete, tampered or\n"
-	      "untrusted (or, with --strict, unclosed); 2 a usage error, or arguments that\n"
-	      "name no log; 3 some malformed or unreadable log, or out of memory.\n",
+	      "untrusted (or, with --strict or keys, unclosed); 2 a usage error, or\n"
+	      "arguments that name no log; 3 some malformed or unreadable log, or out of\n"
+	      "memory.\n",
 	      f);
 }
 
-/* What the signatures cover, after the verdict's text (nothing for an unsigned log when no key is trusted). */
-static void print_text(const char *path, const rpl_verdict *v, int keys)
+/* The verdict's line: the library's, which names every signer. */
+static void print_text(const char *path, const rpl_verdict *v)
 {
-	char line[1024];
+	char line[2048];
 
 	/* the path and the message may hold any byte (a name from the log): escaped */
 	rpl_verdict_format(v, line, sizeof(line));
 	brp_text(stdout, path);
 	fputs(": ", stdout);
 	brp_text(stdout, line);
-	/* with trusted keys given, an unsigned log's line says so (the library's line names signers only) */
-	if (keys && v->signature.status == RPL_SIG_UNSIGNED && v->kind != RPL_VERDICT_TAMPERED &&
-	    v->kind != RPL_VERDICT_UNTRUSTED)
-		fputs("; unsigned", stdout);
 	putchar('\n');
 }
 
@@ -84,34 +87,65 @@ static void print_score(const rpl_score *s)
 	       (int)s->canastras[RPL_CANASTRA_DIRTY14], (int)s->going_out, (int)s->hand, (int)s->morto, (int)s->total);
 }
 
-/* "signature": what the log's signature sections cover (sign.h), in every verdict. */
-static void print_signature_json(const rpl_signature_report *sr)
+/* A key's fingerprint as a JSON string, or null when there is no key. */
+static void print_fingerprint(const rpl_pubkey *pk, int present)
+{
+	char fp[RPL_KEY_FINGERPRINT_TEXT];
+
+	if (!present) {
+		fputs("null", stdout);
+		return;
+	}
+	rpl_pubkey_fingerprint(pk, fp);
+	printf("\"%s\"", fp);
+}
+
+/*
+ * "signature": what the log's signature sections cover (sign.h), in every
+ * verdict: the last signer (its id and fingerprint), whether a trusted key
+ * covers the whole log, what the last trusted signature covers, a key that
+ * carries a trusted key's id with another public key, and whether the
+ * header declares the log signed.
+ */
+static void print_signature_json(const rpl_signature_report *sr, unsigned header_flags)
 {
 	char id[RPL_KEY_ID_TEXT];
+	int signed_ = sr->status != RPL_SIG_UNSIGNED;
 
 	printf(",\"signature\":{\"status\":\"%s\",\"key\":", rpl_signature_status_name(sr->status));
-	if (sr->status == RPL_SIG_UNSIGNED) {
+	if (!signed_) {
 		fputs("null", stdout);
 	} else {
 		rpl_key_id_format(sr->key.id, id);
 		printf("\"%s\"", id);
 	}
-	printf(",\"trusted\":%s,\"covered\":%llu,\"size\":%llu}", sr->key_trusted ? "true" : "false",
+	fputs(",\"fingerprint\":", stdout);
+	print_fingerprint(&sr->key, signed_);
+	printf(",\"trusted\":%s,\"covered\":%llu,\"size\":%llu,\"trusted_key\":", sr->trusted ? "true" : "false",
 	       (unsigned long long)sr->covered, (unsigned long long)sr->size);
+	print_fingerprint(&sr->trusted_key, sr->trusted_covered > 0);
+	printf(",\"trusted_covered\":%llu,\"id_clash\":", (unsigned long long)sr->trusted_covered);
+	print_fingerprint(&sr->clash_key, sr->id_clash);
+	printf(",\"header_signed\":%s}", header_flags & RPL_LOG_SIGNED ? "true" : "false");
 }
 
-static void print_json(const char *path, const rpl_verdict *v)
+/*
+ * What the replay found, as the keys of its kind: those of the verdict, or
+ * after "replay" in an untrusted one. blame: the seat and the decision of an
+ * illegal one are given (not for bytes no trusted key signs).
+ */
+static void print_finding(const rpl_verdict *v, int kind, int blame)
 {
 	char act[160];
 
-	fputs("{\"file\":", stdout);
-	brp_json_string(stdout, path);
-	printf(",\"verdict\":\"%s\"", rpl_verdict_name(v->kind));
-	switch (v->kind) {
+	switch (kind) {
 	case RPL_VERDICT_ILLEGAL:
-		rpl_action_format(&v->action, act, sizeof(act));
-		printf(",\"deal\":%d,\"turn\":%d,\"seat\":%d,\"decision\":", v->deal, v->turn, v->seat);
-		brp_json_string(stdout, v->turn > 0 ? act : "");
+		printf(",\"deal\":%d,\"turn\":%d", v->deal, v->turn);
+		if (blame) {
+			rpl_action_format(&v->action, act, sizeof(act));
+			printf(",\"seat\":%d,\"decision\":", v->seat);
+			brp_json_string(stdout, v->turn > 0 ? act : "");
+		}
 		fputs(",\"rule\":", stdout);
 		brp_json_string(stdout, rpl_rule_name(v->rule));
 		break;
@@ -132,7 +166,22 @@ static void print_json(const char *path, const rpl_verdict *v)
 	case RPL_VERDICT_TAMPERED: printf(",\"offset\":%llu", (unsigned long long)v->offset); break;
 	default: break;
 	}
-	print_signature_json(&v->signature);
+}
+
+static void print_json(const char *path, const rpl_verdict *v)
+{
+	fputs("{\"file\":", stdout);
+	brp_json_string(stdout, path);
+	printf(",\"verdict\":\"%s\"", rpl_verdict_name(v->kind));
+	if (v->kind == RPL_VERDICT_UNTRUSTED) {
+		/* what the replay found is a detail; the seat only for trusted bytes */
+		printf(",\"replay\":\"%s\"", rpl_verdict_name(v->replay));
+		print_finding(v, v->replay, v->replay_trusted);
+		printf(",\"replay_trusted\":%s", v->replay_trusted ? "true" : "false");
+	} else {
+		print_finding(v, v->kind, 1);
+	}
+	print_signature_json(&v->signature, v->header_flags);
 	if (v->kind != RPL_VERDICT_MALFORMED)
 		printf(",\"deals\":%d,\"decisions\":%d,\"total\":[%d,%d],\"winner\":%d,\"recovered\":%s", v->deals, v->actions,
 		       (int)v->total[0], (int)v->total[1], v->winner, v->recovered ? "true" : "false");
@@ -159,7 +208,7 @@ static void print_json(const char *path, const rpl_verdict *v)
 struct vjob {
 	const rpl_rules *rules;
 	const rpl_keyring *trusted;
-	int json, quiet, strict, worst;
+	int json, quiet, strict, keys, worst;
 	struct brp_progress prog;
 	size_t n;
 };
@@ -198,8 +247,8 @@ static void print_result(const char *path, const void *result, void *ud)
 		return;
 	}
 	rc = v->kind == RPL_VERDICT_OK ? BRP_EXIT_OK : v->kind == RPL_VERDICT_MALFORMED ? BRP_EXIT_FAIL : BRP_EXIT_NO;
-	if (rc == BRP_EXIT_OK && j->strict && !v->closed)
-		rc = BRP_EXIT_NO; /* a finished match whose claims may have been cut off */
+	if (rc == BRP_EXIT_OK && (j->strict || j->keys) && !v->closed)
+		rc = BRP_EXIT_NO; /* a finished match whose claims may have been cut off (every flush of a growing log is signed) */
 	if (rc > j->worst)
 		j->worst = rc;
 	if (j->quiet && rc == BRP_EXIT_OK && v->closed)
@@ -207,7 +256,7 @@ static void print_result(const char *path, const void *result, void *ud)
 	if (j->json)
 		print_json(path, v);
 	else
-		print_text(path, v, rpl_keyring_count(j->trusted) > 0);
+		print_text(path, v);
 }
 
 /* Each result in the paths' order, with the progress line (a terminal's) wiped before and drawn after. */
@@ -324,12 +373,18 @@ int cmd_verify(int argc, char **argv)
 	job.json = json;
 	job.quiet = b.quiet;
 	job.strict = strict;
+	job.keys = rpl_keyring_count(trusted) > 0;
 	job.worst = BRP_EXIT_OK;
 	brp_progress_start(&job.prog, name, "logs", b.quiet, 0);
 	rc = brp_pool_run(name, src, b.jobs, sizeof(struct vresult), verify_one, print_one, NULL, &job);
 	brp_progress_end(&job.prog);
 	if (rc < 0)
 		goto cleanup;
+	/* a directory the walk could not open was said in its place: a failure, whatever the logs said */
+	if (brp_source_unreadable(src)) {
+		status = BRP_EXIT_FAIL;
+		goto cleanup;
+	}
 	if (brp_source_count(src) == 0) {
 		brp_error(name, "no .brp log found in the arguments");
 		status = BRP_EXIT_USAGE;

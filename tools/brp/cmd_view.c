@@ -418,6 +418,8 @@ int cmd_view(int argc, char **argv)
 	static const rpl_match_info no_header;
 	rpl_verdict v;
 	FILE *f = NULL;
+	struct brp_output o = { NULL, -1, NULL, NULL, 0 };
+	char why[256];
 
 	brp_getopt_init(&g, name, opts, argc, argv);
 	while ((c = brp_getopt_next(&g)) != -1) {
@@ -495,9 +497,12 @@ int cmd_view(int argc, char **argv)
 	}
 	if (strcmp(out, "-") == 0) {
 		f = stdout;
-	} else if (!(f = fopen(out, "w"))) {
-		brp_error(name, "%s: %s", out, strerror(errno));
+	} else if (brp_output_open(&o, out, why, sizeof(why)) != 0) {
+		/* written beside it and renamed over it once whole: a full disk leaves no empty page */
+		brp_error(name, "%s: %s", out, why);
 		goto cleanup;
+	} else {
+		f = o.f;
 	}
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
@@ -542,16 +547,13 @@ int cmd_view(int argc, char **argv)
 	fputs("]}\n</script>\n<script>\n", f);
 	fputs(view_js, f);
 	fputs("</script>\n</body>\n</html>\n", f);
-	if (fflush(f) != 0 || ferror(f)) {
-		brp_error(name, "%s: %s", out, strerror(errno));
+	if (f == stdout ? fflush(f) != 0 || ferror(f) : brp_output_commit(&o, why, sizeof(why)) != 0) {
+		brp_error(name, "%s: %s", out, f == stdout ? strerror(errno) : why);
 		goto cleanup;
 	}
 	status = BRP_EXIT_OK;
 cleanup:
-	if (f && f != stdout && fclose(f) != 0 && status == BRP_EXIT_OK) {
-		brp_error(name, "%s: %s", out, strerror(errno));
-		status = BRP_EXIT_FAIL;
-	}
+	brp_output_discard(&o); /* a page that failed is not left */
 	if (w) {
 		if (w->data)
 			fclose(w->data);

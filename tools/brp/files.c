@@ -5,15 +5,19 @@
  * under way the identity (device and inode) of each directory entered and
  * each log given; never the whole list of paths.
  */
-#define _DEFAULT_SOURCE 1 /* d_type and DT_* in struct dirent */
+#define _GNU_SOURCE 1 /* d_type and DT_* in struct dirent; O_TMPFILE, AT_EMPTY_PATH and getrandom for outputs */
 #include "brp.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* A file's identity: device and inode. */
 struct fid {
@@ -68,6 +72,7 @@ struct brp_source {
 	int stdin_first;    /* the stdin log comes before the arguments (--log -), not given yet */
 	char *err;          /* why it failed; NULL while it has not */
 	int failed;
+	size_t unreadable; /* directories a walk could not open or read, each said in its place */
 };
 
 static size_t fid_hash(struct fid f, size_t mask)
@@ -208,8 +213,9 @@ static int kind_of(struct brp_source *s, const struct frame *f, const struct dir
  * The next line of the list being read into s->line (BRP_LIST_LINE_MAX + 3
  * bytes), without its LF and trailing CRs: 1 (*len its length), 0 at the
  * end; -1 a line longer than BRP_LIST_LINE_MAX, -2 one holding a NUL (no path
- * does). At most BRP_LIST_LINE_MAX + 2 bytes of a line are read: a longer one
- * stops the list, so the rest of it is never read.
+ * does), -3 a read error (errno; never taken for the end of the list). At
+ * most BRP_LIST_LINE_MAX + 2 bytes of a line are read: a longer one stops the
+ * list, so the rest of it is never read.
  */
 static int read_line(struct brp_source *s, size_t *len)
 {
@@ -224,6 +230,11 @@ static int read_line(struct brp_source *s, size_t *len)
 			break;
 		nul |= c == '\0';
 		s->line[n++] = (char)c;
+	}
+	if (c == EOF && ferror(f)) {
+		funlockfile(f);
+		s->lineno++;
+		return -3;
 	}
 	funlockfile(f);
 	s->line[n] = '\0';
@@ -248,8 +259,18 @@ static int frame_read(struct brp_source *s, struct frame *f, DIR *d)
 	size_t used = 0, cap = 0, *off = NULL, off_cap = 0;
 	int err = -1;
 
-	while ((de = readdir(d)) != NULL) {
-		size_t len = strlen(de->d_name) + 1 + ENTRY_NAME;
+	for (;;) {
+		size_t len;
+		errno = 0;
+		if (!(de = readdir(d))) {
+			if (errno) {
+				/* what was read is walked; the rest cannot be, and is said */
+				brp_error(s->cmd, "%s: cannot read: %s", f->dir, strerror(errno));
+				s->unreadable++;
+			}
+			break;
+		}
+		len = strlen(de->d_name) + 1 + ENTRY_NAME;
 		struct fid id;
 		int kind;
 		if (de->d_name[0] == '.')
@@ -332,11 +353,18 @@ static int enter(struct brp_source *s, const char *dir)
 		return fail(s, NULL, NULL);
 	memcpy(f->dir, dir, len);
 	f->dir[len] = '\0';
-	if (!(d = opendir(dir))) {
-		err = fail(s, dir, strerror(errno));
-	} else if (fstat(dirfd(d), &st) != 0) {
-		err = fail(s, dir, strerror(errno));
-		closedir(d);
+	if (!(d = opendir(dir)) || fstat(dirfd(d), &st) != 0) {
+		/*
+		 * A directory the walk cannot open (no permission, a link into /proc,
+		 * a path too long) is said and skipped, as find does: the walk goes
+		 * on, and the command's exit status says a failure (brp_source_unreadable).
+		 */
+		brp_error(s->cmd, "%s: cannot open: %s", dir, strerror(errno));
+		s->unreadable++;
+		if (d)
+			closedir(d);
+		frame_free(f);
+		return 0;
 	} else {
 		struct fid id = { (uint64_t)st.st_dev, (uint64_t)st.st_ino };
 		int fresh = fid_add(&s->seen, id);
@@ -390,11 +418,18 @@ int brp_source_new(struct brp_source **out, const char *cmd, int argc, char **ar
 		s->is_dir[i] = 1;
 	}
 	if (list) {
+		struct stat st;
 		s->list_name = list;
 		s->own_list = strcmp(list, "-") != 0;
 		s->list = s->own_list ? fopen(list, "r") : stdin;
 		if (!s->list) {
 			brp_error(cmd, "%s: %s", list, strerror(errno));
+			goto cleanup;
+		}
+		/* a directory opens, and reads as nothing: an empty list, so a mistake would pass for success */
+		if (fstat(fileno(s->list), &st) == 0 && S_ISDIR(st.st_mode)) {
+			brp_error(cmd, "--from-list %s: a directory, not a list of paths (give it as an argument to walk it)",
+			          list);
 			goto cleanup;
 		}
 	}
@@ -517,7 +552,9 @@ int brp_source_next(struct brp_source *s, const char **path)
 			if (got < 0) {
 				char what[64], why[LINE_QUOTE + 80];
 				snprintf(what, sizeof(what), "%s, line %lu", s->reading_name, s->lineno);
-				if (got == -1)
+				if (got == -3)
+					snprintf(why, sizeof(why), "cannot read: %s", strerror(errno));
+				else if (got == -1)
 					snprintf(why, sizeof(why), "longer than %d bytes, so no path: \"%.*s...\"", BRP_LIST_LINE_MAX,
 					         LINE_QUOTE, s->line);
 				else
@@ -567,6 +604,11 @@ int brp_source_next(struct brp_source *s, const char **path)
 	return 0;
 }
 
+size_t brp_source_unreadable(const struct brp_source *s)
+{
+	return s ? s->unreadable : 0;
+}
+
 const char *brp_source_errmsg(const struct brp_source *s)
 {
 	if (!s->failed)
@@ -594,4 +636,218 @@ void brp_source_free(struct brp_source *s)
 	free(s->err);
 	free(s->is_dir);
 	free(s);
+}
+
+/* ---- outputs written whole (brp_output_*) ---- */
+
+/* Random characters in a temporary file's name (72 bits), and the part of the output's name kept in it. */
+#define OUT_RANDOM 12
+#define OUT_KEEP 200
+#define OUT_TRIES 64
+
+static void out_why(char *why, size_t cap, const char *what)
+{
+	snprintf(why, cap, "%s", what);
+}
+
+/* "DIR/.BASE.RANDOM~" beside path into buf (strlen(path) + OUT_RANDOM + 4 bytes); -1 with errno. */
+static int out_fresh_name(char *buf, const char *path)
+{
+	static const char set[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_";
+	const char *slash = strrchr(path, '/');
+	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0, blen = strlen(path + dirlen), got = 0;
+	unsigned char r[OUT_RANDOM];
+	char *p;
+
+	while (got < sizeof(r)) {
+		ssize_t n = getrandom(r + got, sizeof(r) - got, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		got += (size_t)n;
+	}
+	if (blen > OUT_KEEP)
+		blen = OUT_KEEP;
+	memcpy(buf, path, dirlen);
+	p = buf + dirlen;
+	p += sprintf(p, ".%.*s.", (int)blen, path + dirlen);
+	for (int i = 0; i < OUT_RANDOM; i++)
+		*p++ = set[r[i] & 63];
+	strcpy(p, "~");
+	return 0;
+}
+
+int brp_output_open(struct brp_output *o, const char *path, char *why, size_t cap)
+{
+	const char *base = strrchr(path, '/');
+	struct stat st;
+	int fd;
+
+	memset(o, 0, sizeof(*o));
+	o->fd = -1;
+	base = base ? base + 1 : path;
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		out_why(why, cap, "a symbolic link, not a regular file");
+		return -1;
+	}
+	if ((!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0) ||
+	    (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
+		out_why(why, cap, strerror(EISDIR));
+		return -1;
+	}
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* a device or a FIFO the user named (/dev/full, a pipe): written as it is, never replaced */
+		fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0 || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0 || !(o->f = fdopen(fd, "w"))) {
+			out_why(why, cap, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+		return 0;
+	}
+	if (!(o->path = strdup(path)) || !(o->name = malloc(strlen(path) + OUT_RANDOM + 4))) {
+		brp_output_discard(o);
+		out_why(why, cap, strerror(ENOMEM));
+		return -1;
+	}
+#ifdef O_TMPFILE
+	if (access("/proc/self/fd", X_OK) == 0) {
+		/* unnamed until it is whole: a killed brp leaves nothing */
+		size_t n = base == path ? 1 : (size_t)(base - path) - 1;
+		char *dir = malloc(n + 1);
+		if (dir) {
+			memcpy(dir, base == path ? "." : n == 0 ? "/" : path, n ? n : 1);
+			dir[n ? n : 1] = '\0';
+			o->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+			free(dir);
+			o->unnamed = o->fd >= 0;
+		}
+	}
+#endif
+	for (int i = 0; o->fd < 0 && i < OUT_TRIES; i++) {
+		if (out_fresh_name(o->name, path) < 0)
+			break;
+		o->fd = open(o->name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (o->fd < 0 && errno != EEXIST)
+			break;
+	}
+	if (o->fd < 0) {
+		out_why(why, cap, strerror(errno));
+		free(o->name);
+		o->name = NULL; /* nothing was made */
+		brp_output_discard(o);
+		return -1;
+	}
+	if (o->unnamed) {
+		free(o->name);
+		o->name = NULL;
+	}
+	/* the stream has a descriptor of its own: the file's stays open to be linked into place */
+	if ((fd = dup(o->fd)) < 0 || !(o->f = fdopen(fd, "w"))) {
+		out_why(why, cap, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		brp_output_discard(o);
+		return -1;
+	}
+	return 0;
+}
+
+/* Give the unnamed file the name dest (that must not exist). */
+static int out_link(int fd, const char *dest)
+{
+	char proc[64];
+
+#ifdef AT_EMPTY_PATH
+	if (linkat(fd, "", AT_FDCWD, dest, AT_EMPTY_PATH) == 0)
+		return 0;
+	if (errno == EEXIST)
+		return -1;
+#endif
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	return linkat(AT_FDCWD, proc, AT_FDCWD, dest, AT_SYMLINK_FOLLOW);
+}
+
+int brp_output_commit(struct brp_output *o, char *why, size_t cap)
+{
+	FILE *f = o->f;
+	int bad, e = 0, rc = -1;
+
+	o->f = NULL;
+	bad = fflush(f) != 0 || ferror(f);
+	if (bad)
+		e = errno ? errno : EIO;
+	if (fclose(f) != 0 && !bad) {
+		bad = 1;
+		e = errno;
+	}
+	if (!bad && o->fd >= 0 && fsync(o->fd) != 0) {
+		bad = 1;
+		e = errno;
+	}
+	if (bad) {
+		out_why(why, cap, strerror(e));
+		brp_output_discard(o);
+		return -1;
+	}
+	if (o->fd < 0)
+		return 0; /* a device, written */
+	if (o->unnamed) {
+		/* linked at a fresh name and renamed over the output, the termination signals held meanwhile */
+		char *name = malloc(strlen(o->path) + OUT_RANDOM + 4);
+		sigset_t hold, old;
+		int held;
+		sigemptyset(&hold);
+		sigaddset(&hold, SIGINT);
+		sigaddset(&hold, SIGTERM);
+		sigaddset(&hold, SIGHUP);
+		sigaddset(&hold, SIGQUIT);
+		held = name && sigprocmask(SIG_BLOCK, &hold, &old) == 0;
+		e = ENOMEM;
+		for (int i = 0; name && i < OUT_TRIES; i++) {
+			if (out_fresh_name(name, o->path) < 0 || out_link(o->fd, name) < 0) {
+				e = errno;
+				if (e == EEXIST)
+					continue;
+				break;
+			}
+			if (rename(name, o->path) == 0) {
+				rc = 0;
+			} else {
+				e = errno;
+				unlink(name);
+			}
+			break;
+		}
+		if (held)
+			sigprocmask(SIG_SETMASK, &old, NULL);
+		free(name);
+	} else if (rename(o->name, o->path) == 0) {
+		free(o->name);
+		o->name = NULL; /* the output's now */
+		rc = 0;
+	} else {
+		e = errno;
+	}
+	if (rc != 0)
+		out_why(why, cap, strerror(e));
+	brp_output_discard(o);
+	return rc;
+}
+
+void brp_output_discard(struct brp_output *o)
+{
+	if (o->f)
+		fclose(o->f);
+	if (o->fd >= 0) {
+		close(o->fd);
+		if (o->name)
+			unlink(o->name); /* named, made by brp_output_open */
+	}
+	free(o->name);
+	free(o->path);
+	memset(o, 0, sizeof(*o));
+	o->fd = -1;
 }

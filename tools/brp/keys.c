@@ -8,10 +8,15 @@
 #include <termios.h>
 #include <unistd.h>
 
-/* One line from fd into buf (the line break dropped); -1 on error or an empty passphrase. */
+/*
+ * One line from fd into buf (the line break dropped): 0; -1 on error or an
+ * empty passphrase; -2 for a line holding a NUL byte, which a C string would
+ * cut there ("\0\0\0secret" would be the empty passphrase).
+ */
 static int read_line_fd(int fd, char *buf, size_t cap)
 {
 	size_t n = 0;
+	int nul = 0;
 
 	while (n + 1 < cap) {
 		char ch;
@@ -20,11 +25,16 @@ static int read_line_fd(int fd, char *buf, size_t cap)
 			continue;
 		if (r <= 0 || ch == '\n')
 			break;
+		nul |= ch == '\0';
 		buf[n++] = ch;
 	}
 	if (n && buf[n - 1] == '\r')
 		n--;
 	buf[n] = '\0';
+	if (nul) {
+		memset(buf, 0, cap);
+		return -2;
+	}
 	return n ? 0 : -1;
 }
 
@@ -56,14 +66,24 @@ static int ask_tty(const char *prompt, char *buf, size_t cap)
 
 int brp_passphrase(const char *cmd, int fd, int confirm, char *buf, size_t cap)
 {
+	int got;
+
 	if (fd >= 0) {
-		if (read_line_fd(fd, buf, cap) < 0) {
+		if ((got = read_line_fd(fd, buf, cap)) == -2) {
+			brp_error(cmd, "the passphrase on file descriptor %d holds a NUL byte", fd);
+			return -1;
+		}
+		if (got < 0) {
 			brp_error(cmd, "no passphrase on file descriptor %d", fd);
 			return -1;
 		}
 		return 0;
 	}
-	if (ask_tty("Passphrase: ", buf, cap) < 0) {
+	if ((got = ask_tty("Passphrase: ", buf, cap)) == -2) {
+		brp_error(cmd, "the passphrase holds a NUL byte");
+		return -1;
+	}
+	if (got < 0) {
 		brp_error(cmd, "a passphrase is needed: no terminal to ask on (use --passphrase-fd N)");
 		return -1;
 	}

@@ -292,19 +292,21 @@ def _score_dict(s) -> Dict[str, Any]:
             "going_out": s.going_out, "hand": s.hand, "morto": s.morto, "total": s.total}
 
 
-def _verdict_dict(file: str, v) -> Dict[str, Any]:
-    """struct rpl_verdict as the dict ``brp verify --json`` prints, key for key and in its order.
+def _fingerprint(pk) -> str:
+    """A public key's fingerprint (rpl_pubkey_fingerprint): 32 lower-case hex digits."""
+    buf = _ffi.new("char[33]")
+    _lib.rpl_pubkey_fingerprint(_ffi.addressof(pk), buf)
+    return _str(buf)
 
-    The one place that maps the struct to the verdict: a field added to
-    rpl_verdict and to tools/brp/cmd_verify.c's print_json is added here,
-    and its key to verify_json_keys() (the order of the DataFrame columns
-    of libreplay.dask.verify; test_verify.py fails on a key missing there)."""
-    kind = v.kind
-    d: Dict[str, Any] = {"file": file, "verdict": _str(_lib.rpl_verdict_name(kind))}
+
+def _finding(d: Dict[str, Any], v, kind: int, blame: bool) -> None:
+    """The keys of what the replay found (kind): the verdict's own, or those after "replay" in an
+    untrusted one, where an illegal decision's seat and cards are given only in trusted bytes (blame)."""
     if kind == 1:  # illegal
-        d.update(deal=v.deal, turn=v.turn, seat=v.seat,
-                 decision=_action_text(_ffi.addressof(v, "action")) if v.turn > 0 else "",
-                 rule=_str(_lib.rpl_rule_name(v.rule)))
+        d.update(deal=v.deal, turn=v.turn)
+        if blame:
+            d.update(seat=v.seat, decision=_action_text(_ffi.addressof(v, "action")) if v.turn > 0 else "")
+        d["rule"] = _str(_lib.rpl_rule_name(v.rule))
     elif kind == 2 and v.deal_commitment == 3:  # mismatch of the dealing (RPL_DEAL_MISMATCH)
         d.update(deal=v.deal_mismatch)  # 0: the seed itself
     elif kind == 2:  # mismatch of a claim
@@ -315,14 +317,37 @@ def _verdict_dict(file: str, v) -> Dict[str, Any]:
         d.update(deal=v.deal, turn=v.turn)
     elif kind in (4, 5):  # malformed, tampered
         d["offset"] = int(v.offset)
+
+
+def _verdict_dict(file: str, v) -> Dict[str, Any]:
+    """struct rpl_verdict as the dict ``brp verify --json`` prints, key for key and in its order.
+
+    The one place that maps the struct to the verdict: a field added to
+    rpl_verdict and to tools/brp/cmd_verify.c's print_json is added here,
+    and its key to verify_json_keys() (the order of the DataFrame columns
+    of libreplay.dask.verify; test_verify.py fails on a key missing there)."""
+    kind = v.kind
+    d: Dict[str, Any] = {"file": file, "verdict": _str(_lib.rpl_verdict_name(kind))}
+    if kind == 6:  # untrusted: what the replay found is a detail
+        d["replay"] = _str(_lib.rpl_verdict_name(v.replay))
+        _finding(d, v, v.replay, bool(v.replay_trusted))
+        d["replay_trusted"] = bool(v.replay_trusted)
+    else:
+        _finding(d, v, kind, True)
     sr = v.signature
+    signed = _str(_lib.rpl_signature_status_name(sr.status)) != "unsigned"
     key = None
-    if _str(_lib.rpl_signature_status_name(sr.status)) != "unsigned":
+    if signed:
         buf = _ffi.new("char[17]")
         _lib.rpl_key_id_format(sr.key.id, buf)
         key = _str(buf)
     d["signature"] = {"status": _str(_lib.rpl_signature_status_name(sr.status)), "key": key,
-                      "trusted": bool(sr.key_trusted), "covered": int(sr.covered), "size": int(sr.size)}
+                      "fingerprint": _fingerprint(sr.key) if signed else None,
+                      "trusted": bool(sr.trusted), "covered": int(sr.covered), "size": int(sr.size),
+                      "trusted_key": _fingerprint(sr.trusted_key) if sr.trusted_covered > 0 else None,
+                      "trusted_covered": int(sr.trusted_covered),
+                      "id_clash": _fingerprint(sr.clash_key) if sr.id_clash else None,
+                      "header_signed": bool(v.header_flags & 1)}  # RPL_LOG_SIGNED
     if kind != 4:
         d.update(deals=v.deals, decisions=v.actions, total=[v.total[0], v.total[1]], winner=v.winner,
                  recovered=bool(v.recovered))
@@ -341,9 +366,9 @@ def _verdict_dict(file: str, v) -> Dict[str, Any]:
 
 def verify_json_keys() -> Tuple[str, ...]:
     """Every key a verdict dict may have (the union over the kinds), in brp verify --json's order."""
-    return ("file", "verdict", "deal", "turn", "seat", "decision", "rule", "side", "claimed", "computed",
-            "breakdown", "offset", "signature", "deals", "decisions", "total", "winner", "recovered",
-            "closed", "match_id", "dealing", "message")
+    return ("file", "verdict", "replay", "deal", "turn", "seat", "decision", "rule", "side", "claimed",
+            "computed", "breakdown", "offset", "replay_trusted", "signature", "deals", "decisions", "total",
+            "winner", "recovered", "closed", "match_id", "dealing", "message")
 
 
 def _keyring(keys: Union[PathLike, Iterable[PathLike]]) -> Any:
@@ -372,8 +397,9 @@ def verify(path: PathLike, rules: Union[None, str, Dict[str, Any]] = None, keys:
     exception; a file that cannot be read raises :class:`IOFailure`.
     keys: trusted signing keys, as brp verify -K and --keyring take them: a
     path, or a list of paths, of minisign public key files or keyrings. With
-    keys, a log the replay finds ok is "untrusted" unless a trusted key signs
-    all of it.
+    keys, a log is "untrusted" unless a trusted key signs all of it, whatever
+    the replay found: that is then a detail ("replay", "replay_trusted"), and
+    an illegal decision's seat is given only in bytes a trusted key signs.
     base: the directory a relative path is read from (default: the current
     one); "file" is the path as given.
     unreadable: True to get, for a file that cannot be read, the verdict
@@ -948,7 +974,7 @@ _STAT_KEYS = ("matches", "deals", "turns", "actions", "bytes", "pile_taken", "pi
 def _stats_zero() -> Dict[str, Any]:
     z: Dict[str, Any] = {k: 0 for k in _STAT_KEYS}
     z["canastras"] = {_str(_lib.rpl_canastra_name(k)): 0 for k in range(1, 6)}
-    z["verdicts"] = {k: 0 for k in _VERDICTS[:6]}  # the kinds brp stats --json prints (ok..tampered)
+    z["verdicts"] = {k: 0 for k in _VERDICTS}  # the kinds brp stats --json prints (ok..untrusted)
     return z
 
 

@@ -203,6 +203,12 @@ typedef struct rpl_verdict {
     int player_seeds;
     int commit_version;
     int players;
+    int replay;
+    int replay_trusted;
+    uint64_t replay_offset;
+    char replay_message[256]; /* RPL_ERRMSG_SIZE */
+    int keys;
+    unsigned header_flags;
 } rpl_verdict;
 const char *rpl_verdict_name(int kind);
 const char *rpl_deal_commitment_name(int status);
@@ -305,7 +311,8 @@ CHECKED_STRUCTS = {
     "rpl_verdict": ["kind", "message", "deal", "turn", "seat", "action", "rule", "side", "claim_deal",
                     "claimed", "computed", "breakdown", "offset", "deals", "actions", "total", "winner",
                     "recovered", "bytes", "deal_commitment", "commitment", "deal_mismatch", "signature",
-                    "closed", "match_id", "player_seeds", "commit_version", "players"],
+                    "closed", "match_id", "player_seeds", "commit_version", "players", "replay",
+                    "replay_trusted", "replay_offset", "replay_message", "keys", "header_flags"],
     "rpl_signature_report": ["status", "key", "trusted", "covered", "size", "offset", "count", "key_trusted",
                              "trusted_key", "trusted_covered", "id_clash", "clash_key"],
     "rpl_pubkey": ["id", "key"],

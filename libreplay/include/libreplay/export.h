@@ -173,8 +173,9 @@ typedef struct rpl_export_csv rpl_export_csv;
  * Start writing one CSV file a table into the existing directory dir:
  * matches.csv, meta.csv, deals.csv, deal_scores.csv, deal_seats.csv,
  * melds.csv, actions.csv and players.csv (docs/schema.md). Each file is
- * written under a temporary name in dir and renamed into place by
- * rpl_export_csv_finish(), so a file of that name is never half-written.
+ * written to a new temporary file in dir and renamed into place by
+ * rpl_export_csv_finish(), so a file of that name is never half-written;
+ * one of those names that is a symbolic link is refused.
  * flags: 0 or RPL_EXPORT_CSV_BOM. Returns 0 with *out owned by the caller
  * (rpl_export_csv_free); RPL_EINVAL (an unknown flag, a NULL argument),
  * RPL_EIO (the message never names dir), RPL_ENOMEM. Whenever *out is set
@@ -203,10 +204,13 @@ typedef struct rpl_export_xlsx rpl_export_xlsx;
  * and columns as the CSV files: integers as numbers, times as dates (UTC),
  * text as text (a text cell is never a formula), a frozen header row, an
  * autofilter and column widths that fit the values. The workbook is
- * written as path ".part~" and renamed over path by
- * rpl_export_xlsx_finish(), so path is never half-written; an existing path
- * that is not a regular file is refused. Memory stays flat in the number of
- * rows. RPL_EIO, RPL_ENOMEM;
+ * written to a new temporary file in path's directory and renamed over path
+ * by rpl_export_xlsx_finish(), so path is never half-written; an existing
+ * path that is not a regular file, or is a symbolic link, is refused.
+ * libxlsxwriter prints its own lines when it fails to make a file, so the
+ * path, its temporary data ($TMPDIR or /tmp) and the room closing needs are
+ * checked here before it is asked (docs/security.md). Memory stays flat in
+ * the number of rows. RPL_EIO, RPL_ENOMEM;
  * whenever *out is set on failure, rpl_export_xlsx_errmsg() says why: free
  * it all the same.
  */

@@ -102,7 +102,8 @@ typedef struct rpl_recorder rpl_recorder;
 /*
  * Start recording a match into path (created or truncated; an existing
  * path that is not a regular file is refused with RPL_EIO, since closing
- * renames the compact form over it). Until
+ * renames the compact form over it, and so is a symbolic link, which would
+ * make the log another file's: "a symbolic link, not a regular file"). Until
  * rpl_recorder_close() the file is in its growing form: each flush appends
  * what was decided since the last one, so a killed process loses nothing
  * flushed (see rpl_recorder_flush). By default every decision is checked by
@@ -264,7 +265,8 @@ RPL_API int rpl_recorder_flush(rpl_recorder *rec);
 
 /*
  * Finish: flush, then rewrite the log in its compact form and close it. A
- * file: through a temporary file renamed over path. A sink: the compact
+ * file: through a new temporary file in path's directory (docs/security.md,
+ * "Temporary files"), renamed over path. A sink: the compact
  * form goes to replace, or, without replace, stays for rpl_recorder_log
  * (the sink keeps the growing form). Memory: the compact form replaces the
  * growing one. Either way rpl_recorder_log lends the compact form
@@ -421,8 +423,10 @@ enum rpl_verdict_kind {
 	RPL_VERDICT_INCOMPLETE = 3,
 	RPL_VERDICT_MALFORMED = 4,
 	RPL_VERDICT_TAMPERED = 5, /* a signature does not verify: signature.offset, .covered */
-	RPL_VERDICT_UNTRUSTED = 6 /* otherwise ok, but trusted keys were given and no trusted
-	                              signature covers the whole log (signature says why) */
+	RPL_VERDICT_UNTRUSTED = 6 /* trusted keys were given and no trusted signature covers the
+	                              whole log (signature says why), or the header declares the
+	                              log signed and no signature covers its end; whatever the
+	                              replay found: replay says what it found */
 };
 
 /* The judgement of one log. Plain data, the caller's; the fields that apply depend on kind. */
@@ -469,6 +473,31 @@ typedef struct rpl_verdict {
 	int player_seeds;
 	int commit_version;
 	int players;
+	/*
+	 * What the replay found, before the signatures were judged: replay is its
+	 * kind (OK to MALFORMED; deal, turn, rule... above say where and why),
+	 * the same as kind unless kind is TAMPERED or UNTRUSTED, where it is a
+	 * detail, never the verdict. replay_offset: the byte offset of the last
+	 * section the finding rests on (an illegal decision's or deal's section;
+	 * a wrong claim's, or the end of the deal it claims; the damage; the last
+	 * section read for OK, INCOMPLETE and a deal MISMATCH). replay_trusted:
+	 * 1 when that section lies in the bytes a trusted key covers
+	 * (signature.trusted_covered): only then does a line name the seat of
+	 * an illegal decision. replay_message: the replay's own message, which
+	 * message replaces for TAMPERED and UNTRUSTED.
+	 */
+	int replay;
+	int replay_trusted;
+	uint64_t replay_offset;
+	char replay_message[RPL_ERRMSG_SIZE];
+	int keys; /* the number of trusted keys verification was given (0: none) */
+	/*
+	 * The header's flags (rpl_reader_flags). A log whose header declares it
+	 * signed (RPL_LOG_SIGNED) and whose end no valid signature covers
+	 * (signature.status UNSIGNED or PARTIAL: its signatures cut off, or bytes
+	 * after them) is UNTRUSTED even without keys.
+	 */
+	unsigned header_flags;
 } rpl_verdict;
 
 /*
@@ -493,9 +522,12 @@ RPL_API const char *rpl_verdict_name(int kind);
  * The verdict in one line, as brp verify prints it after the path
  * ("illegal: deal 1, turn 11, seat 3: take: pile.frozen: KZV: ..."), into buf
  * (NUL-terminated, truncated to size): "unclosed" after the verdict's name
- * for a log without its end section, and the signer's key at the end of a
- * signed log's line. Returns the length the whole line
- * needs, like snprintf. Every consumer that shows a verdict (brp verify,
+ * for a log without its end section, and the signer's key (its id and its
+ * fingerprint) at the end of a signed log's line. An untrusted verdict's
+ * line says what the trusted keys cover, who signed the rest, and what the
+ * replay found, with an illegal decision's seat and cards only when a
+ * trusted key signs them. Returns the length the whole line needs, like
+ * snprintf. Every consumer that shows a verdict (brp verify,
  * brp view) takes it from here, so that they say the same.
  */
 RPL_API size_t rpl_verdict_format(const rpl_verdict *v, char *buf, size_t size);
@@ -544,9 +576,14 @@ RPL_API int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rp
  * (NULL or empty: none, and then no log is untrusted). Every verification
  * checks the signature sections (out->signature): a signature that does not
  * verify makes the verdict TAMPERED, whatever the replay found, malformed
- * included. With trusted keys, a log that the replay finds ok is UNTRUSTED
- * unless its last signature is by a trusted key and covers every byte.
- * rpl_verify_file() and the others are these with trusted NULL.
+ * included. With trusted keys, a log is UNTRUSTED unless a trusted key
+ * covers every byte of it (signature.trusted; a countersignature by another
+ * key after it aside), whatever the replay found: that stays in replay (and
+ * deal, turn, rule...), a detail, with replay_trusted saying whether it lies
+ * in the trusted bytes. With or without keys, a log whose header declares
+ * it signed (header_flags) and whose end no valid signature covers is
+ * UNTRUSTED too. rpl_verify_file() and the others are these with trusted
+ * NULL.
  */
 RPL_API int rpl_verify_file_trusted(const char *path, const rpl_rules *rules, const rpl_keyring *trusted,
                                     rpl_verdict *out, const rpl_verify_observer *obs);
@@ -572,10 +609,10 @@ typedef struct rpl_recover_report {
 
 /*
  * Salvage every complete turn of a damaged or unfinished log in into a
- * valid, closed log out (written as out ".part~" and renamed over out once
- * closed, so that a failure leaves out as it was; an existing out that is
- * not a regular file is refused with RPL_EIO; its end section is marked
- * recovered). Reading stops at the first damaged or missing byte;
+ * valid, closed log out (written to a new temporary file in out's
+ * directory and renamed over out once closed, so that a failure leaves out
+ * as it was; an existing out that is not a regular file, or is a symbolic
+ * link, is refused with RPL_EIO; its end section is marked recovered). Reading stops at the first damaged or missing byte;
  * decisions after the last complete turn are cut. A log that is whole and
  * closed (read to its end section without damage) needs no salvage: 0 with
  * rep->closed set, and out is neither written nor touched. Returns 0 with *rep

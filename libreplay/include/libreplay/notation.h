@@ -183,10 +183,10 @@ RPL_API int rpl_notation_write(rpl_reader *rd, int (*write)(void *ud, const char
  * disputed, illegal match is kept as played and may be judged later
  * (rpl_verify_file). The log is closed (compact form) when the text ends
  * with "end"; without it the log is left in its growing form, as a
- * recording that was never closed. The log is written as out_path
- * ".part~" and renamed over out_path once whole: on failure out_path is
- * left as it was (an existing out_path that is not a regular file is
- * refused, RPL_EIO), and err (may be NULL; RPL_ERRMSG_SIZE bytes always
+ * recording that was never closed. The log is written to a new temporary
+ * file in out_path's directory and renamed over out_path once whole: on
+ * failure out_path is left as it was (an existing out_path that is not a
+ * regular file, or is a symbolic link, is refused, RPL_EIO), and err (may be NULL; RPL_ERRMSG_SIZE bytes always
  * suffice) gets one line: the line and column of a text error, or, for
  * RPL_EIO, the reason alone (the caller knows out_path).
  * Returns 0; RPL_EPARSE, RPL_EUNSUPPORTED, RPL_ELIMIT, the recorder's

@@ -74,7 +74,10 @@ RPL_API int rpl_seckey_generate(rpl_seckey **out);
  * Read a minisign secret key file: unencrypted (`minisign -G -W`, kdf
  * "\0\0") or encrypted with scrypt (kdf "Sc"), then passphrase (NUL-
  * terminated; NULL for an unencrypted key) decrypts it. On failure *out is
- * set whenever possible so that rpl_seckey_errmsg says why: free it.
+ * set whenever possible so that rpl_seckey_errmsg says why: free it. The
+ * file is opened as a log is (a regular file only: a FIFO or a device is
+ * refused at once, RPL_EIO); a line that holds a NUL byte or is longer than
+ * 8192 bytes is RPL_EPARSE with its line number.
  * RPL_EIO, RPL_EPARSE (not a key file), RPL_EUNSUPPORTED (another
  * algorithm), RPL_ESTATE (encrypted and no passphrase), RPL_EINVAL (wrong
  * passphrase or damaged key: its checksum differs), RPL_ELIMIT (scrypt
@@ -91,8 +94,11 @@ RPL_API int rpl_seckey_file_encrypted(const char *path);
  * Write the key pair: secret_path in minisign's secret-key format (mode
  * 0600; encrypted with scrypt and passphrase, minisign's parameters, or
  * unencrypted when passphrase is NULL) and, if public_path is not NULL,
- * public_path in minisign's public-key format. Existing files are refused
- * (RPL_EIO) unless flags has RPL_KEY_OVERWRITE. RPL_EIO, RPL_ENOMEM.
+ * public_path in minisign's public-key format. Both are written whole to
+ * new files (0600 and 0644, less the umask) before either is renamed into
+ * place, so a failure leaves neither. Existing files are refused (RPL_EIO,
+ * before anything is made) unless flags has RPL_KEY_OVERWRITE; a path that
+ * is a symbolic link is refused even then. RPL_EIO, RPL_ENOMEM.
  */
 RPL_API int rpl_seckey_save(rpl_seckey *k, const char *secret_path, const char *public_path, const char *passphrase,
                             unsigned flags);
@@ -123,8 +129,11 @@ RPL_API int rpl_keyring_add(rpl_keyring *kr, const rpl_pubkey *pk);
  * Add every public key of a file: a minisign public key file, or a keyring,
  * any number of them one after another. Each line is a base64 public key,
  * except empty lines, lines starting with '#' and minisign's "untrusted
- * comment:" lines. RPL_EIO, RPL_EPARSE (with the line number in
- * rpl_keyring_errmsg), RPL_ENOMEM; a file without any key is RPL_EPARSE.
+ * comment:" lines. The file is opened as a log is (a regular file only: a
+ * FIFO or a device is refused at once, RPL_EIO); a line that holds a NUL
+ * byte or is longer than 8192 bytes is RPL_EPARSE. RPL_EIO, RPL_EPARSE
+ * (with the line number in rpl_keyring_errmsg), RPL_ENOMEM; a file without
+ * any key is RPL_EPARSE.
  */
 RPL_API int rpl_keyring_add_file(rpl_keyring *kr, const char *path);
 /* The number of keys held; 0 for NULL. */
@@ -158,13 +167,15 @@ RPL_API void rpl_prehash_sign(const rpl_prehash *h, const rpl_seckey *k, uint8_t
 
 /*
  * Sign a log in place with a signature section over all its bytes (through
- * path ".sign~" renamed over path: the original survives any failure). A
- * log with no signature section yet first has its header written again as
- * format version 4 with RPL_LOG_SIGNED (docs/format.md 18.1), its other
- * sections' bytes and its match identity unchanged; a log signed already, or
- * a committed log of format version 3, keeps its bytes. The
- * log must read to its end without damage (a damaged log is RPL_ECORRUPT).
- * Errors: RPL_EIO, RPL_ECORRUPT, RPL_ELIMIT, RPL_ENOMEM, with the reason in
+ * a new temporary file in path's directory, with the log's mode, renamed
+ * over path: the original survives any failure). A log with no signature
+ * section yet first has its header written again as format version 4 with
+ * RPL_LOG_SIGNED (docs/format.md 18.1), its other sections' bytes and its
+ * match identity unchanged; a log signed already, or a committed log of
+ * format version 3, keeps its bytes. The log must be a regular file, not a
+ * symbolic link, and read to its end without damage (a damaged log is
+ * RPL_ECORRUPT). Errors: RPL_EIO (a FIFO or a device is refused without
+ * waiting on it), RPL_ECORRUPT, RPL_ELIMIT, RPL_ENOMEM, with the reason in
  * rpl_seckey_errmsg(k).
  */
 RPL_API int rpl_sign_log(rpl_seckey *k, const char *path);
@@ -173,7 +184,8 @@ RPL_API int rpl_sign_log(rpl_seckey *k, const char *path);
  * Write sig_path (usually path ".minisig"): a minisign signature of the
  * file's bytes (prehashed, "ED") with trusted_comment (one line; NULL for
  * "timestamp:T\tfile:NAME\thashed" as minisign writes it, or "file:NAME\thashed"
- * when timestamp is 0). Written through a temporary file and renamed.
+ * when timestamp is 0). Written through a new temporary file in sig_path's
+ * directory and renamed; a sig_path that is a symbolic link is refused.
  * RPL_EIO, RPL_EINVAL (a comment with a line break), RPL_ENOMEM; the reason
  * in rpl_seckey_errmsg(k).
  */
