@@ -9,6 +9,7 @@
 #include <zlib.h>
 
 #include "format.h"
+#include "sign_impl.h"
 
 void rpl__buf_zigzag(struct buf *b, int64_t v)
 {
@@ -354,6 +355,41 @@ int rpl__header_put(struct buf *out, const rpl_match_info *info, const uint8_t *
 	}
 cleanup:
 	rpl__buf_free(&raw);
+	return err;
+}
+
+int rpl__log_mark_signed(const uint8_t *data, size_t n, struct buf *out, char *why, size_t whylen)
+{
+	struct header h;
+	struct section hs, s;
+	size_t pos = BRP_MAGIC_LEN, at;
+	int version = 0, err, got;
+
+	memset(&h, 0, sizeof(h));
+	if (n < BRP_MAGIC_LEN || memcmp(data, BRP_MAGIC, BRP_MAGIC_LEN) != 0 ||
+	    rpl__section_get(data, n, &pos, &hs, why, whylen) != 1 || hs.type != 'H') {
+		snprintf(why, whylen, "not a match log that reads to its end");
+		return RPL_ECORRUPT;
+	}
+	at = pos;
+	while ((got = rpl__section_get(data, n, &pos, &s, why, whylen)) == 1)
+		if (s.type == BRP_SIG_TYPE)
+			return 0;
+	if (got < 0)
+		return RPL_ECORRUPT;
+	err = rpl__header_get(&h, hs.payload, hs.len, &version, why, whylen);
+	if (err)
+		goto cleanup;
+	if ((version == BRP_VERSION_COMMIT && h.info.commitment) || (h.flags & RPL_LOG_SIGNED))
+		goto cleanup; /* err 0: kept as it is */
+	rpl__buf_put(out, data, BRP_MAGIC_LEN);
+	err = rpl__header_put(out, &h.info, h.revealed ? h.seed : NULL, RPL_LOG_SIGNED, why, whylen);
+	if (err)
+		goto cleanup;
+	rpl__buf_put(out, data + at, n - at);
+	err = out->oom ? RPL_ENOMEM : 1;
+cleanup:
+	rpl__header_free(&h);
 	return err;
 }
 

@@ -79,6 +79,20 @@ int rpl__header_get(struct header *h, const uint8_t *p, size_t n, int *version, 
 void rpl__header_free(struct header *h);
 
 /*
+ * The log data[0..n) saying in its header that it is signed (format.md
+ * 18.1), for rpl_sign_log: when it holds no signature section yet and does
+ * not say so already, out gets the magic, the header written again as
+ * version 4 with RPL_LOG_SIGNED (the same match info and revealed seed), and
+ * every later section's bytes unchanged, and 1 is returned. 0, out untouched,
+ * when the log is to keep its bytes: a signature section is in it (rewriting
+ * the header would break what it signs), the flag is set already, or it is a
+ * committed log of version 3, whose protocol version 4 cannot hold. The log
+ * must read to its end (the caller checked). RPL_ECORRUPT, RPL_EUNSUPPORTED,
+ * RPL_ENOMEM with why.
+ */
+int rpl__log_mark_signed(const uint8_t *data, size_t n, struct buf *out, char *why, size_t whylen);
+
+/*
  * Open path to read it, only if it is a regular file: anything else (a FIFO,
  * a device, a directory) is refused without waiting on it, since a FIFO
  * opened for reading blocks until a writer comes, and opening some devices

@@ -733,6 +733,46 @@ static int replace_file(const char *path, const void *data, size_t n, mode_t mod
 	return kfail(msg, cap, t.errnum == ENOMEM ? RPL_ENOMEM : RPL_EIO, "%s: %s", path, t.why);
 }
 
+/*
+ * A log signed for the first time says so in its header (format.md 18.1):
+ * *data becomes the log with its header marked (rpl__log_mark_signed), when
+ * that applies, checked to be the same match (rd: the original, read to its
+ * end). 0 either way, or an error with the reason in k.
+ */
+static int mark_signed(rpl_seckey *k, const rpl_reader *rd, uint8_t **data, size_t *n)
+{
+	struct buf marked = { 0 };
+	rpl_reader *again = NULL;
+	rpl_event ev;
+	char before[RPL_MATCH_ID_SIZE], after[RPL_MATCH_ID_SIZE];
+	int err, got;
+
+	err = rpl__log_mark_signed(*data, *n, &marked, k->errmsg, sizeof(k->errmsg));
+	if (err <= 0)
+		goto cleanup;
+	/* what the header says of the match, and every other byte, must not change: its identity does not */
+	err = rpl_reader_open_memory(&again, marked.p, marked.n);
+	while (err == 0 && (got = rpl_reader_next(again, &ev)) != 0)
+		if (got < 0)
+			err = got;
+	if (err == 0 &&
+	    (rpl_reader_match_id(rd, before) != 0 || rpl_reader_match_id(again, after) != 0 || strcmp(before, after) != 0))
+		err = SKFAIL(k, RPL_ECORRUPT, "the header cannot say the log is signed without changing the match");
+	else if (err)
+		err = SKFAIL(k, err == RPL_ENOMEM ? RPL_ENOMEM : RPL_ECORRUPT, "the header marked signed: %s",
+		             again ? rpl_reader_errmsg(again) : rpl_strerror(err));
+	if (err)
+		goto cleanup;
+	free(*data);
+	*data = marked.p;
+	*n = marked.n;
+	marked.p = NULL;
+cleanup:
+	rpl_reader_free(again);
+	rpl__buf_free(&marked);
+	return err;
+}
+
 int rpl_sign_log(rpl_seckey *k, const char *path)
 {
 	uint8_t *data = NULL;
@@ -768,6 +808,8 @@ int rpl_sign_log(rpl_seckey *k, const char *path)
 		             rd ? rpl_reader_errmsg(rd) : rpl_strerror(err));
 		goto cleanup;
 	}
+	if ((err = mark_signed(k, rd, &data, &n)) != 0)
+		goto cleanup;
 	crypto_generichash_init(&h.st, NULL, 0, crypto_generichash_BYTES_MAX);
 	h.len = 0;
 	rpl_prehash_update(&h, data, n);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "libreplay/deal.h"
 #include "verdict.h"
 
 const char *rpl_verdict_name(int kind)
@@ -93,6 +94,28 @@ static void add_illegal(char *buf, size_t size, size_t *len, const rpl_verdict *
 	}
 }
 
+/*
+ * "; deal commitment STATUS", and, for deals the seed derives (revealed, or
+ * to be), why they are only as fair as the platform when they are: a seat
+ * that added no seed (the platform could choose its seed after hearing the
+ * others), or protocol 1, whose commitment binds the seed alone
+ * (docs/security.md). why 0: the status alone (a message, which is short).
+ */
+static void dealing_clause(const rpl_verdict *v, int why, char *buf, size_t size, size_t *len)
+{
+	int short_seeds = v->player_seeds < v->players, v1 = v->commit_version == RPL_COMMIT_V1;
+
+	add(buf, size, len, "; deal commitment %s", rpl_deal_commitment_name(v->deal_commitment));
+	if (!why || (v->deal_commitment != RPL_DEAL_REVEALED && v->deal_commitment != RPL_DEAL_UNREVEALED))
+		return;
+	if (short_seeds)
+		add(buf, size, len, ", %d of %d players added a seed", v->player_seeds, v->players);
+	if (v1)
+		add(buf, size, len, ", protocol 1 commits to the seed alone");
+	if (short_seeds || v1)
+		add(buf, size, len, ": the deals are only as fair as the platform");
+}
+
 size_t rpl__verdict_untrusted_text(const rpl_verdict *v, int fp, char *buf, size_t size)
 {
 	const rpl_signature_report *sr = &v->signature;
@@ -158,7 +181,7 @@ size_t rpl__verdict_untrusted_text(const rpl_verdict *v, int fp, char *buf, size
 	if (v->recovered)
 		add(buf, size, &len, " (recovered log)");
 	if (v->deal_commitment != RPL_DEAL_NONE)
-		add(buf, size, &len, "; deal commitment %s", rpl_deal_commitment_name(v->deal_commitment));
+		dealing_clause(v, fp, buf, size, &len);
 	return len;
 }
 
@@ -188,7 +211,7 @@ size_t rpl_verdict_format(const rpl_verdict *v, char *buf, size_t size)
 	default:
 		add(buf, size, &len, "%s%s", v->message, v->recovered ? " (recovered log)" : "");
 		if (v->deal_commitment != RPL_DEAL_NONE)
-			add(buf, size, &len, "; deal commitment %s", rpl_deal_commitment_name(v->deal_commitment));
+			dealing_clause(v, 1, buf, size, &len);
 		break;
 	}
 	/* who signed, when someone did (a tampered verdict's message says it already) */

@@ -187,6 +187,7 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 			memcpy(out->commitment, info->commitment, RPL_DEAL_COMMIT_SIZE);
 			out->player_seeds = info->nplayer_seeds;
 			out->commit_version = info->commit_version;
+			out->players = info->nplayers;
 		}
 	}
 	if (!info) {

@@ -84,13 +84,15 @@ if command -v bash > /dev/null; then
 		COMP_WORDS=("$2" verify --js); COMP_CWORD=2; _brp; echo "${COMPREPLY[*]}"
 		COMP_WORDS=("$2" meld --rules k); COMP_CWORD=3; _brp; echo "${COMPREPLY[*]}"
 		COMP_WORDS=("$2" verify --lo); COMP_CWORD=2; _brp; echo "${COMPREPLY[*]}"
+		COMP_WORDS=("$2" deal --commitment-version ""); COMP_CWORD=3; _brp; echo "${COMPREPLY[*]}"
 		cd "$(mktemp -d)" && COMP_WORDS=("$2" dump --log ""); COMP_CWORD=3; _brp; echo "${COMPREPLY[*]}"; rmdir "$PWD"
 	' sh "$root/tools/completion/brp.bash" "$brp" 2>&1)
 	[ "$(echo "$out" | sed -n 1p)" = verify ] || bad "completion of 've': $out"
 	[ "$(echo "$out" | sed -n 2p)" = --json ] || bad "completion of 'verify --js': $out"
 	[ "$(echo "$out" | sed -n 3p)" = kzv ] || bad "completion of 'meld --rules k': $out"
 	[ "$(echo "$out" | sed -n 4p)" = --log ] || bad "completion of 'verify --lo': $out"
-	[ "$(echo "$out" | sed -n 5p)" = - ] || bad "completion of 'dump --log ': $out"
+	[ "$(echo "$out" | sed -n 5p)" = "1 2" ] || bad "completion of 'deal --commitment-version ': $out"
+	[ "$(echo "$out" | sed -n 6p)" = - ] || bad "completion of 'dump --log ': $out"
 fi
 
 [ $fail -eq 0 ] && echo "manual pages, help and completion agree"

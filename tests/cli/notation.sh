@@ -6,6 +6,9 @@
 #   never closed           a text without 'end' gives a log without it
 #   record                 tests/cli/notation/record-session.txt fed to brp record:
 #                          its answers and exit code, then the log's text
+#   [CommitmentVersion]    "2" imports as the tag's absence does; "1" gives the
+#                          version-3 sample byte for byte; without it, protocol 1's
+#                          revealed text is refused (its commitment is not protocol 2's)
 # Everything runs under LC_ALL=C TZ=UTC and again under a foreign locale and
 # time zone, in a scratch directory.
 #
@@ -73,6 +76,20 @@ run() { # LOCALE TZ
 	check "[$1] record: stderr" /dev/null rec.err
 	"$brp" dump rec.brp > rec.txt
 	check "[$1] record: the log" "$data/record-session.dump" rec.txt
+
+	# [CommitmentVersion]: "2" is the protocol the tag's absence means; "1" writes format version 3 again
+	sed 's/^\(\[Commitment ".*"\]\)$/\1\n[CommitmentVersion "2"]/' "$src/samples/committed-v4-4p.txt" > v2.txt
+	"$brp" import v2.txt -o v2.brp
+	check "[$1] [CommitmentVersion \"2\"]" "$src/samples/committed-v4-4p.brp" v2.brp
+	"$brp" import "$src/samples/committed-4p.txt" -o v1.brp
+	check "[$1] [CommitmentVersion \"1\"]" "$src/samples/committed-4p.brp" v1.brp
+	grep -v '^\[CommitmentVersion' "$src/samples/committed-4p.txt" > v1-untagged.txt
+	if "$brp" import v1-untagged.txt -o v1-untagged.brp 2> v1.err; then
+		echo "[$1] committed-4p.txt without its [CommitmentVersion \"1\"]: imported, but its commitment is of protocol 1"
+		failed=1
+	else
+		echo "[$1] without [CommitmentVersion \"1\"], protocol 1's commitment is refused: ok"
+	fi
 	cd "$tmp"
 }
 

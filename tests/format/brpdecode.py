@@ -17,9 +17,16 @@ prints.
                                     SIZE
     brpdecode.py --match-id FILE    the match identity (§17), as brp verify
                                     --json gives it in "match_id"
-    brpdecode.py --deal SEED N PLAYERS [PLAYERSEED]...
-                                    the commitment and the layout a seed derives
-                                    (§15), as `brp deal` prints them
+    brpdecode.py --deal [OPTION VALUE]... SEED N PLAYERS [PLAYERSEED]...
+                                    the commitment and the layout of deal N
+                                    as `brp deal` prints them: under protocol 2
+                                    (§18, the default) of the terms the options
+                                    give as brp deal takes them (--rules P,
+                                    --set NAME=VALUE, --seat I=NAME,
+                                    --first-dealer S); --protocol 1: §15, the
+                                    seed alone
+    brpdecode.py --deal-log FILE N  the same, of the terms, players' seeds and
+                                    seed of a log that reveals its seed
 
 Exit status: 0 success, 2 a log this decoder refuses (one line on stderr:
 the byte offset and why; what was decoded before is printed).
@@ -1374,10 +1381,62 @@ def match_id(data):
         rec += b"C" + uvarint(d) + zz(s0) + zz(s1)
     return hashlib.blake2b(bytes(rec), digest_size=32).hexdigest()
 
-def print_deal(args, out):
+def deal_terms(args):
+    """--deal's options (the terms of §18.2, as `brp deal` takes them), then SEED N PLAYERS [PLAYERSEED]...:
+    (seed, deal, players, player seeds, h), h the terms as a decoded header holds them (None: protocol 1)."""
+    protocol, profile, sets, names, first_dealer = 2, "stbl", [], {}, None
+    while args and args[0].startswith("--"):
+        opt, val, args = args[0], args[1], args[2:]
+        if opt == "--protocol":
+            protocol = int(val)
+        elif opt == "--rules":
+            profile = val.lower()
+        elif opt == "--set":
+            sets.append(val.split("=", 1))
+        elif opt == "--seat":
+            names[int(val[0])] = val[2:].encode()
+        elif opt == "--first-dealer":
+            first_dealer = int(val)
+        else:
+            raise ValueError("unknown option " + opt)
     seed, deal, n = bytes.fromhex(args[0]), int(args[1]), int(args[2])
-    hands, mortos, stock = derive(seed, [bytes.fromhex(a) for a in args[3:]], n, deal)
-    out.write("commitment: %s\ndeal %d\n" % (commitment(seed).hex(), deal))
+    player_seeds = [bytes.fromhex(a) for a in args[3:]]
+    if protocol == 1:
+        return seed, deal, n, player_seeds, None
+    rules = [None] + list(PROFILES[profile])
+    for name, value in sets:
+        pid, _, kind, _, _, enum = next(p for p in PARAMS if p[1] == name)
+        if kind == "b" and value in ("true", "false"):
+            rules[pid] = int(value == "true")
+        elif kind == "e" and value in enum:
+            rules[pid] = enum.index(value)
+        else:
+            rules[pid] = int(value)
+    h = {"profile": profile, "rules": rules, "players": n, "names": [names.get(i, b"") for i in range(n)],
+         "first_dealer": n - 1 if first_dealer is None else first_dealer, "player_seeds": player_seeds}
+    return seed, deal, n, player_seeds, h
+
+
+def log_terms(path, deal):
+    """--deal-log: the terms, protocol and players' seeds of a log's header and the seed it reveals
+    (in its header or an R section, §16.1), as deal_terms gives them."""
+    with open(path, "rb") as f:
+        data = f.read(MAX_FILE + 1)
+    info, seed = {}, None
+    for kind, ev in events(data, info):
+        if kind == "seed":
+            seed = ev
+            break
+    if info.get("commitment") is None or seed is None:
+        raise ValueError("the log has no committed deal, or does not reveal its seed")
+    return seed, deal, info["players"], info["player_seeds"], info if info["version"] == 4 else None
+
+
+def print_deal(terms, out):
+    """The commitment and the layout of one deal, as `brp deal` prints them."""
+    seed, deal, n, player_seeds, h = terms
+    hands, mortos, stock = derive(seed, player_seeds, n, deal, h)
+    out.write("commitment: %s\ndeal %d\n" % ((commitment2(seed, h) if h else commitment(seed)).hex(), deal))
     for s, hand in enumerate(hands):
         out.write("hand %d:%s\n" % (s, "".join(" " + card_name(c) for c in hand)))
     for i, morto in enumerate(mortos):
@@ -1389,7 +1448,14 @@ def print_deal(args, out):
 def main(argv):
     args = argv[1:]
     if args and args[0] == "--deal" and len(args) >= 4:
-        return print_deal(args[1:], sys.stdout)
+        return print_deal(deal_terms(args[1:]), sys.stdout)
+    if args and args[0] == "--deal-log" and len(args) == 3:
+        try:
+            terms = log_terms(args[1], int(args[2]))
+        except (OSError, ValueError, Refused) as e:
+            sys.stderr.write("brpdecode: %s: %s\n" % (args[1], e))
+            return 2
+        return print_deal(terms, sys.stdout)
     actions_only = sigs = ident = False
     if args and args[0] == "--actions":
         actions_only = True
@@ -1402,7 +1468,7 @@ def main(argv):
         args = args[1:]
     if len(args) != 1:
         sys.stderr.write("usage: brpdecode.py [--actions | --signatures | --match-id] FILE"
-                         " | --deal SEED N PLAYERS [PLAYERSEED]...\n")
+                         " | --deal [OPTION VALUE]... SEED N PLAYERS [PLAYERSEED]... | --deal-log FILE N\n")
         return 2
     try:
         with open(args[0], "rb") as f:

@@ -14,8 +14,12 @@
 # byte changed (invalid). For every log the decoder's --signatures line must also
 # be what `brp verify --json` says of the signatures (status, key, fingerprint,
 # covered, size).
-# Then the test vectors of docs/format.md section 15.4: brpdecode.py --deal
-# must print what `brp deal` prints.
+# Then the test vectors of docs/format.md sections 15.4 (protocol 1) and 18.4
+# (protocol 2): brpdecode.py --deal must print what `brp deal` prints, and so
+# must docs/format.md (its commitments and layouts, read from the page); and
+# brp deal --log against brpdecode.py --deal-log for committed logs of both
+# protocols, a seed in the header or in an R section (the commitment printed
+# is brp verify's digest), an unrevealed log with and without --seed, a wrong seed.
 #
 #   check.sh BRP PYTHON3 BRPDECODE SRCROOT WORKDIR
 set -eu
@@ -46,11 +50,11 @@ f=$(ls "$work"/sim-stbl-commit/*.brp | head -n 1)
 "$brp" dump "$f" > "$work/commit.txt"
 grep -v -e '^seed ' -e '^end' "$work/commit.txt" > "$work/commit-open.txt"
 "$brp" import "$work/commit-open.txt" -o "$work/commit-unrevealed.brp"
+cp "$work/commit-unrevealed.brp" "$work/commit-r-section.brp"
 seed=$(sed -n 's/^seed //p' "$work/commit.txt")
 "$py" -c 'import sys, zlib
 s = bytes.fromhex(sys.argv[2]); sec = b"R" + bytes([len(s)]) + s
-open(sys.argv[1], "ab").write(sec + zlib.crc32(sec).to_bytes(4, "little"))' "$work/commit-unrevealed.brp" "$seed"
-mv "$work/commit-unrevealed.brp" "$work/commit-r-section.brp"
+open(sys.argv[1], "ab").write(sec + zlib.crc32(sec).to_bytes(4, "little"))' "$work/commit-r-section.brp" "$seed"
 mkdir "$work/sigonly" # logs whose signatures only are compared (they need not decode)
 "$brp" keygen -o "$work/key" > /dev/null
 "$brp" simulate -q -r stbl -p 4 -n 2 --seed 12 -k "$work/key.key" -o "$work/sim-signed"
@@ -128,20 +132,83 @@ b=$("$py" "$dec" --match-id "$work/short-stbl-open.brp")
 [ "$a" = "$b" ] || { echo "short-stbl.brp and short-stbl-open.brp: match_id $a and $b"; failed=1; }
 echo "$n logs compared"
 
+# vec NAME "BRP DEAL OPTIONS" "BRPDECODE.PY --deal ARGUMENTS": the same commitment and layout
 vec() {
-	"$brp" deal --seed "$1" --deal "$2" -p "$3" $(for s in $4; do echo --player-seed "$s"; done) > "$work/vec.c.txt"
-	"$py" "$dec" --deal "$1" "$2" "$3" $4 > "$work/vec.py.txt"
+	"$brp" deal $2 > "$work/vec.c.txt"
+	"$py" "$dec" --deal $3 > "$work/vec.py.txt"
+	cp "$work/vec.c.txt" "$work/vector-$1.txt"
 	if cmp -s "$work/vec.c.txt" "$work/vec.py.txt"; then
-		echo "vector $5: ok"
+		echo "vector $1: ok"
 	else
-		echo "vector $5: FAILED (brp deal, brpdecode.py --deal):"
+		echo "vector $1: FAILED (brp deal, brpdecode.py --deal):"
 		diff -u "$work/vec.c.txt" "$work/vec.py.txt" || true
 		failed=1
 	fi
 }
 a=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
 f=ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff
-vec $a 1 4 "" 1
-vec $a 2 4 "" 2
-vec $f 1 2 "0101010101010101010101010101010101010101010101010101010101010101 0202020202020202020202020202020202020202020202020202020202020202" 3
+p1=0101010101010101010101010101010101010101010101010101010101010101
+p2=0202020202020202020202020202020202020202020202020202020202020202
+p3=0303030303030303030303030303030303030303030303030303030303030303
+p4=0404040404040404040404040404040404040404040404040404040404040404
+# protocol 1 (section 15.4)
+vec 1 "--commitment-version 1 --seed $a --deal 1" "--protocol 1 $a 1 4"
+vec 2 "--commitment-version 1 --seed $a --deal 2" "--protocol 1 $a 2 4"
+vec 3 "--commitment-version 1 --seed $f -p 2 --player-seed $p1 --player-seed $p2" "--protocol 1 $f 1 2 $p1 $p2"
+# protocol 2 (section 18.4): the players' seeds given to brp deal in another order than to the decoder
+vec 4 "--seed $a" "$a 1 4"
+vec 5 "--seed $f -r kzv -s target=1500 -p 2 --seat 0=Ana --seat 1=Bia --first-dealer 0 --player-seed $p2 --player-seed $p1" \
+	"--rules kzv --set target=1500 --seat 0=Ana --seat 1=Bia --first-dealer 0 $f 1 2 $p1 $p2"
+vec 6 "--seed $a -r aberto --seat 0=Ana --seat 1=Bia --seat 2=Caio --seat 3=Dora -d 2 --player-seed $p4 --player-seed $p3 --player-seed $p2 --player-seed $p1" \
+	"--rules aberto --seat 0=Ana --seat 1=Bia --seat 2=Caio --seat 3=Dora $a 2 4 $p1 $p2 $p3 $p4"
+# the vectors as docs/format.md prints them (15.4, 18.4): its commitments and layouts are brp deal's
+"$py" - "$src/docs/format.md" "$work" << 'PYEOF' || failed=1
+import re, sys
+doc, work = open(sys.argv[1]).read(), sys.argv[2]
+bad = 0
+for n in range(1, 7):
+    part = re.split(r"\*\*Vector \d\.\*\*", doc)[n]
+    lines = [l.strip() for l in part.splitlines() if re.match(r"    (hand \d|morto \d|stock):", l)]
+    got = open("%s/vector-%d.txt" % (work, n)).read().splitlines()
+    want_commit = re.search(r"Commitment `([0-9a-f]{64})`", part)
+    if lines != [l for l in got if not l.startswith(("commitment:", "deal "))] or (
+            want_commit and got[0] != "commitment: " + want_commit.group(1)):
+        print("docs/format.md vector %d: FAILED, not what brp deal prints" % n)
+        bad = 1
+    else:
+        print("docs/format.md vector %d: ok" % n)
+sys.exit(bad)
+PYEOF
+# brp deal --log: the terms, the players' seeds and the seed of a log (header or R section), both protocols;
+# the deal after the log's last one too
+for f in "$src/samples/committed-4p.brp" "$src/samples/committed-v4-4p.brp" "$work/commit-r-section.brp" "$work"/sim-kzv-commit-seeds/*.brp; do
+	for d in 1 2 7; do
+		"$brp" deal --log "$f" -d "$d" > "$work/vec.c.txt"
+		"$py" "$dec" --deal-log "$f" "$d" > "$work/vec.py.txt"
+		if cmp -s "$work/vec.c.txt" "$work/vec.py.txt"; then
+			echo "$f: deal --log -d $d: ok"
+		else
+			echo "$f: deal --log -d $d: FAILED (brp deal --log, brpdecode.py --deal-log):"
+			diff -u "$work/vec.c.txt" "$work/vec.py.txt" || true
+			failed=1
+		fi
+	done
+	# the commitment printed is the one brp verify reports
+	digest=$("$brp" verify --json "$f" | sed -n 's/.*"digest":"\([0-9a-f]*\)".*/\1/p')
+	[ "$(sed -n 's/^commitment: //p' "$work/vec.c.txt")" = "$digest" ] ||
+		{ echo "$f: brp deal --log's commitment is not verify's digest $digest"; failed=1; }
+done
+# an unrevealed log: no seed to take (exit 2), or the seed given; a wrong seed: exit 1
+rc=0
+"$brp" deal --log "$work/commit-unrevealed.brp" > /dev/null 2> "$work/vec.err" || rc=$?
+[ "$rc" = 2 ] && grep -q 'does not reveal its seed' "$work/vec.err" ||
+	{ echo "deal --log of an unrevealed log: exit $rc, $(cat "$work/vec.err")"; failed=1; }
+"$brp" deal --log "$work/commit-unrevealed.brp" --seed "$seed" > "$work/vec.c.txt" ||
+	{ echo "deal --log of an unrevealed log with its seed fails"; failed=1; }
+"$brp" deal --log "$work/commit-r-section.brp" > "$work/vec.r.txt"
+cmp -s "$work/vec.c.txt" "$work/vec.r.txt" || { echo "deal --log --seed differs from the log's own reveal"; failed=1; }
+rc=0
+"$brp" deal --log "$work/commit-unrevealed.brp" --seed "$a" > /dev/null 2> "$work/vec.err" || rc=$?
+[ "$rc" = 1 ] && grep -q 'not the one the log commits to' "$work/vec.err" ||
+	{ echo "deal --log with a wrong seed: exit $rc, $(cat "$work/vec.err")"; failed=1; }
 exit $failed

@@ -100,6 +100,7 @@ int main(void)
 	printf("rpl_verdict.match_id offset %zu\n", offsetof(rpl_verdict, match_id));
 	printf("rpl_verdict.player_seeds offset %zu\n", offsetof(rpl_verdict, player_seeds));
 	printf("rpl_verdict.commit_version offset %zu\n", offsetof(rpl_verdict, commit_version));
+	printf("rpl_verdict.players offset %zu\n", offsetof(rpl_verdict, players));
 	printf("rpl_verdict.replay offset %zu\n", offsetof(rpl_verdict, replay));
 	printf("rpl_verdict.replay_trusted offset %zu\n", offsetof(rpl_verdict, replay_trusted));
 	printf("rpl_verdict.replay_offset offset %zu\n", offsetof(rpl_verdict, replay_offset));

@@ -4,7 +4,10 @@
  * one, written as version 4) and RPL_COMMIT_V1 (version 3):
  *   recorded     a committed match recorded with its seed closes to the
  *                revealed compact form (no layout stored), reads back with
- *                the derived layouts and verifies ok, deal revealed
+ *                the derived layouts and verifies ok, deal revealed; the
+ *                verdict counts the players' seeds, and its line says when
+ *                the deals are only as fair as the platform (a seat without
+ *                a seed; protocol 1)
  *   refusals     the recorder refuses a layout that is not derived, a seed
  *                that is not the one committed to, a seed after a layout
  *                that was not derived
@@ -219,6 +222,26 @@ static void test_recorded(void **state)
 		assert_int_equal(v.deal_commitment, RPL_DEAL_REVEALED);
 		assert_memory_equal(v.commitment, c.commitment, 32);
 		assert_string_equal(rpl_deal_commitment_name(v.deal_commitment), "revealed");
+		/* what the players added, and the line that says when the deals are only as fair as the platform */
+		assert_int_equal(v.player_seeds, nps);
+		assert_int_equal(v.players, c.info.nplayers);
+		assert_int_equal(v.commit_version, protocol);
+		{
+			char line[512];
+			const char *fair = strstr((rpl_verdict_format(&v, line, sizeof(line)), line), "; deal commitment");
+			assert_non_null(fair);
+			if (nps == 0 && protocol == RPL_COMMIT_V2)
+				assert_string_equal(fair, "; deal commitment revealed, 0 of 4 players added a seed: the deals are "
+				                          "only as fair as the platform");
+			else if (nps == 0)
+				assert_string_equal(fair, "; deal commitment revealed, 0 of 4 players added a seed, protocol 1 "
+				                          "commits to the seed alone: the deals are only as fair as the platform");
+			else if (protocol == RPL_COMMIT_V2)
+				assert_string_equal(fair, "; deal commitment revealed"); /* every seat added one */
+			else
+				assert_string_equal(fair, "; deal commitment revealed, protocol 1 commits to the seed alone: the "
+				                          "deals are only as fair as the platform");
+		}
 		rpl_rules_free(c.rules);
 	}
 	unlink(path);

@@ -1,13 +1,19 @@
 /*
- * The committed deal (docs/format.md, section 15): the specification's test
- * vectors, and what a derived layout must be.
+ * The committed deal (docs/format.md, sections 15 and 18): the
+ * specification's test vectors of both protocols, what a derived layout must
+ * be, and what protocol 2's commitment binds.
  */
 #include "testlib.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <sodium.h>
+
 #include "libreplay/deal.h"
+#include "libreplay/log.h"
+#include "libreplay/rules.h"
 
 static void hex(uint8_t *out, size_t n, const char *s)
 {
@@ -192,12 +198,256 @@ static void test_bad_arguments(void **state)
 	assert_int_equal(rpl_deal_seed_random(seed), 0);
 }
 
+/* ---- protocol 2 (format.md section 18) ---- */
+
+/* A match's terms for rpl_deal_commit_match: the rules are the caller's, every seat unnamed. */
+static rpl_match_info terms(const rpl_rules *rules, int nplayers, int first_dealer,
+                            const uint8_t (*pseeds)[RPL_DEAL_SEED_SIZE], int npseeds)
+{
+	rpl_match_info info;
+	memset(&info, 0, sizeof(info));
+	info.rules = rules;
+	info.nplayers = nplayers;
+	info.first_dealer = first_dealer;
+	info.player_seeds = pseeds;
+	info.nplayer_seeds = npseeds;
+	info.commit_version = RPL_COMMIT_V2;
+	return info;
+}
+
+/* format.md 18.4, vector 4: seed 00 01 .. 1f, STBL as it is, 4 unnamed players, first dealer 3, no player seed. */
+static void test_v2_vector_bare(void **state)
+{
+	uint8_t seed[32], want[32], got[32], tb[84], *m;
+	rpl_rules *rules;
+	rpl_match_info info;
+	rpl_layout l, v1;
+	(void)state;
+	hex(seed, 32, seed_a);
+	assert_int_equal(rpl_rules_new(&rules, "stbl"), 0);
+	info = terms(rules, 4, 3, NULL, 0);
+	hex(want, 32, "b8bde754eca9870c8ad15e773854178ce888a8d6982916a575552db80436f65e");
+	assert_int_equal(rpl_deal_commit_match(got, seed, &info), 0);
+	assert_memory_equal(got, want, 32);
+	/* the terms' bytes as section 18.2 lays them out, hashed after the domain and the seed */
+	hex(tb, sizeof(tb),
+	    "047374626c2001020202030004640514061e0714080a09c8010a90030be8070cd00f0dc8010ec8010fc80110021102120413001402"
+	    "150016001700180019001a021b021c041d001e021f00200204000000000300");
+	m = malloc(13 + 32 + sizeof(tb));
+	assert_non_null(m);
+	memcpy(m, "brp-commit-v2", 13);
+	memcpy(m + 13, seed, 32);
+	memcpy(m + 45, tb, sizeof(tb));
+	assert_int_equal(crypto_generichash(got, 32, m, 45 + sizeof(tb), NULL, 0), 0);
+	free(m);
+	assert_memory_equal(got, want, 32);
+	assert_int_equal(rpl_deal_derive_match(&l, seed, &info, 1), 0);
+	assert_string_equal(layout_text(&l, 4),
+	                    "hand 0: 9c Jc Ad 6d 7d 10d 2h 7h 5s Qs Ks|"
+	                    "hand 1: 7c 10c 2d 10h Jh 3s 4s 5s 6s 8s 10s|"
+	                    "hand 2: Ac 2c 9c Qc Kc Ad Jd Qh Qh 8s JK|"
+	                    "hand 3: 10c Kc 4d Ah 3h 6h 7h 8h Kh 10s Js|"
+	                    "morto 0: Js 9d 3s 3c 5d 5h Qd As Qd 5d 3h|"
+	                    "morto 1: Kd 8d Ac Ks 4d 4h 4c 9s 8c Jc 8c|"
+	                    "stock: 10h 6s 4c 5h 5c 2h Jd As 8d 2c 2s 4h Kh Jh 4s 9h 6c 9s 6c JK Ah 5c 3d 7c Kd 7s 3c "
+	                    "3d 2s 6h Qs Qc 2d 7d 6d 9h JK 8h 7s 10d JK 9d");
+	/* the same seed under protocol 1 (vector 1) deals otherwise: the protocols never share a deal */
+	info.commit_version = RPL_COMMIT_V1;
+	assert_int_equal(rpl_deal_derive_match(&v1, seed, &info, 1), 0);
+	assert_false(rpl_layout_same(&l, &v1, 4));
+	assert_int_equal(rpl_deal_commit_match(got, seed, &info), 0);
+	hex(want, 32, "4cd0539895f54b9551d1ae0337813f5767e65ee45d058c6c59a75ea6b1cad813");
+	assert_memory_equal(got, want, 32);
+	rpl_rules_free(rules);
+}
+
+/*
+ * Vector 5: seed ff.., KZV with target 1500, 2 players Ana and Bia, first
+ * dealer 0, player seeds 01.. and 02.., deal 1; their order is no choice.
+ */
+static void test_v2_vector_terms(void **state)
+{
+	uint8_t seed[32], ps[2][32], rev[2][32], want[32], got[32];
+	rpl_rules *rules;
+	rpl_match_info info;
+	rpl_layout l, swapped;
+	(void)state;
+	memset(seed, 0xff, 32);
+	memset(ps[0], 0x01, 32);
+	memset(ps[1], 0x02, 32);
+	memcpy(rev[0], ps[1], 32);
+	memcpy(rev[1], ps[0], 32);
+	assert_int_equal(rpl_rules_new(&rules, "kzv"), 0);
+	assert_int_equal(rpl_rules_set(rules, "target", "1500"), 0);
+	info = terms(rules, 2, 0, (const uint8_t(*)[32])ps, 2);
+	info.players[0] = "Ana";
+	info.players[1] = "Bia";
+	hex(want, 32, "3cf88b15c236e4b9fb7c7686a83f1ad57a51f45706bc6cc91109f0ee903952ca");
+	assert_int_equal(rpl_deal_commit_match(got, seed, &info), 0);
+	assert_memory_equal(got, want, 32);
+	assert_int_equal(rpl_deal_derive_match(&l, seed, &info, 1), 0);
+	assert_string_equal(layout_text(&l, 2),
+	                    "hand 0: 2c 5c Ad 6d 7d 10d 6h 4s 5s 8s 8s|"
+	                    "hand 1: 8c Jc 2d 4d 7d 8d 5h Qh 7s 9s Qs|"
+	                    "morto 0: Qs 9s Jh As 10h JK 2s 10s 9d 9h 7h|"
+	                    "morto 1: Jd Jc 10s 2s 2h 9c 3d 4h 8d Qd JK|"
+	                    "stock: 7c 8c 6s 3s 10c Kc 4c 9c 9h Ac Js 3h Js Ac 10d 5d 2d Ks 8h Kd Kh 3d Kh 7c 6c Ks 3s "
+	                    "JK 3c JK 4d 10c 6d 8h Ad 6h 7h Qd 3c 3h 6s 5h 10h Kc 4h 4s 5s Ah Qc Qh Ah 4c 6c As 5c 2c "
+	                    "Jd 7s Jh 9d Kd 2h Qc 5d");
+	info.player_seeds = (const uint8_t(*)[32])rev;
+	assert_int_equal(rpl_deal_commit_match(got, seed, &info), 0);
+	assert_memory_equal(got, want, 32);
+	assert_int_equal(rpl_deal_derive_match(&swapped, seed, &info, 1), 0);
+	assert_true(rpl_layout_same(&l, &swapped, 2));
+	/* under protocol 1 the order is a choice (vector 3's seed and seeds) */
+	info.commit_version = RPL_COMMIT_V1;
+	assert_int_equal(rpl_deal_derive_match(&swapped, seed, &info, 1), 0);
+	info.player_seeds = (const uint8_t(*)[32])ps;
+	assert_int_equal(rpl_deal_derive_match(&l, seed, &info, 1), 0);
+	assert_false(rpl_layout_same(&l, &swapped, 2));
+	rpl_rules_free(rules);
+}
+
+/* Vector 6: seed 00 01 .. 1f, ABERTO, Ana, Bia, Caio and Dora, first dealer 3, player seeds 01.. to 04.., deal 2. */
+static void test_v2_vector_every_seat(void **state)
+{
+	uint8_t seed[32], ps[4][32], want[32], got[32];
+	rpl_rules *rules;
+	rpl_match_info info;
+	rpl_layout l;
+	(void)state;
+	hex(seed, 32, seed_a);
+	for (int i = 0; i < 4; i++)
+		memset(ps[i], 4 - i, 32); /* 04.., 03.., 02.., 01..: sorted by the derivation */
+	assert_int_equal(rpl_rules_new(&rules, "aberto"), 0);
+	info = terms(rules, 4, 3, (const uint8_t(*)[32])ps, 4);
+	info.players[0] = "Ana";
+	info.players[1] = "Bia";
+	info.players[2] = "Caio";
+	info.players[3] = "Dora";
+	hex(want, 32, "662bc7d76e35a4a64a293fbb6f17ff6d7030f6fca8db74c2520955744d5b2aa9");
+	assert_int_equal(rpl_deal_commit_match(got, seed, &info), 0);
+	assert_memory_equal(got, want, 32);
+	assert_int_equal(rpl_deal_derive_match(&l, seed, &info, 2), 0);
+	assert_string_equal(layout_text(&l, 4),
+	                    "hand 0: 2c Kc 2d 2d 5d 9d Kd 2h 3h 6h 3s|"
+	                    "hand 1: 3c 5c 9c Qc 10d Ah 2h Jh Kh 4s 6s|"
+	                    "hand 2: 5c 10c Jc 6d 7d Ah 4h 5s 6s 9s 10s|"
+	                    "hand 3: 4c Kc Ad 3d 4d Jd Qd 3h 8h Jh 8s|"
+	                    "morto 0: 7d JK 4d 4h Kd 8d 6d Qh As 6c 6c|"
+	                    "morto 1: 10s Ad 8c 8c 7h 3s Qs Kh Ac 4c 8s|"
+	                    "stock: JK 9s 5d 3d 10h 5s 6h 10c Ac 3c 7s Js As Qc 2s JK 2s 4s 7s Jc 5h 7c JK Qd Qs 7c 8h "
+	                    "9h Jd 2c 5h 9h Qh Ks 7h 8d 9d Ks 10d 10h 9c Js");
+	rpl_rules_free(rules);
+}
+
+/*
+ * Each term changes the commitment and every deal under protocol 2: a rule
+ * parameter, the profile, a name, two seats swapped, the first dealer, the
+ * number of players' seeds. Under protocol 1 none does but the seeds.
+ */
+static void test_v2_terms_bind(void **state)
+{
+	uint8_t seed[32], ps[4][32], base[32], got[32];
+	rpl_rules *rules, *other, *aberto;
+	rpl_match_info info, t;
+	rpl_layout l0, l;
+	(void)state;
+	hex(seed, 32, seed_a);
+	for (int i = 0; i < 4; i++)
+		memset(ps[i], 0x10 + i, 32);
+	assert_int_equal(rpl_rules_new(&rules, "kzv"), 0);
+	other = rpl_rules_clone(rules);
+	assert_non_null(other);
+	assert_int_equal(rpl_rules_set(other, "bonus_clean", "250"), 0);
+	assert_int_equal(rpl_rules_new(&aberto, "aberto"), 0);
+	info = terms(rules, 4, 3, (const uint8_t(*)[32])ps, 4);
+	info.players[0] = "Ana";
+	info.players[1] = "Bia";
+	info.players[2] = "Caio";
+	info.players[3] = "Dora";
+	assert_int_equal(rpl_deal_commit_match(base, seed, &info), 0);
+	assert_int_equal(rpl_deal_derive_match(&l0, seed, &info, 1), 0);
+	for (int k = 0; k < 7; k++) {
+		t = info;
+		switch (k) {
+		case 0: t.rules = other; break;
+		case 1: t.rules = aberto; break;
+		case 2: t.players[1] = "Bea"; break;
+		case 3: /* Ana and Bia swap seats */
+			t.players[0] = "Bia";
+			t.players[1] = "Ana";
+			break;
+		case 4: t.first_dealer = 0; break;
+		case 5: t.nplayer_seeds = 3; break; /* the last seed left out */
+		case 6: t.players[2] = NULL; break; /* unnamed is the empty name, not Caio */
+		}
+		assert_int_equal(rpl_deal_commit_match(got, seed, &t), 0);
+		assert_memory_not_equal(got, base, 32);
+		assert_int_equal(rpl_deal_derive_match(&l, seed, &t, 1), 0);
+		assert_false(rpl_layout_same(&l, &l0, 4));
+		t.commit_version = RPL_COMMIT_V1;
+		assert_int_equal(rpl_deal_commit_match(got, seed, &t), 0);
+		{
+			uint8_t plain[32];
+			assert_int_equal(rpl_deal_commit(plain, seed), 0);
+			assert_memory_equal(got, plain, 32); /* protocol 1: the seed alone */
+		}
+	}
+	/* an unnamed seat and a seat named "" are one term: the header stores both as the empty string */
+	t = info;
+	t.players[2] = NULL;
+	assert_int_equal(rpl_deal_commit_match(base, seed, &t), 0);
+	t.players[2] = "";
+	assert_int_equal(rpl_deal_commit_match(got, seed, &t), 0);
+	assert_memory_equal(got, base, 32);
+	rpl_rules_free(rules);
+	rpl_rules_free(other);
+	rpl_rules_free(aberto);
+}
+
+/* What protocol 2 refuses: more seeds than seats, a first dealer out of range, an unknown protocol. */
+static void test_v2_bad_arguments(void **state)
+{
+	uint8_t seed[32] = { 0 }, ps[4][32] = { { 0 } }, out[32];
+	rpl_rules *rules;
+	rpl_match_info info;
+	rpl_layout l;
+	(void)state;
+	assert_int_equal(rpl_rules_new(&rules, "stbl"), 0);
+	info = terms(rules, 2, 1, (const uint8_t(*)[32])ps, 3);
+	assert_int_equal(rpl_deal_commit_match(out, seed, &info), RPL_EINVAL);
+	assert_int_equal(rpl_deal_derive_match(&l, seed, &info, 1), RPL_EINVAL);
+	info.commit_version = RPL_COMMIT_V1; /* protocol 1 took up to 4 whatever the table */
+	assert_int_equal(rpl_deal_derive_match(&l, seed, &info, 1), 0);
+	info = terms(rules, 4, 4, NULL, 0);
+	assert_int_equal(rpl_deal_commit_match(out, seed, &info), RPL_EINVAL);
+	info = terms(rules, 3, 0, NULL, 0);
+	assert_int_equal(rpl_deal_commit_match(out, seed, &info), RPL_EINVAL);
+	info = terms(rules, 4, 0, NULL, 1);
+	assert_int_equal(rpl_deal_commit_match(out, seed, &info), RPL_EINVAL);
+	info = terms(rules, 4, 0, NULL, 0);
+	info.commit_version = 3;
+	assert_int_equal(rpl_deal_commit_match(out, seed, &info), RPL_EINVAL);
+	info.commit_version = 0; /* 0: the current protocol, 2 */
+	assert_int_equal(rpl_deal_commit_match(out, seed, &info), 0);
+	assert_int_equal(rpl_deal_derive_match(&l, seed, &info, 0), RPL_EINVAL);
+	assert_int_equal(rpl_deal_derive_match(&l, seed, &info, RPL_MAX_DEALS + 1), RPL_EINVAL);
+	info.rules = NULL;
+	assert_int_equal(rpl_deal_commit_match(out, seed, &info), RPL_EINVAL);
+	assert_int_equal(rpl_deal_commit_match(out, seed, NULL), RPL_EINVAL);
+	rpl_rules_free(rules);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_commitment_vector),   cmocka_unit_test(test_vector_deals_1_and_2),
-		cmocka_unit_test(test_vector_player_seeds), cmocka_unit_test(test_derived_layouts),
-		cmocka_unit_test(test_layout_same),         cmocka_unit_test(test_bad_arguments),
+		cmocka_unit_test(test_commitment_vector),    cmocka_unit_test(test_vector_deals_1_and_2),
+		cmocka_unit_test(test_vector_player_seeds),  cmocka_unit_test(test_derived_layouts),
+		cmocka_unit_test(test_layout_same),          cmocka_unit_test(test_bad_arguments),
+		cmocka_unit_test(test_v2_vector_bare),       cmocka_unit_test(test_v2_vector_terms),
+		cmocka_unit_test(test_v2_vector_every_seat), cmocka_unit_test(test_v2_terms_bind),
+		cmocka_unit_test(test_v2_bad_arguments),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -75,12 +75,14 @@ void brp_error(const char *cmd, const char *fmt, ...)
 
 /* The codes of the options without a short letter: shared ones first, a command's own from BRP_OPT_OWN. */
 enum {
-	BRP_OPT_LIST = 256, /* --from-list FILE */
-	BRP_OPT_TIMEOUT,    /* --timeout SECS */
-	BRP_OPT_JSON,       /* --json */
-	BRP_OPT_PASSFD,     /* --passphrase-fd N */
-	BRP_OPT_LOGFILE,    /* --log FILE (- or /dev/stdin: standard input) */
-	BRP_OPT_KEYRING,    /* --keyring FILE */
+	BRP_OPT_LIST = 256,   /* --from-list FILE */
+	BRP_OPT_TIMEOUT,      /* --timeout SECS */
+	BRP_OPT_JSON,         /* --json */
+	BRP_OPT_PASSFD,       /* --passphrase-fd N */
+	BRP_OPT_LOGFILE,      /* --log FILE (- or /dev/stdin: standard input) */
+	BRP_OPT_SEAT,         /* --seat I=NAME */
+	BRP_OPT_FIRST_DEALER, /* --first-dealer S */
+	BRP_OPT_KEYRING,      /* --keyring FILE */
 	BRP_OPT_OWN = 300
 };
 
@@ -141,6 +143,19 @@ struct brp_opt {
 #define BRP_OPT_KEYRING_ROW                                                                                            \
 	{                                                                                                                  \
 		"keyring", 1, BRP_OPT_KEYRING, 1, 0                                                                            \
+	}
+/* the match's table: -p/--players N, --seat I=NAME (repeatable), --first-dealer S (brp_table_option) */
+#define BRP_OPT_PLAYERS                                                                                                \
+	{                                                                                                                  \
+		"players", 1, 'p', 0, 0                                                                                        \
+	}
+#define BRP_OPT_SEAT_ROW                                                                                               \
+	{                                                                                                                  \
+		"seat", 1, BRP_OPT_SEAT, 1, 0                                                                                  \
+	}
+#define BRP_OPT_FIRST_DEALER_ROW                                                                                       \
+	{                                                                                                                  \
+		"first-dealer", 1, BRP_OPT_FIRST_DEALER, 0, 0                                                                  \
 	}
 #define BRP_OPT_HELP                                                                                                   \
 	{                                                                                                                  \
@@ -235,6 +250,26 @@ int brp_rules_option(const struct brp_getopt *g, int c, struct brp_rules_opts *r
 int brp_rules_opts_add(const char *cmd, struct brp_rules_opts *r, const char *set);
 /* Frees sets; the struct may be used again. */
 void brp_rules_opts_free(struct brp_rules_opts *r);
+
+/*
+ * The table of a match as brp record takes it: -p/--players (2 or 4, default
+ * 4), --seat I=NAME (a seat's name, once a seat), --first-dealer S (default:
+ * the last seat, so that seat 0 moves first). given: one of them was given.
+ */
+struct brp_table_opts {
+	int players;
+	const char *name[RPL_MAX_SEATS]; /* NULL: unnamed */
+	int first_dealer;
+	int dealer_given, given;
+};
+#define BRP_TABLE_INIT                                                                                                 \
+	{                                                                                                                  \
+		4, { NULL }, 0, 0, 0                                                                                           \
+	}
+/* Take option c if it is -p, --seat or --first-dealer: 1 taken, 0 not one of them, BRP_EXIT_USAGE (said). */
+int brp_table_option(const struct brp_getopt *g, int c, struct brp_table_opts *t);
+/* Once every option is read: the seats and the first dealer against the players; 0, or BRP_EXIT_USAGE (said). */
+int brp_table_finish(const char *cmd, struct brp_table_opts *t);
 
 /*
  * Report the option getopt_long() just refused ('?' or ':' from an

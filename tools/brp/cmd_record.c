@@ -66,8 +66,9 @@ static void usage(FILE *f)
 	      "                            seat, so that seat 0 moves first)\n"
 	      "      --start TIME          when the match began, e.g. 2026-11-30T01:58:23Z\n"
 	      "      --meta KEY=VALUE      free-form metadata (repeatable, in order)\n"
-	      "      --commitment HEX      a committed deal (docs/format.md section 15): the\n"
-	      "                            platform's commitment to its seed, 64 hex digits;\n"
+	      "      --commitment HEX      a committed deal (docs/format.md section 18): the\n"
+	      "                            platform's commitment to its seed and the match's\n"
+	      "                            terms, 64 hex digits (brp deal prints it);\n"
 	      "                            every layout must be the one the seed derives, and\n"
 	      "                            a 'seed HEX' line reveals the seed (at the start,\n"
 	      "                            or when the match ends), which the recorder checks\n"
@@ -347,22 +348,14 @@ static void block_taken(struct rec_out *o, const rpl_notation_item *it, int line
 
 int cmd_record(int argc, char **argv)
 {
-	enum {
-		OPT_SEAT = BRP_OPT_OWN,
-		OPT_FIRST_DEALER,
-		OPT_START,
-		OPT_META,
-		OPT_COMMITMENT,
-		OPT_PLAYER_SEED,
-		OPT_COMMIT_VERSION
-	};
+	enum { OPT_START = BRP_OPT_OWN, OPT_META, OPT_COMMITMENT, OPT_PLAYER_SEED, OPT_COMMIT_VERSION };
 	static const struct brp_opt opts[] = {
 		{ "output", 1, 'o', 0, 0 },
 		BRP_OPT_RULES,
 		BRP_OPT_SET,
-		{ "players", 1, 'p', 0, 0 },
-		{ "seat", 1, OPT_SEAT, 1, 0 },
-		{ "first-dealer", 1, OPT_FIRST_DEALER, 0, 0 },
+		BRP_OPT_PLAYERS,
+		BRP_OPT_SEAT_ROW,
+		BRP_OPT_FIRST_DEALER_ROW,
 		{ "start", 1, OPT_START, 0, 0 },
 		{ "meta", 1, OPT_META, 1, 0 },
 		{ "commitment", 1, OPT_COMMITMENT, 0, 0 },
@@ -374,15 +367,14 @@ int cmd_record(int argc, char **argv)
 		BRP_OPT_HELP,
 		BRP_OPT_END,
 	};
-	static const char *const counts[] = { "2", "4", NULL };
 	struct brp_getopt g;
 	struct brp_rules_opts ro = { 0 };
+	struct brp_table_opts table = BRP_TABLE_INIT;
 	const char *out_path = NULL, *keyfile = NULL, *value;
-	int passfd = -1, first, dealer_given = 0, commit_version = 0;
+	int passfd = -1, first, commit_version = 0;
 	rpl_seckey *key = NULL;
-	const char *seat_name[RPL_MAX_SEATS] = { NULL };
 	char **metas = NULL, **keys = NULL, **values = NULL;
-	int nmeta = 0, players = 4, first_dealer = 0, c, e, fe, bad = 0, closed = 0;
+	int nmeta = 0, c, e, fe, bad = 0, closed = 0;
 	int rc = BRP_EXIT_FAIL;
 	rpl_rules *rules = NULL;
 	rpl_recorder *rec = NULL;
@@ -415,7 +407,7 @@ int cmd_record(int argc, char **argv)
 	while ((c = brp_getopt_next(&g)) != -1) {
 		if (c == BRP_OPT_BAD)
 			goto cleanup;
-		if ((e = brp_rules_option(&g, c, &ro)) != 0) {
+		if ((e = brp_rules_option(&g, c, &ro)) != 0 || (e = brp_table_option(&g, c, &table)) != 0) {
 			if (e != 1) {
 				rc = e;
 				goto cleanup;
@@ -426,34 +418,6 @@ int cmd_record(int argc, char **argv)
 		case 'o':
 			if (brp_opt_path(&g, &out_path) != 0)
 				goto cleanup;
-			break;
-		case 'p':
-			if (brp_opt_choice(&g, counts, &players) != 0)
-				goto cleanup;
-			players = players ? 4 : 2;
-			break;
-		case OPT_SEAT: {
-			int s;
-			if (brp_opt_pair(&g, "I=NAME with I a seat from 0 to 3", &value) != 0)
-				goto cleanup;
-			if (value - g.arg != 2 || g.arg[0] < '0' || g.arg[0] > '3')
-				goto bad_seat;
-			s = g.arg[0] - '0';
-			if (seat_name[s]) {
-				brp_error(name, "--seat %d given twice: a seat has one name", s);
-				goto cleanup;
-			}
-			seat_name[s] = value;
-			break;
-bad_seat:
-			brp_opt_refuse(&g, "I=NAME with I a seat from 0 to 3");
-			goto cleanup;
-		}
-		case OPT_FIRST_DEALER:
-			/* checked against --players once both are known */
-			if (brp_opt_int(&g, 0, RPL_MAX_SEATS - 1, &first_dealer) != 0)
-				goto cleanup;
-			dealer_given = 1;
 			break;
 		case BRP_OPT_JSON: out.json = 1; break;
 		case 'k':
@@ -520,17 +484,8 @@ bad_seat:
 		brp_error(name, "--passphrase-fd needs -k KEY");
 		goto cleanup;
 	}
-	if (!dealer_given) {
-		first_dealer = players - 1;
-	} else if (first_dealer >= players) {
-		brp_error(name, "--first-dealer %d: there is no seat %d with %d players", first_dealer, first_dealer, players);
+	if (brp_table_finish(name, &table) != 0)
 		goto cleanup;
-	}
-	for (int s = players; s < RPL_MAX_SEATS; s++)
-		if (seat_name[s]) {
-			brp_error(name, "--seat %d: there is no seat %d with %d players", s, s, players);
-			goto cleanup;
-		}
 	if ((rc = brp_rules_make(name, ro.profile, ro.sets, ro.nsets, &rules)) != 0)
 		goto cleanup;
 	rc = BRP_EXIT_FAIL;
@@ -547,10 +502,10 @@ bad_seat:
 		values[i] = eq + 1;
 	}
 	info.rules = rules;
-	info.nplayers = players;
+	info.nplayers = table.players;
 	for (int s = 0; s < RPL_MAX_SEATS; s++)
-		info.players[s] = seat_name[s];
-	info.first_dealer = first_dealer;
+		info.players[s] = table.name[s];
+	info.first_dealer = table.first_dealer;
 	info.start_time = start;
 	info.nmeta = (size_t)nmeta;
 	info.meta_keys = (const char *const *)keys;
@@ -562,7 +517,7 @@ bad_seat:
 		info.commit_version = commit_version;
 	}
 
-	if (rpl_notation_parser_new(&p) < 0 || rpl_notation_parser_set_players(p, players) < 0) {
+	if (rpl_notation_parser_new(&p) < 0 || rpl_notation_parser_set_players(p, table.players) < 0) {
 		brp_error(name, "out of memory");
 		goto cleanup;
 	}
@@ -575,7 +530,7 @@ bad_seat:
 		goto cleanup;
 	}
 
-	out.players = players;
+	out.players = table.players;
 	out.names = info.players;
 	out.tty = isatty(STDIN_FILENO);
 	if (out.tty) {

@@ -28,9 +28,12 @@ static void usage(FILE *f)
 	      "a list of paths from standard input, one a line of at most 4095 bytes.\n"
 	      "--log - (or /dev/stdin) reads one log from standard input instead, named -.\n"
 	      "Output follows the order of the arguments (the --log - log first).\n"
-	      "A committed log (format version 3) also says what it proves of its deals:\n"
+	      "A committed log (format version 3 or 4) also says what it proves of its deals:\n"
 	      "deal commitment revealed (every layout derived from the committed seed),\n"
-	      "unrevealed (the seed is not in the log: nothing proven), or mismatch.\n"
+	      "unrevealed (the seed is not in the log: nothing proven), or mismatch; and,\n"
+	      "when a seat added no seed or the log is of protocol 1 (format version 3),\n"
+	      "that the deals are only as fair as the platform. --json: \"dealing\" with the\n"
+	      "commitment's status, its \"digest\", \"protocol\", \"player_seeds\", \"players\".\n"
 	      "\n"
 	      "      --rules-from-log  judge by the rules the log carries (the default)\n"
 	      "  -r, --rules PROFILE   judge by this profile instead (kzv, stbl, aberto)\n"
@@ -193,7 +196,8 @@ static void print_json(const char *path, const rpl_verdict *v)
 		fputs(",\"digest\":\"", stdout);
 		for (size_t i = 0; i < sizeof(v->commitment); i++)
 			printf("%02x", v->commitment[i]);
-		putchar('"');
+		/* fewer player seeds than players, or protocol 1: only as fair as the platform (the text line says so) */
+		printf("\",\"protocol\":%d,\"player_seeds\":%d,\"players\":%d", v->commit_version, v->player_seeds, v->players);
 	}
 	putchar('}');
 	fputs(",\"message\":", stdout);

@@ -262,6 +262,60 @@ int brp_rules_option(const struct brp_getopt *g, int c, struct brp_rules_opts *r
 	}
 }
 
+int brp_table_option(const struct brp_getopt *g, int c, struct brp_table_opts *t)
+{
+	static const char *const counts[] = { "2", "4", NULL };
+	static const char *const seat_form = "I=NAME with I a seat from 0 to 3";
+	const char *value;
+	int s;
+
+	switch (c) {
+	case 'p':
+		if (brp_opt_choice(g, counts, &t->players) != 0)
+			return BRP_EXIT_USAGE;
+		t->players = t->players ? 4 : 2;
+		break;
+	case BRP_OPT_SEAT:
+		if (brp_opt_pair(g, seat_form, &value) != 0)
+			return BRP_EXIT_USAGE;
+		if (value - g->arg != 2 || g->arg[0] < '0' || g->arg[0] > '3')
+			return brp_opt_refuse(g, seat_form);
+		s = g->arg[0] - '0';
+		if (t->name[s]) {
+			brp_error(g->cmd, "--seat %d given twice: a seat has one name", s);
+			return BRP_EXIT_USAGE;
+		}
+		t->name[s] = value;
+		break;
+	case BRP_OPT_FIRST_DEALER:
+		/* checked against --players once both are known */
+		if (brp_opt_int(g, 0, RPL_MAX_SEATS - 1, &t->first_dealer) != 0)
+			return BRP_EXIT_USAGE;
+		t->dealer_given = 1;
+		break;
+	default: return 0;
+	}
+	t->given = 1;
+	return 1;
+}
+
+int brp_table_finish(const char *cmd, struct brp_table_opts *t)
+{
+	if (!t->dealer_given) {
+		t->first_dealer = t->players - 1;
+	} else if (t->first_dealer >= t->players) {
+		brp_error(cmd, "--first-dealer %d: there is no seat %d with %d players", t->first_dealer, t->first_dealer,
+		          t->players);
+		return BRP_EXIT_USAGE;
+	}
+	for (int s = t->players; s < RPL_MAX_SEATS; s++)
+		if (t->name[s]) {
+			brp_error(cmd, "--seat %d: there is no seat %d with %d players", s, s, t->players);
+			return BRP_EXIT_USAGE;
+		}
+	return 0;
+}
+
 void brp_rules_opts_free(struct brp_rules_opts *r)
 {
 	free(r->sets);

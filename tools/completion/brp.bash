@@ -38,6 +38,10 @@ _brp()
 		COMPREPLY=($(compgen -W "low high default" -- "$cur"))
 		return
 		;;
+	--commitment-version)
+		COMPREPLY=($(compgen -W "1 2" -- "$cur"))
+		return
+		;;
 	-o | --output | --from-list | --sqlite | -k | -K | --keyring)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return

@@ -356,6 +356,9 @@ def _verdict_dict(file: str, v) -> Dict[str, Any]:
     dealing = {"commitment": _str(_lib.rpl_deal_commitment_name(v.deal_commitment))}
     if v.deal_commitment != 0:
         dealing["digest"] = bytes(v.commitment).hex()
+        dealing["protocol"] = v.commit_version
+        dealing["player_seeds"] = v.player_seeds
+        dealing["players"] = v.players
     d["dealing"] = dealing
     d["message"] = _str(v.message)
     return d

@@ -202,6 +202,7 @@ typedef struct rpl_verdict {
     char match_id[65]; /* RPL_MATCH_ID_SIZE */
     int player_seeds;
     int commit_version;
+    int players;
     int replay;
     int replay_trusted;
     uint64_t replay_offset;
@@ -310,8 +311,8 @@ CHECKED_STRUCTS = {
     "rpl_verdict": ["kind", "message", "deal", "turn", "seat", "action", "rule", "side", "claim_deal",
                     "claimed", "computed", "breakdown", "offset", "deals", "actions", "total", "winner",
                     "recovered", "bytes", "deal_commitment", "commitment", "deal_mismatch", "signature",
-                    "closed", "match_id", "player_seeds", "commit_version", "replay", "replay_trusted",
-                    "replay_offset", "replay_message", "keys", "header_flags"],
+                    "closed", "match_id", "player_seeds", "commit_version", "players", "replay",
+                    "replay_trusted", "replay_offset", "replay_message", "keys", "header_flags"],
     "rpl_signature_report": ["status", "key", "trusted", "covered", "size", "offset", "count", "key_trusted",
                              "trusted_key", "trusted_covered", "id_clash", "clash_key"],
     "rpl_pubkey": ["id", "key"],

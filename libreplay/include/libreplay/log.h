@@ -223,10 +223,10 @@ RPL_API int rpl_recorder_deal(rpl_recorder *rec, const rpl_layout *layout);
  * Committed mode: give the recorder of a match whose info has a commitment
  * the seed committed to (copied; the caller should wipe its own copy when
  * done). From then on rpl_recorder_deal accepts only the derived layouts
- * (rpl_deal_derive), and rpl_recorder_close reveals the seed: the compact
- * form carries it in an R section and stores no layout. May come before
- * the first deal or after any: the layouts recorded so far must be the
- * derived ones. RPL_ESTATE (no commitment in the header, or a seed already
+ * (rpl_deal_derive_match, under the match's protocol), and rpl_recorder_close
+ * reveals the seed: the compact form carries it in its header and stores no
+ * layout. May come before the first deal or after any: the layouts recorded
+ * so far must be the derived ones. RPL_ESTATE (no commitment in the header, or a seed already
  * given), RPL_EINVAL (not the seed committed to), RPL_EILLEGAL (a layout
  * recorded so far is not the derived one; nothing changes).
  */
@@ -466,10 +466,13 @@ typedef struct rpl_verdict {
 	 * A committed match (deal_commitment not NONE): the players' seeds its
 	 * header holds, and its protocol (deal.h: RPL_COMMIT_V1 for format
 	 * version 3, RPL_COMMIT_V2). Fewer player seeds than players: the deals
-	 * are only as fair as the platform (it could choose its seed freely).
+	 * are only as fair as the platform (it could choose its seed freely);
+	 * under RPL_COMMIT_V1 too, whose commitment binds the seed alone.
+	 * players: the table's size, to compare player_seeds with.
 	 */
 	int player_seeds;
 	int commit_version;
+	int players;
 	/*
 	 * What the replay found, before the signatures were judged: replay is its
 	 * kind (OK to MALFORMED; deal, turn, rule... above say where and why),

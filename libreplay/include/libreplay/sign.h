@@ -168,11 +168,15 @@ RPL_API void rpl_prehash_sign(const rpl_prehash *h, const rpl_seckey *k, uint8_t
 /*
  * Sign a log in place with a signature section over all its bytes (through
  * a new temporary file in path's directory, with the log's mode, renamed
- * over path: the original survives any failure). The log must be a regular
- * file, not a symbolic link, and read to its end without damage (a damaged
- * log is RPL_ECORRUPT). Errors: RPL_EIO (a FIFO or a device is refused
- * without waiting on it), RPL_ECORRUPT, RPL_ELIMIT, RPL_ENOMEM, with the
- * reason in rpl_seckey_errmsg(k).
+ * over path: the original survives any failure). A log with no signature
+ * section yet first has its header written again as format version 4 with
+ * RPL_LOG_SIGNED (docs/format.md 18.1), its other sections' bytes and its
+ * match identity unchanged; a log signed already, or a committed log of
+ * format version 3, keeps its bytes. The log must be a regular file, not a
+ * symbolic link, and read to its end without damage (a damaged log is
+ * RPL_ECORRUPT). Errors: RPL_EIO (a FIFO or a device is refused without
+ * waiting on it), RPL_ECORRUPT, RPL_ELIMIT, RPL_ENOMEM, with the reason in
+ * rpl_seckey_errmsg(k).
  */
 RPL_API int rpl_sign_log(rpl_seckey *k, const char *path);
 
