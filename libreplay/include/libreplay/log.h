@@ -43,13 +43,27 @@ extern "C" {
 #define RPL_MIN_START_TIME (-62167219200LL) /* 0000-01-01T00:00:00Z */
 #define RPL_MAX_START_TIME 253402300799LL   /* 9999-12-31T23:59:59Z */
 /*
- * Limits a recorder enforces (RPL_ELIMIT), so that it never writes a log
- * its reader refuses and its memory stays bounded: decisions in one match
- * (the recorder keeps each, 32 bytes, to write the compact form), and the
- * reader's 64 MiB for the file. A deal longer than a section may hold
- * (RPL_MAX_SECTION decisions or bytes) goes on in continuation sections.
+ * Limits of a match that both sides enforce, so that no writer makes a log
+ * its reader refuses and the work a log can cause stays bounded (docs/format.md
+ * section 10, docs/security.md "Limits"). The recorder refuses past them
+ * (RPL_ELIMIT, nothing recorded); the reader refuses the section that
+ * passes them (RPL_ELIMIT from rpl_reader_next, at that section's offset).
+ *
+ * RPL_MAX_DECISIONS: decisions in one match, the decision counts of its D
+ * and A sections added up. The recorder keeps each decision (32 bytes) to
+ * write the compact form, so its memory stays under about 128 MiB; every
+ * reader's work is linear in them (a replay, a salvage, an export with its
+ * decisions). A deal longer than a section may hold (RPL_MAX_SECTION
+ * decisions or bytes) goes on in continuation sections.
+ *
+ * RPL_MAX_CLAIMS: claims in one match. A real match has one or two a deal
+ * (the deal's score, a running total) and one for the match: at most
+ * twice RPL_MAX_DEALS and one, 20 001. 65 536 leaves three times that for
+ * corrections and claims made again, and keeps what a reader holds of them
+ * (12 bytes a claim in the match identity and the verifier) under 1 MiB.
  */
-#define RPL_MAX_DECISIONS (1u << 22)
+#define RPL_MAX_DECISIONS (1u << 22) /* decisions in one match: 4 194 304 */
+#define RPL_MAX_CLAIMS (1u << 16)    /* claims in one match: 65 536 */
 
 /* A header flag (rpl_reader_flags): the log is signed; its signature sections are to be found in it. */
 #define RPL_LOG_SIGNED 1u
@@ -247,7 +261,9 @@ RPL_API int rpl_recorder_action(rpl_recorder *rec, const rpl_action *a);
  * Record the scores the platform claims for deal (1-based), or for the
  * match (deal 0), side 0 first. They are not checked here: verification
  * compares them. Returns 0; RPL_EINVAL for a NULL argument or a deal out
- * of 0..RPL_MAX_DEALS, RPL_ESTATE once closed, RPL_ENOMEM.
+ * of 0..RPL_MAX_DEALS, RPL_ELIMIT past RPL_MAX_CLAIMS claims in the match
+ * or near the reader's file limit (nothing recorded), RPL_ESTATE once
+ * closed, RPL_ENOMEM.
  */
 RPL_API int rpl_recorder_claim(rpl_recorder *rec, int deal, const int32_t score[2]);
 
@@ -375,7 +391,9 @@ RPL_API void rpl_reader_free(rpl_reader *rd);
 /*
  * The next event: returns 1 with *ev filled, 0 at the end of the log, or a
  * negative error (RPL_ECORRUPT with the byte offset in rpl_reader_offset,
- * RPL_EUNSUPPORTED for a newer required section, RPL_EINVAL for NULL).
+ * RPL_EUNSUPPORTED for a newer required section, RPL_ELIMIT for a section
+ * that takes the match past RPL_MAX_DECISIONS decisions or RPL_MAX_CLAIMS
+ * claims, refused whole at its offset; RPL_EINVAL for NULL).
  * After an error every further call returns the same error.
  */
 RPL_API int rpl_reader_next(rpl_reader *rd, rpl_event *ev);
