@@ -1445,7 +1445,7 @@ static void test_long_deal(void **state)
 	assert_int_equal(rpl_recorder_flush(rec), 0);
 	assert_long_deal(path, decisions, 0);
 	/* salvaged: rewritten compact, every turn kept */
-	assert_int_equal(rpl_recover(path, salvaged, &rep), 0);
+	assert_int_equal(rpl_recover(path, salvaged, 0, &rep), 0);
 	assert_int_equal(rep.actions, decisions);
 	assert_int_equal(rep.dropped_actions, 0);
 	assert_long_deal(salvaged, decisions, 1);

@@ -616,28 +616,60 @@ typedef struct rpl_recover_report {
 	int deals;                     /* deals kept (the last may be unfinished) */
 	int actions;                   /* decisions kept */
 	int claims;                    /* claims kept */
-	int dropped_actions;           /* decisions of an unfinished last turn that were cut */
+	int dropped_actions;           /* decisions of an unfinished last turn that were cut (not kept_signed) */
 	uint64_t read_bytes;           /* bytes of the input that were whole */
 	uint64_t total_bytes;          /* bytes of the input */
 	int damaged;                   /* 1 when reading stopped at damage or a cut, 0 at a clean end */
 	int output;                    /* on failure: 1 when writing out failed, 0 when reading in did */
 	int closed;                    /* 1 when in is whole and closed: nothing was salvaged or written */
 	char message[RPL_ERRMSG_SIZE]; /* one line: what was cut and why, or why the call failed */
+	/*
+	 * A signed input (docs/security.md, "Signed logs"). kept_signed: 1 when
+	 * out is the input's bytes 0..covered, verbatim, up to and including
+	 * its last valid signature section, which so covers every byte of out;
+	 * the counts above are then of those bytes, and out is closed only if
+	 * they hold the end section (out_closed).
+	 */
+	int kept_signed;
+	uint64_t covered;        /* kept_signed: the bytes kept, the signature included */
+	rpl_pubkey key;          /* kept_signed: the key of that signature */
+	int uncovered_actions;   /* kept_signed: decisions after it, cut: no signature covers them */
+	uint64_t invalid_offset; /* a signature that does not verify, at this offset (0: none): kept_signed
+	                            keeps only what a valid signature before it covers */
+	int out_closed;          /* out has an end section */
 } rpl_recover_report;
 
+/* rpl_recover flag: re-encode even a signed log, closed and unsigned, as for an unsigned one. */
+#define RPL_RECOVER_UNSIGNED 1u
+
 /*
- * Salvage every complete turn of a damaged or unfinished log in into a
- * valid, closed log out (written to a new temporary file in out's
- * directory and renamed over out once closed, so that a failure leaves out
- * as it was; an existing out that is not a regular file, or is a symbolic
- * link, is refused with RPL_EIO; its end section is marked recovered). Reading stops at the first damaged or missing byte;
- * decisions after the last complete turn are cut. A log that is whole and
- * closed (read to its end section without damage) needs no salvage: 0 with
- * rep->closed set, and out is neither written nor touched. Returns 0 with *rep
- * filled, RPL_ECORRUPT when not even the header can be read (nothing to
- * salvage; rep->message says why), RPL_EIO, RPL_ENOMEM.
+ * Salvage a damaged or unfinished log in into a valid log out (written to
+ * a new temporary file in out's directory and renamed over out once whole,
+ * so that a failure leaves out as it was; an existing out that is not a
+ * regular file, or is a symbolic link, is refused with RPL_EIO). Reading
+ * stops at the first damaged or missing byte, or at a section past the
+ * reader's limits.
+ *
+ * A log with a valid signature (unless flags has RPL_RECOVER_UNSIGNED) is
+ * kept signed: out is its bytes verbatim up to and including its last valid
+ * signature section that reads without damage (before a signature that
+ * does not verify, if any), so that signature covers the whole of out; the
+ * rest is cut (rep->kept_signed, covered, key, uncovered_actions). Out is
+ * then unclosed unless those bytes hold the end section, and is not marked
+ * recovered (the signed bytes say what they say).
+ *
+ * Otherwise every complete turn is recorded again into a closed log whose
+ * end section is marked recovered, unsigned; decisions after the last
+ * complete turn are cut. A log that is whole and closed (read to its end
+ * section without damage) needs no salvage: 0 with rep->closed set, and out
+ * is neither written nor touched. Returns 0 with *rep filled, RPL_ECORRUPT
+ * when not even the header can be read (nothing to salvage; rep->message
+ * says why), RPL_EIO (rep->output), RPL_ELIMIT (re-encoded, the log would
+ * pass a recorder's limit: rep->output), RPL_ENOMEM. The memory it takes is
+ * the input's bytes and, re-encoding, what a recorder keeps of the match
+ * (32 bytes a decision), never the events read.
  */
-RPL_API int rpl_recover(const char *in, const char *out, rpl_recover_report *rep);
+RPL_API int rpl_recover(const char *in, const char *out, unsigned flags, rpl_recover_report *rep);
 /*
  * As rpl_recover, on a log the caller opened (rpl_reader_open_fd: a log
  * read from a pipe; rpl_reader_open_memory), before any rpl_reader_next:
@@ -645,7 +677,7 @@ RPL_API int rpl_recover(const char *in, const char *out, rpl_recover_report *rep
  * nothing to salvage (RPL_ECORRUPT). rd is read to its end and stays the
  * caller's to free.
  */
-RPL_API int rpl_recover_reader(rpl_reader *rd, const char *out, rpl_recover_report *rep);
+RPL_API int rpl_recover_reader(rpl_reader *rd, const char *out, unsigned flags, rpl_recover_report *rep);
 
 #ifdef __cplusplus
 }
