@@ -195,7 +195,6 @@ static int push_meld(rpl_export_match *m, int deal, int side, int idx, const rpl
 	p->side = side;
 	p->idx = idx;
 	p->info = *mi;
-	rpl__export_meld_cards(mi, p->cards, sizeof(p->cards));
 	return RPL_OK;
 }
 
@@ -210,9 +209,9 @@ static int push_action(rpl_export_match *m, const struct xdeal *d, const rpl_eve
 	a->deal = d->deal;
 	a->seq = (int)(m->nacts - d->act0);
 	a->turn = ev->turn;
-	a->seat = ev->seat;
+	a->seat = (uint8_t)ev->seat;
 	a->kind = ev->action.kind;
-	rpl_action_format(&ev->action, a->text, sizeof(a->text));
+	a->action = ev->action;
 	return RPL_OK;
 }
 
