@@ -343,7 +343,7 @@ int rpl_export_match_load_memory(rpl_export_match **out, const char *name, const
 	m->file = utf8_dup(name);
 	if (!m->file)
 		return fail(m, RPL_ENOMEM, "out of memory");
-	err = rpl_reader_open_memory(&rd, data ? data : "", len);
+	err = rpl__reader_open_view(&rd, data, len); /* data outlives the reader: read in place */
 	if (err == RPL_ENOMEM || (err && !rd)) {
 		err = fail(m, RPL_ENOMEM, "out of memory");
 		goto cleanup;

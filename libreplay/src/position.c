@@ -58,7 +58,7 @@ static int read_claims(const char *path, const rpl_reader *log, struct walk *w)
 		e = rpl_reader_open(&rd, path);
 	} else {
 		const uint8_t *data = rpl__reader_data(log, &n);
-		e = data ? rpl_reader_open_memory(&rd, data, n) : RPL_ECORRUPT;
+		e = data ? rpl__reader_open_view(&rd, data, n) : RPL_ECORRUPT; /* the bytes log holds: no copy */
 	}
 	if (e != 0) {
 		rpl_reader_free(rd);

@@ -14,6 +14,7 @@
 
 struct rpl_reader {
 	uint8_t *data;
+	int borrowed; /* data is the caller's (rpl__reader_open_view): not freed */
 	size_t n, pos;
 	int version;
 	struct header hdr;
@@ -86,6 +87,25 @@ static int start(struct rpl_reader *rd)
 		rd->reveal_due = 1;
 	}
 	return 0;
+}
+
+int rpl__reader_open_view(rpl_reader **out, const uint8_t *data, size_t len)
+{
+	struct rpl_reader *rd;
+
+	if (!out || (!data && len))
+		return RPL_EINVAL;
+	*out = NULL;
+	rd = calloc(1, sizeof(*rd));
+	if (!rd)
+		return RPL_ENOMEM;
+	*out = rd;
+	if (len > BRP_MAX_FILE)
+		return fail(rd, RPL_ELIMIT, 0, "%zu bytes: larger than the %u bytes a reader accepts", len, BRP_MAX_FILE);
+	rd->data = (uint8_t *)(data ? data : (const uint8_t *)""); /* only read, never freed */
+	rd->borrowed = 1;
+	rd->n = len;
+	return start(rd);
 }
 
 int rpl_reader_open_memory(rpl_reader **out, const void *data, size_t len)
@@ -214,7 +234,8 @@ void rpl_reader_free(rpl_reader *rd)
 		return;
 	rpl__header_free(&rd->hdr);
 	rpl__ident_free(rd->ident);
-	free(rd->data);
+	if (!rd->borrowed)
+		free(rd->data);
 	free(rd);
 }
 

@@ -141,7 +141,7 @@ static int salvage_signed(rpl_reader *rd, const uint8_t *data, rpl_recover_repor
 	err = last_signature(data, (size_t)rep->read_bytes, &rep->covered, &rep->key, &invalid);
 	if (err || rep->covered == 0)
 		return err;
-	err = rpl_reader_open_memory(&again, data, (size_t)rep->covered);
+	err = rpl__reader_open_view(&again, data, (size_t)rep->covered);
 	if (err == 0) {
 		uint64_t read = rep->read_bytes;
 		int damaged = rep->damaged;
@@ -377,7 +377,7 @@ static int recover(const char *in, rpl_reader *given, const char *out, unsigned 
 		} else {
 			/* no signature before the damage: salvaged unsigned, from the bytes again */
 			rep->invalid_offset = 0;
-			if ((err = rpl_reader_open_memory(&again, data, n)) != 0)
+			if ((err = rpl__reader_open_view(&again, data, n)) != 0)
 				goto cleanup;
 		}
 	}
