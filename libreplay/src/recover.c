@@ -316,6 +316,8 @@ cleanup:
 
 static void unsigned_message(rpl_recover_report *rep, const char *why)
 {
+	size_t n;
+
 	if (rep->damaged)
 		rpl__msgf(rep->message,
 		          "kept %d deals, %d decisions; cut at byte %llu of %llu (%s); %d decisions of an unfinished turn "
@@ -326,6 +328,10 @@ static void unsigned_message(rpl_recover_report *rep, const char *why)
 		rpl__msgf(rep->message,
 		          "kept %d deals, %d decisions; the log was whole; %d decisions of an unfinished turn dropped",
 		          rep->deals, rep->actions, rep->dropped_actions);
+	/* a signed log whose every signature fails: said, since nothing of it could be kept signed */
+	if (rep->invalid_offset && (n = strlen(rep->message)) < sizeof(rep->message))
+		snprintf(rep->message + n, sizeof(rep->message) - n, "; the signature at byte %llu does not verify",
+		         (unsigned long long)rep->invalid_offset);
 }
 
 /* ---- both ---- */

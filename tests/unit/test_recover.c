@@ -19,7 +19,8 @@
  *                key over all of it, unclosed, what was cut reported; with
  *                RPL_RECOVER_UNSIGNED, re-encoded, closed, unsigned
  *   signed tampered  edited in the middle: kept up to the last signature
- *                before the edit, the broken one named
+ *                before the edit, the broken one named; its header edited:
+ *                salvaged unsigned, the broken signature named
  *   signed undecodable  a signer signed bytes that do not decode: kept up to
  *                the signature before the damage
  */
@@ -599,6 +600,26 @@ static void test_recover_signed_tampered(void **state)
 		tl_fail("'%s' does not say '%s'", rep.message, want);
 	holds(out, r.data, S);
 	verifies_trusted(out, kr, S, rep.actions);
+	/* the header edited (a seat's name): no signature holds, so the salvage is unsigned, and says why */
+	{
+		size_t at = sec[0].off;
+		rpl_verdict v;
+		while (at + 3 <= sec[0].end && memcmp(r.data + at, "Ana", 3) != 0)
+			at++;
+		assert_true(at + 3 <= sec[0].end);
+		r.data[at + 2] = 'b';
+		mend_crc(r.data, &sec[0]);
+		write_all(in, r.data, r.len);
+		assert_int_equal(rpl_recover(in, out, 0, &rep), 0);
+		assert_int_equal(rep.kept_signed, 0);
+		assert_int_equal(rep.invalid_offset, sec[1].off);
+		snprintf(want, sizeof(want), "; the signature at byte %zu does not verify", sec[1].off);
+		if (!strstr(rep.message, want))
+			tl_fail("'%s' does not say '%s'", rep.message, want);
+		assert_int_equal(rpl_verify_file(out, NULL, &v), 0);
+		assert_int_equal(v.signature.status, RPL_SIG_UNSIGNED);
+		assert_int_equal(v.recovered, 1);
+	}
 	unlink(in);
 	unlink(out);
 	free(r.pt);
