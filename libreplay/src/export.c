@@ -195,7 +195,6 @@ static int push_meld(rpl_export_match *m, int deal, int side, int idx, const rpl
 	p->side = side;
 	p->idx = idx;
 	p->info = *mi;
-	rpl__export_meld_cards(mi, p->cards, sizeof(p->cards));
 	return RPL_OK;
 }
 
@@ -210,9 +209,9 @@ static int push_action(rpl_export_match *m, const struct xdeal *d, const rpl_eve
 	a->deal = d->deal;
 	a->seq = (int)(m->nacts - d->act0);
 	a->turn = ev->turn;
-	a->seat = ev->seat;
+	a->seat = (uint8_t)ev->seat;
 	a->kind = ev->action.kind;
-	rpl_action_format(&ev->action, a->text, sizeof(a->text));
+	a->action = ev->action;
 	return RPL_OK;
 }
 
@@ -345,7 +344,7 @@ int rpl_export_match_load_memory_trusted(rpl_export_match **out, const char *nam
 	m->file = utf8_dup(name);
 	if (!m->file)
 		return fail(m, RPL_ENOMEM, "out of memory");
-	err = rpl_reader_open_memory(&rd, data ? data : "", len);
+	err = rpl__reader_open_view(&rd, data, len); /* data outlives the reader: read in place */
 	if (err == RPL_ENOMEM || (err && !rd)) {
 		err = fail(m, RPL_ENOMEM, "out of memory");
 		goto cleanup;
@@ -388,6 +387,65 @@ int rpl_export_match_load_memory(rpl_export_match **out, const char *name, const
 	return rpl_export_match_load_memory_trusted(out, name, data, len, flags, NULL);
 }
 
+/*
+ * A file larger than a reader accepts (docs/format.md section 10): loaded
+ * as malformed, as the reader refuses it, with the SHA-256 of all its bytes
+ * (its identity in the export), hashed in blocks as they are read: never
+ * held, so that its size does not become memory. head: its first n bytes,
+ * already read; fd is read on to its end. Its signatures are not checked
+ * (that would hold it): the row says unsigned, judged with trusted's keys.
+ */
+static int load_too_large(rpl_export_match **out, const char *path, int fd, const char *head, size_t n,
+                          const rpl_keyring *trusted, int *e)
+{
+	rpl_sha256 h;
+	uint8_t digest[32];
+	uint64_t total = n;
+	char *block = malloc(1 << 16);
+	rpl_export_match *m;
+
+	if (!block) {
+		*e = ENOMEM;
+		return RPL_ENOMEM;
+	}
+	rpl__sha256_init(&h);
+	rpl__sha256_update(&h, head, n);
+	for (;;) {
+		ssize_t got = read(fd, block, 1 << 16);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			*e = errno;
+			free(block);
+			return RPL_EIO;
+		}
+		if (got == 0)
+			break;
+		rpl__sha256_update(&h, block, (size_t)got);
+		total += (uint64_t)got;
+	}
+	free(block);
+	rpl__sha256_final(&h, digest);
+	if (!(m = calloc(1, sizeof(*m)))) {
+		*e = ENOMEM;
+		return RPL_ENOMEM;
+	}
+	*out = m;
+	sodium_bin2hex(m->hash, sizeof(m->hash), digest, sizeof(digest));
+	m->bytes = total;
+	m->verdict.winner = -1;
+	m->verdict.kind = RPL_VERDICT_MALFORMED;
+	m->verdict.bytes = total;
+	m->verdict.replay = RPL_VERDICT_MALFORMED;
+	m->verdict.keys = (int)rpl_keyring_count(trusted); /* judged with them, as far as it could be */
+	rpl__msgf(m->verdict.message, "%llu bytes: larger than the %u bytes a reader accepts", (unsigned long long)total,
+	          BRP_MAX_FILE);
+	memcpy(m->verdict.replay_message, m->verdict.message, sizeof(m->verdict.message));
+	if (!(m->file = utf8_dup(path)))
+		return fail(m, RPL_ENOMEM, "out of memory");
+	return RPL_OK;
+}
+
 int rpl_export_match_load_trusted(rpl_export_match **out, const char *path, unsigned flags, const rpl_keyring *trusted)
 {
 	char *buf = NULL;
@@ -411,12 +469,23 @@ int rpl_export_match_load_trusted(rpl_export_match **out, const char *path, unsi
 	 * The file's size, and one byte more, as the first guess: a regular file
 	 * is then read in one call, which comes back short at its end.
 	 */
-	cap = S_ISREG(st.st_mode) && st.st_size >= 0 && st.st_size < (1 << 30) ? (size_t)st.st_size + 1 : 4096;
+	cap = S_ISREG(st.st_mode) && st.st_size >= 0 && st.st_size <= BRP_MAX_FILE ? (size_t)st.st_size + 1 : 4096;
 	for (;;) {
 		ssize_t got;
+		if (len > BRP_MAX_FILE || (!buf && S_ISREG(st.st_mode) && (uint64_t)st.st_size > BRP_MAX_FILE)) {
+			err = load_too_large(out, path, fd, buf, len, trusted, &e);
+			if (err && !*out)
+				goto fail;
+			close(fd);
+			free(buf);
+			return err;
+		}
 		if (len == cap || !buf) {
 			size_t ncap = buf ? cap * 2 : cap;
-			char *p = realloc(buf, ncap);
+			char *p;
+			if (ncap > (size_t)BRP_MAX_FILE + 1)
+				ncap = (size_t)BRP_MAX_FILE + 1; /* one byte past the limit says the file is larger */
+			p = realloc(buf, ncap);
 			if (!p) {
 				e = ENOMEM;
 				err = RPL_ENOMEM;

@@ -32,15 +32,21 @@ struct xdeal {
 /* The longest meld text: 14 cards, each at most "JK(10h)" and a space. */
 #define RPL__MELD_CARDS_SIZE 120
 
+/* A meld on the table at a deal's end: 76 bytes, its cards' text written with its row (rpl__export_meld_cards). */
 struct xmeld {
 	int deal, side, idx;
 	rpl_meld_info info;
-	char cards[RPL__MELD_CARDS_SIZE]; /* rpl__export_meld_cards() */
 };
 
+/*
+ * A decision kept for the actions table (RPL_EXPORT_ACTIONS): 36 bytes, its
+ * text written only when the row is (rpl_action_format), so that a match of
+ * RPL_MAX_DECISIONS decisions holds 144 MiB, not the 560 MiB of a text each.
+ */
 struct xaction {
-	int deal, seq, turn, seat, kind; /* seq: 1-based within the deal */
-	char text[120];
+	int32_t deal, seq, turn; /* seq: 1-based within the deal */
+	uint8_t seat, kind;
+	rpl_action action;
 };
 
 struct rpl_export_match {

@@ -898,7 +898,9 @@ static void bind_meld(sqlite3_stmt *st, int base, const rpl_export_match *m, sql
 {
 	const struct xmeld *xm = &m->melds[i];
 	const rpl_meld_info *mi = &xm->info;
+	char cards[RPL__MELD_CARDS_SIZE];
 
+	rpl__export_meld_cards(mi, cards, sizeof(cards));
 	sqlite3_bind_int64(st, base + 1, id);
 	sqlite3_bind_int(st, base + 2, xm->deal);
 	sqlite3_bind_int(st, base + 3, xm->side);
@@ -912,20 +914,22 @@ static void bind_meld(sqlite3_stmt *st, int base, const rpl_export_match *m, sql
 	sqlite3_bind_text(st, base + 11, rpl_canastra_name(mi->category), -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, base + 12, mi->points);
 	sqlite3_bind_int(st, base + 13, mi->bonus);
-	sqlite3_bind_text(st, base + 14, xm->cards, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, base + 14, cards, -1, SQLITE_TRANSIENT);
 }
 
 static void bind_action(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
 {
 	const struct xaction *a = &m->acts[i];
+	char text[160];
 
+	rpl_action_format(&a->action, text, sizeof(text));
 	sqlite3_bind_int64(st, base + 1, id);
 	sqlite3_bind_int(st, base + 2, a->deal);
 	sqlite3_bind_int(st, base + 3, a->seq);
 	sqlite3_bind_int(st, base + 4, a->turn);
 	sqlite3_bind_int(st, base + 5, a->seat);
 	sqlite3_bind_text(st, base + 6, rpl__export_kind_name(a->kind), -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, base + 7, a->text, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, base + 7, text, -1, SQLITE_TRANSIENT);
 }
 
 /*

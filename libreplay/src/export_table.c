@@ -271,6 +271,8 @@ int rpl__export_rows(const rpl_export_match *m, rpl__export_row_fn fn, void *ctx
 	for (size_t i = 0; i < m->nmelds; i++) {
 		const struct xmeld *xm = &m->melds[i];
 		const rpl_meld_info *mi = &xm->info;
+		char cards[RPL__MELD_CARDS_SIZE];
+		rpl__export_meld_cards(mi, cards, sizeof(cards));
 		put_text(&r, m->hash);
 		put_int(&r, xm->deal);
 		put_int(&r, xm->side);
@@ -284,19 +286,21 @@ int rpl__export_rows(const rpl_export_match *m, rpl__export_row_fn fn, void *ctx
 		put_text(&r, rpl_canastra_name(mi->category));
 		put_int(&r, mi->points);
 		put_int(&r, mi->bonus);
-		put_text(&r, xm->cards);
+		put_text(&r, cards);
 		if ((err = emit(&r, XT_MELDS, fn, ctx)) != 0)
 			return err;
 	}
 	for (size_t i = 0; m->has_actions && i < m->nacts; i++) {
 		const struct xaction *a = &m->acts[i];
+		char text[160];
+		rpl_action_format(&a->action, text, sizeof(text));
 		put_text(&r, m->hash);
 		put_int(&r, a->deal);
 		put_int(&r, a->seq);
 		put_int(&r, a->turn);
 		put_int(&r, a->seat);
 		put_text(&r, rpl__export_kind_name(a->kind));
-		put_text(&r, a->text);
+		put_text(&r, text);
 		if ((err = emit(&r, XT_ACTIONS, fn, ctx)) != 0)
 			return err;
 	}

@@ -110,5 +110,13 @@ const char *rpl__file_kind(unsigned mode);
 int rpl__reader_derived(const rpl_reader *rd);
 /* The bytes of the log a reader holds (for the signature check). */
 const uint8_t *rpl__reader_data(const rpl_reader *rd, size_t *n);
+/*
+ * rpl_reader_open_memory without the copy: the reader reads data in place,
+ * which must stay unchanged and alive until rpl_reader_free. For the
+ * library's second look at bytes it holds already (the claims of a log whose
+ * positions are made, the export of a file it read, a salvage read again),
+ * so that a log of 64 MiB costs 64 MiB once, not twice.
+ */
+int rpl__reader_open_view(rpl_reader **out, const uint8_t *data, size_t len);
 
 #endif

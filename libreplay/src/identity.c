@@ -20,6 +20,7 @@
 
 struct ident_claim {
 	int deal;
+	uint32_t seq; /* its place in the log: the sort keeps a deal's claims in the log's order */
 	int32_t score[2];
 };
 
@@ -209,25 +210,35 @@ void rpl__ident_claim(struct rpl__ident *id, int deal, const int32_t score[2])
 		id->cap = cap;
 	}
 	id->claims[id->nclaims].deal = deal;
+	id->claims[id->nclaims].seq = (uint32_t)id->nclaims;
 	id->claims[id->nclaims].score[0] = score[0];
 	id->claims[id->nclaims].score[1] = score[1];
 	id->nclaims++;
 }
 
-/* A committed match's claims, after every decision: by deal, the match's (deal 0) last, each deal's in order. */
+/* The order of format.md 17.2: by deal, the match's (deal 0) after every other, then as the log gives them. */
+static int claim_order(const void *pa, const void *pb)
+{
+	const struct ident_claim *a = pa, *b = pb;
+	unsigned da = a->deal ? (unsigned)a->deal : RPL_MAX_DEALS + 1u,
+			 db = b->deal ? (unsigned)b->deal : RPL_MAX_DEALS + 1u;
+
+	if (da != db)
+		return da < db ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/*
+ * A committed match's claims, after every decision, in that order: a sort
+ * (O(n log n); the reader lets a match hold at most RPL_MAX_CLAIMS), so a log
+ * stuffed with claims costs no more than its claims.
+ */
 static void put_claims_last(struct rpl__ident *id)
 {
-	int last = 0;
-
+	if (id->nclaims > 1)
+		qsort(id->claims, id->nclaims, sizeof(*id->claims), claim_order);
 	for (size_t i = 0; i < id->nclaims; i++)
-		if (id->claims[i].deal > last)
-			last = id->claims[i].deal;
-	for (int d = 1; d <= last + 1; d++) {
-		int want = d == last + 1 ? 0 : d;
-		for (size_t i = 0; i < id->nclaims; i++)
-			if (id->claims[i].deal == want)
-				put_claim(id, want, id->claims[i].score);
-	}
+		put_claim(id, id->claims[i].deal, id->claims[i].score);
 }
 
 int rpl__ident_final(struct rpl__ident *id, char hex[RPL_MATCH_ID_SIZE])

@@ -14,7 +14,6 @@
 
 #include "libreplay/position.h"
 #include "format.h"
-#include "grow.h"
 
 const char *rpl_zone_name(int zone)
 {
@@ -29,7 +28,7 @@ const char *rpl_zone_name(int zone)
 }
 
 struct claim {
-	int deal;
+	int set; /* the deal has a claim */
 	int32_t score[2];
 };
 
@@ -39,8 +38,7 @@ struct walk {
 	rpl_position *pos;
 	rpl_game *before;     /* the game before the decision being applied */
 	rpl_event ev;         /* that decision */
-	struct claim *claims; /* the first claim of each deal, in the log's order */
-	size_t nclaims;
+	struct claim *claims; /* by deal (0: the match), RPL_MAX_DEALS + 1 of them: each deal's first claim */
 	int index, turn, decision, deal_decision;
 	int verdict;
 };
@@ -53,38 +51,34 @@ static int read_claims(const char *path, const rpl_reader *log, struct walk *w)
 {
 	rpl_reader *rd = NULL;
 	rpl_event ev;
-	size_t cap = 0, n;
+	size_t n;
 	int err = RPL_OK, e;
 
 	if (path) {
 		e = rpl_reader_open(&rd, path);
 	} else {
 		const uint8_t *data = rpl__reader_data(log, &n);
-		e = data ? rpl_reader_open_memory(&rd, data, n) : RPL_ECORRUPT;
+		e = data ? rpl__reader_open_view(&rd, data, n) : RPL_ECORRUPT; /* the bytes log holds: no copy */
 	}
 	if (e != 0) {
 		rpl_reader_free(rd);
 		return RPL_OK;
 	}
+	/* indexed by deal (the reader checks the number): every claim and every position costs O(1) */
 	while (rpl_reader_next(rd, &ev) == 1) {
-		struct claim *p;
-		size_t i;
-		if (ev.kind != RPL_EV_CLAIM)
+		struct claim *c;
+		if (ev.kind != RPL_EV_CLAIM || ev.deal < 0 || ev.deal > RPL_MAX_DEALS)
 			continue;
-		for (i = 0; i < w->nclaims && w->claims[i].deal != ev.deal; i++)
-			;
-		if (i < w->nclaims)
-			continue;
-		p = rpl__grow(w->claims, &cap, w->nclaims + 1, sizeof(*p), 8);
-		if (!p) {
+		if (!w->claims && !(w->claims = calloc(RPL_MAX_DEALS + 1, sizeof(*w->claims)))) {
 			err = RPL_ENOMEM;
 			break;
 		}
-		w->claims = p;
-		w->claims[w->nclaims].deal = ev.deal;
-		w->claims[w->nclaims].score[0] = ev.score[0];
-		w->claims[w->nclaims].score[1] = ev.score[1];
-		w->nclaims++;
+		c = &w->claims[ev.deal];
+		if (c->set)
+			continue;
+		c->set = 1;
+		c->score[0] = ev.score[0];
+		c->score[1] = ev.score[1];
 	}
 	rpl_reader_free(rd);
 	return err;
@@ -92,10 +86,9 @@ static int read_claims(const char *path, const rpl_reader *log, struct walk *w)
 
 static const struct claim *find_claim(const struct walk *w, int deal)
 {
-	for (size_t i = 0; i < w->nclaims; i++)
-		if (w->claims[i].deal == deal)
-			return &w->claims[i];
-	return NULL;
+	if (!w->claims || deal < 0 || deal > RPL_MAX_DEALS || !w->claims[deal].set)
+		return NULL;
+	return &w->claims[deal];
 }
 
 /* The table of g into p (the moment's fields are the caller's). */

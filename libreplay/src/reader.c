@@ -14,6 +14,7 @@
 
 struct rpl_reader {
 	uint8_t *data;
+	int borrowed; /* data is the caller's (rpl__reader_open_view): not freed */
 	size_t n, pos;
 	int version;
 	struct header hdr;
@@ -35,6 +36,8 @@ struct rpl_reader {
 	uint32_t more_deals;  /* a D after the reveal: deals of the section still to start */
 	struct cursor counts; /* ... and the decision counts of those deals */
 	struct cursor claims; /* a version-3 C: the claims still to deliver */
+	uint64_t decisions;   /* the decision counts of the D and A sections read, added up */
+	uint64_t nclaims;     /* the claims of the C sections read */
 	int failed;           /* the error to repeat */
 	uint64_t err_offset;
 	char errmsg[RPL_ERRMSG_SIZE];
@@ -84,6 +87,25 @@ static int start(struct rpl_reader *rd)
 		rd->reveal_due = 1;
 	}
 	return 0;
+}
+
+int rpl__reader_open_view(rpl_reader **out, const uint8_t *data, size_t len)
+{
+	struct rpl_reader *rd;
+
+	if (!out || (!data && len))
+		return RPL_EINVAL;
+	*out = NULL;
+	rd = calloc(1, sizeof(*rd));
+	if (!rd)
+		return RPL_ENOMEM;
+	*out = rd;
+	if (len > BRP_MAX_FILE)
+		return fail(rd, RPL_ELIMIT, 0, "%zu bytes: larger than the %u bytes a reader accepts", len, BRP_MAX_FILE);
+	rd->data = (uint8_t *)(data ? data : (const uint8_t *)""); /* only read, never freed */
+	rd->borrowed = 1;
+	rd->n = len;
+	return start(rd);
 }
 
 int rpl_reader_open_memory(rpl_reader **out, const void *data, size_t len)
@@ -212,7 +234,8 @@ void rpl_reader_free(rpl_reader *rd)
 		return;
 	rpl__header_free(&rd->hdr);
 	rpl__ident_free(rd->ident);
-	free(rd->data);
+	if (!rd->borrowed)
+		free(rd->data);
 	free(rd);
 }
 
@@ -275,6 +298,31 @@ int rpl_reader_match_id(const rpl_reader *rd, char out[RPL_MATCH_ID_SIZE])
 	return out[0] ? RPL_OK : RPL_ENOMEM;
 }
 
+/*
+ * The match's limits (log.h, docs/format.md section 10): a section whose
+ * decisions or claims would take the match past them is refused whole,
+ * before any of it is decoded, so the work a log causes stays bounded.
+ */
+static int take_decisions(struct rpl_reader *rd, uint64_t count)
+{
+	if (count > RPL_MAX_DECISIONS - rd->decisions)
+		return fail(rd, RPL_ELIMIT, rd->sec.offset,
+		            "byte %zu: section '%c' takes the match past %u decisions, the most a log holds",
+		            (size_t)rd->sec.offset, rd->sec.type, RPL_MAX_DECISIONS);
+	rd->decisions += count;
+	return 0;
+}
+
+static int take_claims(struct rpl_reader *rd, uint64_t count)
+{
+	if (count > RPL_MAX_CLAIMS - rd->nclaims)
+		return fail(rd, RPL_ELIMIT, rd->sec.offset,
+		            "byte %zu: section 'C' takes the match past %u claims, the most a log holds",
+		            (size_t)rd->sec.offset, RPL_MAX_CLAIMS);
+	rd->nclaims += count;
+	return 0;
+}
+
 /* Open the coded stream of a D or A section after its two varints. */
 static int open_stream(struct rpl_reader *rd, struct cursor *c)
 {
@@ -283,6 +331,8 @@ static int open_stream(struct rpl_reader *rd, struct cursor *c)
 	if (c->bad || count > RPL_MAX_SECTION)
 		return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: section '%c' has a malformed decision count",
 		            (size_t)rd->sec.offset, rd->sec.type);
+	if (take_decisions(rd, count) < 0)
+		return rd->failed;
 	rd->left = (uint32_t)count;
 	rpl__rc_dec_init(&rd->dec, c->p + c->pos, c->n - c->pos);
 	return 0;
@@ -413,7 +463,7 @@ static int next_event(rpl_reader *rd, rpl_event *ev)
 				            (size_t)rd->sec.offset, (unsigned long long)deal, rd->deal);
 			if (rd->revealed) {
 				/* the seed re-creates the layouts: deals, their counts, one stream of decisions */
-				uint64_t k = rpl__cur_varint(&c), first;
+				uint64_t k = rpl__cur_varint(&c), first, total = 0;
 				if (c.bad || k == 0 || k > RPL_MAX_DEALS - (uint64_t)rd->deal)
 					return fail(rd, RPL_ECORRUPT, rd->sec.offset,
 					            "byte %zu: deal section of a revealed log with a malformed number of deals",
@@ -424,7 +474,10 @@ static int next_event(rpl_reader *rd, rpl_event *ev)
 					if (c.bad || count > RPL_MAX_SECTION)
 						return fail(rd, RPL_ECORRUPT, rd->sec.offset,
 						            "byte %zu: section 'D' has a malformed decision count", (size_t)rd->sec.offset);
+					total += count;
 				}
+				if (take_decisions(rd, total) < 0)
+					return rd->failed;
 				rpl__rc_dec_init(&rd->dec, c.p + c.pos, c.n - c.pos);
 				first = rpl__cur_varint(&rd->counts);
 				rd->more_deals = (uint32_t)(k - 1);
@@ -463,9 +516,20 @@ static int next_event(rpl_reader *rd, rpl_event *ev)
 			uint64_t deal;
 			if (rd->version >= BRP_VERSION_COMMIT) {
 				/* version 3: one or more claims */
+				struct cursor n = c;
+				uint64_t count = 0;
 				if (c.n == 0)
 					return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: malformed claim section",
 					            (size_t)rd->sec.offset);
+				/* counted before any is delivered; a malformed one is refused where it is read */
+				while (n.pos < n.n && !n.bad) {
+					rpl__cur_varint(&n);
+					rpl__cur_varint(&n);
+					rpl__cur_varint(&n);
+					count += !n.bad;
+				}
+				if (take_claims(rd, count) < 0)
+					return rd->failed;
 				rd->claims = c;
 				continue;
 			}
@@ -475,6 +539,8 @@ static int next_event(rpl_reader *rd, rpl_event *ev)
 			    s1 > INT32_MAX)
 				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: malformed claim section",
 				            (size_t)rd->sec.offset);
+			if (take_claims(rd, 1) < 0)
+				return rd->failed;
 			ev->kind = RPL_EV_CLAIM;
 			ev->deal = (int)deal;
 			ev->score[0] = (int32_t)s0;

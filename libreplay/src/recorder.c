@@ -70,6 +70,7 @@ struct rpl_recorder {
 	size_t hashed;    /* bytes of out already in the signing hash (a file's append to try again) */
 	uint64_t written; /* bytes written to the file */
 	size_t decisions; /* decisions recorded in the match */
+	size_t claims;    /* claims recorded in the match */
 	/* history */
 	struct item *items;
 	size_t nitems, capitems;
@@ -611,6 +612,8 @@ int rpl_recorder_claim(rpl_recorder *rec, int deal, const int32_t score[2])
 		return RPL_EINVAL;
 	if (rec->closed || rec->failed)
 		return rfail(rec, RPL_ESTATE, "the recorder is closed");
+	if (rec->claims >= RPL_MAX_CLAIMS)
+		return rfail(rec, RPL_ELIMIT, "a match log holds at most %u claims", RPL_MAX_CLAIMS);
 	if (log_bytes(rec) + FILE_SLACK > BRP_MAX_FILE)
 		return rfail(rec, RPL_ELIMIT, "a match log holds at most %u bytes", BRP_MAX_FILE);
 	it.type = 'C';
@@ -619,6 +622,7 @@ int rpl_recorder_claim(rpl_recorder *rec, int deal, const int32_t score[2])
 	it.score[1] = score[1];
 	if (push_item(rec, &it) < 0)
 		return oom(rec);
+	rec->claims++;
 	close_section(rec);
 	rpl__buf_varint(&pay, (uint64_t)deal);
 	rpl__buf_zigzag(&pay, score[0]);

@@ -48,6 +48,8 @@ MAX_NAME = 256
 MAX_META = 64
 MAX_META_TEXT = 1024
 MAX_DEALS = 10000
+MAX_DECISIONS = 1 << 22  # §10 item 34: the decision counts of a match, added up
+MAX_CLAIMS = 1 << 16  # §10 item 35: the claims of a match
 MAX_HEADER_RAW = 1 << 18
 
 
@@ -1034,10 +1036,20 @@ def events(data, info):
     yield "header", info
     n = info["players"]
     deal, dealer, ended = 0, 0, False
+    decisions = claims = 0  # §10 items 34 and 35: refused at the section that passes the limit
     track = model = None
     seed = info["seed"]  # §16.1: the compact form of a revealed log reveals it in the header
     if seed is not None:
         yield "seed", seed
+
+    def take(count, n_claims=0):
+        nonlocal decisions, claims
+        if decisions + count > MAX_DECISIONS:
+            raise ValueError("the match passes %d decisions" % MAX_DECISIONS)
+        if claims + n_claims > MAX_CLAIMS:
+            raise ValueError("the match passes %d claims" % MAX_CLAIMS)
+        decisions += count
+        claims += n_claims
 
     def start_deal(layout):
         nonlocal deal, dealer, track, model
@@ -1072,6 +1084,7 @@ def events(data, info):
                 counts = [c.varint() for _ in range(k)]
                 if any(x > MAX_SECTION for x in counts):
                     raise ValueError("a malformed decision count")
+                take(sum(counts))
                 rc = RangeDecoder(payload[c.pos:])
                 for j, count in enumerate(counts):
                     layout = derive(seed, info["player_seeds"], n, deal + 1, info if info["version"] == 4 else None)
@@ -1100,6 +1113,14 @@ def events(data, info):
                 # §16.3: one or more claims
                 if not payload:
                     raise ValueError("malformed claim section")
+                whole, probe = 0, Cursor(payload)
+                try:  # the claims counted first; a malformed one is refused where it is read
+                    while not probe.at_end():
+                        probe.varint(), probe.zigzag(), probe.zigzag()
+                        whole += 1
+                except ValueError:
+                    pass
+                take(0, whole)
                 while not c.at_end():
                     d, s0, s1 = c.varint(), c.zigzag(), c.zigzag()
                     if d > MAX_DEALS or not all(-2**31 <= x < 2**31 for x in (s0, s1)):
@@ -1114,6 +1135,7 @@ def events(data, info):
                 count = c.varint()
                 if count > MAX_SECTION:
                     raise ValueError("a malformed decision count")
+                take(count)
                 rc = RangeDecoder(payload[c.pos:])
                 # Every stored byte read, and no trailing 0 (§6.4): checked as
                 # soon as the last item is decoded, before that item is used.
@@ -1139,6 +1161,7 @@ def events(data, info):
                 d, s0, s1 = c.varint(), c.zigzag(), c.zigzag()
                 if not c.at_end() or d > MAX_DEALS or not all(-2**31 <= s < 2**31 for s in (s0, s1)):
                     raise ValueError("malformed claim section")
+                take(0, 1)
                 yield "claim", (d, s0, s1)
             elif t == "E":
                 flags = c.varint()

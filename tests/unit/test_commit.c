@@ -29,6 +29,12 @@
  *                size limit) and whose next flush succeeds writes a log
  *                that reads to its end, every signature verifying: the part
  *                written is cut off, nothing is hashed twice
+ *   claims_order a committed match's claims enter the identity sorted by
+ *                deal, the match's last, a deal's in the log's order:
+ *                recorded sorted, scrambled or in place, one identity; two
+ *                claims of a deal swapped, another
+ *   claims_limit a version-3 C that takes the match past RPL_MAX_CLAIMS is
+ *                refused whole; one that reaches it is read
  *   signed_forgery  a signed, committed log whose seed or layout was changed
  *                after signing: tampered wins over the mismatch the change
  *                also makes, with keys and without; a mismatch that was
@@ -704,6 +710,160 @@ static void test_identity(void **state)
 	unlink(path);
 }
 
+/* A claim, recorded after deal `after` has ended (0: after the last). */
+struct sched_claim {
+	int after, deal;
+	int32_t score[2];
+};
+
+/*
+ * Three deals of a committed match played by bots, its claims recorded as
+ * the schedule says; closed (the compact form: every claim in one C at
+ * the end) or flushed and left growing (each claim in its place).
+ */
+static void claims_log(const char *path, struct committed *c, const struct sched_claim *cl, size_t n, int close)
+{
+	rpl_recorder *rec = NULL;
+	rpl_game *g = NULL;
+	rpl_bot *bot = NULL;
+
+	assert_int_equal(rpl_game_new(&g, c->rules, c->info.nplayers, c->info.first_dealer), 0);
+	assert_int_equal(rpl_recorder_open(&rec, path, &c->info, 0), 0);
+	assert_int_equal(rpl_recorder_seed(rec, seed_a), 0);
+	assert_int_equal(rpl_bot_new(&bot, RPL_BOT_GREEDY, 7), 0);
+	for (int d = 1; d <= 3; d++) {
+		rpl_layout lay;
+		derive(&lay, c, d);
+		assert_int_equal(rpl_game_deal(g, &lay), 0);
+		assert_int_equal(rpl_recorder_deal(rec, &lay), 0);
+		while (rpl_game_phase(g) < RPL_PHASE_DEAL_OVER) {
+			rpl_action a;
+			assert_int_equal(rpl_bot_choose(bot, g, &a), 0);
+			assert_int_equal(rpl_game_apply(g, &a), 0);
+			assert_int_equal(rpl_recorder_action(rec, &a), 0);
+		}
+		for (size_t i = 0; i < n; i++)
+			if (cl[i].after == d || (d == 3 && cl[i].after == 0))
+				assert_int_equal(rpl_recorder_claim(rec, cl[i].deal, cl[i].score), 0);
+	}
+	if (close)
+		assert_int_equal(rpl_recorder_close(rec), 0);
+	else
+		assert_int_equal(rpl_recorder_flush(rec), 0);
+	rpl_recorder_free(rec);
+	rpl_bot_free(bot);
+	rpl_game_free(g);
+}
+
+static void claims_id(const char *path, struct committed *c, const struct sched_claim *cl, size_t n, int close,
+                      char id[RPL_MATCH_ID_SIZE])
+{
+	rpl_verdict v;
+
+	claims_log(path, c, cl, n, close);
+	verdict(path, &v);
+	assert_int_equal(strlen(v.match_id), 64);
+	memcpy(id, v.match_id, RPL_MATCH_ID_SIZE);
+}
+
+/*
+ * A committed match's claims enter the identity by deal, the match's
+ * (deal 0) last, a deal's several in the order the log gives them
+ * (docs/format.md 17.2), by a sort since issue 22: recorded in that order,
+ * scrambled, or each in its place in the growing form, one identity; two
+ * claims of one deal swapped, another.
+ */
+static void test_claims_order(void **state)
+{
+	const char *path = tl_tmp_path("claims-order.brp");
+	static const struct sched_claim sorted[] = {
+		{ 0, 1, { 10, 20 } }, { 0, 1, { 11, 21 } }, { 0, 2, { 5, 5 } }, { 0, 3, { 7, 7 } }, { 0, 0, { 1, 1 } },
+	};
+	static const struct sched_claim scrambled[] = {
+		{ 0, 0, { 1, 1 } }, { 0, 3, { 7, 7 } }, { 0, 1, { 10, 20 } }, { 0, 2, { 5, 5 } }, { 0, 1, { 11, 21 } },
+	};
+	static const struct sched_claim in_place[] = {
+		{ 1, 1, { 10, 20 } }, { 1, 0, { 1, 1 } }, { 2, 2, { 5, 5 } }, { 2, 1, { 11, 21 } }, { 3, 3, { 7, 7 } },
+	};
+	static const struct sched_claim swapped[] = {
+		{ 0, 1, { 11, 21 } }, { 0, 1, { 10, 20 } }, { 0, 2, { 5, 5 } }, { 0, 3, { 7, 7 } }, { 0, 0, { 1, 1 } },
+	};
+	struct committed c;
+	char a[RPL_MATCH_ID_SIZE], b[RPL_MATCH_ID_SIZE];
+	(void)state;
+
+	committed_info(&c, 4, 2, NULL);
+	claims_id(path, &c, sorted, 5, 1, a);
+	claims_id(path, &c, scrambled, 5, 1, b);
+	assert_string_equal(a, b);
+	claims_id(path, &c, in_place, 5, 0, b);
+	assert_string_equal(a, b);
+	claims_id(path, &c, in_place, 5, 1, b);
+	assert_string_equal(a, b);
+	claims_id(path, &c, swapped, 5, 1, b);
+	assert_string_not_equal(a, b);
+	rpl_rules_free(c.rules);
+	unlink(path);
+}
+
+/*
+ * A version-3 C holds several claims: the reader counts them before
+ * delivering any, and a C that takes the match past RPL_MAX_CLAIMS is
+ * refused whole (RPL_ELIMIT at its offset); one that reaches it exactly is
+ * read. A committed growing log of RPL_MAX_CLAIMS - 1 claims, then a C of
+ * one claim, or of two, appended.
+ */
+static void test_claims_limit(void **state)
+{
+	const char *path = tl_tmp_path("claims-limit.brp");
+	const unsigned char two[] = { 0x01, 0x02, 0x04, 0x00, 0x00, 0x00 }, *one = two;
+	struct committed c;
+	rpl_recorder *rec = NULL;
+	rpl_reader *rd = NULL;
+	rpl_layout lay;
+	rpl_event ev;
+	unsigned char *base;
+	size_t len;
+	unsigned n;
+	int err;
+	char want[RPL_ERRMSG_SIZE];
+	(void)state;
+
+	committed_info(&c, 4, 2, NULL);
+	assert_int_equal(rpl_recorder_open(&rec, path, &c.info, 0), 0);
+	derive(&lay, &c, 1);
+	assert_int_equal(rpl_recorder_deal(rec, &lay), 0);
+	for (n = 0; n < RPL_MAX_CLAIMS - 1; n++)
+		assert_int_equal(rpl_recorder_claim(rec, (int)(n % 7), (int32_t[2]){ 1, 2 }), 0);
+	assert_int_equal(rpl_recorder_flush(rec), 0);
+	rpl_recorder_free(rec);
+	base = tl_read_file(path, &len);
+	for (int extra = 1; extra <= 2; extra++) {
+		tl_write_file(path, base, len);
+		append_section(path, 'C', extra == 1 ? one : two, 3 * (size_t)extra);
+		assert_int_equal(rpl_reader_open(&rd, path), 0);
+		n = 0;
+		while ((err = rpl_reader_next(rd, &ev)) == 1)
+			n += ev.kind == RPL_EV_CLAIM;
+		if (extra == 1) {
+			assert_int_equal(err, 0);
+			assert_int_equal(n, RPL_MAX_CLAIMS);
+		} else {
+			assert_int_equal(err, RPL_ELIMIT);
+			assert_int_equal(n, RPL_MAX_CLAIMS - 1);
+			assert_int_equal(rpl_reader_offset(rd), len);
+			snprintf(want, sizeof(want),
+			         "byte %zu: section 'C' takes the match past 65536 claims, the most a log holds", len);
+			assert_string_equal(rpl_reader_errmsg(rd), want);
+		}
+		rpl_reader_free(rd);
+		rd = NULL;
+	}
+	free(base);
+	rpl_rules_free(c.rules);
+	unlink(path);
+}
+
 static void test_signed_retry(void **state)
 {
 	const char *path = tl_tmp_path("retry.brp");
@@ -821,10 +981,10 @@ static void test_signed_forgery(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_recorded),       cmocka_unit_test(test_refusals), cmocka_unit_test(test_growing),
-		cmocka_unit_test(test_forgeries),      cmocka_unit_test(test_header),   cmocka_unit_test(test_long_deal),
-		cmocka_unit_test(test_signed),         cmocka_unit_test(test_identity), cmocka_unit_test(test_signed_retry),
-		cmocka_unit_test(test_signed_forgery),
+		cmocka_unit_test(test_recorded),       cmocka_unit_test(test_refusals),     cmocka_unit_test(test_growing),
+		cmocka_unit_test(test_forgeries),      cmocka_unit_test(test_header),       cmocka_unit_test(test_long_deal),
+		cmocka_unit_test(test_signed),         cmocka_unit_test(test_identity),     cmocka_unit_test(test_signed_retry),
+		cmocka_unit_test(test_signed_forgery), cmocka_unit_test(test_claims_order), cmocka_unit_test(test_claims_limit),
 	};
 	int failed = cmocka_run_group_tests_name("protocol 2 (format version 4)", tests, NULL, NULL);
 

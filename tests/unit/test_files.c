@@ -316,7 +316,7 @@ static void planted(void **state)
 	free(text);
 	assert_int_equal(symlink("victim", at("salvaged.brp.part~")), 0);
 	assert_int_equal(symlink("victim", at("salvaged.brp.part~.tmp~")), 0);
-	assert_int_equal(rpl_recover(at("cut.brp"), at("salvaged.brp"), &rep), 0);
+	assert_int_equal(rpl_recover(at("cut.brp"), at("salvaged.brp"), 0, &rep), 0);
 	assert_victim(at("salvaged.brp.part~"));
 	assert_victim(at("salvaged.brp.part~.tmp~"));
 	assert_log(at("salvaged.brp"));

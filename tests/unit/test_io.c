@@ -418,7 +418,7 @@ static void failing_write_run(int half)
 		assert_int_equal(v.kind, RPL_VERDICT_MALFORMED);
 		assert_true(v.offset >= before && v.offset < held);
 		tl_write_file(path, st.p, st.n);
-		assert_int_equal(rpl_recover(path, out, &rep), 0);
+		assert_int_equal(rpl_recover(path, out, 0, &rep), 0);
 		assert_int_equal(rep.read_bytes, v.offset);
 		assert_int_equal(rep.damaged, 1);
 		unlink(path);
@@ -587,7 +587,7 @@ static void test_killed(void **state)
 	assert_int_equal(v.signature.status, RPL_SIG_PARTIAL);
 	assert_int_equal(v.signature.covered, last);
 	tl_write_file(path, mem, mn - 5);
-	assert_int_equal(rpl_recover(path, out, &rep), 0);
+	assert_int_equal(rpl_recover(path, out, 0, &rep), 0);
 	assert_int_equal(rep.damaged, 1);
 	assert_int_equal(rep.read_bytes, v.offset);
 	/* the same salvage from the bytes, through a reader (brp recover -) */
@@ -598,7 +598,7 @@ static void test_killed(void **state)
 		unsigned char *a, *b;
 		size_t an, bn;
 		assert_int_equal(rpl_reader_open_memory(&rd, mem, mn - 5), 0);
-		assert_int_equal(rpl_recover_reader(rd, out2, &rep2), 0);
+		assert_int_equal(rpl_recover_reader(rd, out2, 0, &rep2), 0);
 		rpl_reader_free(rd);
 		assert_string_equal(rep2.message, rep.message);
 		a = tl_read_file(out, &an);
@@ -609,7 +609,7 @@ static void test_killed(void **state)
 		unlink(out2);
 		/* a reader that could not open: nothing to salvage */
 		assert_int_equal(rpl_reader_open_memory(&rd, mem, 4), RPL_ECORRUPT);
-		assert_int_equal(rpl_recover_reader(rd, out2, &rep2), RPL_ECORRUPT);
+		assert_int_equal(rpl_recover_reader(rd, out2, 0, &rep2), RPL_ECORRUPT);
 		assert_non_null(strstr(rep2.message, "nothing to salvage"));
 		rpl_reader_free(rd);
 		assert_int_equal(access(out2, F_OK), -1);

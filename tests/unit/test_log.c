@@ -19,6 +19,9 @@
  *   verdicts       ok, illegal (rule, deal, turn, seat, decision), mismatch
  *                  (deal, side, claimed, computed, breakdown), incomplete,
  *                  malformed, and a file that cannot be read
+ *   limits         decisions and claims of a match: the recorder takes
+ *                  RPL_MAX_DECISIONS and RPL_MAX_CLAIMS, the reader reads
+ *                  a log at them and refuses the section that passes them
  */
 #include "testlib.h"
 
@@ -1442,7 +1445,7 @@ static void test_long_deal(void **state)
 	assert_int_equal(rpl_recorder_flush(rec), 0);
 	assert_long_deal(path, decisions, 0);
 	/* salvaged: rewritten compact, every turn kept */
-	assert_int_equal(rpl_recover(path, salvaged, &rep), 0);
+	assert_int_equal(rpl_recover(path, salvaged, 0, &rep), 0);
 	assert_int_equal(rep.actions, decisions);
 	assert_int_equal(rep.dropped_actions, 0);
 	assert_long_deal(salvaged, decisions, 1);
@@ -1459,7 +1462,9 @@ static void test_long_deal(void **state)
  * The recorder keeps every decision of a match to write its compact form:
  * it takes RPL_MAX_DECISIONS of them and refuses the next (RPL_ELIMIT,
  * nothing recorded), so its memory is bounded by that limit (issue 13,
- * items 1 and 6). Unchecked, as brp import records.
+ * items 1 and 6). Unchecked, as brp import records. The reader holds the
+ * same limit (issue 22): the log at it reads whole, one section more is
+ * refused, RPL_ELIMIT, with the limit in its message.
  */
 static void test_decision_limit(void **state)
 {
@@ -1469,6 +1474,14 @@ static void test_decision_limit(void **state)
 	rpl_recorder *rec = NULL;
 	rpl_layout lay;
 	rpl_action draw = A_DRAW, take = A_TAKE, discard = A_DISCARD("7h");
+	rpl_verdict v;
+	rpl_reader *rd = NULL;
+	rpl_event ev;
+	struct sec sec[16];
+	struct bytes grown;
+	unsigned char *data;
+	size_t len, nsec;
+	char want[RPL_ERRMSG_SIZE];
 	unsigned n = 2;
 	int err;
 
@@ -1485,7 +1498,106 @@ static void test_decision_limit(void **state)
 	assert_int_equal(n, RPL_MAX_DECISIONS);
 	assert_string_equal(rpl_recorder_errmsg(rec), "a match log holds at most 4194304 decisions");
 	/* (closing writes the compact form, split into sections as test_long_deal checks) */
+	assert_int_equal(rpl_recorder_flush(rec), 0);
 	rpl_recorder_free(rec);
+	/*
+	 * Its last A section again, as a crafted log past the limit would hold
+	 * it (issue 22: with the model settled, repeated sections decode, and a
+	 * 6.8 MB log held 43 million decisions): the reader reads every decision
+	 * up to the limit, and refuses the copy whole, before decoding it.
+	 */
+	data = tl_read_file(path, &len);
+	nsec = sections(data, len, sec, sizeof(sec) / sizeof(sec[0]));
+	assert_int_equal(sec[nsec - 1].type, 'A');
+	grown.p = NULL;
+	grown.n = 0;
+	put(&grown, data, len);
+	put(&grown, data + sec[nsec - 1].off, sec[nsec - 1].end - sec[nsec - 1].off);
+	assert_int_equal(rpl_reader_open_memory(&rd, grown.p, grown.n), 0);
+	n = 0;
+	while ((err = rpl_reader_next(rd, &ev)) == 1)
+		n += ev.kind == RPL_EV_ACTION;
+	assert_int_equal(err, RPL_ELIMIT);
+	assert_int_equal(n, RPL_MAX_DECISIONS);
+	assert_int_equal(rpl_reader_offset(rd), len);
+	snprintf(want, sizeof(want), "byte %zu: section 'A' takes the match past 4194304 decisions, the most a log holds",
+	         len);
+	assert_string_equal(rpl_reader_errmsg(rd), want);
+	rpl_reader_free(rd);
+	rd = NULL;
+	/* a verdict: malformed there */
+	assert_int_equal(rpl_reader_open_memory(&rd, grown.p, grown.n), 0);
+	assert_int_equal(rpl_verify_reader(rd, NULL, &v), 0);
+	assert_int_equal(v.kind, RPL_VERDICT_MALFORMED);
+	assert_int_equal(v.offset, len);
+	assert_string_equal(v.message, want);
+	rpl_reader_free(rd);
+	free(grown.p);
+	free(data);
+	rpl_rules_free(rules);
+	unlink(path);
+}
+
+/*
+ * Claims are bounded as decisions are (issue 22): the recorder takes
+ * RPL_MAX_CLAIMS and refuses the next (RPL_ELIMIT, nothing recorded); a log
+ * with one claim more (a C appended by hand) is refused by the reader at
+ * that section, RPL_ELIMIT, with the limit in its message.
+ */
+static void test_claim_limit(void **state)
+{
+	const char *path = tl_tmp_path("claims.brp");
+	rpl_rules *rules = tl_rules("stbl", NULL);
+	rpl_match_info info;
+	rpl_recorder *rec = NULL;
+	rpl_reader *rd = NULL;
+	rpl_layout lay;
+	rpl_event ev;
+	rpl_verdict v;
+	struct bytes grown = { NULL, 0 };
+	const unsigned char one[] = { 0x01, 0x02, 0x04 }; /* deal 1, scores 1 and 2 */
+	unsigned char *data;
+	size_t len;
+	unsigned n = 0;
+	char want[RPL_ERRMSG_SIZE];
+	int err;
+
+	(void)state;
+	fill_info(&info, rules, 2);
+	tl_layout(&lay, 2, .stock = "7h");
+	assert_int_equal(rpl_recorder_open(&rec, path, &info, RPL_RECORD_UNCHECKED), 0);
+	assert_int_equal(rpl_recorder_deal(rec, &lay), 0);
+	while ((err = rpl_recorder_claim(rec, (int)(n % (RPL_MAX_DEALS + 1)), (int32_t[2]){ 1, 2 })) == 0)
+		n++;
+	assert_int_equal(err, RPL_ELIMIT);
+	assert_int_equal(n, RPL_MAX_CLAIMS);
+	assert_string_equal(rpl_recorder_errmsg(rec), "a match log holds at most 65536 claims");
+	assert_int_equal(rpl_recorder_flush(rec), 0);
+	rpl_recorder_free(rec);
+	assert_int_equal(rpl_verify_file(path, NULL, &v), 0);
+	assert_int_equal(v.kind, RPL_VERDICT_MISMATCH); /* deal 1 never ended */
+	assert_int_equal(strlen(v.match_id), 64);
+	data = tl_read_file(path, &len);
+	put(&grown, data, len);
+	put_section(&grown, 'C', one, sizeof(one));
+	assert_int_equal(rpl_reader_open_memory(&rd, grown.p, grown.n), 0);
+	n = 0;
+	while ((err = rpl_reader_next(rd, &ev)) == 1)
+		n += ev.kind == RPL_EV_CLAIM;
+	assert_int_equal(err, RPL_ELIMIT);
+	assert_int_equal(n, RPL_MAX_CLAIMS);
+	assert_int_equal(rpl_reader_offset(rd), len);
+	snprintf(want, sizeof(want), "byte %zu: section 'C' takes the match past 65536 claims, the most a log holds", len);
+	assert_string_equal(rpl_reader_errmsg(rd), want);
+	rpl_reader_free(rd);
+	rd = NULL;
+	assert_int_equal(rpl_reader_open_memory(&rd, grown.p, grown.n), 0);
+	assert_int_equal(rpl_verify_reader(rd, NULL, &v), 0);
+	assert_int_equal(v.kind, RPL_VERDICT_MALFORMED);
+	assert_string_equal(v.message, want);
+	rpl_reader_free(rd);
+	free(grown.p);
+	free(data);
 	rpl_rules_free(rules);
 	unlink(path);
 }
@@ -1606,12 +1718,13 @@ static void test_start_time_range(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip),      cmocka_unit_test(test_claims),
-		cmocka_unit_test(test_growing_form),    cmocka_unit_test(test_checked_and_unchecked),
-		cmocka_unit_test(test_reader_refusals), cmocka_unit_test(test_verdicts),
-		cmocka_unit_test(test_observer),        cmocka_unit_test(test_header_31_pairs),
-		cmocka_unit_test(test_long_deal),       cmocka_unit_test(test_decision_limit),
-		cmocka_unit_test(test_full_disk),       cmocka_unit_test(test_start_time_range),
+		cmocka_unit_test(test_round_trip),       cmocka_unit_test(test_claims),
+		cmocka_unit_test(test_growing_form),     cmocka_unit_test(test_checked_and_unchecked),
+		cmocka_unit_test(test_reader_refusals),  cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_observer),         cmocka_unit_test(test_header_31_pairs),
+		cmocka_unit_test(test_long_deal),        cmocka_unit_test(test_decision_limit),
+		cmocka_unit_test(test_claim_limit),      cmocka_unit_test(test_full_disk),
+		cmocka_unit_test(test_start_time_range),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

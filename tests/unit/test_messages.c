@@ -127,13 +127,13 @@ static void recover_names_no_path(void **state)
 	rpl_recover_report rep;
 	(void)state;
 
-	assert_int_equal(rpl_recover(SRCROOT "/samples/disputed/truncated.brp", MISSING, &rep), RPL_EIO);
+	assert_int_equal(rpl_recover(SRCROOT "/samples/disputed/truncated.brp", MISSING, 0, &rep), RPL_EIO);
 	assert_int_equal(rep.output, 1);
 	assert_message(rep.message, MISSING);
-	assert_int_equal(rpl_recover(SRCROOT "/samples/disputed/truncated.brp", SRCROOT "/samples", &rep), RPL_EIO);
+	assert_int_equal(rpl_recover(SRCROOT "/samples/disputed/truncated.brp", SRCROOT "/samples", 0, &rep), RPL_EIO);
 	assert_int_equal(rep.output, 1);
 	assert_string_equal(rep.message, "not a regular file");
-	assert_true(rpl_recover(MISSING, "unused.brp", &rep) < 0);
+	assert_true(rpl_recover(MISSING, "unused.brp", 0, &rep) < 0);
 	assert_int_equal(rep.output, 0);
 	assert_message(rep.message, MISSING);
 }

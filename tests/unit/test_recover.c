@@ -13,6 +13,16 @@
  *                inside turns: the decisions of an unfinished turn are dropped.
  *   every bit    each single bit of a small compact log flipped: verification
  *                returns a verdict (no crash, no error) and never says ok.
+ *   signed cuts  a signed growing log cut at every section boundary and at
+ *                every byte of its last flush: the salvage is its bytes up
+ *                to the last whole signature, verbatim, trusted under the
+ *                key over all of it, unclosed, what was cut reported; with
+ *                RPL_RECOVER_UNSIGNED, re-encoded, closed, unsigned
+ *   signed tampered  edited in the middle: kept up to the last signature
+ *                before the edit, the broken one named; its header edited:
+ *                salvaged unsigned, the broken signature named
+ *   signed undecodable  a signer signed bytes that do not decode: kept up to
+ *                the signature before the damage
  */
 #include "testlib.h"
 
@@ -21,6 +31,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 /*
  * A scratch file name: under $TMPDIR, else /dev/shm when there is one (every
@@ -104,8 +115,8 @@ static void flushed(rpl_recorder *rec, const char *path, struct recording *r)
  * as after a crash; or, with close, the file after rpl_recorder_close (the
  * compact form).
  */
-static void record(struct recording *r, const char *profile, const char *overrides, int nplayers, uint64_t seed,
-                   int close, int every_decision)
+static void record_signed(struct recording *r, const char *profile, const char *overrides, int nplayers, uint64_t seed,
+                          int close, int every_decision, const rpl_seckey *key)
 {
 	const char *path = tl_tmp_path("growing.brp");
 	const char *names[4] = { "Ana", "Bia", "Caio", "Dora" };
@@ -125,8 +136,8 @@ static void record(struct recording *r, const char *profile, const char *overrid
 	info.start_time = 1767225600;
 	rpl_rng_seed(&rng, seed);
 	assert_int_equal(rpl_bot_new(&bot, RPL_BOT_GREEDY, seed), 0);
-	assert_int_equal(rpl_recorder_open(&rec, path, &info, 0), 0);
-	r->header_end = file_size(path);
+	assert_int_equal(rpl_recorder_open_signed(&rec, path, &info, 0, key), 0);
+	r->header_end = file_size(path); /* with a key, the header's signature included */
 	for (;;) {
 		const rpl_game *g = rpl_recorder_game(rec);
 		rpl_layout lay;
@@ -174,6 +185,12 @@ static void record(struct recording *r, const char *profile, const char *overrid
 	unlink(path);
 }
 
+static void record(struct recording *r, const char *profile, const char *overrides, int nplayers, uint64_t seed,
+                   int close, int every_decision)
+{
+	record_signed(r, profile, overrides, nplayers, seed, close, every_decision, NULL);
+}
+
 static void every_cut(const char *profile, int nplayers, uint64_t seed, int every_decision)
 {
 	struct recording r;
@@ -197,7 +214,7 @@ static void every_cut(const char *profile, int nplayers, uint64_t seed, int ever
 			continue;
 		write_all(in, r.data, L);
 		memset(&rep, 0xAA, sizeof(rep));
-		err = rpl_recover(in, out, &rep);
+		err = rpl_recover(in, out, 0, &rep);
 		if (L < r.header_end) {
 			/* (a) no header, nothing to salvage, and nothing written */
 			if (err != RPL_ECORRUPT)
@@ -284,7 +301,7 @@ static void test_recover_whole_growing(void **state)
 	assert_int_equal(rpl_verify_file(in, NULL, &v), 0);
 	assert_int_equal(v.kind, RPL_VERDICT_OK);
 	assert_int_equal(v.recovered, 0);
-	assert_int_equal(rpl_recover(in, out, &rep), 0);
+	assert_int_equal(rpl_recover(in, out, 0, &rep), 0);
 	assert_int_equal(rep.damaged, 0);
 	assert_int_equal(rep.read_bytes, r.len);
 	assert_int_equal(rep.actions, r.actions);
@@ -349,13 +366,347 @@ static void test_flip_every_bit(void **state)
 	free(data);
 }
 
+/* ---- signed logs ---- */
+
+/* A section of a log: its type, where it starts and where it ends (past its CRC). */
+struct sec {
+	char type;
+	size_t off, end;
+};
+
+static size_t sections(const unsigned char *d, size_t n, struct sec *s, size_t cap)
+{
+	size_t p = 8, k = 0;
+
+	while (p < n) {
+		size_t len = 0;
+		int shift = 0;
+		assert_true(k < cap);
+		s[k].type = (char)d[p];
+		s[k].off = p++;
+		while (d[p] & 0x80) {
+			len |= (size_t)(d[p++] & 0x7f) << shift;
+			shift += 7;
+		}
+		len |= (size_t)d[p++] << shift;
+		p += len + 4;
+		s[k++].end = p;
+	}
+	assert_int_equal(p, n);
+	return k;
+}
+
+/* Decisions of the sections at or after from, in the first n bytes (read up to their first damage). */
+static int actions_from(const unsigned char *d, size_t n, size_t from)
+{
+	rpl_reader *rd = NULL;
+	rpl_event ev;
+	int k = 0;
+
+	assert_int_equal(rpl_reader_open_memory(&rd, d, n), 0);
+	while (rpl_reader_next(rd, &ev) == 1)
+		k += ev.kind == RPL_EV_ACTION && ev.offset >= from;
+	rpl_reader_free(rd);
+	return k;
+}
+
+/* out holds exactly p[0..n) */
+static void holds(const char *out, const unsigned char *p, size_t n)
+{
+	size_t got;
+	unsigned char *d = tl_read_file(out, &got);
+
+	assert_int_equal(got, n);
+	assert_memory_equal(d, p, n);
+	free(d);
+}
+
+/* The salvage of a signed log verifies under -K: the trusted key covers all of it; unclosed. */
+static void verifies_trusted(const char *out, const rpl_keyring *kr, size_t covered, int actions)
+{
+	rpl_verdict v;
+
+	assert_int_equal(rpl_verify_file_trusted(out, NULL, kr, &v, NULL), 0);
+	assert_int_equal(v.signature.status, RPL_SIG_OK);
+	assert_int_equal(v.signature.trusted, 1);
+	assert_int_equal(v.signature.covered, covered);
+	assert_int_equal(v.bytes, covered);
+	assert_int_equal(v.closed, 0);
+	assert_int_equal(v.recovered, 0);
+	if (v.kind == RPL_VERDICT_UNTRUSTED || v.kind == RPL_VERDICT_TAMPERED || v.kind == RPL_VERDICT_MALFORMED)
+		tl_fail("the signed salvage of %zu bytes is %s: %s", covered, rpl_verdict_name(v.kind), v.message);
+	assert_int_equal(v.actions, actions);
+}
+
+static rpl_keyring *keyring_of(const rpl_seckey *key)
+{
+	rpl_keyring *kr = NULL;
+	rpl_pubkey pk;
+
+	assert_int_equal(rpl_keyring_new(&kr), 0);
+	rpl_seckey_public(key, &pk);
+	assert_int_equal(rpl_keyring_add(kr, &pk), 0);
+	return kr;
+}
+
+/*
+ * A signed growing log (a flush after every turn, each flush signed) cut at
+ * every section boundary and at every byte of its last flush: the salvage
+ * is the input's bytes up to the last signature whole within the cut,
+ * verbatim, holding the decisions that signature covers (the recording's
+ * at that flush); it verifies with the key as trusted over the whole log,
+ * unclosed; what followed is reported, to the decision. --unsigned instead
+ * records every complete turn again, closed, unsigned, and never keeps less.
+ */
+static void test_recover_signed_cuts(void **state)
+{
+	const char *in = tl_tmp_path("signed-cut.brp"), *out = tl_tmp_path("signed-out.brp");
+	const char *out2 = tl_tmp_path("signed-unsigned.brp");
+	struct recording r;
+	rpl_seckey *key = NULL;
+	rpl_keyring *kr;
+	static struct sec sec[4096];
+	size_t nsec, last_flush, ncut = 0;
+	char want[RPL_ERRMSG_SIZE];
+
+	(void)state;
+	assert_int_equal(rpl_seckey_generate(&key), 0);
+	kr = keyring_of(key);
+	record_signed(&r, "stbl", "target=0", 2, 11, 0, 0, key);
+	nsec = sections(r.data, r.len, sec, sizeof(sec) / sizeof(sec[0]));
+	assert_int_equal(sec[nsec - 1].type, 's');
+	last_flush = r.pt[r.npt - 2].size;
+	for (size_t L = r.header_end - 1; L <= r.len; L++) {
+		rpl_recover_report rep, rep2;
+		rpl_verdict v;
+		const struct flushpoint *p = NULL;
+		size_t S = 0;
+		int boundary = 0;
+		for (size_t i = 0; i < nsec; i++) {
+			boundary |= sec[i].end == L;
+			if (sec[i].type == 's' && sec[i].end <= L)
+				S = sec[i].end;
+		}
+		if (!boundary && L <= last_flush)
+			continue;
+		ncut++;
+		write_all(in, r.data, L);
+		assert_int_equal(rpl_recover(in, out, 0, &rep), 0);
+		assert_int_equal(rep.total_bytes, L);
+		if (S == 0) { /* the header without its signature: nothing is signed */
+			assert_int_equal(rep.kept_signed, 0);
+			continue;
+		}
+		assert_int_equal(rep.kept_signed, 1);
+		assert_int_equal(rep.covered, S);
+		assert_int_equal(rep.invalid_offset, 0);
+		holds(out, r.data, S);
+		for (size_t i = 0; i < r.npt; i++)
+			if (r.pt[i].size == S)
+				p = &r.pt[i];
+		if (S == r.header_end) {
+			assert_int_equal(rep.deals, 0);
+			assert_int_equal(rep.actions, 0);
+		} else {
+			assert_non_null(p); /* every signature ends a flush */
+			assert_int_equal(rep.deals, p->deals);
+			assert_int_equal(rep.actions, p->actions);
+			assert_int_equal(rep.claims, p->claims);
+		}
+		assert_int_equal(rep.dropped_actions, 0);
+		assert_int_equal(rep.out_closed, 0);
+		assert_int_equal(rep.uncovered_actions, actions_from(r.data, L, S));
+		assert_int_equal(rep.damaged, !boundary && L != r.len);
+		if (L == S)
+			snprintf(want, sizeof(want), "kept bytes 0 to %zu, signed by key ", S);
+		else
+			snprintf(want, sizeof(want),
+			         "; cut %zu bytes after the last signature: %d decisions that no signature covers", L - S,
+			         rep.uncovered_actions);
+		if (!strstr(rep.message, want))
+			tl_fail("length %zu: '%s' does not say '%s'", L, rep.message, want);
+		verifies_trusted(out, kr, S, rep.actions);
+		/* --unsigned: the salvage of old, every complete turn, closed, no signature */
+		assert_int_equal(rpl_recover(in, out2, RPL_RECOVER_UNSIGNED, &rep2), 0);
+		assert_int_equal(rep2.kept_signed, 0);
+		assert_int_equal(rep2.covered, 0);
+		assert_int_equal(rep2.out_closed, 1);
+		assert_true(rep2.actions >= rep.actions);
+		assert_int_equal(rpl_verify_file_trusted(out2, NULL, kr, &v, NULL), 0);
+		assert_int_equal(v.signature.status, RPL_SIG_UNSIGNED);
+		assert_int_equal(v.signature.trusted, 0);
+		assert_int_equal(v.closed, 1);
+		assert_int_equal(v.recovered, 1);
+		assert_int_equal(v.actions, rep2.actions);
+	}
+	print_message("%zu bytes, %zu sections, %zu cuts salvaged\n", r.len, nsec, ncut);
+	assert_true(ncut > 40);
+	unlink(in);
+	unlink(out);
+	unlink(out2);
+	free(r.pt);
+	free(r.data);
+	rpl_keyring_free(kr);
+	rpl_seckey_free(key);
+}
+
+/* The section at off of p gets its CRC again (after an edit of its payload). */
+static void mend_crc(unsigned char *p, const struct sec *s)
+{
+	uLong c = crc32(0L, p + s->off, (uInt)(s->end - 4 - s->off));
+
+	for (int i = 0; i < 4; i++)
+		p[s->end - 4 + i] = (unsigned char)(c >> (8 * i));
+}
+
+/*
+ * A signed log edited in the middle, its CRC mended: the signatures after
+ * the edit no longer verify; the salvage keeps what the last signature
+ * before it covers, and names the first that fails.
+ */
+static void test_recover_signed_tampered(void **state)
+{
+	const char *in = tl_tmp_path("tampered.brp"), *out = tl_tmp_path("tampered-out.brp");
+	struct recording r;
+	rpl_seckey *key = NULL;
+	rpl_keyring *kr;
+	rpl_recover_report rep;
+	static struct sec sec[4096];
+	size_t nsec, mid, S = 0, bad = 0;
+	char want[80];
+
+	(void)state;
+	assert_int_equal(rpl_seckey_generate(&key), 0);
+	kr = keyring_of(key);
+	record_signed(&r, "stbl", "target=0", 2, 11, 0, 0, key);
+	nsec = sections(r.data, r.len, sec, sizeof(sec) / sizeof(sec[0]));
+	for (mid = nsec / 2; sec[mid].type != 'A'; mid++)
+		;
+	r.data[sec[mid].end - 5] ^= 0x01; /* the last byte of its stream */
+	mend_crc(r.data, &sec[mid]);
+	for (size_t i = 0; i < nsec; i++) {
+		if (sec[i].type == 's' && i < mid)
+			S = sec[i].end;
+		if (sec[i].type == 's' && i > mid && !bad)
+			bad = sec[i].off;
+	}
+	write_all(in, r.data, r.len);
+	assert_int_equal(rpl_recover(in, out, 0, &rep), 0);
+	assert_int_equal(rep.kept_signed, 1);
+	assert_int_equal(rep.covered, S);
+	assert_int_equal(rep.invalid_offset, bad);
+	snprintf(want, sizeof(want), "the signature at byte %zu does not verify", bad);
+	if (!strstr(rep.message, want))
+		tl_fail("'%s' does not say '%s'", rep.message, want);
+	holds(out, r.data, S);
+	verifies_trusted(out, kr, S, rep.actions);
+	/* the header edited (a seat's name): no signature holds, so the salvage is unsigned, and says why */
+	{
+		size_t at = sec[0].off;
+		rpl_verdict v;
+		while (at + 3 <= sec[0].end && memcmp(r.data + at, "Ana", 3) != 0)
+			at++;
+		assert_true(at + 3 <= sec[0].end);
+		r.data[at + 2] = 'b';
+		mend_crc(r.data, &sec[0]);
+		write_all(in, r.data, r.len);
+		assert_int_equal(rpl_recover(in, out, 0, &rep), 0);
+		assert_int_equal(rep.kept_signed, 0);
+		assert_int_equal(rep.invalid_offset, sec[1].off);
+		snprintf(want, sizeof(want), "; the signature at byte %zu does not verify", sec[1].off);
+		if (!strstr(rep.message, want))
+			tl_fail("'%s' does not say '%s'", rep.message, want);
+		assert_int_equal(rpl_verify_file(out, NULL, &v), 0);
+		assert_int_equal(v.signature.status, RPL_SIG_UNSIGNED);
+		assert_int_equal(v.recovered, 1);
+	}
+	unlink(in);
+	unlink(out);
+	free(r.pt);
+	free(r.data);
+	rpl_keyring_free(kr);
+	rpl_seckey_free(key);
+}
+
+/*
+ * A signer signed bytes that do not decode (a deal section numbered 2 for
+ * the first deal, its CRC mended, then signed over all of it): reading
+ * stops inside what the last signature covers, so the salvage keeps what
+ * the signature before the damage covers (the header's), and says where
+ * reading stopped.
+ */
+static void test_recover_signed_undecodable(void **state)
+{
+	const char *in = tl_tmp_path("undecodable.brp"), *out = tl_tmp_path("undecodable-out.brp");
+	struct recording r;
+	rpl_seckey *key = NULL;
+	rpl_keyring *kr;
+	rpl_recover_report rep;
+	rpl_prehash *h = NULL;
+	rpl_pubkey pk;
+	static struct sec sec[4096];
+	unsigned char *d, sig[RPL_SIGNATURE_BYTES];
+	size_t nsec, n, d_at, at;
+	uLong c;
+
+	(void)state;
+	assert_int_equal(rpl_seckey_generate(&key), 0);
+	kr = keyring_of(key);
+	rpl_seckey_public(key, &pk);
+	record_signed(&r, "stbl", "target=0", 2, 11, 0, 0, key);
+	nsec = sections(r.data, r.len, sec, sizeof(sec) / sizeof(sec[0]));
+	/* magic, H, s (the header's signature), D: kept; the D's deal number 1 becomes 2 */
+	assert_true(nsec > 3 && sec[0].type == 'H' && sec[1].type == 's' && sec[2].type == 'D');
+	d_at = sec[2].off;
+	n = sec[2].end;
+	d = malloc(n + 112);
+	assert_non_null(d);
+	memcpy(d, r.data, n);
+	for (at = d_at + 1; d[at] & 0x80; at++) /* the type, the length, then the deal number */
+		;
+	assert_int_equal(d[++at], 0x01);
+	d[at] = 0x02;
+	mend_crc(d, &sec[2]);
+	/* a signature over all of it, as a signer that signs what it is given would write */
+	assert_int_equal(rpl_prehash_new(&h), 0);
+	rpl_prehash_update(h, d, n);
+	rpl_prehash_sign(h, key, sig);
+	d[n] = 's';
+	d[n + 1] = 106;
+	memcpy(d + n + 2, "ED", 2);
+	memcpy(d + n + 4, pk.id, RPL_KEY_ID_BYTES);
+	memcpy(d + n + 12, sig, RPL_SIGNATURE_BYTES);
+	memcpy(d + n + 76, pk.key, RPL_PUBKEY_BYTES);
+	c = crc32(0L, d + n, 108);
+	for (int i = 0; i < 4; i++)
+		d[n + 108 + i] = (unsigned char)(c >> (8 * i));
+	write_all(in, d, n + 112);
+	assert_int_equal(rpl_recover(in, out, 0, &rep), 0);
+	assert_int_equal(rep.kept_signed, 1);
+	assert_int_equal(rep.covered, sec[1].end);
+	assert_int_equal(rep.damaged, 1);
+	assert_int_equal(rep.read_bytes, d_at);
+	assert_int_equal(rep.deals, 0);
+	assert_non_null(strstr(rep.message, "; damaged or cut at byte"));
+	holds(out, d, sec[1].end);
+	verifies_trusted(out, kr, sec[1].end, 0);
+	unlink(in);
+	unlink(out);
+	free(d);
+	rpl_prehash_free(h);
+	free(r.pt);
+	free(r.data);
+	rpl_keyring_free(kr);
+	rpl_seckey_free(key);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_recover_every_cut),
-		cmocka_unit_test(test_recover_every_cut_mid_turn),
-		cmocka_unit_test(test_recover_whole_growing),
-		cmocka_unit_test(test_flip_every_bit),
+		cmocka_unit_test(test_recover_every_cut),          cmocka_unit_test(test_recover_every_cut_mid_turn),
+		cmocka_unit_test(test_recover_whole_growing),      cmocka_unit_test(test_flip_every_bit),
+		cmocka_unit_test(test_recover_signed_cuts),        cmocka_unit_test(test_recover_signed_tampered),
+		cmocka_unit_test(test_recover_signed_undecodable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

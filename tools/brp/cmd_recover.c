@@ -1,4 +1,8 @@
-/* brp recover: salvage every complete turn of a damaged or unfinished log. */
+/*
+ * brp recover: salvage a damaged or unfinished log: a signed one up to its
+ * last valid signature, verbatim; any other (or with --unsigned) every
+ * complete turn, recorded again.
+ */
 #include "brp.h"
 
 #include <string.h>
@@ -8,17 +12,23 @@ static const char *const name = "recover";
 
 static void usage(FILE *f)
 {
-	fputs("Usage: brp recover [--json] IN -o OUT\n"
-	      "       ... | brp recover [--json] - -o OUT\n"
-	      "Salvage a damaged log, or a recording cut short by a crash: every complete\n"
-	      "turn up to the first damaged or missing byte is written to OUT as a valid,\n"
-	      "closed log (its end marked recovered), and one line says what was cut.\n"
-	      "A log that is whole and closed needs no salvage: brp recover says so and\n"
-	      "leaves OUT as it was. IN - (or /dev/stdin, or --log -) reads the log from\n"
-	      "standard input.\n"
+	fputs("Usage: brp recover [--unsigned] [--json] IN -o OUT\n"
+	      "       ... | brp recover [--unsigned] [--json] - -o OUT\n"
+	      "Salvage a damaged log, or a recording cut short by a crash, into OUT, and\n"
+	      "say in one line what was kept and cut. A signed log is kept as it is up to\n"
+	      "its last valid signature (those bytes, verbatim: that signature still covers\n"
+	      "all of OUT, which is then unclosed); what follows it is cut, since no\n"
+	      "signature covers it. Any other log: every complete turn up to the first\n"
+	      "damaged or missing byte is written to OUT as a valid, closed log (its end\n"
+	      "marked recovered). A log that is whole and closed needs no salvage: brp\n"
+	      "recover says so and leaves OUT as it was. IN - (or /dev/stdin, or --log -)\n"
+	      "reads the log from standard input.\n"
 	      "\n"
 	      "      --log IN        the log to salvage (the same as IN)\n"
 	      "  -o, --output FILE   the salvaged log (required; written whole or not at all)\n"
+	      "      --unsigned      salvage a signed log as an unsigned one: every complete\n"
+	      "                      turn, the decisions after its last signature included,\n"
+	      "                      recorded again, closed, with no signature\n"
 	      "      --json          the outcome as one JSON object on one line (also when\n"
 	      "                      nothing could be salvaged): \"status\" is \"salvaged\",\n"
 	      "                      \"whole\" or \"failed\"\n"
@@ -46,11 +56,29 @@ static void print_json(const char *in, const char *out, const rpl_recover_report
 	fputs(",\"output\":", stdout);
 	brp_json_string(stdout, out);
 	printf(",\"status\":\"%s\"", status);
-	if (!failed)
+	if (!failed) {
 		printf(",\"deals\":%d,\"decisions\":%d,\"claims\":%d,\"dropped_decisions\":%d,\"read_bytes\":%llu,"
 		       "\"total_bytes\":%llu,\"damaged\":%s",
 		       rep->deals, rep->actions, rep->claims, rep->dropped_actions, (unsigned long long)rep->read_bytes,
 		       (unsigned long long)rep->total_bytes, rep->damaged ? "true" : "false");
+		/* what a signature covers of OUT: kept_signed, the bytes kept and by which key, what was cut after it */
+		printf(",\"signed\":%s,\"covered\":%llu,\"key\":", rep->kept_signed ? "true" : "false",
+		       (unsigned long long)rep->covered);
+		if (rep->kept_signed) {
+			char id[RPL_KEY_ID_TEXT], fp[RPL_KEY_FINGERPRINT_TEXT];
+			rpl_key_id_format(rep->key.id, id);
+			rpl_pubkey_fingerprint(&rep->key, fp);
+			printf("{\"id\":\"%s\",\"fingerprint\":\"%s\"}", id, fp);
+		} else {
+			fputs("null", stdout);
+		}
+		printf(",\"uncovered_decisions\":%d,\"invalid_signature\":", rep->uncovered_actions);
+		if (rep->invalid_offset)
+			printf("%llu", (unsigned long long)rep->invalid_offset);
+		else
+			fputs("null", stdout);
+		printf(",\"output_closed\":%s", rep->out_closed ? "true" : "false");
+	}
 	fputs(",\"message\":", stdout);
 	brp_json_string(stdout, message);
 	fputs("}\n", stdout);
@@ -58,14 +86,21 @@ static void print_json(const char *in, const char *out, const rpl_recover_report
 
 int cmd_recover(int argc, char **argv)
 {
+	enum { OPT_UNSIGNED = BRP_OPT_OWN };
 	static const struct brp_opt opts[] = {
-		{ "output", 1, 'o', 0, 0 }, BRP_OPT_JSON_ROW, BRP_OPT_LOG, BRP_OPT_HELP, BRP_OPT_END,
+		{ "output", 1, 'o', 0, 0 },
+		{ "unsigned", 0, OPT_UNSIGNED, 0, 0 },
+		BRP_OPT_JSON_ROW,
+		BRP_OPT_LOG,
+		BRP_OPT_HELP,
+		BRP_OPT_END,
 	};
 	struct brp_getopt g;
 	const char *out = NULL, *in = NULL;
 	rpl_recover_report rep;
 	rpl_reader *rd = NULL;
 	int c, err, first, json = 0;
+	unsigned flags = 0;
 
 	brp_getopt_init(&g, name, opts, argc, argv);
 	while ((c = brp_getopt_next(&g)) != -1) {
@@ -76,6 +111,7 @@ int cmd_recover(int argc, char **argv)
 				return BRP_EXIT_USAGE;
 			break;
 		case BRP_OPT_JSON: json = 1; break;
+		case OPT_UNSIGNED: flags |= RPL_RECOVER_UNSIGNED; break;
 		case BRP_OPT_LOGFILE:
 			if (brp_opt_path(&g, &in) != 0)
 				return BRP_EXIT_USAGE;
@@ -105,11 +141,11 @@ int cmd_recover(int argc, char **argv)
 			snprintf(rep.message, sizeof(rep.message), "nothing to salvage: %s",
 			         rd && *rpl_reader_errmsg(rd) ? rpl_reader_errmsg(rd) : rpl_strerror(err));
 		} else {
-			err = rpl_recover_reader(rd, out, &rep);
+			err = rpl_recover_reader(rd, out, flags, &rep);
 		}
 		rpl_reader_free(rd);
 	} else {
-		err = rpl_recover(in, out, &rep);
+		err = rpl_recover(in, out, flags, &rep);
 	}
 	if (err) {
 		const char *why = rep.message[0] ? rep.message : rpl_strerror(err);

@@ -7,6 +7,10 @@
  * rpl_positions_file computes, embedded as JSON (docs/view.md describes the
  * encoding): the page judges nothing, it draws what the engine said.
  * With --seat N every card seat N could not see is left out of the file.
+ *
+ * A page holds at most VIEW_MAX_PAGE bytes (docs/view.md, "Size"): the
+ * positions are written into memory and stop there, so brp view's memory
+ * is bounded by it too, whatever the log holds.
  */
 #include "brp.h"
 
@@ -18,6 +22,17 @@
 #include "view_assets.h"
 
 static const char *const name = "view";
+
+/*
+ * The largest page: 64 MiB, about 350 000 positions (some 190 bytes each,
+ * real play or not). Headless Chromium opened a page of 37 MB (200 000
+ * positions) in 1.9 s with a JavaScript heap of 151 MiB, and one of 113 MB
+ * in 6.9 s with 395 MiB: past that a page takes longer to open than anyone
+ * waits, and a browser's string limit (V8: 512 MiB) is not far. A real match
+ * is under 200 KB a thousand decisions.
+ */
+#define VIEW_MAX_PAGE (64u << 20)
+#define VIEW_TOO_BIG 1 /* on_position's answer once the page is full: stop */
 
 static void usage(FILE *f)
 {
@@ -36,8 +51,10 @@ static void usage(FILE *f)
 	      "                    pile as the profile shows it; other hands as counts\n"
 	      "  -h, --help        print this help and exit\n"
 	      "\n"
+	      "A page holds at most 64 MiB (about 350 000 positions): a larger one is refused.\n"
+	      "\n"
 	      "Exit status: 0 written (whatever the verdict), 2 a usage error, 3 a log that\n"
-	      "cannot be read or a page that cannot be written.\n",
+	      "cannot be read, a page that would pass 64 MiB or that cannot be written.\n",
 	      f);
 }
 
@@ -64,6 +81,7 @@ struct view {
 	int32_t match_claim[2];
 	int match_claimed;
 	int open_refused; /* index of the refused position, or -1 */
+	int too_big;      /* the positions passed VIEW_MAX_PAGE: the page is refused */
 };
 
 /* Write s as the text of an HTML element or attribute. */
@@ -268,7 +286,13 @@ static int on_position(void *ctx, const rpl_position *p)
 		w->match_claim[0] = p->match_claim[0];
 		w->match_claim[1] = p->match_claim[1];
 	}
-	return ferror(w->data) ? RPL_ENOMEM : 0;
+	if (ferror(w->data))
+		return RPL_ENOMEM;
+	if (ftell(w->data) > (long)VIEW_MAX_PAGE) {
+		w->too_big = 1;
+		return VIEW_TOO_BIG; /* the page cannot be written: no use replaying on */
+	}
+	return 0;
 }
 
 static void breakdown(FILE *f, const rpl_score *s, int hide_hand)
@@ -408,8 +432,9 @@ int cmd_view(int argc, char **argv)
 	};
 	struct brp_getopt g;
 	const char *out = NULL, *path = NULL, *base;
-	char *outbuf = NULL, *data = NULL, line[1024];
-	size_t datalen = 0;
+	char *outbuf = NULL, *data = NULL, *headbuf = NULL, line[1024];
+	size_t datalen = 0, headlen = 0;
+	static const char page_tail[] = "]}\n</script>\n<script>\n", page_end[] = "</script>\n</body>\n</html>\n";
 	int c, status = BRP_EXIT_FAIL, err, first;
 	long seat = -1;
 	struct view *w = NULL;
@@ -417,7 +442,7 @@ int cmd_view(int argc, char **argv)
 	const rpl_match_info *info;
 	static const rpl_match_info no_header;
 	rpl_verdict v;
-	FILE *f = NULL;
+	FILE *f = NULL, *head = NULL;
 	struct brp_output o = { NULL, -1, NULL, NULL, 0 };
 	char why[256];
 
@@ -475,6 +500,11 @@ int cmd_view(int argc, char **argv)
 	err = rpl_positions_reader(rd, NULL, on_position, w, &v);
 	fclose(w->data);
 	w->data = NULL;
+	if (err && w->too_big) {
+		brp_error(name, "%s: the page would pass %u MiB, the most a page holds (docs/view.md); %d positions fit", path,
+		          VIEW_MAX_PAGE >> 20, w->npos - 1);
+		goto cleanup;
+	}
 	if (err) {
 		brp_error(name, "%s: %s", path, v.message[0] ? v.message : rpl_strerror(err));
 		goto cleanup;
@@ -495,6 +525,60 @@ int cmd_view(int argc, char **argv)
 		strcat(outbuf, ".html");
 		out = outbuf;
 	}
+	/* everything before the positions into memory, so that the page's size is known before it is written */
+	if (!(head = open_memstream(&headbuf, &headlen))) {
+		brp_error(name, "out of memory");
+		goto cleanup;
+	}
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+	      "script-src 'unsafe-inline'; img-src data:\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
+	      head);
+	html_text(head, base);
+	fputs(" - brp view</title>\n<style>\n", head);
+	fputs(view_css, head);
+	fputs("</style>\n</head>\n<body>\n", head);
+	write_summary(head, w, info, &v, line, base);
+	fputs("<main id=\"stepper\"><noscript><p>The stepper over every decision needs JavaScript; the summary above "
+	      "does not.</p></noscript></main>\n",
+	      head);
+	fputs("<script type=\"application/json\" id=\"brp-data\">\n{\"version\":1,\"profile\":", head);
+	json_text(head, info->rules ? rpl_rules_profile(info->rules) : "");
+	fprintf(head, ",\"players\":%d,\"names\":[", info->nplayers);
+	for (int s = 0; s < info->nplayers; s++) {
+		if (s)
+			fputc(',', head);
+		json_text(head, seat_name(info, s));
+	}
+	fprintf(head, "],\"seat\":%d,\"verdict\":", w->seat);
+	json_text(head, rpl_verdict_name(v.kind));
+	fputs(",\"line\":", head);
+	json_text(head, line);
+	/*
+	 * the page opens on the refused decision; on a mismatched claim, the script
+	 * finds the deal's end; on deals that are not those committed, the deal as dealt
+	 */
+	fprintf(head, ",\"open\":%d", w->open_refused);
+	if (v.kind == RPL_VERDICT_MISMATCH && v.deal_commitment == RPL_DEAL_MISMATCH)
+		fprintf(head, ",\"dealing\":{\"deal\":%d}", v.deal_mismatch); /* 0: the seed itself */
+	else if (v.kind == RPL_VERDICT_MISMATCH)
+		fprintf(head, ",\"mismatch\":{\"deal\":%d,\"side\":%d,\"claimed\":%d,\"computed\":%d}", v.claim_deal, v.side,
+		        (int)v.claimed, (int)v.computed);
+	if (v.kind == RPL_VERDICT_MALFORMED)
+		fprintf(head, ",\"damage\":%llu", (unsigned long long)v.offset);
+	fputs(",\"positions\":[\n", head);
+	if (fclose(head) != 0) {
+		head = NULL;
+		brp_error(name, "out of memory");
+		goto cleanup;
+	}
+	head = NULL;
+	if ((uint64_t)headlen + datalen + sizeof(page_tail) - 1 + strlen(view_js) + sizeof(page_end) - 1 > VIEW_MAX_PAGE) {
+		brp_error(name, "%s: the page would pass %u MiB, the most a page holds (docs/view.md)", path,
+		          VIEW_MAX_PAGE >> 20);
+		goto cleanup;
+	}
 	if (strcmp(out, "-") == 0) {
 		f = stdout;
 	} else if (brp_output_open(&o, out, why, sizeof(why)) != 0) {
@@ -504,49 +588,12 @@ int cmd_view(int argc, char **argv)
 	} else {
 		f = o.f;
 	}
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
-	      "script-src 'unsafe-inline'; img-src data:\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
-	      f);
-	html_text(f, base);
-	fputs(" - brp view</title>\n<style>\n", f);
-	fputs(view_css, f);
-	fputs("</style>\n</head>\n<body>\n", f);
-	write_summary(f, w, info, &v, line, base);
-	fputs("<main id=\"stepper\"><noscript><p>The stepper over every decision needs JavaScript; the summary above "
-	      "does not.</p></noscript></main>\n",
-	      f);
-	fputs("<script type=\"application/json\" id=\"brp-data\">\n{\"version\":1,\"profile\":", f);
-	json_text(f, info->rules ? rpl_rules_profile(info->rules) : "");
-	fprintf(f, ",\"players\":%d,\"names\":[", info->nplayers);
-	for (int s = 0; s < info->nplayers; s++) {
-		if (s)
-			fputc(',', f);
-		json_text(f, seat_name(info, s));
-	}
-	fprintf(f, "],\"seat\":%d,\"verdict\":", w->seat);
-	json_text(f, rpl_verdict_name(v.kind));
-	fputs(",\"line\":", f);
-	json_text(f, line);
-	/*
-	 * the page opens on the refused decision; on a mismatched claim, the script
-	 * finds the deal's end; on deals that are not those committed, the deal as dealt
-	 */
-	fprintf(f, ",\"open\":%d", w->open_refused);
-	if (v.kind == RPL_VERDICT_MISMATCH && v.deal_commitment == RPL_DEAL_MISMATCH)
-		fprintf(f, ",\"dealing\":{\"deal\":%d}", v.deal_mismatch); /* 0: the seed itself */
-	else if (v.kind == RPL_VERDICT_MISMATCH)
-		fprintf(f, ",\"mismatch\":{\"deal\":%d,\"side\":%d,\"claimed\":%d,\"computed\":%d}", v.claim_deal, v.side,
-		        (int)v.claimed, (int)v.computed);
-	if (v.kind == RPL_VERDICT_MALFORMED)
-		fprintf(f, ",\"damage\":%llu", (unsigned long long)v.offset);
-	fputs(",\"positions\":[\n", f);
+	fwrite(headbuf, 1, headlen, f);
 	if (datalen)
 		fwrite(data, 1, datalen, f);
-	fputs("]}\n</script>\n<script>\n", f);
+	fputs(page_tail, f);
 	fputs(view_js, f);
-	fputs("</script>\n</body>\n</html>\n", f);
+	fputs(page_end, f);
 	if (f == stdout ? fflush(f) != 0 || ferror(f) : brp_output_commit(&o, why, sizeof(why)) != 0) {
 		brp_error(name, "%s: %s", out, f == stdout ? strerror(errno) : why);
 		goto cleanup;
@@ -559,8 +606,11 @@ cleanup:
 			fclose(w->data);
 		free(w->deals);
 	}
+	if (head)
+		fclose(head);
 	free(w);
 	free(data);
+	free(headbuf);
 	free(outbuf);
 	rpl_reader_free(rd);
 	return status;

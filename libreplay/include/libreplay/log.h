@@ -43,13 +43,27 @@ extern "C" {
 #define RPL_MIN_START_TIME (-62167219200LL) /* 0000-01-01T00:00:00Z */
 #define RPL_MAX_START_TIME 253402300799LL   /* 9999-12-31T23:59:59Z */
 /*
- * Limits a recorder enforces (RPL_ELIMIT), so that it never writes a log
- * its reader refuses and its memory stays bounded: decisions in one match
- * (the recorder keeps each, 32 bytes, to write the compact form), and the
- * reader's 64 MiB for the file. A deal longer than a section may hold
- * (RPL_MAX_SECTION decisions or bytes) goes on in continuation sections.
+ * Limits of a match that both sides enforce, so that no writer makes a log
+ * its reader refuses and the work a log can cause stays bounded (docs/format.md
+ * section 10, docs/security.md "Limits"). The recorder refuses past them
+ * (RPL_ELIMIT, nothing recorded); the reader refuses the section that
+ * passes them (RPL_ELIMIT from rpl_reader_next, at that section's offset).
+ *
+ * RPL_MAX_DECISIONS: decisions in one match, the decision counts of its D
+ * and A sections added up. The recorder keeps each decision (32 bytes) to
+ * write the compact form, so its memory stays under about 128 MiB; every
+ * reader's work is linear in them (a replay, a salvage, an export with its
+ * decisions). A deal longer than a section may hold (RPL_MAX_SECTION
+ * decisions or bytes) goes on in continuation sections.
+ *
+ * RPL_MAX_CLAIMS: claims in one match. A real match has one or two a deal
+ * (the deal's score, a running total) and one for the match: at most
+ * twice RPL_MAX_DEALS and one, 20 001. 65 536 leaves three times that for
+ * corrections and claims made again, and keeps what a reader holds of them
+ * (12 bytes a claim in the match identity and the verifier) under 1 MiB.
  */
-#define RPL_MAX_DECISIONS (1u << 22)
+#define RPL_MAX_DECISIONS (1u << 22) /* decisions in one match: 4 194 304 */
+#define RPL_MAX_CLAIMS (1u << 16)    /* claims in one match: 65 536 */
 
 /* A header flag (rpl_reader_flags): the log is signed; its signature sections are to be found in it. */
 #define RPL_LOG_SIGNED 1u
@@ -247,7 +261,9 @@ RPL_API int rpl_recorder_action(rpl_recorder *rec, const rpl_action *a);
  * Record the scores the platform claims for deal (1-based), or for the
  * match (deal 0), side 0 first. They are not checked here: verification
  * compares them. Returns 0; RPL_EINVAL for a NULL argument or a deal out
- * of 0..RPL_MAX_DEALS, RPL_ESTATE once closed, RPL_ENOMEM.
+ * of 0..RPL_MAX_DEALS, RPL_ELIMIT past RPL_MAX_CLAIMS claims in the match
+ * or near the reader's file limit (nothing recorded), RPL_ESTATE once
+ * closed, RPL_ENOMEM.
  */
 RPL_API int rpl_recorder_claim(rpl_recorder *rec, int deal, const int32_t score[2]);
 
@@ -375,7 +391,9 @@ RPL_API void rpl_reader_free(rpl_reader *rd);
 /*
  * The next event: returns 1 with *ev filled, 0 at the end of the log, or a
  * negative error (RPL_ECORRUPT with the byte offset in rpl_reader_offset,
- * RPL_EUNSUPPORTED for a newer required section, RPL_EINVAL for NULL).
+ * RPL_EUNSUPPORTED for a newer required section, RPL_ELIMIT for a section
+ * that takes the match past RPL_MAX_DECISIONS decisions or RPL_MAX_CLAIMS
+ * claims, refused whole at its offset; RPL_EINVAL for NULL).
  * After an error every further call returns the same error.
  */
 RPL_API int rpl_reader_next(rpl_reader *rd, rpl_event *ev);
@@ -598,28 +616,60 @@ typedef struct rpl_recover_report {
 	int deals;                     /* deals kept (the last may be unfinished) */
 	int actions;                   /* decisions kept */
 	int claims;                    /* claims kept */
-	int dropped_actions;           /* decisions of an unfinished last turn that were cut */
+	int dropped_actions;           /* decisions of an unfinished last turn that were cut (not kept_signed) */
 	uint64_t read_bytes;           /* bytes of the input that were whole */
 	uint64_t total_bytes;          /* bytes of the input */
 	int damaged;                   /* 1 when reading stopped at damage or a cut, 0 at a clean end */
 	int output;                    /* on failure: 1 when writing out failed, 0 when reading in did */
 	int closed;                    /* 1 when in is whole and closed: nothing was salvaged or written */
 	char message[RPL_ERRMSG_SIZE]; /* one line: what was cut and why, or why the call failed */
+	/*
+	 * A signed input (docs/security.md, "Signed logs"). kept_signed: 1 when
+	 * out is the input's bytes 0..covered, verbatim, up to and including
+	 * its last valid signature section, which so covers every byte of out;
+	 * the counts above are then of those bytes, and out is closed only if
+	 * they hold the end section (out_closed).
+	 */
+	int kept_signed;
+	uint64_t covered;        /* kept_signed: the bytes kept, the signature included */
+	rpl_pubkey key;          /* kept_signed: the key of that signature */
+	int uncovered_actions;   /* kept_signed: decisions after it, cut: no signature covers them */
+	uint64_t invalid_offset; /* a signature that does not verify, at this offset (0: none): kept_signed
+	                            keeps only what a valid signature before it covers */
+	int out_closed;          /* out has an end section */
 } rpl_recover_report;
 
+/* rpl_recover flag: re-encode even a signed log, closed and unsigned, as for an unsigned one. */
+#define RPL_RECOVER_UNSIGNED 1u
+
 /*
- * Salvage every complete turn of a damaged or unfinished log in into a
- * valid, closed log out (written to a new temporary file in out's
- * directory and renamed over out once closed, so that a failure leaves out
- * as it was; an existing out that is not a regular file, or is a symbolic
- * link, is refused with RPL_EIO; its end section is marked recovered). Reading stops at the first damaged or missing byte;
- * decisions after the last complete turn are cut. A log that is whole and
- * closed (read to its end section without damage) needs no salvage: 0 with
- * rep->closed set, and out is neither written nor touched. Returns 0 with *rep
- * filled, RPL_ECORRUPT when not even the header can be read (nothing to
- * salvage; rep->message says why), RPL_EIO, RPL_ENOMEM.
+ * Salvage a damaged or unfinished log in into a valid log out (written to
+ * a new temporary file in out's directory and renamed over out once whole,
+ * so that a failure leaves out as it was; an existing out that is not a
+ * regular file, or is a symbolic link, is refused with RPL_EIO). Reading
+ * stops at the first damaged or missing byte, or at a section past the
+ * reader's limits.
+ *
+ * A log with a valid signature (unless flags has RPL_RECOVER_UNSIGNED) is
+ * kept signed: out is its bytes verbatim up to and including its last valid
+ * signature section that reads without damage (before a signature that
+ * does not verify, if any), so that signature covers the whole of out; the
+ * rest is cut (rep->kept_signed, covered, key, uncovered_actions). Out is
+ * then unclosed unless those bytes hold the end section, and is not marked
+ * recovered (the signed bytes say what they say).
+ *
+ * Otherwise every complete turn is recorded again into a closed log whose
+ * end section is marked recovered, unsigned; decisions after the last
+ * complete turn are cut. A log that is whole and closed (read to its end
+ * section without damage) needs no salvage: 0 with rep->closed set, and out
+ * is neither written nor touched. Returns 0 with *rep filled, RPL_ECORRUPT
+ * when not even the header can be read (nothing to salvage; rep->message
+ * says why), RPL_EIO (rep->output), RPL_ELIMIT (re-encoded, the log would
+ * pass a recorder's limit: rep->output), RPL_ENOMEM. The memory it takes is
+ * the input's bytes and, re-encoding, what a recorder keeps of the match
+ * (32 bytes a decision), never the events read.
  */
-RPL_API int rpl_recover(const char *in, const char *out, rpl_recover_report *rep);
+RPL_API int rpl_recover(const char *in, const char *out, unsigned flags, rpl_recover_report *rep);
 /*
  * As rpl_recover, on a log the caller opened (rpl_reader_open_fd: a log
  * read from a pipe; rpl_reader_open_memory), before any rpl_reader_next:
@@ -627,7 +677,7 @@ RPL_API int rpl_recover(const char *in, const char *out, rpl_recover_report *rep
  * nothing to salvage (RPL_ECORRUPT). rd is read to its end and stays the
  * caller's to free.
  */
-RPL_API int rpl_recover_reader(rpl_reader *rd, const char *out, rpl_recover_report *rep);
+RPL_API int rpl_recover_reader(rpl_reader *rd, const char *out, unsigned flags, rpl_recover_report *rep);
 
 #ifdef __cplusplus
 }
