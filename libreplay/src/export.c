@@ -322,7 +322,8 @@ static int collect_after(void *ctx, const rpl_event *ev, const rpl_game *g)
 	return RPL_OK;
 }
 
-int rpl_export_match_load_memory(rpl_export_match **out, const char *name, const void *data, size_t len, unsigned flags)
+int rpl_export_match_load_memory_trusted(rpl_export_match **out, const char *name, const void *data, size_t len,
+                                         unsigned flags, const rpl_keyring *trusted)
 {
 	rpl_export_match *m;
 	rpl_reader *rd = NULL;
@@ -349,11 +350,10 @@ int rpl_export_match_load_memory(rpl_export_match **out, const char *name, const
 		goto cleanup;
 	}
 	if (err) {
-		/* not even the header: a verdict, malformed */
-		m->verdict.kind = RPL_VERDICT_MALFORMED;
-		m->verdict.offset = rpl_reader_offset(rd);
-		rpl__msgf(m->verdict.message, "%s", rpl_reader_errmsg(rd));
-		err = RPL_OK;
+		/* not even the header: malformed, and its signatures judged, as brp verify does */
+		err = rpl_verify_reader_trusted(rd, NULL, trusted, &m->verdict, NULL);
+		if (err)
+			fail(m, err, err == RPL_ENOMEM ? "out of memory" : rpl_strerror(err));
 		goto cleanup;
 	}
 	if ((err = copy_header(m, rd)) != 0) {
@@ -363,7 +363,7 @@ int rpl_export_match_load_memory(rpl_export_match **out, const char *name, const
 	{
 		struct collector c = { m, flags, 0, { 0 } };
 		rpl_verify_observer obs = { &c, collect_before, collect_after };
-		err = rpl_verify_reader_observe(rd, NULL, &m->verdict, &obs);
+		err = rpl_verify_reader_trusted(rd, NULL, trusted, &m->verdict, &obs);
 	}
 	if (err) {
 		const char *why = m->verdict.message[0] ? m->verdict.message : rpl_strerror(err);
@@ -382,14 +382,21 @@ cleanup:
 	return err;
 }
 
+int rpl_export_match_load_memory(rpl_export_match **out, const char *name, const void *data, size_t len, unsigned flags)
+{
+	return rpl_export_match_load_memory_trusted(out, name, data, len, flags, NULL);
+}
+
 /*
  * A file larger than a reader accepts (docs/format.md section 10): loaded
  * as malformed, as the reader refuses it, with the SHA-256 of all its bytes
  * (its identity in the export), hashed in blocks as they are read: never
  * held, so that its size does not become memory. head: its first n bytes,
- * already read; fd is read on to its end.
+ * already read; fd is read on to its end. Its signatures are not checked
+ * (that would hold it): the row says unsigned, judged with trusted's keys.
  */
-static int load_too_large(rpl_export_match **out, const char *path, int fd, const char *head, size_t n, int *e)
+static int load_too_large(rpl_export_match **out, const char *path, int fd, const char *head, size_t n,
+                          const rpl_keyring *trusted, int *e)
 {
 	rpl_sha256 h;
 	uint8_t digest[32];
@@ -429,14 +436,17 @@ static int load_too_large(rpl_export_match **out, const char *path, int fd, cons
 	m->verdict.winner = -1;
 	m->verdict.kind = RPL_VERDICT_MALFORMED;
 	m->verdict.bytes = total;
+	m->verdict.replay = RPL_VERDICT_MALFORMED;
+	m->verdict.keys = (int)rpl_keyring_count(trusted); /* judged with them, as far as it could be */
 	rpl__msgf(m->verdict.message, "%llu bytes: larger than the %u bytes a reader accepts", (unsigned long long)total,
 	          BRP_MAX_FILE);
+	memcpy(m->verdict.replay_message, m->verdict.message, sizeof(m->verdict.message));
 	if (!(m->file = utf8_dup(path)))
 		return fail(m, RPL_ENOMEM, "out of memory");
 	return RPL_OK;
 }
 
-int rpl_export_match_load(rpl_export_match **out, const char *path, unsigned flags)
+int rpl_export_match_load_trusted(rpl_export_match **out, const char *path, unsigned flags, const rpl_keyring *trusted)
 {
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
@@ -463,7 +473,7 @@ int rpl_export_match_load(rpl_export_match **out, const char *path, unsigned fla
 	for (;;) {
 		ssize_t got;
 		if (len > BRP_MAX_FILE || (!buf && S_ISREG(st.st_mode) && (uint64_t)st.st_size > BRP_MAX_FILE)) {
-			err = load_too_large(out, path, fd, buf, len, &e);
+			err = load_too_large(out, path, fd, buf, len, trusted, &e);
 			if (err && !*out)
 				goto fail;
 			close(fd);
@@ -497,7 +507,7 @@ int rpl_export_match_load(rpl_export_match **out, const char *path, unsigned fla
 			break;
 	}
 	close(fd);
-	err = rpl_export_match_load_memory(out, path, buf, len, flags);
+	err = rpl_export_match_load_memory_trusted(out, path, buf, len, flags, trusted);
 	free(buf);
 	return err;
 fail : {
@@ -515,6 +525,45 @@ fail : {
 	*out = m;
 	return err;
 }
+}
+
+int rpl_export_match_load(rpl_export_match **out, const char *path, unsigned flags)
+{
+	return rpl_export_match_load_trusted(out, path, flags, NULL);
+}
+
+void rpl__export_hex(const uint8_t *p, size_t n, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = digits[p[i] >> 4];
+		out[2 * i + 1] = digits[p[i] & 15];
+	}
+	out[2 * n] = '\0';
+}
+
+void rpl__export_fingerprint(const rpl_pubkey *pk, int present, char out[RPL_KEY_FINGERPRINT_TEXT])
+{
+	if (present)
+		rpl_pubkey_fingerprint(pk, out);
+	else
+		out[0] = '\0';
+}
+
+void rpl__export_copy_key(const rpl_export_match *m, char out[RPL__EXPORT_COPY_SIZE])
+{
+	const rpl_verdict *v = &m->verdict;
+	const rpl_signature_report *sr = &v->signature;
+	int signed_ = sr->status != RPL_SIG_UNSIGNED;
+	char fp[RPL_KEY_FINGERPRINT_TEXT], id[RPL_KEY_ID_TEXT];
+
+	rpl__export_fingerprint(&sr->key, signed_, fp);
+	rpl_key_id_format(sr->key.id, id);
+	snprintf(out, RPL__EXPORT_COPY_SIZE, "%s%s|%s|%s|%s|%s|%d|%s",
+	         v->match_id[0] ? "" : "h:", v->match_id[0] ? v->match_id : m->hash, rpl_verdict_name(v->kind),
+	         rpl_signature_status_name(sr->status), signed_ ? id : "", fp, sr->trusted,
+	         m->have_header ? rpl_deal_commitment_name(v->deal_commitment) : "");
 }
 
 void rpl_export_match_free(rpl_export_match *m)

@@ -25,7 +25,7 @@ struct rpl_export_csv {
 	struct rpl__tmpfile tmp[XT_COUNT]; /* each table's new file (tmpfile.h), until put in place */
 	int nfield;                        /* fields written in the current row */
 	int finished;
-	struct xseen seen;       /* hashes added */
+	struct xseen seen;       /* copies added */
 	struct xplayers players; /* the players table, written at finish */
 	char errmsg[RPL_ERRMSG_SIZE];
 };
@@ -188,8 +188,8 @@ int rpl_export_csv_add(rpl_export_csv *w, const rpl_export_match *m, int *added)
 		rpl__msgf(w->errmsg, "the CSV files are not open");
 		return RPL_ESTATE;
 	}
-	/* one match once: by its identity, or by its bytes when it has none (malformed) */
-	isnew = rpl__export_seen_add(&w->seen, m->verdict.match_id[0] ? m->verdict.match_id : m->hash);
+	/* one copy once (docs/schema.md, "Copies"): another copy of a match is a row of its own */
+	isnew = rpl__export_seen_copy(&w->seen, m);
 	if (isnew < 0)
 		return csv_fail(w, RPL_ENOMEM, "out of memory", ENOMEM);
 	if (!isnew)

@@ -5,6 +5,7 @@
 #include "libreplay/export.h"
 #include "libreplay/game.h"
 #include "libreplay/meld.h"
+#include "libreplay/sign.h"
 
 #include "date.h"
 
@@ -71,6 +72,21 @@ struct rpl_export_match {
 	size_t nacts, capacts;
 	char errmsg[RPL_ERRMSG_SIZE];
 };
+
+/*
+ * The copy m is (docs/schema.md, "Copies"): its match (its identity, or its
+ * hash when it has none), its verdict, what its signatures say (status,
+ * signer's key id and fingerprint, trusted) and its dealing status, as a string for
+ * the flat sinks' set of copies written. The SQLite sink names a copy by
+ * the same fields (the matches_copy index).
+ */
+#define RPL__EXPORT_COPY_SIZE 192
+void rpl__export_copy_key(const rpl_export_match *m, char out[RPL__EXPORT_COPY_SIZE]);
+/* The signer's fingerprint (32 hex digits), "" for an unsigned log. */
+void rpl__export_fingerprint(const rpl_pubkey *pk, int present, char out[RPL_KEY_FINGERPRINT_TEXT]);
+
+/* n bytes as 2n lower-case hex digits and a NUL into out. */
+void rpl__export_hex(const uint8_t *p, size_t n, char *out);
 
 /* The cards of a meld from lo to hi, "5h JK(6h) 7h", into buf. */
 void rpl__export_meld_cards(const rpl_meld_info *mi, char *buf, size_t size);

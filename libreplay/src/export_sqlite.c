@@ -4,6 +4,7 @@
  * has. Every write goes through a prepared statement with bound values.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,30 +21,58 @@
 
 #define DEFAULT_TIMEOUT_MS (10 * 60 * 1000)
 
-enum { ST_MATCH, ST_FIND, ST_ACTIONS_STORED, ST_SET_IDENTITY, ST_BETTER_FILE, ST_COUNT };
+/*
+ * The columns of a matches row that come from its file, in the order of
+ * their parameters (?1 to ?MC_COUNT) in every statement that writes them:
+ * a row takes them all from one loaded match, or none (docs/schema.md,
+ * "Copies"). actions_stored and match_id are the row's, not the file's.
+ */
+/* clang-format off */
+enum {
+	MC_HASH = 1, MC_FILE, MC_BYTES, MC_FORMAT_VERSION, MC_PROFILE, MC_OVERRIDES, MC_PLAYERS, MC_TARGET,
+	MC_FIRST_DEALER, MC_START_TIME, MC_START_UNIX, MC_VERDICT, MC_VERDICT_DETAIL, MC_VERDICT_DEAL,
+	MC_VERDICT_TURN, MC_VERDICT_SEAT, MC_VERDICT_DECISION, MC_VERDICT_RULE, MC_VERDICT_OFFSET, MC_RECOVERED,
+	MC_DEALS, MC_DECISIONS, MC_WINNER, MC_TOTAL0, MC_TOTAL1, MC_IDENTITY, MC_CLOSED, MC_TRUSTED_KEYS,
+	MC_REPLAY, MC_REPLAY_TRUSTED, MC_REPLAY_DETAIL, MC_SIGNATURE, MC_SIGNATURE_KEY, MC_SIGNATURE_FINGERPRINT, MC_SIGNATURE_KEY_TRUSTED, MC_SIGNATURE_COVERED,
+	MC_SIGNATURE_COUNT, MC_SIGNATURE_TRUSTED, MC_SIGNATURE_TRUSTED_KEY, MC_SIGNATURE_TRUSTED_FINGERPRINT,
+	MC_SIGNATURE_TRUSTED_COVERED, MC_SIGNATURE_ID_CLASH, MC_SIGNATURE_HEADER_SIGNED, MC_DEALING, MC_DEALING_DIGEST, MC_DEALING_PLAYER_SEEDS,
+	MC_DEALING_PROTOCOL,
+	MC_END
+};
+#define MC_COUNT (MC_END - 1)
+static const char *const match_cols[] = {
+	"hash", "file", "bytes", "format_version", "profile", "overrides", "players", "target",
+	"first_dealer", "start_time", "start_unix", "verdict", "verdict_detail", "verdict_deal",
+	"verdict_turn", "verdict_seat", "verdict_decision", "verdict_rule", "verdict_offset", "recovered",
+	"deals", "decisions", "winner", "total0", "total1", "identity", "closed", "trusted_keys",
+	"replay", "replay_trusted", "replay_detail", "signature", "signature_key", "signature_fingerprint", "signature_key_trusted", "signature_covered",
+	"signature_count", "signature_trusted", "signature_trusted_key", "signature_trusted_fingerprint",
+	"signature_trusted_covered", "signature_id_clash", "signature_header_signed", "dealing", "dealing_digest", "dealing_player_seeds",
+	"dealing_protocol",
+};
+/* clang-format on */
+_Static_assert(sizeof(match_cols) / sizeof(match_cols[0]) == MC_COUNT, "a name for every column of the enum");
 
+enum { ST_MATCH, ST_FIND, ST_OLDER, ST_COMPLETE, ST_BETTER_FILE, ST_ACTIONS_STORED, ST_COUNT };
+
+/*
+ * The statements that write a whole row are made from match_cols (make_sql);
+ * NULL here. The others:
+ */
 static const char *const sql_text[ST_COUNT] = {
-	[ST_MATCH] =
-			"INSERT OR IGNORE INTO matches (hash, file, bytes, format_version, profile, overrides, players, "
-			"target, first_dealer, start_time, start_unix, verdict, verdict_detail, verdict_deal, verdict_turn, "
-			"verdict_seat, verdict_decision, verdict_rule, verdict_offset, recovered, deals, decisions, winner, "
-			"total0, total1, actions_stored, identity, closed) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
-			"?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)",
-	/* the match, by its identity; a log without one (malformed), or a version-1 row, by its bytes */
-	[ST_FIND] = "SELECT match_id, actions_stored, verdict FROM matches WHERE identity = ?2 "
-				"UNION ALL SELECT match_id, actions_stored, verdict FROM matches WHERE hash = ?1 LIMIT 1",
-	[ST_ACTIONS_STORED] = "UPDATE matches SET actions_stored = 1 WHERE match_id = ?1",
-	/* a version-1 row exported again: it gets its identity, unless another row has it already */
-	[ST_SET_IDENTITY] =
-			"UPDATE OR IGNORE matches SET identity = ?2, closed = ?3 WHERE match_id = ?1 AND identity IS NULL",
+	/* the copy: ?1 to ?7 are the values of the terms of sb_copy_eq, the index matches_copy serves it */
+	[ST_FIND] = "SELECT match_id, actions_stored FROM matches WHERE coalesce(identity, hash) = ?1 AND verdict = ?2 "
+				"AND coalesce(signature, '') = ?3 AND coalesce(signature_key, '') = ?4 AND "
+				"coalesce(signature_fingerprint, '') = ?5 AND coalesce(signature_trusted, -1) = ?6 AND "
+				"coalesce(dealing, '') = ?7",
 	/*
-	 * Another byte-variant of a match in the database: the row describes the
-	 * better file, a closed one over an unclosed one, then one that was not
-	 * salvaged over one that was (the verdict is the same: the content is).
+	 * A row exported before version 4 (its signature not recorded) of this
+	 * very file, with this verdict. The + keeps SQLite on matches_hash: without
+	 * ANALYZE it would take matches_verdict, and read every row of the verdict.
 	 */
-	[ST_BETTER_FILE] = "UPDATE OR IGNORE matches SET hash = ?2, file = ?3, bytes = ?4, format_version = ?5, "
-					   "closed = ?6, recovered = ?7, verdict_detail = ?8 WHERE match_id = ?1 AND "
-					   "2 * coalesce(closed, 0) + 1 - recovered < 2 * ?6 + 1 - ?7",
+	[ST_OLDER] = "SELECT match_id, actions_stored FROM matches WHERE hash = ?1 AND +verdict = ?2 AND signature IS NULL "
+				 "ORDER BY match_id LIMIT 1",
+	[ST_ACTIONS_STORED] = "UPDATE matches SET actions_stored = 1 WHERE match_id = ?1",
 };
 
 /*
@@ -279,6 +308,115 @@ fail:
 	return err;
 }
 
+/* SQL text built in memory; a failed append (out of memory) leaves it failed. */
+struct sqlbuf {
+	char *s;
+	size_t n, cap;
+	int failed;
+};
+
+static void sb_add(struct sqlbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void sb_add(struct sqlbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	if (b->failed)
+		return;
+	for (;;) {
+		size_t room = b->cap - b->n;
+		va_start(ap, fmt);
+		w = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? room : 0, fmt, ap);
+		va_end(ap);
+		if (w < 0) {
+			b->failed = 1;
+			return;
+		}
+		if (b->s && (size_t)w < room) {
+			b->n += (size_t)w;
+			return;
+		}
+		{
+			size_t cap = b->cap ? b->cap * 2 : 1024;
+			char *p;
+			while (cap < b->n + (size_t)w + 1)
+				cap *= 2;
+			if (!(p = realloc(b->s, cap))) {
+				b->failed = 1;
+				return;
+			}
+			b->s = p;
+			b->cap = cap;
+		}
+	}
+}
+
+/*
+ * Rows a and c (aliases) are one copy (docs/schema.md, "Copies"), in the
+ * expressions of the matches_copy index (schema/004-copies.sql), so that a
+ * lookup of a copy uses it: the match, the verdict, the signature's status,
+ * signer (its key id and its key's fingerprint: a key that carries another's
+ * id is another signer) and trust, the dealing status. ST_FIND is the same
+ * with parameters.
+ */
+static void sb_copy_eq(struct sqlbuf *b, const char *a, const char *c)
+{
+	sb_add(b, "coalesce(%s.identity, %s.hash) = coalesce(%s.identity, %s.hash)", a, a, c, c);
+	sb_add(b, " AND %s.verdict = %s.verdict", a, c);
+	sb_add(b, " AND coalesce(%s.signature, '') = coalesce(%s.signature, '')", a, c);
+	sb_add(b, " AND coalesce(%s.signature_key, '') = coalesce(%s.signature_key, '')", a, c);
+	sb_add(b, " AND coalesce(%s.signature_fingerprint, '') = coalesce(%s.signature_fingerprint, '')", a, c);
+	sb_add(b, " AND coalesce(%s.signature_trusted, -1) = coalesce(%s.signature_trusted, -1)", a, c);
+	sb_add(b, " AND coalesce(%s.dealing, '') = coalesce(%s.dealing, '')", a, c);
+}
+
+/* "a, b, c" or "?1, ?2, ?3": the columns of match_cols, or their parameters. */
+static void sb_match_cols(struct sqlbuf *b, int params)
+{
+	for (int i = 0; i < MC_COUNT; i++) {
+		if (params)
+			sb_add(b, "%s?%d", i ? ", " : "", i + 1);
+		else
+			sb_add(b, "%s%s", i ? ", " : "", match_cols[i]);
+	}
+}
+
+/* The statements that write a whole row (NULL in sql_text), into *out (the caller frees it). */
+static int make_sql(rpl_export_db *x, int i, char **out)
+{
+	struct sqlbuf b = { 0 };
+
+	if (i == ST_MATCH) {
+		sb_add(&b, "INSERT OR IGNORE INTO matches (");
+		sb_match_cols(&b, 0);
+		sb_add(&b, ", actions_stored) VALUES (");
+		sb_match_cols(&b, 1);
+		sb_add(&b, ", ?%d)", MC_COUNT + 1);
+	} else {
+		/*
+		 * ST_COMPLETE: a row of version 3 or before takes the columns of its
+		 * own file (OR IGNORE: unless a row of that copy is there already).
+		 * ST_BETTER_FILE: a better file of the same copy, a closed one over
+		 * an unclosed one, then one not salvaged over one salvaged.
+		 */
+		sb_add(&b, "UPDATE OR IGNORE matches SET (");
+		sb_match_cols(&b, 0);
+		sb_add(&b, ") = (");
+		sb_match_cols(&b, 1);
+		sb_add(&b, ") WHERE match_id = ?%d", MC_COUNT + 1);
+		if (i == ST_BETTER_FILE)
+			sb_add(&b, " AND 2 * coalesce(closed, 0) + 1 - recovered < 2 * ?%d + 1 - ?%d", MC_CLOSED, MC_RECOVERED);
+	}
+	if (b.failed) {
+		free(b.s);
+		rpl__msgf(x->errmsg, "out of memory");
+		return RPL_ENOMEM;
+	}
+	*out = b.s;
+	return RPL_OK;
+}
+
 /* The statement that inserts chunk_rows[k] rows into table t: "(?, ?), (?, ?)". */
 static int prepare_rows(rpl_export_db *x, int t, int k)
 {
@@ -398,7 +536,9 @@ int rpl_export_db_open(rpl_export_db **out, const char *path, int timeout_ms)
 	 * the check could only fail on a bug here (the tests run
 	 * foreign_key_check), and enforcing it makes each statement of several
 	 * rows keep a statement journal. A failed insert rolls the whole
-	 * transaction back (INSERT OR ROLLBACK), so none is needed.
+	 * transaction back (INSERT OR ROLLBACK), so none is needed. Schema step
+	 * 004 makes matches again (DROP TABLE, then a rename), which needs them
+	 * off as well: with them on, the drop would delete every child row.
 	 */
 	if ((err = exec_retry(x, "PRAGMA foreign_keys = OFF", "cannot set foreign_keys")) != 0 ||
 	    /* statement journals (brp merge's INSERT ... SELECT keeps one) in memory, never in a temporary file */
@@ -407,7 +547,11 @@ int rpl_export_db_open(rpl_export_db **out, const char *path, int timeout_ms)
 	if ((err = upgrade(x)) != 0)
 		return err;
 	for (int i = 0; i < ST_COUNT; i++) {
-		rc = sqlite3_prepare_v3(x->db, sql_text[i], -1, SQLITE_PREPARE_PERSISTENT, &x->st[i], NULL);
+		char *made = NULL;
+		if (!sql_text[i] && (err = make_sql(x, i, &made)) != 0)
+			return err;
+		rc = sqlite3_prepare_v3(x->db, made ? made : sql_text[i], -1, SQLITE_PREPARE_PERSISTENT, &x->st[i], NULL);
+		free(made);
 		if (rc != SQLITE_OK)
 			return db_fail(x, rc, "cannot prepare a statement");
 	}
@@ -509,63 +653,119 @@ static int step_done(rpl_export_db *x, sqlite3_stmt *st, const char *what)
 	return err;
 }
 
-static int insert_match(rpl_export_db *x, const rpl_export_match *m)
+/*
+ * Every column of m's row (match_cols, ?1 to ?MC_COUNT) into st. The text
+ * bound SQLITE_TRANSIENT is made here and copied by SQLite.
+ */
+static void bind_match(sqlite3_stmt *st, const rpl_export_match *m)
 {
-	sqlite3_stmt *st = x->st[ST_MATCH];
 	const rpl_verdict *v = &m->verdict;
+	const rpl_signature_report *sr = &v->signature;
 	int ok = v->kind == RPL_VERDICT_OK && m->detailed, h = m->have_header;
-	char iso[RPL__DATE_SIZE], act[160];
+	int signed_ = sr->status != RPL_SIG_UNSIGNED, has_trusted = sr->trusted_covered > 0;
+	int committed = h && v->deal_commitment != RPL_DEAL_NONE;
+	char iso[RPL__DATE_SIZE], act[160], id[RPL_KEY_ID_TEXT], fp[RPL_KEY_FINGERPRINT_TEXT];
+	char digest[2 * RPL_DEAL_COMMIT_SIZE + 1];
 
-	sqlite3_bind_text(st, 1, m->hash, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, m->file, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, (long long)m->bytes);
-	bind_int_or_null(st, 4, m->format_version, h);
-	bind_text(st, 5, h ? m->profile : NULL);
-	bind_text(st, 6, h ? m->overrides : NULL);
-	bind_int_or_null(st, 7, m->nplayers, h);
-	bind_int_or_null(st, 8, m->target, h);
-	bind_int_or_null(st, 9, m->first_dealer, h);
+	sqlite3_bind_text(st, MC_HASH, m->hash, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, MC_FILE, m->file, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, MC_BYTES, (long long)m->bytes);
+	bind_int_or_null(st, MC_FORMAT_VERSION, m->format_version, h);
+	bind_text(st, MC_PROFILE, h ? m->profile : NULL);
+	bind_text(st, MC_OVERRIDES, h ? m->overrides : NULL);
+	bind_int_or_null(st, MC_PLAYERS, m->nplayers, h);
+	bind_int_or_null(st, MC_TARGET, m->target, h);
+	bind_int_or_null(st, MC_FIRST_DEALER, m->first_dealer, h);
 	if (h && m->start_time != 0) {
 		rpl__date_format(m->start_time, iso, sizeof iso);
-		sqlite3_bind_text(st, 10, iso, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 11, (long long)m->start_time);
+		sqlite3_bind_text(st, MC_START_TIME, iso, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(st, MC_START_UNIX, (long long)m->start_time);
 	} else {
-		sqlite3_bind_null(st, 10);
-		sqlite3_bind_null(st, 11);
+		sqlite3_bind_null(st, MC_START_TIME);
+		sqlite3_bind_null(st, MC_START_UNIX);
 	}
-	sqlite3_bind_text(st, 12, rpl_verdict_name(v->kind), -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 13, v->message, -1, SQLITE_STATIC);
-	for (int i = 14; i <= 19; i++)
+	sqlite3_bind_text(st, MC_VERDICT, rpl_verdict_name(v->kind), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, MC_VERDICT_DETAIL, v->message, -1, SQLITE_STATIC);
+	for (int i = MC_VERDICT_DEAL; i <= MC_VERDICT_OFFSET; i++)
 		sqlite3_bind_null(st, i); /* the verdict's details, set below by kind */
 	switch (v->kind) {
 	case RPL_VERDICT_ILLEGAL:
-		sqlite3_bind_int(st, 14, v->deal);
+		sqlite3_bind_int(st, MC_VERDICT_DEAL, v->deal);
 		if (v->turn > 0) {
-			sqlite3_bind_int(st, 15, v->turn);
-			sqlite3_bind_int(st, 16, v->seat);
+			sqlite3_bind_int(st, MC_VERDICT_TURN, v->turn);
+			sqlite3_bind_int(st, MC_VERDICT_SEAT, v->seat);
 			rpl_action_format(&v->action, act, sizeof(act));
-			sqlite3_bind_text(st, 17, act, -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, MC_VERDICT_DECISION, act, -1, SQLITE_TRANSIENT);
 		}
-		sqlite3_bind_text(st, 18, rpl_rule_name(v->rule), -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, MC_VERDICT_RULE, rpl_rule_name(v->rule), -1, SQLITE_STATIC);
 		break;
 	case RPL_VERDICT_INCOMPLETE:
-		sqlite3_bind_int(st, 14, v->deal);
-		sqlite3_bind_int(st, 15, v->turn);
+		sqlite3_bind_int(st, MC_VERDICT_DEAL, v->deal);
+		sqlite3_bind_int(st, MC_VERDICT_TURN, v->turn);
 		break;
-	case RPL_VERDICT_MISMATCH: sqlite3_bind_int(st, 14, v->claim_deal); break;
+	case RPL_VERDICT_MISMATCH:
+		/* the deals not those committed: the first deal that differs (0: the seed), as brp verify --json */
+		sqlite3_bind_int(st, MC_VERDICT_DEAL,
+		                 v->deal_commitment == RPL_DEAL_MISMATCH ? v->deal_mismatch : v->claim_deal);
+		break;
 	case RPL_VERDICT_MALFORMED:
-	case RPL_VERDICT_TAMPERED: sqlite3_bind_int64(st, 19, (long long)v->offset); break;
+	case RPL_VERDICT_TAMPERED: sqlite3_bind_int64(st, MC_VERDICT_OFFSET, (long long)v->offset); break;
 	default: break;
 	}
-	sqlite3_bind_int(st, 20, v->recovered);
-	bind_int_or_null(st, 21, v->deals, ok);
-	bind_int_or_null(st, 22, v->actions, ok);
-	bind_int_or_null(st, 23, v->winner, ok);
-	bind_int_or_null(st, 24, v->total[0], ok);
-	bind_int_or_null(st, 25, v->total[1], ok);
-	sqlite3_bind_int(st, 26, ok && m->has_actions);
-	bind_text(st, 27, v->match_id[0] ? v->match_id : NULL);
-	bind_int_or_null(st, 28, v->closed, v->kind != RPL_VERDICT_MALFORMED);
+	sqlite3_bind_int(st, MC_RECOVERED, v->recovered);
+	bind_int_or_null(st, MC_DEALS, v->deals, ok);
+	bind_int_or_null(st, MC_DECISIONS, v->actions, ok);
+	bind_int_or_null(st, MC_WINNER, v->winner, ok);
+	bind_int_or_null(st, MC_TOTAL0, v->total[0], ok);
+	bind_int_or_null(st, MC_TOTAL1, v->total[1], ok);
+	bind_text(st, MC_IDENTITY, v->match_id[0] ? v->match_id : NULL);
+	bind_int_or_null(st, MC_CLOSED, v->closed, v->kind != RPL_VERDICT_MALFORMED);
+	sqlite3_bind_int(st, MC_TRUSTED_KEYS, v->keys);
+	sqlite3_bind_text(st, MC_REPLAY, rpl_verdict_name(v->replay), -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, MC_REPLAY_TRUSTED, v->replay_trusted);
+	sqlite3_bind_text(st, MC_REPLAY_DETAIL, v->replay_message, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, MC_SIGNATURE, rpl_signature_status_name(sr->status), -1, SQLITE_STATIC);
+	rpl_key_id_format(sr->key.id, id);
+	rpl__export_fingerprint(&sr->key, signed_, fp);
+	if (signed_) {
+		sqlite3_bind_text(st, MC_SIGNATURE_KEY, id, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, MC_SIGNATURE_FINGERPRINT, fp, -1, SQLITE_TRANSIENT);
+	} else {
+		sqlite3_bind_null(st, MC_SIGNATURE_KEY);
+		sqlite3_bind_null(st, MC_SIGNATURE_FINGERPRINT);
+	}
+	sqlite3_bind_int(st, MC_SIGNATURE_KEY_TRUSTED, sr->key_trusted);
+	sqlite3_bind_int64(st, MC_SIGNATURE_COVERED, (long long)sr->covered);
+	sqlite3_bind_int(st, MC_SIGNATURE_COUNT, sr->count);
+	sqlite3_bind_int(st, MC_SIGNATURE_TRUSTED, sr->trusted);
+	rpl_key_id_format(sr->trusted_key.id, id);
+	rpl__export_fingerprint(&sr->trusted_key, has_trusted, fp);
+	if (has_trusted) {
+		sqlite3_bind_text(st, MC_SIGNATURE_TRUSTED_KEY, id, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, MC_SIGNATURE_TRUSTED_FINGERPRINT, fp, -1, SQLITE_TRANSIENT);
+	} else {
+		sqlite3_bind_null(st, MC_SIGNATURE_TRUSTED_KEY);
+		sqlite3_bind_null(st, MC_SIGNATURE_TRUSTED_FINGERPRINT);
+	}
+	sqlite3_bind_int64(st, MC_SIGNATURE_TRUSTED_COVERED, (long long)sr->trusted_covered);
+	sqlite3_bind_int(st, MC_SIGNATURE_ID_CLASH, sr->id_clash);
+	sqlite3_bind_int(st, MC_SIGNATURE_HEADER_SIGNED, (v->header_flags & RPL_LOG_SIGNED) != 0);
+	bind_text(st, MC_DEALING, h ? rpl_deal_commitment_name(v->deal_commitment) : NULL);
+	rpl__export_hex(v->commitment, sizeof(v->commitment), digest);
+	if (committed)
+		sqlite3_bind_text(st, MC_DEALING_DIGEST, digest, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, MC_DEALING_DIGEST);
+	bind_int_or_null(st, MC_DEALING_PLAYER_SEEDS, v->player_seeds, committed);
+	bind_int_or_null(st, MC_DEALING_PROTOCOL, v->commit_version, committed);
+}
+
+static int insert_match(rpl_export_db *x, const rpl_export_match *m)
+{
+	sqlite3_stmt *st = x->st[ST_MATCH];
+
+	bind_match(st, m);
+	sqlite3_bind_int(st, MC_COUNT + 1, m->verdict.kind == RPL_VERDICT_OK && m->detailed && m->has_actions);
 	return step_done(x, st, "cannot insert the match");
 }
 
@@ -732,64 +932,97 @@ static void bind_action(sqlite3_stmt *st, int base, const rpl_export_match *m, s
 	sqlite3_bind_text(st, base + 7, text, -1, SQLITE_TRANSIENT);
 }
 
-/* A match already in the database, met again in this file (the same bytes, or another byte-variant). */
-static int update_file(rpl_export_db *x, const rpl_export_match *m, sqlite3_int64 id)
+/*
+ * A row found for m (id, stored: its actions_stored): the decisions it lacks,
+ * when m has them. Only an ok row has deals; a row of m's copy, or of m's
+ * own file with m's verdict, has m's content (the identity fixes it).
+ */
+static int add_actions(rpl_export_db *x, const rpl_export_match *m, sqlite3_int64 id, int stored)
 {
-	const rpl_verdict *v = &m->verdict;
-	sqlite3_stmt *st;
 	int err;
 
-	if (!v->match_id[0])
-		return RPL_OK; /* found by its bytes, and no identity to add */
-	st = x->st[ST_SET_IDENTITY];
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_text(st, 2, v->match_id, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 3, v->closed);
-	if ((err = step_done(x, st, "cannot set the match identity")) != 0)
+	if (stored || m->verdict.kind != RPL_VERDICT_OK || !m->detailed || !m->has_actions)
+		return RPL_OK;
+	if ((err = insert_rows(x, TB_ACTION, m->nacts, bind_action, m, id)) != 0)
 		return err;
-	st = x->st[ST_BETTER_FILE];
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_text(st, 2, m->hash, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, m->file, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, (long long)m->bytes);
-	sqlite3_bind_int(st, 5, m->format_version);
-	sqlite3_bind_int(st, 6, v->closed);
-	sqlite3_bind_int(st, 7, v->recovered);
-	sqlite3_bind_text(st, 8, v->message, -1, SQLITE_STATIC);
-	return step_done(x, st, "cannot update the match's file");
+	sqlite3_bind_int64(x->st[ST_ACTIONS_STORED], 1, id);
+	return step_done(x, x->st[ST_ACTIONS_STORED], "cannot mark the decisions stored");
+}
+
+/* Run a lookup bound by the caller: 1 with *id and *stored set, 0 when no row, or an error. */
+static int find_row(rpl_export_db *x, sqlite3_stmt *st, sqlite3_int64 *id, int *stored)
+{
+	int rc = sqlite3_step(st);
+
+	if (rc == SQLITE_ROW) {
+		*id = sqlite3_column_int64(st, 0);
+		*stored = sqlite3_column_int(st, 1);
+	}
+	sqlite3_reset(st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	return rc == SQLITE_DONE ? 0 : db_fail(x, rc, "cannot find the match");
+}
+
+/* Write every column of m over row id with st (ST_COMPLETE, ST_BETTER_FILE): 1 when it did, 0 when not. */
+static int replace_row(rpl_export_db *x, sqlite3_stmt *st, const rpl_export_match *m, sqlite3_int64 id)
+{
+	int err;
+
+	bind_match(st, m);
+	sqlite3_bind_int64(st, MC_COUNT + 1, id);
+	if ((err = step_done(x, st, "cannot update the match's file")) != 0)
+		return err;
+	return sqlite3_changes(x->db) > 0;
 }
 
 static int add_match(rpl_export_db *x, const rpl_export_match *m, int *added)
 {
+	const rpl_verdict *v = &m->verdict;
+	const rpl_signature_report *sr = &v->signature;
 	sqlite3_stmt *st;
-	sqlite3_int64 id;
-	int err, rc;
+	sqlite3_int64 id = 0;
+	char fp[RPL_KEY_FINGERPRINT_TEXT], kid[RPL_KEY_ID_TEXT];
+	int err, stored = 0;
 
+	/*
+	 * A row of version 3 or before of this very file, with this verdict: it
+	 * takes every column of m, unless m's copy has a row already.
+	 */
+	st = x->st[ST_OLDER];
+	sqlite3_bind_text(st, 1, m->hash, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, rpl_verdict_name(v->kind), -1, SQLITE_STATIC);
+	if ((err = find_row(x, st, &id, &stored)) < 0)
+		return err;
+	if (err == 1) {
+		if ((err = replace_row(x, x->st[ST_COMPLETE], m, id)) < 0)
+			return err;
+		if (err == 1)
+			return add_actions(x, m, id, stored);
+	}
 	if ((err = insert_match(x, m)) != 0)
 		return err;
 	if (sqlite3_changes(x->db) == 0) {
-		/* already there: only decisions it lacks may be added */
-		int stored = 1, ok = 0;
+		/* the copy is there: its decisions if it lacks them, and m's file if better */
 		st = x->st[ST_FIND];
-		sqlite3_bind_text(st, 1, m->hash, -1, SQLITE_STATIC);
-		bind_text(st, 2, m->verdict.match_id[0] ? m->verdict.match_id : NULL);
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW) {
-			id = sqlite3_column_int64(st, 0);
-			stored = sqlite3_column_int(st, 1);
-			ok = strcmp((const char *)sqlite3_column_text(st, 2), "ok") == 0;
+		rpl__export_fingerprint(&sr->key, sr->status != RPL_SIG_UNSIGNED, fp);
+		rpl_key_id_format(sr->key.id, kid);
+		sqlite3_bind_text(st, 1, v->match_id[0] ? v->match_id : m->hash, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, rpl_verdict_name(v->kind), -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, rpl_signature_status_name(sr->status), -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, sr->status != RPL_SIG_UNSIGNED ? kid : "", -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, fp, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 6, sr->trusted);
+		sqlite3_bind_text(st, 7, m->have_header ? rpl_deal_commitment_name(v->deal_commitment) : "", -1, SQLITE_STATIC);
+		if ((err = find_row(x, st, &id, &stored)) < 0)
+			return err;
+		if (err == 0) {
+			rpl__msgf(x->errmsg, "cannot insert the match, and no row of its copy is there");
+			return RPL_EIO;
 		}
-		sqlite3_reset(st);
-		if (rc != SQLITE_ROW)
-			return db_fail(x, rc, "cannot find the match");
-		if ((err = update_file(x, m, id)) != 0)
+		if ((err = replace_row(x, x->st[ST_BETTER_FILE], m, id)) < 0)
 			return err;
-		if (stored || !ok || !m->detailed || !m->has_actions)
-			return RPL_OK;
-		if ((err = insert_rows(x, TB_ACTION, m->nacts, bind_action, m, id)) != 0)
-			return err;
-		sqlite3_bind_int64(x->st[ST_ACTIONS_STORED], 1, id);
-		return step_done(x, x->st[ST_ACTIONS_STORED], "cannot mark the decisions stored");
+		return add_actions(x, m, id, stored);
 	}
 	id = sqlite3_last_insert_rowid(x->db);
 	if (added)
@@ -941,10 +1174,115 @@ static int exec_sql(rpl_export_db *x, const char *sql, const char *what)
 	return rc == SQLITE_OK ? 0 : db_fail(x, rc, what);
 }
 
+/* Run the SQL of b (or say it could not be made), then free it. */
+static int exec_buf(rpl_export_db *x, struct sqlbuf *b, const char *what)
+{
+	int err;
+
+	if (b->failed) {
+		rpl__msgf(x->errmsg, "out of memory");
+		err = RPL_ENOMEM;
+	} else {
+		err = exec_sql(x, b->s, what);
+	}
+	free(b->s);
+	memset(b, 0, sizeof(*b));
+	return err;
+}
+
+/*
+ * The matches rows of the attached merge_src, copy by copy, as
+ * rpl_export_db_add takes a loaded match: a copy this database has takes the
+ * source's row when its file is better (the whole row); a row of version 3 or
+ * before of the same file with the same verdict takes a complete source
+ * row's columns, unless that copy is here already; every other copy is a new
+ * row, listed with its new id in temp.merge_new for the child tables. A
+ * source row of version 3 or before whose file is here with its verdict
+ * adds nothing: the row here says at least as much of that file.
+ */
+static int merge_matches(rpl_export_db *x, int *added)
+{
+	struct sqlbuf b = { 0 };
+	char cols[4096], sel[4096], *set = NULL, *vals = NULL, *all = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc, err;
+
+	/* the source's rows with this database's columns (a column an older source lacks is NULL) */
+	if ((err = columns(x, "matches", 0, cols, sizeof(cols))) != 0 ||
+	    (err = source_columns(x, "matches", cols, sel, sizeof(sel))) != 0)
+		return err;
+	sb_add(&b, "CREATE TEMP VIEW merge_m (old_id, %s) AS SELECT s.match_id, %s FROM merge_src.matches s", cols, sel);
+	if ((err = exec_buf(x, &b, "merge")) != 0)
+		return err;
+	/* the columns a file gives a row (all but match_id and actions_stored), and the source's, in one order */
+	rc = sqlite3_prepare_v2(
+			x->db,
+			"SELECT group_concat(CASE WHEN name <> 'actions_stored' THEN '\"' || name || '\"' END, ', '), "
+			"group_concat(CASE WHEN name <> 'actions_stored' THEN 's.\"' || name || '\"' END, ', '), "
+			"group_concat('s.\"' || name || '\"', ', ') FROM (SELECT name FROM "
+			"pragma_table_info('matches', 'main') WHERE name <> 'match_id' ORDER BY cid)",
+			-1, &st, NULL);
+	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW && sqlite3_column_text(st, 0)) {
+		set = strdup((const char *)sqlite3_column_text(st, 0));
+		vals = strdup((const char *)sqlite3_column_text(st, 1));
+		all = strdup((const char *)sqlite3_column_text(st, 2));
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_OK) {
+		err = db_fail(x, rc, "merge: matches");
+		goto cleanup;
+	}
+	if (!set || !vals || !all) {
+		rpl__msgf(x->errmsg, "out of memory");
+		err = RPL_ENOMEM;
+		goto cleanup;
+	}
+	/* the same copy: the better file */
+	sb_add(&b, "UPDATE main.matches AS m SET (%s) = (%s) FROM temp.merge_m AS s WHERE ", set, vals);
+	sb_copy_eq(&b, "m", "s");
+	sb_add(&b, " AND 2 * coalesce(m.closed, 0) + 1 - m.recovered < 2 * coalesce(s.closed, 0) + 1 - s.recovered");
+	if ((err = exec_buf(x, &b, "merge: matches")) != 0)
+		goto cleanup;
+	/* a row of version 3 or before: the first complete source row of its file and verdict whose copy is new */
+	sb_add(&b,
+	       "UPDATE OR IGNORE main.matches AS m SET (%s) = (%s) FROM temp.merge_m AS s WHERE m.signature IS NULL "
+	       "AND m.hash = s.hash AND +m.verdict = s.verdict AND s.old_id = (SELECT min(t.old_id) FROM temp.merge_m AS t "
+	       "WHERE t.hash = s.hash AND +t.verdict = s.verdict AND t.signature IS NOT NULL AND NOT EXISTS "
+	       "(SELECT 1 FROM main.matches AS c WHERE ",
+	       set, vals);
+	sb_copy_eq(&b, "c", "t");
+	sb_add(&b, "))");
+	if ((err = exec_buf(x, &b, "merge: matches")) != 0)
+		goto cleanup;
+	/* the new copies, numbered after this database's last row, in the source's order */
+	sb_add(&b,
+	       "CREATE TEMP TABLE merge_new AS SELECT s.old_id AS old_id, (SELECT coalesce(max(match_id), 0) FROM "
+	       "main.matches) + row_number() OVER (ORDER BY s.old_id) AS new_id FROM temp.merge_m AS s WHERE NOT EXISTS "
+	       "(SELECT 1 FROM main.matches AS c WHERE ");
+	sb_copy_eq(&b, "c", "s");
+	sb_add(&b, ") AND NOT (s.signature IS NULL AND EXISTS (SELECT 1 FROM main.matches AS c WHERE c.hash = s.hash "
+	           "AND +c.verdict = s.verdict))");
+	if ((err = exec_buf(x, &b, "merge")) != 0)
+		goto cleanup;
+	sb_add(&b,
+	       "INSERT INTO main.matches (match_id, %s) SELECT n.new_id, %s FROM temp.merge_m s "
+	       "JOIN temp.merge_new n ON n.old_id = s.old_id ORDER BY n.new_id",
+	       cols, all);
+	if ((err = exec_buf(x, &b, "merge: matches")) != 0)
+		goto cleanup;
+	if (added)
+		*added = sqlite3_changes(x->db);
+cleanup:
+	free(set);
+	free(vals);
+	free(all);
+	return err;
+}
+
 int rpl_export_db_merge(rpl_export_db *x, const char *src, int *added)
 {
 	sqlite3_stmt *st = NULL;
-	char cols[2048], sql[5120];
+	char cols[4096], sql[10240];
 	int rc, err = 0, attached = 0, version = -1;
 
 	if (added)
@@ -988,7 +1326,7 @@ int rpl_export_db_merge(rpl_export_db *x, const char *src, int *added)
 		version = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	st = NULL;
-	/* an older shard is read as it is: a column it lacks is NULL (versions 1 and 2: no identity) */
+	/* an older shard is read as it is: a column it lacks is NULL (1 and 2: no identity; 1 to 3: no signature) */
 	if (version < 1 || version > RPL__SCHEMA_VERSION) {
 		rpl__msgf(x->errmsg, "schema version %d, not 1 to %d: %s", version, RPL__SCHEMA_VERSION,
 		          version > RPL__SCHEMA_VERSION ? "use a newer brp" : "not an export database");
@@ -998,55 +1336,10 @@ int rpl_export_db_merge(rpl_export_db *x, const char *src, int *added)
 	err = rpl_export_db_begin(x);
 	if (err)
 		goto cleanup;
-	/*
-	 * The matches this database lacks, by identity (by hash for a log without
-	 * one), and their new ids. A match it has, met in another byte-variant,
-	 * takes the better file, as rpl_export_db_add does (update_file).
-	 */
-	if (version >= 3)
-		err = exec_sql(x,
-		               "UPDATE OR IGNORE main.matches AS m SET hash = s.hash, file = s.file, bytes = s.bytes, "
-		               "format_version = s.format_version, closed = s.closed, recovered = s.recovered, "
-		               "verdict_detail = s.verdict_detail FROM merge_src.matches AS s WHERE s.identity = m.identity "
-		               "AND 2 * coalesce(m.closed, 0) + 1 - m.recovered < 2 * coalesce(s.closed, 0) + 1 - s.recovered",
-		               "merge: matches");
-	if (err)
-		goto cleanup;
-	err = exec_sql(x,
-	               version >= 3
-	                       ? "CREATE TEMP TABLE merge_new AS SELECT match_id AS old_id, hash FROM merge_src.matches s "
-	                         "WHERE hash NOT IN (SELECT hash FROM main.matches) AND NOT EXISTS "
-	                         "(SELECT 1 FROM main.matches m WHERE m.identity = s.identity) ORDER BY match_id"
-	                       : "CREATE TEMP TABLE merge_new AS SELECT match_id AS old_id, hash FROM merge_src.matches "
-	                         "WHERE hash NOT IN (SELECT hash FROM main.matches) ORDER BY match_id",
-	               "merge");
-	if (err)
-		goto cleanup;
-	err = columns(x, "matches", 0, cols, sizeof(cols));
-	if (err)
-		goto cleanup;
-	{
-		char sel[2048];
-		if ((err = source_columns(x, "matches", cols, sel, sizeof(sel))) != 0)
-			goto cleanup;
-		snprintf(sql, sizeof(sql),
-		         "INSERT INTO main.matches (%s) SELECT %s FROM merge_src.matches s "
-		         "WHERE match_id IN (SELECT old_id FROM merge_new) ORDER BY match_id",
-		         cols, sel);
-	}
-	err = exec_sql(x, sql, "merge: matches");
-	if (err)
-		goto cleanup;
-	if (added)
-		*added = sqlite3_changes(x->db);
-	err = exec_sql(x,
-	               "CREATE TEMP TABLE merge_map AS SELECT n.old_id, m.match_id AS new_id FROM merge_new n "
-	               "JOIN main.matches m ON m.hash = n.hash",
-	               "merge");
-	if (err)
+	if ((err = merge_matches(x, added)) != 0)
 		goto cleanup;
 	for (size_t i = 0; i < sizeof(child_tables) / sizeof(child_tables[0]); i++) {
-		char sel[2048];
+		char sel[4096];
 		const char *t = child_tables[i];
 		err = columns(x, t, 0, cols, sizeof(cols));
 		if (err)
@@ -1054,14 +1347,14 @@ int rpl_export_db_merge(rpl_export_db *x, const char *src, int *added)
 		if ((err = source_columns(x, t, cols, sel, sizeof(sel))) != 0)
 			goto cleanup;
 		snprintf(sql, sizeof(sql),
-		         "INSERT INTO main.%s (match_id, %s) SELECT map.new_id, %s FROM merge_src.%s s "
-		         "JOIN merge_map map ON s.match_id = map.old_id",
+		         "INSERT INTO main.%s (match_id, %s) SELECT n.new_id, %s FROM merge_src.%s s "
+		         "JOIN temp.merge_new n ON s.match_id = n.old_id",
 		         t, cols, sel, t);
 		err = exec_sql(x, sql, t);
 		if (err)
 			goto cleanup;
 	}
-	err = exec_sql(x, "DROP TABLE temp.merge_new; DROP TABLE temp.merge_map", "merge");
+	err = exec_sql(x, "DROP TABLE temp.merge_new; DROP VIEW temp.merge_m", "merge");
 	if (!err)
 		err = rpl_export_db_commit(x);
 cleanup:
@@ -1071,7 +1364,7 @@ cleanup:
 			*added = 0;
 	}
 	sqlite3_exec(x->db, "DROP TABLE IF EXISTS temp.merge_new", NULL, NULL, NULL);
-	sqlite3_exec(x->db, "DROP TABLE IF EXISTS temp.merge_map", NULL, NULL, NULL);
+	sqlite3_exec(x->db, "DROP VIEW IF EXISTS temp.merge_m", NULL, NULL, NULL);
 	if (attached)
 		sqlite3_exec(x->db, "DETACH DATABASE merge_src", NULL, NULL, NULL);
 	return err;

@@ -8,13 +8,18 @@
 #include <string.h>
 
 #include "export_table.h"
+#include "sha256.h"
 
 /* clang-format off */ /* the columns laid out by hand */
 static const char *const matches_cols[] = {
 	"hash", "file", "bytes", "format_version", "profile", "overrides", "players", "target", "first_dealer",
 	"start_time_utc", "start_unix", "player0", "player1", "player2", "player3", "verdict", "verdict_detail",
 	"verdict_deal", "verdict_turn", "verdict_seat", "verdict_decision", "verdict_rule", "verdict_offset",
-	"recovered", "deals", "decisions", "winner", "total0", "total1", "identity", "closed",
+	"recovered", "deals", "decisions", "winner", "total0", "total1", "identity", "closed", "trusted_keys",
+	"replay", "replay_trusted", "replay_detail", "signature", "signature_key", "signature_fingerprint", "signature_key_trusted", "signature_covered",
+	"signature_count", "signature_trusted", "signature_trusted_key", "signature_trusted_fingerprint",
+	"signature_trusted_covered", "signature_id_clash", "signature_header_signed", "dealing", "dealing_digest", "dealing_player_seeds",
+	"dealing_protocol",
 };
 static const char *const meta_cols[] = { "hash", "idx", "key", "value" };
 static const char *const deals_cols[] = {
@@ -40,6 +45,7 @@ static const char *const players_cols[] = {
 	"name", "matches", "wins", "deals", "points", "canastras", "went_out", "turns", "pile_takes",
 };
 /* clang-format on */
+_Static_assert(sizeof(matches_cols) / sizeof(matches_cols[0]) <= XT_MAX_COLS, "a row holds every column");
 
 #define TABLE(n, c)                                                                                                    \
 	{                                                                                                                  \
@@ -87,7 +93,11 @@ static int match_row(const rpl_export_match *m, rpl__export_row_fn fn, void *ctx
 	int h = m->have_header, ok = v->kind == RPL_VERDICT_OK && m->detailed;
 	int deal = 0, has_deal = 0, has_turn = 0, has_seat = 0;
 	const char *decision = NULL, *rule = NULL;
-	char act[160];
+	const rpl_signature_report *sr = &v->signature;
+	int signed_ = sr->status != RPL_SIG_UNSIGNED, has_trusted = sr->trusted_covered > 0;
+	int committed = h && v->deal_commitment != RPL_DEAL_NONE;
+	char act[160], id[RPL_KEY_ID_TEXT], fp[RPL_KEY_FINGERPRINT_TEXT], tid[RPL_KEY_ID_TEXT];
+	char tfp[RPL_KEY_FINGERPRINT_TEXT], digest[2 * RPL_DEAL_COMMIT_SIZE + 1];
 	struct row r = { .n = 0 };
 
 	put_text(&r, m->hash);
@@ -121,7 +131,8 @@ static int match_row(const rpl_export_match *m, rpl__export_row_fn fn, void *ctx
 	} else if (v->kind == RPL_VERDICT_INCOMPLETE) {
 		deal = v->deal, has_deal = has_turn = 1;
 	} else if (v->kind == RPL_VERDICT_MISMATCH) {
-		deal = v->claim_deal, has_deal = 1;
+		/* the deals not those committed: the first deal that differs (0: the seed), as brp verify --json */
+		deal = v->deal_commitment == RPL_DEAL_MISMATCH ? v->deal_mismatch : v->claim_deal, has_deal = 1;
 	}
 	put_opt(&r, deal, has_deal);
 	put_opt(&r, v->turn, has_turn);
@@ -137,6 +148,32 @@ static int match_row(const rpl_export_match *m, rpl__export_row_fn fn, void *ctx
 	put_opt(&r, v->total[1], ok);
 	put_text(&r, v->match_id[0] ? v->match_id : NULL);
 	put_opt(&r, v->closed, v->kind != RPL_VERDICT_MALFORMED);
+	/* what the signatures cover and what the log proves of its deals: the SQLite columns of version 4 */
+	put_int(&r, v->keys);
+	put_text(&r, rpl_verdict_name(v->replay));
+	put_int(&r, v->replay_trusted);
+	put_text(&r, v->replay_message);
+	put_text(&r, rpl_signature_status_name(sr->status));
+	rpl_key_id_format(sr->key.id, id);
+	rpl__export_fingerprint(&sr->key, signed_, fp);
+	put_text(&r, signed_ ? id : NULL);
+	put_text(&r, signed_ ? fp : NULL);
+	put_int(&r, sr->key_trusted);
+	put_int(&r, (long long)sr->covered);
+	put_int(&r, sr->count);
+	put_int(&r, sr->trusted);
+	rpl_key_id_format(sr->trusted_key.id, tid);
+	rpl__export_fingerprint(&sr->trusted_key, has_trusted, tfp);
+	put_text(&r, has_trusted ? tid : NULL);
+	put_text(&r, has_trusted ? tfp : NULL);
+	put_int(&r, (long long)sr->trusted_covered);
+	put_int(&r, sr->id_clash);
+	put_int(&r, (v->header_flags & RPL_LOG_SIGNED) != 0);
+	put_text(&r, h ? rpl_deal_commitment_name(v->deal_commitment) : NULL);
+	rpl__export_hex(v->commitment, sizeof(v->commitment), digest);
+	put_text(&r, committed ? digest : NULL);
+	put_opt(&r, v->player_seeds, committed);
+	put_opt(&r, v->commit_version, committed);
 	return emit(&r, XT_MATCHES, fn, ctx);
 }
 
@@ -308,6 +345,15 @@ int rpl__export_seen_add(struct xseen *set, const char *hash)
 	return 1;
 }
 
+int rpl__export_seen_copy(struct xseen *set, const rpl_export_match *m)
+{
+	char key[RPL__EXPORT_COPY_SIZE], hex[65];
+
+	rpl__export_copy_key(m, key);
+	rpl__sha256_hex(key, strlen(key), hex);
+	return rpl__export_seen_add(set, hex);
+}
+
 void rpl__export_seen_free(struct xseen *set)
 {
 	free(set->v);
@@ -350,8 +396,13 @@ int rpl__export_players_add(struct xplayers *ps, const rpl_export_match *m)
 	const rpl_verdict *v = &m->verdict;
 	int n = m->nplayers < 4 ? m->nplayers : 4;
 
+	int first;
+
 	if (v->kind != RPL_VERDICT_OK || !m->detailed)
 		return 0;
+	/* each match once, as counted_matches: another ok copy of it adds nothing */
+	if ((first = rpl__export_seen_add(&ps->counted, v->match_id[0] ? v->match_id : m->hash)) <= 0)
+		return first;
 	/* matches and wins once per distinct name, as count(DISTINCT match_id) in player_stats */
 	for (int s = 0; s < n; s++) {
 		struct xplayer *p;
@@ -434,6 +485,7 @@ void rpl__export_players_free(struct xplayers *ps)
 	for (size_t k = 0; k < ps->cap; k++)
 		free(ps->v[k].name);
 	free(ps->v);
+	rpl__export_seen_free(&ps->counted);
 	memset(ps, 0, sizeof(*ps));
 }
 

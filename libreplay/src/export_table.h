@@ -11,7 +11,7 @@
 /* The tables of a flat export, in the order a sink creates them. */
 enum { XT_MATCHES, XT_META, XT_DEALS, XT_SCORES, XT_SEATS, XT_MELDS, XT_ACTIONS, XT_PLAYERS, XT_COUNT };
 
-#define XT_MAX_COLS 32
+#define XT_MAX_COLS 64
 
 struct xtable {
 	const char *name;        /* "deal_scores": the CSV file's and the sheet's name */
@@ -38,13 +38,18 @@ typedef int (*rpl__export_row_fn)(void *ctx, int table, const struct xcell *cell
  */
 int rpl__export_rows(const rpl_export_match *m, rpl__export_row_fn fn, void *ctx);
 
-/* The matches written, by identity, or by hash for one without (open addressing). */
+/* A set of 64-hex-digit keys (open addressing): the copies written, the matches counted. */
 struct xseen {
 	char (*v)[65];
 	size_t n, cap;
 };
-/* 1 when the key (an identity or a hash) is new (now added), 0 when seen before, RPL_ENOMEM. */
+/* 1 when the key is new (now added), 0 when seen before, RPL_ENOMEM. */
 int rpl__export_seen_add(struct xseen *set, const char *hash);
+/*
+ * 1 when m is a copy not written yet (now added: the SHA-256 of its
+ * rpl__export_copy_key), 0 when one like it was written, RPL_ENOMEM.
+ */
+int rpl__export_seen_copy(struct xseen *set, const rpl_export_match *m);
 void rpl__export_seen_free(struct xseen *set);
 
 /* Per-player totals (the players table), the same numbers as the player_stats view. */
@@ -55,8 +60,9 @@ struct xplayer {
 struct xplayers {
 	struct xplayer *v;
 	size_t n, cap;
+	struct xseen counted; /* the matches counted: each once, from its first ok copy (counted_matches) */
 };
-/* Count m (when it verified ok) into the totals. 0 or RPL_ENOMEM. */
+/* Count m into the totals when it verified ok and is its match's first ok copy. 0 or RPL_ENOMEM. */
 int rpl__export_players_add(struct xplayers *ps, const rpl_export_match *m);
 /* The players rows, by name. 0, RPL_ENOMEM, or what fn returned. */
 int rpl__export_players_rows(const struct xplayers *ps, rpl__export_row_fn fn, void *ctx);

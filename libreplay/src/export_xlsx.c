@@ -214,8 +214,8 @@ int rpl_export_xlsx_add(rpl_export_xlsx *w, const rpl_export_match *m, int *adde
 		rpl__msgf(w->errmsg, "the workbook is not open");
 		return RPL_ESTATE;
 	}
-	/* one match once: by its identity, or by its bytes when it has none (malformed) */
-	isnew = rpl__export_seen_add(&w->seen, m->verdict.match_id[0] ? m->verdict.match_id : m->hash);
+	/* one copy once (docs/schema.md, "Copies"): another copy of a match is a row of its own */
+	isnew = rpl__export_seen_copy(&w->seen, m);
 	if (isnew < 0)
 		return xfail(w, RPL_ENOMEM, "out of memory", NULL);
 	if (!isnew)

@@ -7,10 +7,10 @@
   header, an optional section, the recovered flag) and the compact form without its
   end section all have one match_id; edits of its content (a name, the start time,
   metadata, a claim, a rule parameter) each give another.
-- brp export (SQLite and CSV) and brp merge keep one row for the five; the row
-  describes the best file (closed, not salvaged); a database of schema version 2 (before the identity) is
-  upgraded and its rows get their identity when exported again; a version-2 shard
-  merges.
+- brp export (SQLite and CSV) and brp merge keep one row for the five (one copy: they verify alike);
+  the row describes the best file (closed, not salvaged); a database of schema version 2 (before the
+  identity) is upgraded and its rows get their identity when exported again; a version-2 shard
+  merges (tests/cli/copies.py checks copies that verify differently, and every older version).
 - Every cut of a log at a section boundary after its last deal is reported unclosed,
   never with the intact log's JSON, and fails --strict; samples/disputed/claim-deal.brp
   cut so is never plain ok.
@@ -102,7 +102,7 @@ def main():
         check_cuts(brp, os.path.join(src, "samples", "disputed", "claim-deal.brp"), mismatch=True)
         check_cuts(brp, "v/compact.brp", mismatch=False)
         check_recover(brp)
-        check_export(brp)
+        check_export(brp, src)
     finally:
         shutil.rmtree(work)
     if failures:
@@ -293,7 +293,7 @@ def rows(db, sql):
         con.close()
 
 
-def check_export(brp):
+def check_export(brp, src):
     five = ["v/growing.brp", "v/recovered.brp", "v/compact.brp", "v/deflated.brp", "v/optional.brp"]
     mid = verify(brp, "v/compact.brp")[0].get("match_id")
     sha = hashlib.sha256(open("v/compact.brp", "rb").read()).hexdigest()
@@ -303,8 +303,8 @@ def check_export(brp):
     got = rows("all.db", "SELECT identity, hash, file, closed, recovered, verdict, verdict_detail FROM matches")
     if got != [(mid, sha, "v/compact.brp", 1, 0, "ok", got[0][6] if got else None)] or "missing" in got[0][6]:
         fail("five byte-variants exported: %r" % got)
-    if rows("all.db", "PRAGMA user_version") != [(3,)]:
-        fail("the schema version is not 3")
+    if rows("all.db", "PRAGMA user_version") != [(4,)]:
+        fail("the schema version is not 4")
     with open("csv/matches.csv", newline="") as f:
         recs = list(csv.DictReader(f))
     if len(recs) != 1 or recs[0]["identity"] != mid or recs[0]["closed"] != "0" or recs[0]["hash"] != \
@@ -331,16 +331,14 @@ def check_export(brp):
         fail("merge: the match's row does not describe its best file: %r" % rows("m.db", "SELECT * FROM matches"))
     if not run(brp, "merge", "m.db", "a.db", "b.db").stdout.startswith("0 matches added"):
         fail("merging again added something")
-    # a database of schema version 2 (before the identity): upgraded; its rows get their identity when
-    # exported again
-    run(brp, "export", "-q", "--sqlite", "old.db", "v/compact.brp", "sim/match-000002.brp")
-    con = sqlite3.connect("old.db")
-    con.executescript("DROP INDEX matches_identity; ALTER TABLE matches DROP COLUMN identity; "
-                      "ALTER TABLE matches DROP COLUMN closed; PRAGMA user_version = 2;")
-    con.close()
+    # a database of schema version 2 (before the identity, made from schema/001 and 002): upgraded; its
+    # rows get their identity when exported again
+    from copies import old_database  # tests/cli/copies.py
+    run(brp, "export", "-q", "--sqlite", "new.db", "v/compact.brp", "sim/match-000002.brp")
+    old_database(src, 2, "new.db", "old.db")
     shutil.copy("old.db", "old-shard.db")
     run(brp, "export", "-q", "--sqlite", "old.db", "v/compact.brp")
-    if rows("old.db", "PRAGMA user_version") != [(3,)] or \
+    if rows("old.db", "PRAGMA user_version") != [(4,)] or \
             rows("old.db", "SELECT identity, closed FROM matches WHERE hash = '%s'" % sha) != [(mid, 1)]:
         fail("a version-2 database exported again: %r" % rows("old.db", "SELECT hash, identity FROM matches"))
     run(brp, "export", "-q", "--sqlite", "old.db", *five)

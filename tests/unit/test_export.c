@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 
 #include "export_impl.h"
+#include "testlib.h"
 #include "sha256.h"
 
 static void sha256_vectors(void **state)
@@ -189,6 +190,125 @@ static int count_rows(const char *path, const char *sql)
 	return n;
 }
 
+/* A load of bytes, judged with trusted (may be NULL). */
+static rpl_export_match *load(const char *name, const unsigned char *p, size_t n, const rpl_keyring *trusted)
+{
+	rpl_export_match *m = NULL;
+
+	assert_int_equal(rpl_export_match_load_memory_trusted(&m, name, p, n, 0, trusted), 0);
+	return m;
+}
+
+/* Add each match in one batch; returns how many rows were added. */
+static int add_all(const char *path, rpl_export_match *const *ms, int n)
+{
+	rpl_export_db *db = NULL;
+	int added, total = 0;
+
+	assert_int_equal(rpl_export_db_open(&db, path, 1000), 0);
+	assert_int_equal(rpl_export_db_begin(db), 0);
+	for (int i = 0; i < n; i++) {
+		assert_int_equal(rpl_export_db_add(db, ms[i], &added), 0);
+		total += added;
+	}
+	assert_int_equal(rpl_export_db_commit(db), 0);
+	rpl_export_db_free(db);
+	return total;
+}
+
+/*
+ * Copies (docs/schema.md): a signed log and the same log unsigned are one
+ * match, two copies, two rows in either order; a copy given again adds
+ * nothing; judged with the signer's key they are two more copies (ok and
+ * trusted, untrusted); merged, each database's copies are all kept, once;
+ * the statistics count the match once.
+ */
+static void copies(void **state)
+{
+	const char *log = tl_tmp_path("copies.brp"), *a = tl_tmp_path("copies-a.db"), *b = tl_tmp_path("copies-b.db");
+	char sample[4096], sql[256];
+	unsigned char *plain, *signed_;
+	size_t nplain, nsigned;
+	rpl_seckey *k = NULL;
+	rpl_keyring *kr = NULL;
+	rpl_pubkey pk;
+	rpl_export_match *m[4];
+	rpl_export_db *db = NULL;
+	int added = -1;
+
+	(void)state;
+	snprintf(sample, sizeof(sample), "%s/samples/stbl-2p.brp", SRCROOT);
+	plain = tl_read_file(sample, &nplain);
+	tl_write_file(log, plain, nplain);
+	assert_int_equal(rpl_seckey_generate(&k), 0);
+	assert_int_equal(rpl_sign_log(k, log), 0);
+	signed_ = tl_read_file(log, &nsigned);
+	rpl_seckey_public(k, &pk);
+	assert_int_equal(rpl_keyring_new(&kr), 0);
+	assert_int_equal(rpl_keyring_add(kr, &pk), 0);
+	m[0] = load("signed.brp", signed_, nsigned, NULL);
+	m[1] = load("plain.brp", plain, nplain, NULL);
+	m[2] = load("signed.brp", signed_, nsigned, kr);
+	m[3] = load("plain.brp", plain, nplain, kr);
+	assert_string_equal(rpl_export_match_id(m[0]), rpl_export_match_id(m[1]));
+	assert_int_equal(rpl_export_match_verdict(m[2])->kind, RPL_VERDICT_OK);
+	assert_int_not_equal(rpl_export_match_verdict(m[3])->kind, RPL_VERDICT_OK);
+
+	unlink(a);
+	unlink(b);
+	assert_int_equal(add_all(a, m, 2), 2);
+	assert_int_equal(add_all(a, m, 2), 0); /* each copy again: nothing */
+	{
+		rpl_export_match *rev[2] = { m[1], m[0] };
+		assert_int_equal(add_all(b, rev, 2), 2);
+	}
+	assert_int_equal(count_rows(a, "SELECT count(DISTINCT identity) FROM matches"), 1);
+	assert_int_equal(count_rows(a, "SELECT count(*) FROM matches WHERE signature = 'ok' AND file = 'signed.brp' "
+	                               "AND signature_fingerprint IS NOT NULL AND trusted_keys = 0"),
+	                 1);
+	assert_int_equal(count_rows(a, "SELECT count(*) FROM matches WHERE signature = 'unsigned' AND file = 'plain.brp' "
+	                               "AND signature_fingerprint IS NULL"),
+	                 1);
+	/* each ok copy has its own deals; the views count the match once */
+	assert_int_equal(count_rows(a, "SELECT count(DISTINCT match_id) FROM deals"), 2);
+	assert_int_equal(count_rows(a, "SELECT count(*) FROM counted_matches"), 1);
+	assert_int_equal(count_rows(a, "SELECT max(matches) FROM player_stats"), 1);
+	assert_int_equal(count_rows(a, "SELECT sum(matches) FROM seat_advantage"), 2);
+
+	/* judged with the key: two more copies; the signed one trusted */
+	unlink(b);
+	assert_int_equal(add_all(b, m + 2, 2), 2);
+	snprintf(sql, sizeof(sql),
+	         "SELECT count(*) FROM matches WHERE file = 'signed.brp' AND verdict = 'ok' AND signature_trusted = 1 "
+	         "AND signature_key_trusted = 1 AND trusted_keys = 1 AND signature_trusted_covered = %zu",
+	         nsigned);
+	assert_int_equal(count_rows(b, sql), 1);
+	assert_int_equal(count_rows(b, "SELECT count(*) FROM matches WHERE file = 'plain.brp' AND verdict = 'untrusted'"),
+	                 1);
+
+	/* merged: four rows, one match; merging again adds nothing */
+	assert_int_equal(rpl_export_db_open(&db, a, 1000), 0);
+	assert_int_equal(rpl_export_db_merge(db, b, &added), 0);
+	assert_int_equal(added, 2);
+	assert_int_equal(rpl_export_db_merge(db, b, &added), 0);
+	assert_int_equal(added, 0);
+	rpl_export_db_free(db);
+	assert_int_equal(count_rows(a, "SELECT count(*) FROM matches"), 4);
+	assert_int_equal(count_rows(a, "SELECT count(DISTINCT hash) FROM matches"), 2);
+	assert_int_equal(count_rows(a, "SELECT count(*) FROM counted_matches"), 1);
+	assert_int_equal(count_rows(a, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+
+	for (int i = 0; i < 4; i++)
+		rpl_export_match_free(m[i]);
+	rpl_keyring_free(kr);
+	rpl_seckey_free(k);
+	free(plain);
+	free(signed_);
+	unlink(log);
+	unlink(a);
+	unlink(b);
+}
+
 /*
  * An insert that fails (here a trigger refuses the melds of an ok match) takes
  * the whole batch with it: the matches added before in the batch are gone and
@@ -330,7 +450,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sha256_vectors),        cmocka_unit_test(schema_matches_files),     cmocka_unit_test(sinks),
-		cmocka_unit_test(failed_add_rolls_back), cmocka_unit_test(created_database_removed),
+		cmocka_unit_test(failed_add_rolls_back), cmocka_unit_test(created_database_removed), cmocka_unit_test(copies),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

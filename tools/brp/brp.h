@@ -82,6 +82,7 @@ enum {
 	BRP_OPT_LOGFILE,      /* --log FILE (- or /dev/stdin: standard input) */
 	BRP_OPT_SEAT,         /* --seat I=NAME */
 	BRP_OPT_FIRST_DEALER, /* --first-dealer S */
+	BRP_OPT_KEYRING,      /* --keyring FILE */
 	BRP_OPT_OWN = 300
 };
 
@@ -133,6 +134,15 @@ struct brp_opt {
 #define BRP_OPT_LOGS                                                                                                   \
 	{                                                                                                                  \
 		"log", 1, BRP_OPT_LOGFILE, 1, 0                                                                                \
+	}
+/* -K/--key FILE and --keyring FILE: trusted public keys (brp verify, brp export), read by brp_keyring_add */
+#define BRP_OPT_KEY                                                                                                    \
+	{                                                                                                                  \
+		"key", 1, 'K', 1, 0                                                                                            \
+	}
+#define BRP_OPT_KEYRING_ROW                                                                                            \
+	{                                                                                                                  \
+		"keyring", 1, BRP_OPT_KEYRING, 1, 0                                                                            \
 	}
 /* the match's table: -p/--players N, --seat I=NAME (repeatable), --first-dealer S (brp_table_option) */
 #define BRP_OPT_PLAYERS                                                                                                \

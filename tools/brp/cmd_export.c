@@ -18,8 +18,8 @@ static void usage(FILE *f)
 	fputs("Usage: brp export (--sqlite DB | --csv DIR | --xlsx FILE)... [OPTION]... FILE|DIR|-...\n"
 	      "Verify each match log and export it for analysis (docs/schema.md):\n"
 	      "  --sqlite DB  add the matches to the SQLite database DB (created if missing,\n"
-	      "               its schema upgraded if older); a log already there (same\n"
-	      "               SHA-256) adds nothing; the whole run is one transaction\n"
+	      "               its schema upgraded if older); the whole run is one\n"
+	      "               transaction\n"
 	      "  --csv DIR    write one CSV file a table into DIR (created if missing),\n"
 	      "               replacing them: matches.csv, meta.csv, deals.csv,\n"
 	      "               deal_scores.csv, deal_seats.csv, melds.csv, actions.csv,\n"
@@ -27,11 +27,16 @@ static void usage(FILE *f)
 	      "  --xlsx FILE  write the same tables as the sheets of one workbook\n"
 	      "               (numbers as numbers, times as dates, text as text)\n"
 	      "A log that does not verify ok is exported with its verdict but without\n"
-	      "deals, scores or melds. Directories are searched for *.brp files; - reads a\n"
-	      "list of paths from standard input, one a line of at most 4095 bytes. Logs\n"
-	      "are exported from files only, never read from standard input (no --log -):\n"
-	      "each exported match names the file it came from, which a stream has not;\n"
-	      "save a piped log to a file first.\n"
+	      "deals, scores or melds. A row is one copy of a match: logs of one match\n"
+	      "(one match identity) that verify alike are one copy, and a copy already\n"
+	      "there adds nothing; a log of it with another verdict, signature status,\n"
+	      "signer or trust, or dealing status is another copy, a row of its own\n"
+	      "beside the others, never merged (docs/schema.md, \"Copies\").\n"
+	      "Directories are searched for *.brp files; - reads a list of paths from\n"
+	      "standard input, one a line of at most 4095 bytes. Logs are exported from\n"
+	      "files only, never read from standard input (no --log -): each exported\n"
+	      "match names the file it came from, which a stream has not; save a piped\n"
+	      "log to a file first.\n"
 	      "\n"
 	      "      --sqlite DB     the database to add to\n"
 	      "      --csv DIR       the directory to write CSV files into\n"
@@ -39,6 +44,9 @@ static void usage(FILE *f)
 	      "                      Excel needs to read accents right\n"
 	      "      --xlsx FILE     the workbook to write (replaced)\n"
 	      "  -a, --actions       also store every decision (SQLite: the actions table)\n"
+	      "  -K, --key FILE      a trusted public key (a minisign .pub file; repeatable):\n"
+	      "                      each log's verdict is brp verify's under these keys\n"
+	      "      --keyring FILE  trusted public keys, one after another in a file\n"
 	      "  -j, --jobs N        threads that load logs (default 1; the result is the same)\n"
 	      "      --timeout SECS  how long to wait for another writer (default 600)\n"
 	      "  -q, --quiet         no progress and no summary\n"
@@ -82,7 +90,7 @@ static void print_json(const struct totals *t, const char *db, const char *csv, 
 {
 	printf("{\"logs\":%zu,\"added\":%zu,\"present\":%zu,\"unreadable\":%zu,\"verdicts\":{", t->logs, t->added,
 	       t->present, t->unreadable);
-	for (int k = 0; k <= RPL_VERDICT_TAMPERED; k++)
+	for (int k = 0; k <= RPL_VERDICT_UNTRUSTED; k++)
 		printf("%s\"%s\":%zu", k ? "," : "", rpl_verdict_name(k), t->verdicts[k]);
 	putchar('}');
 	json_path("sqlite", db);
@@ -94,6 +102,7 @@ static void print_json(const struct totals *t, const char *db, const char *csv, 
 /* The sinks, opened with the first log (so that an empty input creates nothing), and the counts. */
 struct exporter {
 	const char *db_path, *csv_dir, *xlsx_path;
+	const rpl_keyring *trusted; /* -K, --keyring: NULL when none */
 	unsigned flags, csv_flags;
 	long timeout_s;
 	int opened, made_dir;
@@ -146,7 +155,7 @@ static void load_one(const char *path, void *result, void *ud)
 	struct exporter *e = ud;
 
 	l->m = NULL;
-	l->err = rpl_export_match_load(&l->m, path, e->flags);
+	l->err = rpl_export_match_load_trusted(&l->m, path, e->flags, e->trusted);
 }
 
 /* A loaded match made after a stop: released. */
@@ -228,6 +237,8 @@ int cmd_export(int argc, char **argv)
 		{ "bom", 0, OPT_BOM, 0, 0 },
 		{ "xlsx", 1, OPT_XLSX, 0, 0 },
 		{ "actions", 0, 'a', 0, 0 },
+		BRP_OPT_KEY,
+		BRP_OPT_KEYRING_ROW,
 		BRP_OPT_JOBS,
 		BRP_OPT_TIMEOUT_ROW,
 		BRP_OPT_QUIET,
@@ -240,16 +251,21 @@ int cmd_export(int argc, char **argv)
 	struct brp_batch b = BRP_BATCH_INIT;
 	int c, status = BRP_EXIT_FAIL, err, rc, first, finished = 0, json = 0;
 	struct brp_source *src = NULL;
+	rpl_keyring *trusted = NULL;
 	struct exporter e;
 
 	memset(&e, 0, sizeof(e));
 	brp_getopt_init(&g, name, opts, argc, argv);
 	while ((c = brp_getopt_next(&g)) != -1) {
-		if (c == BRP_OPT_BAD)
-			return BRP_EXIT_USAGE;
+		if (c == BRP_OPT_BAD) {
+			status = BRP_EXIT_USAGE;
+			goto cleanup;
+		}
 		if ((rc = brp_batch_option(&g, c, &b)) != 0) {
-			if (rc != 1)
-				return rc;
+			if (rc != 1) {
+				status = rc;
+				goto cleanup;
+			}
 			continue;
 		}
 		rc = 0;
@@ -259,21 +275,34 @@ int cmd_export(int argc, char **argv)
 		case OPT_BOM: e.csv_flags |= RPL_EXPORT_CSV_BOM; break;
 		case OPT_XLSX: rc = brp_opt_path(&g, &e.xlsx_path); break;
 		case 'a': e.flags |= RPL_EXPORT_ACTIONS; break;
+		case 'K':
+		case BRP_OPT_KEYRING:
+			if (brp_keyring_add(name, &trusted, g.arg) < 0)
+				goto cleanup; /* said; status is BRP_EXIT_FAIL */
+			break;
 		case BRP_OPT_JSON: json = 1; break;
-		case 'h': usage(stdout); return BRP_EXIT_OK;
+		case 'h':
+			usage(stdout);
+			status = BRP_EXIT_OK;
+			goto cleanup;
 		}
-		if (rc)
-			return rc;
+		if (rc) {
+			status = rc;
+			goto cleanup;
+		}
 	}
+	e.trusted = trusted;
 	first = brp_getopt_index(&g);
 	e.timeout_s = b.timeout;
 	if (!e.db_path && !e.csv_dir && !e.xlsx_path) {
 		brp_error(name, "say where to export: --sqlite DB, --csv DIR or --xlsx FILE (try 'brp export --help')");
-		return BRP_EXIT_USAGE;
+		status = BRP_EXIT_USAGE;
+		goto cleanup;
 	}
 	if (first >= argc && !b.list) {
 		brp_error(name, "no log to export (try 'brp export --help')");
-		return BRP_EXIT_USAGE;
+		status = BRP_EXIT_USAGE;
+		goto cleanup;
 	}
 	if (brp_source_new(&src, name, argc - first, argv + first, b.list) < 0)
 		goto cleanup;
@@ -323,5 +352,6 @@ cleanup:
 	if (e.made_dir && !finished)
 		rmdir(e.csv_dir); /* made by this run, which failed: empty again, or kept if not */
 	brp_source_free(src);
+	rpl_keyring_free(trusted);
 	return status;
 }

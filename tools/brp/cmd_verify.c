@@ -272,7 +272,7 @@ static int print_one(const char *path, const void *result, void *ud)
 
 int cmd_verify(int argc, char **argv)
 {
-	enum { OPT_FROM_LOG = BRP_OPT_OWN, OPT_STRICT, OPT_KEYRING };
+	enum { OPT_FROM_LOG = BRP_OPT_OWN, OPT_STRICT };
 	static const struct brp_opt opts[] = {
 		{ "rules-from-log", 0, OPT_FROM_LOG, 0, 1 }, /* group 1, with --rules */
 		BRP_OPT_RULES,
@@ -282,8 +282,8 @@ int cmd_verify(int argc, char **argv)
 		{ "strict", 0, OPT_STRICT, 0, 0 },
 		BRP_OPT_JOBS,
 		BRP_OPT_FROM_LIST,
-		{ "key", 1, 'K', 1, 0 },
-		{ "keyring", 1, OPT_KEYRING, 1, 0 },
+		BRP_OPT_KEY,
+		BRP_OPT_KEYRING_ROW,
 		BRP_OPT_LOGS,
 		BRP_OPT_HELP,
 		BRP_OPT_END,
@@ -329,7 +329,7 @@ int cmd_verify(int argc, char **argv)
 				logs++;
 			break;
 		case 'K':
-		case OPT_KEYRING:
+		case BRP_OPT_KEYRING:
 			if (brp_keyring_add(name, &trusted, g.arg) < 0) {
 				status = BRP_EXIT_FAIL;
 				goto cleanup;

@@ -1068,8 +1068,9 @@ TABLES = ("matches", "match_players", "match_meta", "deals", "deal_scores", "dea
 def export_sqlite(paths: Union[PathLike, Iterable[PathLike]], db: PathLike, actions: bool = False,
                   timeout_ms: int = -1, base: Optional[str] = None) -> Dict[str, int]:
     """Export the logs in paths into the SQLite database db, as ``brp export
-    --sqlite`` does (one transaction; a log already there, by hash, adds
-    nothing). actions=True also stores every decision. Returns
+    --sqlite`` does (one transaction; one row a copy of a match, and a copy
+    already there adds nothing: docs/schema.md, "Copies"). actions=True also
+    stores every decision. Returns
     ``{"logs", "added", "ok"}``: the logs read, those new to db, those ok.
     base: the directory relative paths are read from (default: the current
     one); the file names stored are the paths as given, as brp stores them."""
@@ -1119,8 +1120,8 @@ def _load(mp, path: str, base: Optional[str], flags: int) -> int:
 
 def merge_sqlite(db: PathLike, shards: Iterable[PathLike], timeout_ms: int = -1) -> int:
     """Merge export databases (shards) into db, as ``brp merge`` does
-    (rpl_export_db_merge: matches db lacks, by hash, with all their rows).
-    Returns the number of matches added."""
+    (rpl_export_db_merge: the copies of matches db lacks, with all their
+    rows). Returns the number of rows (copies) added."""
     pp = _ffi.new("rpl_export_db **")
     rc = _lib.rpl_export_db_open(pp, _path(db), timeout_ms)
     h = pp[0]

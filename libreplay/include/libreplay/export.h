@@ -62,6 +62,19 @@ RPL_API int rpl_export_match_load(rpl_export_match **out, const char *path, unsi
  */
 RPL_API int rpl_export_match_load_memory(rpl_export_match **out, const char *name, const void *data, size_t len,
                                          unsigned flags);
+/*
+ * As rpl_export_match_load, judging the log's signatures against trusted
+ * keys (sign.h; NULL or empty: none) as rpl_verify_reader_trusted does: the
+ * verdict is brp verify's under those keys (untrusted, say, for a log no
+ * trusted key signs), and the match records how many keys it was judged
+ * with (matches.trusted_keys, docs/schema.md). trusted is only read, and
+ * may be shared by loads on several threads; it must outlive the call only.
+ */
+RPL_API int rpl_export_match_load_trusted(rpl_export_match **out, const char *path, unsigned flags,
+                                          const rpl_keyring *trusted);
+/* rpl_export_match_load_memory with trusted keys, as rpl_export_match_load_trusted. */
+RPL_API int rpl_export_match_load_memory_trusted(rpl_export_match **out, const char *name, const void *data, size_t len,
+                                                 unsigned flags, const rpl_keyring *trusted);
 /* Free a loaded match; NULL is accepted. */
 RPL_API void rpl_export_match_free(rpl_export_match *m);
 
@@ -125,25 +138,33 @@ RPL_API int rpl_export_db_commit(rpl_export_db *db);
 RPL_API void rpl_export_db_rollback(rpl_export_db *db);
 
 /*
- * Add a loaded match to the open batch. A match already in the database (by
- * its identity, or by hash when it has none) adds nothing (*added = 0),
- * except its decisions when they were not stored before and m has them, and
- * its file when m's is better (closed over unclosed, then not salvaged over
- * salvaged: docs/schema.md). *added (may be NULL) is 1 for a new match.
- * RPL_ESTATE without a batch; RPL_EIO (RPL_ENOMEM) on a database error,
- * and then the whole batch has been rolled back: none is open.
+ * Add a loaded match to the open batch, as a copy of its match
+ * (docs/schema.md, "Copies"): a copy is the match (its identity, or its
+ * hash when it has none), its verdict, its signature's status, signer
+ * (fingerprint) and trust, and its dealing status. A copy the database
+ * lacks is a new row (*added = 1), beside the match's other copies, never
+ * merged with them. A copy already there adds nothing (*added = 0), except
+ * its decisions when they were not stored before and m has them, and, when
+ * m's file is better (closed over unclosed, then not salvaged over
+ * salvaged), m's file: the row then takes every column of m's file at once.
+ * A row exported before schema version 4 whose file (hash) and verdict
+ * are m's takes m's columns (it did not record its signatures or dealing).
+ * *added may be NULL. RPL_ESTATE without a batch; RPL_EIO (RPL_ENOMEM) on
+ * a database error, and then the whole batch has been rolled back: none is
+ * open.
  */
 RPL_API int rpl_export_db_add(rpl_export_db *db, const rpl_export_match *m, int *added);
 
 /*
- * Add every match of another export database src (a shard, exported
- * elsewhere) that db lacks, by identity (by hash for a match without one),
- * with all its rows, and for a match db has, the better file; match ids are
- * renumbered. One batch of its own: call it with no batch open (SQLite
+ * Add every copy of another export database src (a shard, exported
+ * elsewhere) that db lacks (a copy as rpl_export_db_add names it), with all
+ * its rows, and for a copy db has, the better file (every column of the row
+ * at once); match ids are renumbered. Two databases holding different copies
+ * of one match give both rows. One batch of its own: call it with no batch open (SQLite
  * attaches src outside a transaction); on failure nothing is added.
  * src may have db's schema version or an older one (a column it lacks is
  * NULL), and must be an existing regular file (it is never created).
- * *added (may be NULL): matches added. RPL_ESTATE with a batch open,
+ * *added (may be NULL): copies (rows) added. RPL_ESTATE with a batch open,
  * RPL_EIO (cannot read src, a database error, not an export database),
  * RPL_EUNSUPPORTED (a newer schema version).
  */
@@ -182,7 +203,7 @@ typedef struct rpl_export_csv rpl_export_csv;
  * on failure, rpl_export_csv_errmsg() says why: free it all the same.
  */
 RPL_API int rpl_export_csv_open(rpl_export_csv **out, const char *dir, unsigned flags);
-/* Add a loaded match; a match already added (by identity, or hash) adds nothing (*added = 0). RPL_EIO, RPL_ENOMEM. */
+/* Add a loaded match; a copy already added (as rpl_export_db_add names a copy) adds nothing (*added = 0). RPL_EIO, RPL_ENOMEM. */
 RPL_API int rpl_export_csv_add(rpl_export_csv *w, const rpl_export_match *m, int *added);
 /* Write the per-player totals, close the files and rename them into place. RPL_EIO, RPL_ESTATE. */
 RPL_API int rpl_export_csv_finish(rpl_export_csv *w);
@@ -216,8 +237,8 @@ typedef struct rpl_export_xlsx rpl_export_xlsx;
  */
 RPL_API int rpl_export_xlsx_open(rpl_export_xlsx **out, const char *path);
 /*
- * Add a loaded match; a match already added (by identity, or hash) adds nothing (*added
- * = 0). RPL_ELIMIT when a sheet would pass the 1,048,576 rows a sheet can
+ * Add a loaded match; a copy already added (as rpl_export_db_add names a
+ * copy) adds nothing (*added = 0). RPL_ELIMIT when a sheet would pass the 1,048,576 rows a sheet can
  * hold (the actions of a large corpus: export them to SQLite or CSV),
  * RPL_EIO, RPL_ENOMEM.
  */
