@@ -10,7 +10,8 @@
 #             that holds copies of one match that verify differently)
 #   failures  an export killed mid-way leaves the database as it was and a rerun completes it; a
 #             double export adds nothing; two exports into one database at once both succeed; a
-#             killed CSV export leaves no partial file; schema versions are checked
+#             killed CSV export leaves every file whole, as before or as the new export writes it;
+#             schema versions are checked
 #   hostile   player names and metadata that a spreadsheet would take for formulas, or that hold
 #             quotes, commas, newlines or bad UTF-8, come back as text
 set -euo pipefail
@@ -253,10 +254,16 @@ failures)
 		rm -rf out && cp -r out.before out
 	done
 	[ $killed = 1 ] || die "the CSV export always finished before it could be killed"
+	# each file is put in place whole by its own rename: a kill among the renames leaves some files
+	# of the new export beside the rest of the old one, but never a file that is neither
+	"$brp" export -q --csv out.after - < list
 	for f in out.before/*.csv; do
-		cmp -s "$f" "out/$(basename "$f")" || die "a killed CSV export changed $(basename "$f")"
+		b=$(basename "$f")
+		cmp -s "$f" "out/$b" || cmp -s "out.after/$b" "out/$b" ||
+			die "a killed CSV export left $b neither as it was nor as a whole export writes it"
 	done
-	echo "csv kill: the previous files are whole and unchanged"
+	ls out | grep -v '\.csv$' | grep -q . && die "a killed CSV export left a file that is not a table: $(ls out | grep -v '\.csv$')"
+	echo "csv kill: every file is whole, the previous one or the new one"
 	;;
 
 hostile)
