@@ -21,10 +21,17 @@ import subprocess
 import sys
 
 
+FOLDERS = ('base', 'rules', 'log', 'verify', 'notation', 'play', 'analysis', 'export')
+
+
 def name(member):
-    """codec_rc.c for the archive member src_codec_rc.c.o."""
+    """codec_rc.c for the archive member src_log_codec_rc.c.o (or src_codec_rc.c.o)."""
     n = os.path.basename(member)
     n = n[len('src_'):] if n.startswith('src_') else n
+    for folder in FOLDERS:
+        if n.startswith(folder + '_'):
+            n = n[len(folder) + 1:]
+            break
     return n[:-len('.o')] if n.endswith('.o') else n
 
 
@@ -81,7 +88,7 @@ def circles(calls):
 def rooms(srcdir):
     """(header, [file, ...]) for each private header that lists its room's files in its first comment."""
     found = []
-    for h in sorted(glob.glob(os.path.join(srcdir, '*_impl.h'))):
+    for h in sorted(glob.glob(os.path.join(srcdir, '*_impl.h')) + glob.glob(os.path.join(srcdir, '*', '*_impl.h'))):
         with open(h, encoding='utf-8') as f:
             m = re.match(r'\s*/\*(.*?)\*/', f.read(), re.S)
         files = re.findall(r'^\s*\*\s{2,}(\w+\.c)\s', m.group(1), re.M) if m else []
