@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""No circle between the files of libreplay/src (docs/conventions.md, section 6).
+"""The layers of libreplay/src: its folders and its files (docs/conventions.md, section 6).
 
 Usage: layers.py NM ARCHIVE [SRCDIR]
 
@@ -7,12 +7,15 @@ Reads the symbols of each object of the static library with nm: a file
 calls another when it uses a symbol the other defines (a static inline
 function of a header counts for the file that includes it). Fails when some
 files call each other round, directly or through others, and prints each
-circle.
+circle; and when a file calls a file of a folder above its own (FOLDERS,
+lowest first: a file calls only its own folder and the folders below it).
 
-With SRCDIR (libreplay/src), also reads the rooms cut in several files: a
-private header SRCDIR/*_impl.h whose first comment lists its files in order
-(lines " *   name.c   what it holds"). Fails when a file calls one listed
-after it, or when a listed file is not in the library.
+With SRCDIR (libreplay/src), also reads the sources: a file that is not in
+one of FOLDERS, or that includes a private header of a folder above its own
+("rules/game_impl.h" from base/), fails; and the rooms cut in several
+files: a private header SRCDIR/FOLDER/*_impl.h whose first comment lists its
+files in order (lines " *   name.c   what it holds"). Fails when a file
+calls one listed after it, or when a listed file is not in the library.
 """
 import glob
 import os
@@ -21,18 +24,63 @@ import subprocess
 import sys
 
 
+# The folders of libreplay/src, lowest first: each may call its own and those before it.
 FOLDERS = ('base', 'rules', 'log', 'verify', 'notation', 'play', 'analysis', 'export')
+
+
+def split(member):
+    """('log', 'codec_rc.c') for the archive member src_log_codec_rc.c.o; (None, NAME) outside a folder."""
+    n = os.path.basename(member)
+    n = n[len('src_'):] if n.startswith('src_') else n
+    n = n[:-len('.o')] if n.endswith('.o') else n
+    for folder in FOLDERS:
+        if n.startswith(folder + '_'):
+            return folder, n[len(folder) + 1:]
+    return None, n
 
 
 def name(member):
     """codec_rc.c for the archive member src_log_codec_rc.c.o (or src_codec_rc.c.o)."""
-    n = os.path.basename(member)
-    n = n[len('src_'):] if n.startswith('src_') else n
+    return split(member)[1]
+
+
+def folder_faults(calls):
+    """Each call from a file to a file of a higher folder, and each file outside the folders."""
+    faults, outside = [], set()
+    for member, callees in sorted(calls.items()):
+        fa, na = split(member)
+        if fa is None:
+            outside.add(na)
+            continue
+        for c in sorted(callees):
+            fb, nb = split(c)
+            if fb is None:
+                outside.add(nb)
+            elif FOLDERS.index(fb) > FOLDERS.index(fa):
+                faults.append('%s/%s calls %s/%s: %s is above %s' % (fa, na, fb, nb, fb, fa))
+    faults += ['%s is in no folder of libreplay/src' % n for n in sorted(outside)]
+    return faults
+
+
+def include_faults(srcdir):
+    """Each source of srcdir in no folder, and each include of a private header of a higher folder."""
+    faults = []
+    for path in sorted(glob.glob(os.path.join(srcdir, '*.[ch]'))):
+        faults.append('%s is in no folder of libreplay/src' % os.path.basename(path))
     for folder in FOLDERS:
-        if n.startswith(folder + '_'):
-            n = n[len(folder) + 1:]
-            break
-    return n[:-len('.o')] if n.endswith('.o') else n
+        for path in sorted(glob.glob(os.path.join(srcdir, folder, '*.[ch]'))):
+            with open(path, encoding='utf-8') as f:
+                for m in re.finditer(r'^#include "(\w+)/(\w+\.h)"', f.read(), re.M):
+                    fb = m.group(1)
+                    if fb == 'libreplay':
+                        continue  # a public header: any layer may include the API's declarations
+                    if fb not in FOLDERS:
+                        faults.append('%s/%s includes %s/%s: no such folder' % (folder, os.path.basename(path),
+                                                                             fb, m.group(2)))
+                    elif FOLDERS.index(fb) > FOLDERS.index(folder):
+                        faults.append('%s/%s includes %s/%s: %s is above %s' % (folder, os.path.basename(path),
+                                                                             fb, m.group(2), fb, folder))
+    return faults
 
 
 def graph(nm, archive):
@@ -121,7 +169,9 @@ def main(nm, archive, srcdir=None):
     bad = circles(calls)
     for comp in bad:
         print('these files of libreplay/src call each other round: %s' % ', '.join(name(c) for c in comp))
-    faults = order_faults(calls, rooms(srcdir)) if srcdir else []
+    faults = folder_faults(calls)
+    if srcdir:
+        faults += include_faults(srcdir) + order_faults(calls, rooms(srcdir))
     for f in faults:
         print(f)
     return 1 if bad or faults else 0

@@ -1,5 +1,5 @@
 /*
- * The simulator's bots keep every turn finishable (libreplay/src/bot.c):
+ * The simulator's bots keep every turn finishable (libreplay/src/play/bot.c):
  * scenarios the look-ahead must cover, each played through the engine.
  */
 #include "testlib.h"

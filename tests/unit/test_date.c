@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "date.h"
+#include "base/date.h"
 #include "libreplay/notation.h"
 
 static void known_dates(void **state)

@@ -10,9 +10,9 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "export_impl.h"
+#include "export/export_impl.h"
 #include "testlib.h"
-#include "sha256.h"
+#include "base/sha256.h"
 
 static void sha256_vectors(void **state)
 {

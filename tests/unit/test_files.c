@@ -38,7 +38,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tmpfile.h"
+#include "log/tmpfile.h"
 
 /* Every test runs under this alarm: a regression that blocks on a FIFO fails instead of hanging. */
 #define TIME_LIMIT 20

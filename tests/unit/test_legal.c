@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "game_impl.h"
+#include "rules/game_impl.h"
 
 #define MAXMOVES 4096
 

@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "codec.h"
+#include "log/codec.h"
 #include "libreplay/libreplay.h"
 
 struct file {

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "date.h"
+#include "base/date.h"
 #include "libreplay/notation.h"
 
 /* Days since 1970-01-01 of a civil date. */

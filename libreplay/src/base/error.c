@@ -2,7 +2,7 @@
 #include <stdio.h>
 
 #include "libreplay/common.h"
-#include "msg.h"
+#include "base/msg.h"
 
 const char *rpl_strerror(int err)
 {

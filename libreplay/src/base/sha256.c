@@ -1,8 +1,8 @@
 /* SHA-256 through libsodium: the identity of an exported log (export.c). */
 #include <sodium.h>
 
-#include "sha256.h"
-#include "sodium_init.h"
+#include "base/sha256.h"
+#include "base/sodium_init.h"
 
 void rpl__sha256_init(rpl_sha256 *s)
 {

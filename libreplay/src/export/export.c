@@ -13,11 +13,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "export_impl.h"
-#include "format.h"
-#include "grow.h"
-#include "sha256.h"
-#include "msg.h"
+#include "export/export_impl.h"
+#include "log/format.h"
+#include "base/grow.h"
+#include "base/sha256.h"
+#include "base/msg.h"
 
 const char *const rpl__export_morto_names[4] = { "untouched", "direct", "indirect", "stock" };
 

@@ -14,9 +14,9 @@
 
 #include <csv.h>
 
-#include "export_table.h"
-#include "msg.h"
-#include "tmpfile.h"
+#include "export/export_table.h"
+#include "base/msg.h"
+#include "log/tmpfile.h"
 
 struct rpl_export_csv {
 	char *dir;

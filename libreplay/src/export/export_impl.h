@@ -7,7 +7,7 @@
 #include "libreplay/meld.h"
 #include "libreplay/sign.h"
 
-#include "date.h"
+#include "base/date.h"
 
 /* What became of a morto in a deal (the deals.morto0/morto1 columns). */
 enum { XM_UNTOUCHED = 0, XM_DIRECT = 1, XM_INDIRECT = 2, XM_STOCK = 3 };

@@ -14,10 +14,10 @@
 
 #include <sqlite3.h>
 
-#include "export_impl.h"
-#include "format.h"
+#include "export/export_impl.h"
+#include "log/format.h"
 #include "schema_sql.h"
-#include "msg.h"
+#include "base/msg.h"
 
 #define DEFAULT_TIMEOUT_MS (10 * 60 * 1000)
 

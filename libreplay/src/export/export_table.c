@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export_table.h"
-#include "sha256.h"
+#include "export/export_table.h"
+#include "base/sha256.h"
 
 /* clang-format off */ /* the columns laid out by hand */
 static const char *const matches_cols[] = {

@@ -6,7 +6,7 @@
 #ifndef RPL_EXPORT_TABLE_H
 #define RPL_EXPORT_TABLE_H
 
-#include "export_impl.h"
+#include "export/export_impl.h"
 
 /* The tables of a flat export, in the order a sink creates them. */
 enum { XT_MATCHES, XT_META, XT_DEALS, XT_SCORES, XT_SEATS, XT_MELDS, XT_ACTIONS, XT_PLAYERS, XT_COUNT };

@@ -16,9 +16,9 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "export_table.h"
-#include "msg.h"
-#include "tmpfile.h"
+#include "export/export_table.h"
+#include "base/msg.h"
+#include "log/tmpfile.h"
 
 #include <xlsxwriter.h>
 

@@ -11,7 +11,7 @@
 #define RPL_CODEC_H
 
 #include "libreplay/game.h"
-#include "meld_impl.h"
+#include "rules/meld_impl.h"
 
 /* A growable byte buffer. */
 struct buf {

@@ -5,8 +5,8 @@
  */
 #include <string.h>
 
-#include "codec_impl.h"
-#include "bits.h"
+#include "log/codec_impl.h"
+#include "base/bits.h"
 
 /* ---- decisions ----
  *

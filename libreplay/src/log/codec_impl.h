@@ -15,7 +15,7 @@
 #ifndef RPL_CODEC_IMPL_H
 #define RPL_CODEC_IMPL_H
 
-#include "codec.h"
+#include "log/codec.h"
 
 /* ---- the range coder (docs/format.md, section 6) ---- */
 

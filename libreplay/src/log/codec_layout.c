@@ -5,8 +5,8 @@
  */
 #include <string.h>
 
-#include "codec_impl.h"
-#include "binom.h"
+#include "log/codec_impl.h"
+#include "log/binom.h"
 
 /* ---- the layout ---- */
 

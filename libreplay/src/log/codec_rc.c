@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec_impl.h"
+#include "log/codec_impl.h"
 
 /* ---- byte buffers ---- */
 

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "codec_impl.h"
+#include "log/codec_impl.h"
 
 /* ---- bookkeeping ---- */
 

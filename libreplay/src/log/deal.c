@@ -10,7 +10,7 @@
 
 #include <sodium.h>
 
-#include "sodium_init.h"
+#include "base/sodium_init.h"
 
 #include "libreplay/deal.h"
 #include "libreplay/log.h"

@@ -8,8 +8,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "format.h"
-#include "sign_impl.h"
+#include "log/format.h"
+#include "log/sign_impl.h"
 
 void rpl__buf_zigzag(struct buf *b, int64_t v)
 {

@@ -3,8 +3,8 @@
 #define RPL_FORMAT_H
 
 #include "libreplay/log.h"
-#include "codec.h"
-#include "rules_impl.h"
+#include "log/codec.h"
+#include "rules/rules_impl.h"
 
 #define BRP_MAGIC                                                                                                      \
 	"\x89"                                                                                                             \

@@ -11,8 +11,8 @@
 
 #include <sodium.h>
 
-#include "format.h"
-#include "identity.h"
+#include "log/format.h"
+#include "log/identity.h"
 
 #define IDENT_PREFIX "brp-match-id-1"
 #define IDENT_BUF 4096  /* bytes of record buffered before they are hashed */

@@ -7,10 +7,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "format.h"
-#include "identity.h"
-#include "msg.h"
-#include "sign_impl.h"
+#include "log/format.h"
+#include "log/identity.h"
+#include "base/msg.h"
+#include "log/sign_impl.h"
 
 struct rpl_reader {
 	uint8_t *data;

@@ -16,13 +16,13 @@
 
 #include <sodium.h>
 
-#include "format.h"
-#include "game_impl.h"
-#include "msg.h"
-#include "grow.h"
-#include "recorder_impl.h"
-#include "sign_impl.h"
-#include "tmpfile.h"
+#include "log/format.h"
+#include "rules/game_impl.h"
+#include "base/msg.h"
+#include "base/grow.h"
+#include "log/recorder_impl.h"
+#include "log/sign_impl.h"
+#include "log/tmpfile.h"
 
 /* What was recorded, kept to write the compact form on close. */
 struct item {

@@ -23,10 +23,10 @@
 #include <sys/stat.h>
 
 #include "libreplay/log.h"
-#include "format.h"
-#include "grow.h"
-#include "msg.h"
-#include "tmpfile.h"
+#include "log/format.h"
+#include "base/grow.h"
+#include "base/msg.h"
+#include "log/tmpfile.h"
 
 /* ---- the output ---- */
 

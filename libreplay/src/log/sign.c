@@ -13,10 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "format.h"
-#include "sign_impl.h"
-#include "sodium_init.h"
-#include "tmpfile.h"
+#include "log/format.h"
+#include "log/sign_impl.h"
+#include "base/sodium_init.h"
+#include "log/tmpfile.h"
 
 /* minisign's key and signature structures, as bytes (all little-endian). */
 #define ALG_ED "Ed" /* a key's algorithm; a legacy (not prehashed) signature's too */

@@ -3,7 +3,7 @@
 #define RPL_SIGN_IMPL_H
 
 #include "libreplay/sign.h"
-#include "codec.h"
+#include "log/codec.h"
 
 #define BRP_SIG_TYPE 's'
 #define BRP_SIG_ALG "ED"    /* minisign's prehashed Ed25519 */

@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "format.h"
-#include "tmpfile.h"
+#include "log/format.h"
+#include "log/tmpfile.h"
 
 /* How many fresh names are tried before giving up (each collision is a 1 in 2^72 chance, or an attack). */
 #define NAME_TRIES 64

@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "libreplay/notation.h"
-#include "msg.h"
+#include "base/msg.h"
 
 /* Where a deal block is: what the next line of the block must be. */
 enum block { BLOCK_NONE = 0, BLOCK_HAND, BLOCK_MORTO0, BLOCK_MORTO1, BLOCK_STOCK };

@@ -12,9 +12,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "notation_impl.h"
-#include "recorder_impl.h"
-#include "tmpfile.h"
+#include "notation/notation_impl.h"
+#include "log/recorder_impl.h"
+#include "log/tmpfile.h"
 
 /* The header as the tags give it; strings are copies. */
 struct header {

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "notation_impl.h"
+#include "notation/notation_impl.h"
 
 /* ---- errors ---- */
 

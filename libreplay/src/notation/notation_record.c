@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "notation_impl.h"
+#include "notation/notation_impl.h"
 
 /* Fail with the recorder's message, at a column of the current item's line. */
 static int fail_rec(rpl_notation_parser *p, const rpl_notation_item *it, int err, int column, const rpl_recorder *rec)

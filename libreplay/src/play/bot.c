@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "libreplay/sim.h"
-#include "game_impl.h"
+#include "rules/game_impl.h"
 
 #define MAXMOVES 2048
 

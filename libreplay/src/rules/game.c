@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "game_impl.h"
-#include "msg.h"
+#include "rules/game_impl.h"
+#include "base/msg.h"
 
 static int refuse(struct rpl_game *g, int rule, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -3,7 +3,7 @@
 #define RPL_GAME_IMPL_H
 
 #include "libreplay/game.h"
-#include "meld_impl.h"
+#include "rules/meld_impl.h"
 
 #define NO_FACE 0xFF
 

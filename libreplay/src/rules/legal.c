@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "game_impl.h"
+#include "rules/game_impl.h"
 
 /* Faces that can act as wilds, in id order. */
 static const rpl_card wild_faces[5] = { 1, 14, 27, 40, RPL_JOKER };

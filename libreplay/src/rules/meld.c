@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "meld_impl.h"
+#include "rules/meld_impl.h"
 
 #define BIT(p) (1u << (p))
 

@@ -3,8 +3,8 @@
 #define RPL_MELD_IMPL_H
 
 #include "libreplay/meld.h"
-#include "rules_impl.h"
-#include "bits.h"
+#include "rules/rules_impl.h"
+#include "base/bits.h"
 
 #define MAX_WILDS 2
 

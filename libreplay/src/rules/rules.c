@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules_impl.h"
-#include "msg.h"
+#include "rules/rules_impl.h"
+#include "base/msg.h"
 
 static const char *const end_names[] = { "default", "low", "high" };
 static const char *const mobility_names[] = { "fixed", "floating" };

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "libreplay/position.h"
-#include "format.h"
+#include "log/format.h"
 
 const char *rpl_zone_name(int zone)
 {

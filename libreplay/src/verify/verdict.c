@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "libreplay/deal.h"
-#include "verdict.h"
+#include "verify/verdict.h"
 
 const char *rpl_verdict_name(int kind)
 {

@@ -3,11 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
-#include "game_impl.h"
-#include "grow.h"
-#include "msg.h"
-#include "verdict.h"
+#include "log/format.h"
+#include "rules/game_impl.h"
+#include "base/grow.h"
+#include "base/msg.h"
+#include "verify/verdict.h"
 
 /*
  * The committed deal (format.md 16.4): the layouts read before the seed is
