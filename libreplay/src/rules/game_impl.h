@@ -1,4 +1,14 @@
-/* Private: the game state. A fixed-size block, copied with memcpy. */
+/*
+ * Private: the game state, a fixed-size block copied with memcpy, and the
+ * engine's room, cut along its jobs (docs/conventions.md, section 6); a file
+ * calls only those listed before it:
+ *
+ *   game_end.c    the end of a turn and of a deal: the turn passed on, the draw, the end-of-turn duties, going out, scores
+ *   game_lay.c    melds, additions and discards
+ *   game_pile.c   the pile: the take and the check that its card can be laid
+ *   game.c        the match: deals, each decision dispatched, the queries
+ *   legal.c       the legal-move generator, which asks the engine
+ */
 #ifndef RPL_GAME_IMPL_H
 #define RPL_GAME_IMPL_H
 
@@ -62,6 +72,73 @@ struct rpl_game {
 };
 
 #define SIDE(seat) ((seat)&1)
+
+/* The side that took a morto: 1 if side s has one. */
+static inline int rpl__game_has_morto(const struct rpl_game *g, int s)
+{
+	return g->morto_state[0] == s || g->morto_state[1] == s;
+}
+
+/* The next morto a side may take, or -1. */
+static inline int rpl__game_next_morto(const struct rpl_game *g)
+{
+	for (int i = 0; i < 2; i++)
+		if (g->morto_state[i] == -1)
+			return i;
+	return -1;
+}
+
+/* ---- game_end.c ---- */
+
+/* Refuse a decision: rule, and the message after the profile's name ("STBL: ..."). RPL_EILLEGAL. */
+int rpl__game_refuse(struct rpl_game *g, int rule, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A new turn for the seat to move: the turn's state cleared, the phase DRAW. */
+void rpl__game_start_turn(struct rpl_game *g);
+/* The turn passes clockwise, or the deal ends if no stock and no morto are left. */
+void rpl__game_pass_turn(struct rpl_game *g);
+/* Draw the next card of the draw source; when it runs out, a morto becomes the stock. */
+rpl_card rpl__game_draw(struct rpl_game *g);
+/* The score of side s as the table stands (final once the deal is over). */
+void rpl__game_score(const struct rpl_game *g, int s, rpl_score *sc);
+/* The deal ends (enum rpl_deal_end how; out_seat or -1): the scores, the totals, the match perhaps. */
+void rpl__game_end_deal(struct rpl_game *g, int how, int out_seat);
+/*
+ * The duties checked when the turn ends (the pile's use, a vulnerable
+ * side's opening minimum), with the state after the decision that ends it:
+ * 0 or a refusal.
+ */
+int rpl__game_turn_end_check(struct rpl_game *g, int duty_done, int32_t laid_value, int melds_after);
+/* May the side go out with melds ms[0..nm) (by_meld: the last card is melded)? 0 or a refusal. */
+int rpl__game_out_check(struct rpl_game *g, const struct meld *ms, int nm, int by_meld);
+/* A lay of laid that makes meld m (index idx) and leaves one card: can that card end the turn? 0 or a refusal. */
+int rpl__game_keep_check(struct rpl_game *g, const cardset laid, const struct meld m, int idx);
+
+/* ---- game_lay.c ---- */
+
+/*
+ * Whether a lay of n cards from a hand of hand_n keeps two cards or more.
+ * Only a lay that does not is checked for the end of the hand (a morto,
+ * going out, a card kept to discard): with two left, the decision's shape
+ * and the meld rules are all rpl__game_lay checks, which the pile-take check counts
+ * on (post_accepts). A new refusal of rpl__game_lay goes inside its end-of-hand
+ * block, or post_accepts must learn it.
+ */
+static inline int rpl__game_lay_keeps_two(int hand_n, int n)
+{
+	return n + 1 < hand_n;
+}
+
+/* A meld or an addition (a->kind MELD or ADD) in phase PLAY: 0 when laid, or a refusal. */
+int rpl__game_lay(struct rpl_game *g, const rpl_action *a);
+/* A discard in phase PLAY: 0 when made (the turn passed, or a morto due, or the deal over), or a refusal. */
+int rpl__game_discard(struct rpl_game *g, const rpl_action *a);
+
+/* ---- game_pile.c ---- */
+
+/* Take the pile in phase DRAW: 0 when taken, or a refusal (empty, frozen, unusable). */
+int rpl__game_take(struct rpl_game *g);
+
+/* ---- game.c and game_pile.c, for the layers above ---- */
 
 /*
  * The engine's internals that the layers above it use (the generator, the
