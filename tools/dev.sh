@@ -136,7 +136,14 @@ demo)
 test)
 	install_missing
 	configure
-	meson test -C "$build" --print-errorlogs
+	# the suite must leave the source tree as it found it: what git says of it before and after
+	snap=$(mktemp "${TMPDIR:-/tmp}/brp-tree.XXXXXX")
+	sh "$root/tests/style/tree-check.sh" snapshot "$root" "$snap"
+	rc=0
+	meson test -C "$build" --print-errorlogs || rc=$?
+	sh "$root/tests/style/tree-check.sh" compare "$root" "$snap" || rc=1
+	rm -f "$snap"
+	exit $rc
 	;;
 build)
 	install_missing
