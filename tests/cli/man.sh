@@ -8,7 +8,8 @@
 #    and it has the exit-status paragraph ("Exit status: 0 ...");
 # 4. the pages render (MANDIR: the built pages, when scdoc built them) with a
 #    NAME and a SYNOPSIS section, and man(1) formats them without a warning;
-# 5. the bash completion offers the commands and a command's options.
+# 5. the bash completion offers the commands, a command's options and the values of some (a profile,
+#    a seat, not file names).
 set -u
 
 [ $# -ge 2 ] || { echo "usage: man.sh BRP SRCROOT [MANDIR]" >&2; exit 2; }
@@ -85,7 +86,9 @@ if command -v bash > /dev/null; then
 		COMP_WORDS=("$2" meld --rules k); COMP_CWORD=3; _brp; echo "${COMPREPLY[*]}"
 		COMP_WORDS=("$2" verify --lo); COMP_CWORD=2; _brp; echo "${COMPREPLY[*]}"
 		COMP_WORDS=("$2" deal --commitment-version ""); COMP_CWORD=3; _brp; echo "${COMPREPLY[*]}"
-		cd "$(mktemp -d)" && COMP_WORDS=("$2" dump --log ""); COMP_CWORD=3; _brp; echo "${COMPREPLY[*]}"; rmdir "$PWD"
+		cd "$(mktemp -d)" && COMP_WORDS=("$2" dump --log ""); COMP_CWORD=3; _brp; echo "${COMPREPLY[*]}"
+		touch a-file; COMP_WORDS=("$2" view --seat ""); COMP_CWORD=3; _brp; echo "${COMPREPLY[*]}"
+		COMP_WORDS=("$2" record --seat ""); COMP_CWORD=3; _brp; echo "${COMPREPLY[*]}"; rm a-file; rmdir "$PWD"
 	' sh "$root/tools/completion/brp.bash" "$brp" 2>&1)
 	[ "$(echo "$out" | sed -n 1p)" = verify ] || bad "completion of 've': $out"
 	[ "$(echo "$out" | sed -n 2p)" = --json ] || bad "completion of 'verify --js': $out"
@@ -93,6 +96,8 @@ if command -v bash > /dev/null; then
 	[ "$(echo "$out" | sed -n 4p)" = --log ] || bad "completion of 'verify --lo': $out"
 	[ "$(echo "$out" | sed -n 5p)" = "1 2" ] || bad "completion of 'deal --commitment-version ': $out"
 	[ "$(echo "$out" | sed -n 6p)" = - ] || bad "completion of 'dump --log ': $out"
+	[ "$(echo "$out" | sed -n 7p)" = "0 1 2 3" ] || bad "completion of 'view --seat ' (seats, not file names): $out"
+	[ "$(echo "$out" | sed -n 8p)" = "0= 1= 2= 3=" ] || bad "completion of 'record --seat ' (I=NAME): $out"
 fi
 
 [ $fail -eq 0 ] && echo "manual pages, help and completion agree"

@@ -46,6 +46,11 @@ grep -q ': ok: ' "$tmp/verify" || bad "installed brp verify says: $(cat "$tmp/ve
 for page in brp brp-verify brp-export; do
 	[ -s "$prefix/share/man/man1/$page.1" ] || bad "no installed man page $page.1"
 done
+# the documents the pages name, where they say
+for doc in format.md rules.md notation.md schema.md security.md view.md python.md api.md; do
+	[ -s "$prefix/share/doc/libreplay/$doc" ] || bad "no installed document share/doc/libreplay/$doc"
+done
+grep -q 'share/doc/libreplay' "$prefix/share/man/man1/brp.1" || bad "brp(1) does not say where the documents are"
 [ -s "$prefix/share/bash-completion/completions/brp" ] || bad "no installed bash completion"
 for h in libreplay.h log.h game.h; do
 	[ -f "$prefix/include/libreplay/$h" ] || bad "no installed header libreplay/$h"
@@ -59,6 +64,17 @@ else
 	flags=$(pkg-config --cflags --libs libreplay) || bad "pkg-config cannot read the installed libreplay.pc"
 	libdir=$(pkg-config --variable=libdir libreplay)
 	case $libdir in "$prefix"/*) ;; *) bad "the installed libreplay.pc points outside its tree: $libdir" ;; esac
+	# the README's own line, as it stands there, run in a copy of the examples
+	line=$(sed -n 's/^    \(cc -o table_server examples\/table_server.c .*\)$/\1/p' "$root/README.md")
+	[ -n "$line" ] || bad "README.md has no line 'cc -o table_server examples/table_server.c ...'"
+	mkdir -p "$tmp/readme/examples"
+	cp "$root/examples/table_server.c" "$tmp/readme/examples/"
+	if (cd "$tmp/readme" && CC=$cc sh -c "$line") > "$tmp/cc.log" 2>&1; then
+		(cd "$tmp/readme" && ./table_server "$tmp/readme.brp" 5) > "$tmp/run" 2>&1 ||
+			bad "the README's table_server does not run: $(cat "$tmp/run")"
+	else
+		bad "the README's line does not build table_server: $line: $(cat "$tmp/cc.log")"
+	fi
 	# shellcheck disable=SC2086
 	if "$cc" "$@" -o "$tmp/table_server" "$root/examples/table_server.c" $flags \
 		-Wl,-rpath,"$libdir" > "$tmp/cc.log" 2>&1; then

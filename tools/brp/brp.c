@@ -19,7 +19,7 @@ static const struct brp_cmd commands[] = {
 	{ "recover", cmd_recover, "salvage the complete turns of a damaged log" },
 	{ "simulate", cmd_simulate, "let bots play legal matches and record them" },
 	{ "stats", cmd_stats, "count what happened in a corpus of logs" },
-	{ "export", cmd_export, "export logs to a SQLite database or CSV files" },
+	{ "export", cmd_export, "export logs to a SQLite database, CSV files or an XLSX workbook" },
 	{ "merge", cmd_merge, "merge the export databases of corpus shards into one" },
 	{ "deal", cmd_deal, "print the layout a committed seed derives for a deal" },
 	{ "keygen", cmd_keygen, "make a signing key pair (minisign's formats)" },

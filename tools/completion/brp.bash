@@ -42,6 +42,20 @@ _brp()
 		COMPREPLY=($(compgen -W "1 2" -- "$cur"))
 		return
 		;;
+	--seat)
+		# view, show: a seat; record, deal: I=NAME, a seat first
+		if [ "$cmd" = record ] || [ "$cmd" = deal ]; then
+			compopt -o nospace 2> /dev/null
+			COMPREPLY=($(compgen -W "0= 1= 2= 3=" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "0 1 2 3" -- "$cur"))
+		fi
+		return
+		;;
+	-p | --players)
+		COMPREPLY=($(compgen -W "2 4" -- "$cur"))
+		return
+		;;
 	-o | --output | --from-list | --sqlite | -k | -K | --keyring)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return
