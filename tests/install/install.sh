@@ -69,11 +69,14 @@ else
 	[ -n "$line" ] || bad "README.md has no line 'cc -o table_server examples/table_server.c ...'"
 	mkdir -p "$tmp/readme/examples"
 	cp "$root/examples/table_server.c" "$tmp/readme/examples/"
-	if (cd "$tmp/readme" && CC=$cc sh -c "$line") > "$tmp/cc.log" 2>&1; then
+	# the compiler and flags this build was made with stand for the line's 'cc' (a sanitized library
+	# needs a sanitized program, whose runtime must come first)
+	run_line="$cc $* ${line#cc }"
+	if (cd "$tmp/readme" && sh -c "$run_line") > "$tmp/cc.log" 2>&1; then
 		(cd "$tmp/readme" && ./table_server "$tmp/readme.brp" 5) > "$tmp/run" 2>&1 ||
 			bad "the README's table_server does not run: $(cat "$tmp/run")"
 	else
-		bad "the README's line does not build table_server: $line: $(cat "$tmp/cc.log")"
+		bad "the README's line does not build table_server: $run_line: $(cat "$tmp/cc.log")"
 	fi
 	# shellcheck disable=SC2086
 	if "$cc" "$@" -o "$tmp/table_server" "$root/examples/table_server.c" $flags \
