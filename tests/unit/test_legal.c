@@ -3,12 +3,14 @@
  * (docs/conventions.md, section 6: a rule lives in the engine only), on a
  * corpus of positions reached by bots in every profile and table size:
  *
- * 1. every move rpl_game_legal lists is accepted by rpl_game_check;
+ * 1. every move rpl_game_legal lists is accepted by rpl_game_check, and
+ *    leaves a turn that is over or can still end (rpl_game_turn_can_end);
  * 2. every decision of a sample (each draw, take, reject, morto, discard,
  *    and random melds and additions at each end) that the engine accepts is
  *    listed, as the same decision or one with the same effect (under
  *    floating wilds, a move that differs only in where a wild ends up is
- *    listed once: the same cards then count as the same move);
+ *    listed once: the same cards then count as the same move), unless it
+ *    leaves a turn that cannot end (docs/rules.md 11.9): those are not;
  * 3. the pile-take check says what the engine's own lays say: when the
  *    engine lets the pile be taken under a duty (KZV, STBL), a lay that
  *    meets the duty is among the legal moves after the take (KZV: a card
@@ -29,8 +31,20 @@
 #define MAXMOVES 4096
 
 struct stats {
-	long positions, listed, sampled, accepted, takes_ok, takes_refused;
+	long positions, listed, sampled, accepted, dead_ends, takes_ok, takes_refused;
 };
+
+/* After a (accepted), is the turn over, or can it still end? */
+static int leaves_endable(const rpl_game *g, const rpl_action *a)
+{
+	static struct rpl_game next;
+
+	memcpy(&next, g, sizeof next);
+	assert_int_equal(rpl__apply(&next, a), 0);
+	if (next.phase >= RPL_PHASE_DEAL_OVER || next.turn_no != g->turn_no || next.seat != g->seat)
+		return 1;
+	return rpl_game_turn_can_end(&next) == 1;
+}
 
 static rpl_action *moves;
 
@@ -102,6 +116,10 @@ static void sample_position(const rpl_game *g, size_t n, rpl_rng *rng, struct st
 			st->accepted++;                                                                                            \
 			if (!listed(g, &a, moves, n)) {                                                                            \
 				char text[128];                                                                                        \
+				if (!leaves_endable(g, &a)) {                                                                          \
+					st->dead_ends++;                                                                                   \
+					break;                                                                                             \
+				}                                                                                                      \
 				rpl_action_format(&a, text, sizeof text);                                                              \
 				print_error("accepted but not listed: %s\n%s\n", text, tl_snapshot(g));                                \
 				fail();                                                                                                \
@@ -204,7 +222,7 @@ static void take_position(const rpl_game *g, struct stats *st)
 		memcpy(&post, g, sizeof post);
 		post.rules.v[RPL_P_PILE_RULE] = RPL_PILE_FREE;
 		assert_int_equal(rpl__apply(&post, &take), 0);
-		n = rpl_game_legal(&post, moves, MAXMOVES);
+		n = rpl__legal_gen(&post, moves, MAXMOVES, NULL, NULL); /* what the engine accepts */
 		assert_true(n <= MAXMOVES);
 		if (lay_meets(moves, n, want, only)) {
 			for (size_t i = 0; i < n; i++) {
@@ -217,7 +235,7 @@ static void take_position(const rpl_game *g, struct stats *st)
 		}
 		st->takes_refused++;
 	} else {
-		n = rpl_game_legal(&post, moves, MAXMOVES);
+		n = rpl__legal_gen(&post, moves, MAXMOVES, NULL, NULL); /* what the engine accepts */
 		assert_true(n <= MAXMOVES);
 		if (!lay_meets(moves, n, want, only)) {
 			print_error("the pile was taken, but no lay meets its duty\n%s\n", tl_snapshot(g));
@@ -239,6 +257,12 @@ static void check_position(const rpl_game *g, rpl_rng *rng, struct stats *st)
 			char text[128];
 			rpl_action_format(&moves[i], text, sizeof text);
 			print_error("listed but refused (%s): %s\n%s\n", rpl_rule_name(rule), text, tl_snapshot(g));
+			fail();
+		}
+		if (!leaves_endable(g, &moves[i])) {
+			char text[128];
+			rpl_action_format(&moves[i], text, sizeof text);
+			print_error("listed but leaves a turn that cannot end: %s\n%s\n", text, tl_snapshot(g));
 			fail();
 		}
 	}
@@ -292,9 +316,9 @@ static void generator_and_take_check_agree_with_the_engine(void **state)
 	assert_true(st.accepted > 1000);
 	assert_true(st.takes_ok > 20);
 	assert_true(st.takes_refused > 5);
-	print_message("%ld positions, %ld moves listed, %ld decisions sampled (%ld accepted), takes %ld ok, %ld "
-	              "refused as unusable\n",
-	              st.positions, st.listed, st.sampled, st.accepted, st.takes_ok, st.takes_refused);
+	print_message("%ld positions, %ld moves listed, %ld decisions sampled (%ld accepted, %ld of them dead ends, "
+	              "not listed), takes %ld ok, %ld refused as unusable\n",
+	              st.positions, st.listed, st.sampled, st.accepted, st.dead_ends, st.takes_ok, st.takes_refused);
 }
 
 /*

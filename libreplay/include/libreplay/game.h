@@ -172,12 +172,31 @@ RPL_API const char *rpl_game_errmsg(const rpl_game *g);
  * The legal decisions of the seat to move, now: up to cap of them are
  * written to out (out may be NULL when cap is 0); returns how many there are
  * in all. Moves that differ only in where a floating wild ends up are listed
- * once. Note that three rules are checked when the turn ends (a vulnerable
- * side's opening minimum, KZV/STBL pile use, ABERTO's one-card pile), so a
- * listed move can leave a turn that cannot end legally: see docs/rules.md.
- * Only reads g (0 for NULL); the moves are the caller's.
+ * once. Every listed decision is one rpl_game_apply accepts and after which
+ * the turn can still end legally (rpl_game_turn_can_end): a seat that plays
+ * only listed decisions is never stranded. A decision the engine accepts
+ * but that leaves a turn no sequence of decisions can end (docs/rules.md
+ * 11.9) is not listed. Only reads g (0 for NULL); the moves are the
+ * caller's. It allocates the room of its search, and lists a decision the
+ * engine accepts without asking when that room cannot be had.
  */
 RPL_API size_t rpl_game_legal(const rpl_game *g, rpl_action *out, size_t cap);
+
+/*
+ * Whether the seat to move can still end its turn legally: 1 when some
+ * sequence of its own decisions from here ends the turn (a discard the
+ * engine accepts, going out, a morto picked up after the last discard), 0
+ * when none does: a dead end, where every discard is refused and no lay
+ * leads to a position where one is not (docs/rules.md 11.9). Three rules
+ * make dead ends: a pile duty (KZV, STBL), a vulnerable side's opening
+ * minimum and ABERTO's one-card pile, all checked when the turn ends. The
+ * answer is the engine's, by an exhaustive search of the rest of the turn
+ * over the seat's lays (the seat's own cards and the morto as they are in
+ * g); a search that passes 20,000 positions (only a hostile position does)
+ * answers 1. RPL_ESTATE when no turn is in progress (no deal, the deal or
+ * match over), RPL_EINVAL for NULL, RPL_ENOMEM. Only reads g.
+ */
+RPL_API int rpl_game_turn_can_end(const rpl_game *g);
 
 /*
  * Queries. They only read g, and what each returns for a NULL g or a seat,

@@ -453,10 +453,11 @@ typedef struct rpl_verdict {
 	char message[RPL_ERRMSG_SIZE]; /* one line: the rule message, the mismatch, the damage */
 	/* where: the deal, turn (1-based) and seat of an illegal decision or where the log stops */
 	int deal, turn, seat;
-	rpl_action action; /* ILLEGAL: the decision refused */
-	int rule;          /* ILLEGAL: enum rpl_rule */
-	int side;          /* MISMATCH: the side whose claim differs */
-	int claim_deal;    /* MISMATCH: the deal claimed (0 = the match total) */
+	rpl_action
+			action; /* ILLEGAL: the decision refused, or (rule turn.dead_end) the one that left its turn no legal end */
+	int rule;       /* ILLEGAL: enum rpl_rule */
+	int side;       /* MISMATCH: the side whose claim differs */
+	int claim_deal; /* MISMATCH: the deal claimed (0 = the match total) */
 	int32_t claimed, computed;
 	rpl_score breakdown; /* MISMATCH: the recomputed breakdown (deal claims) */
 	uint64_t offset;     /* MALFORMED: byte offset of the damage */

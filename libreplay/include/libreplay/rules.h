@@ -176,6 +176,7 @@ enum rpl_rule {
 	RPL_RULE_BAD_ACTION = 9,     /* action.malformed */
 	RPL_RULE_DEAL_NOT_OVER = 10, /* deal.not_over: a new deal before the end */
 	RPL_RULE_LAYOUT = 11,        /* deal.layout: not a valid deal of 108 cards */
+	RPL_RULE_TURN_DEAD_END = 12, /* turn.dead_end: verification only: a decision that left a turn no decision can end */
 	/* drawing and the pile */
 	RPL_RULE_STOCK_EMPTY = 20,       /* stock.empty */
 	RPL_RULE_PILE_EMPTY = 21,        /* pile.empty */

@@ -7,7 +7,8 @@
  *   game_lay.c    melds, additions and discards
  *   game_pile.c   the pile: the take and the check that its card can be laid
  *   game.c        the match: deals, each decision dispatched, the queries
- *   legal.c       the legal-move generator, which asks the engine
+ *   legal.c       the move generator: every decision the engine accepts now
+ *   turn.c        can the turn still end (the search of a turn's rest), and the legal decisions that keep it so
  */
 #ifndef RPL_GAME_IMPL_H
 #define RPL_GAME_IMPL_H
@@ -153,5 +154,36 @@ int rpl__apply(struct rpl_game *g, const rpl_action *a);
  * (the turn after taking the pile). The engine's own pile-take check.
  */
 int rpl__can_lay(const struct rpl_game *g, int side, const cardset h, rpl_card x, const struct rpl_game *post);
+
+/* ---- legal.c ---- */
+
+/*
+ * The keep hook of the move generator: after is the state a's decision
+ * leads to (accepted by the engine); 1 keeps a, 0 leaves it out.
+ */
+typedef int (*rpl__legal_keep)(void *ctx, const struct rpl_game *after, const rpl_action *a);
+/*
+ * Every decision the engine accepts now from g (keep NULL), or those of
+ * them keep keeps; up to cap into out (out may be NULL when cap is 0);
+ * returns how many in all. rpl_game_legal is this with turn.c's hook.
+ */
+size_t rpl__legal_gen(const struct rpl_game *g, rpl_action *out, size_t cap, rpl__legal_keep keep, void *keep_ctx);
+/* The generator's table of the decisions met (open addressing; a power of two). */
+#define RPL__LEGAL_SEEN_SLOTS 8192
+/*
+ * rpl__legal_gen with the caller's table of RPL__LEGAL_SEEN_SLOTS zeros,
+ * left zero again: a caller that generates often clears no table a call.
+ */
+size_t rpl__legal_gen_seen(const struct rpl_game *g, rpl_action *out, size_t cap, rpl__legal_keep keep, void *keep_ctx,
+                           uint64_t *seen);
+
+/* ---- turn.c ---- */
+
+/*
+ * rpl_game_turn_can_end without the NULL check: 1, 0, RPL_ESTATE or
+ * RPL_ENOMEM. *gave_up (gave_up may be NULL) is 1 when the search passed
+ * its limit of positions and the answer 1 is not proven.
+ */
+int rpl__turn_can_end(const struct rpl_game *g, int *gave_up);
 
 #endif

@@ -1,10 +1,12 @@
 /*
- * The legal-move generator. Candidates are built from the hand by the shape
- * of runs, then every one is confirmed by the engine itself on a scratch
- * copy (rpl__apply), so the generator can never list a move that
- * rpl_game_apply refuses, and it keeps no copy of a rule: the engine,
- * game.c, decides (docs/conventions.md, section 6). It calls the engine and
- * the meld rules, never the other way round.
+ * The move generator. Candidates are built from the hand by the shape of
+ * runs, then every one is confirmed by the engine itself on a scratch copy
+ * (rpl__apply), so the generator can never list a move that rpl_game_apply
+ * refuses, and it keeps no copy of a rule: the engine, game.c, decides
+ * (docs/conventions.md, section 6). It calls the engine and the meld rules,
+ * never the other way round. The decisions it finds are what the engine
+ * accepts now; turn.c keeps those after which the turn can still end
+ * (rpl_game_legal), through the keep hook.
  */
 #include <string.h>
 
@@ -15,14 +17,17 @@ static const rpl_card wild_faces[5] = { 1, 14, 27, 40, RPL_JOKER };
 
 /* ---- the generator ---- */
 
-#define SEEN_SLOTS 8192 /* open addressing; a power of two */
+#define SEEN_SLOTS RPL__LEGAL_SEEN_SLOTS
 
 struct gen {
 	const struct rpl_game *g;
 	struct rpl_game scratch;
 	rpl_action *out;
 	size_t cap, n;
-	uint64_t seen[SEEN_SLOTS]; /* action keys; 0 = empty */
+	rpl__legal_keep keep; /* NULL: every accepted decision */
+	void *keep_ctx;
+	uint64_t *seen;                /* SEEN_SLOTS action keys; 0 = empty */
+	uint16_t used[SEEN_SLOTS / 2]; /* the slots filled, emptied again at the end */
 	size_t nseen;
 };
 
@@ -52,8 +57,10 @@ static int try_emit(struct gen *ge, const rpl_action *a)
 		return 0;
 	if (ge->nseen < SEEN_SLOTS / 2) {
 		ge->seen[slot] = key;
-		ge->nseen++;
+		ge->used[ge->nseen++] = (uint16_t)slot;
 	}
+	if (ge->keep && !ge->keep(ge->keep_ctx, &ge->scratch, a))
+		return 0;
 	if (ge->out && ge->n < ge->cap)
 		ge->out[ge->n] = *a;
 	ge->n++;
@@ -349,21 +356,22 @@ static void gen_adds(struct gen *ge, const cardset h, int side, int i)
 	}
 }
 
-size_t rpl_game_legal(const rpl_game *g, rpl_action *out, size_t cap)
+size_t rpl__legal_gen_seen(const struct rpl_game *g, rpl_action *out, size_t cap, rpl__legal_keep keep, void *keep_ctx,
+                           uint64_t *seen)
 {
 	struct gen *ge, stack_gen;
 	rpl_action a;
 	int side;
 
-	if (!g)
-		return 0;
 	ge = &stack_gen;
 	ge->g = g;
 	ge->out = out;
 	ge->cap = out ? cap : 0;
+	ge->keep = keep;
+	ge->keep_ctx = keep_ctx;
 	ge->n = 0;
 	ge->nseen = 0;
-	memset(ge->seen, 0, sizeof(ge->seen));
+	ge->seen = seen;
 	memset(&a, 0, sizeof(a));
 	side = SIDE(g->seat);
 
@@ -401,5 +409,15 @@ size_t rpl_game_legal(const rpl_game *g, rpl_action *out, size_t cap)
 	}
 	default: break;
 	}
+	for (size_t i = 0; i < ge->nseen; i++)
+		seen[ge->used[i]] = 0;
 	return ge->n;
+}
+
+size_t rpl__legal_gen(const struct rpl_game *g, rpl_action *out, size_t cap, rpl__legal_keep keep, void *keep_ctx)
+{
+	uint64_t seen[SEEN_SLOTS];
+
+	memset(seen, 0, sizeof(seen));
+	return rpl__legal_gen_seen(g, out, cap, keep, keep_ctx, seen);
 }

@@ -361,6 +361,7 @@ const char *rpl_rule_name(int rule)
 	case RPL_RULE_BAD_ACTION: return "action.malformed";
 	case RPL_RULE_DEAL_NOT_OVER: return "deal.not_over";
 	case RPL_RULE_LAYOUT: return "deal.layout";
+	case RPL_RULE_TURN_DEAD_END: return "turn.dead_end";
 	case RPL_RULE_STOCK_EMPTY: return "stock.empty";
 	case RPL_RULE_PILE_EMPTY: return "pile.empty";
 	case RPL_RULE_PILE_FROZEN: return "pile.frozen";

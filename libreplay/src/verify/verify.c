@@ -8,6 +8,7 @@
 #include "base/grow.h"
 #include "base/msg.h"
 #include "verify/verdict.h"
+#include "verify/dead_end.h"
 
 /*
  * The committed deal (format.md 16.4): the layouts read before the seed is
@@ -159,6 +160,43 @@ static int judge_signatures(rpl_reader *rd, const rpl_keyring *trusted, rpl_verd
 	return 0;
 }
 
+/*
+ * The decision ev was refused in g: the verdict names it, or, when the turn
+ * was already at a dead end (docs/rules.md 11.10), the decision of the turn
+ * that made it so (turn.dead_end), with the refusal that followed in its
+ * message. 0 or RPL_ENOMEM.
+ */
+static int judge_refusal(const rpl_game *g, const struct rpl__turn_watch *tw, const rpl_event *ev, rpl_verdict *out)
+{
+	const char *msg = rpl_game_errmsg(g), *why = strstr(msg, ": ");
+	char text[128];
+	size_t at;
+	int dead = tw ? rpl__turn_watch_dead_end(tw, g, &at) : 0;
+
+	if (dead < 0)
+		return dead;
+	out->kind = RPL_VERDICT_ILLEGAL;
+	out->deal = ev->deal;
+	out->turn = ev->turn;
+	out->seat = ev->seat;
+	if (!dead) {
+		out->action = ev->action;
+		out->rule = rpl_game_rule(g);
+		out->replay_offset = ev->offset;
+		rpl__msgf(out->message, "%s", msg);
+		return 0;
+	}
+	out->action = tw->dec[at];
+	out->rule = RPL_RULE_TURN_DEAD_END;
+	out->replay_offset = tw->offset[at];
+	out->actions -= (int)(tw->n - at);
+	rpl_action_format(&ev->action, text, sizeof(text));
+	/* the engine's message is "PROFILE: why": the profile first here too */
+	rpl__msgf(out->message, "%.*s: after this decision the turn could not end legally: the later %s was refused (%s)",
+	          why ? (int)(why - msg) : 0, msg, text, why ? why + 2 : msg);
+	return 0;
+}
+
 int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_keyring *trusted, rpl_verdict *out,
                               const rpl_verify_observer *obs)
 {
@@ -171,6 +209,7 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 	size_t capscores = 0;
 	uint64_t last_offset = 0, last_action = 0; /* the sections of the last event read, of the last decision */
 	struct dealcheck dc = { 0 };
+	struct rpl__turn_watch *tw = NULL;
 	int err = RPL_OK, got, last_turn = 0, judged = 0, read_all = 0;
 
 	if (!rd || !out)
@@ -255,17 +294,19 @@ int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_
 			int was_over;
 			if (obs && obs->before && (err = obs->before(obs->ctx, &ev, g)) != 0)
 				goto cleanup;
+			if (!tw && !(tw = malloc(sizeof(*tw)))) {
+				err = RPL_ENOMEM;
+				goto cleanup;
+			}
+			if (g->phase == RPL_PHASE_DRAW)
+				rpl__turn_watch_before(tw, g, &ev.action);
 			if (rpl_game_apply(g, &ev.action) != 0) {
-				out->kind = RPL_VERDICT_ILLEGAL;
-				out->deal = ev.deal;
-				out->turn = ev.turn;
-				out->seat = ev.seat;
-				out->action = ev.action;
-				out->rule = rpl_game_rule(g);
-				out->replay_offset = ev.offset;
-				rpl__msgf(out->message, "%s", rpl_game_errmsg(g));
+				if ((err = judge_refusal(g, tw, &ev, out)) != 0)
+					goto cleanup;
 				goto illegal;
 			}
+			if (tw->watching)
+				rpl__turn_watch_after(tw, &ev.action, ev.offset);
 			out->actions++;
 			last_turn = ev.turn;
 			last_action = ev.offset;
@@ -411,6 +452,7 @@ cleanup:
 		out->winner = rpl_game_winner(g);
 	}
 	rpl_game_free(g);
+	free(tw);
 	free(claims);
 	free(scores);
 	free(dc.layouts);
