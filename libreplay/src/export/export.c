@@ -18,6 +18,7 @@
 #include "base/grow.h"
 #include "base/sha256.h"
 #include "base/msg.h"
+#include "verify/verdict.h"
 
 const char *const rpl__export_morto_names[4] = { "untouched", "direct", "indirect", "stock" };
 
@@ -364,6 +365,16 @@ int rpl_export_match_load_memory_trusted(rpl_export_match **out, const char *nam
 		struct collector c = { m, flags, 0, { 0 } };
 		rpl_verify_observer obs = { &c, collect_before, collect_after };
 		err = rpl_verify_reader_trusted(rd, NULL, trusted, &m->verdict, &obs);
+	}
+	if (!err && (m->verdict.kind == RPL_VERDICT_UNTRUSTED || m->verdict.kind == RPL_VERDICT_TAMPERED)) {
+		/*
+		 * The row's replay_detail is a line too: it never blames a seat for
+		 * bytes no trusted key signed (docs/security.md), as brp verify's
+		 * line and JSON do not.
+		 */
+		char detail[RPL_ERRMSG_SIZE];
+		rpl__verdict_replay_text(&m->verdict, detail, sizeof(detail));
+		memcpy(m->verdict.replay_message, detail, sizeof(detail));
 	}
 	if (err) {
 		const char *why = m->verdict.message[0] ? m->verdict.message : rpl_strerror(err);
