@@ -28,6 +28,10 @@ platform's public key is the one trusted key. Then:
               not in the seat and decision columns, nor in replay_detail (a
               rule's message names the seat: 'seat 1 already drew this
               turn'), except for the illegal meld inside the signed bytes.
+  naming      brp keygen and brp sign name the key by its id and its
+              fingerprint (computed here from the .pub and from the signature
+              section), as verify does: the impostor's brp sign line carries
+              the platform's id and its own fingerprint.
   stripping   a signed compact log cut just before its signature, and a
               signed growing log (brp record -k, killed) cut between its last
               section (a wrong claim) and that flush's signature: the header
@@ -287,7 +291,20 @@ def sign(s, name, data, key):
     r = run(s.brp, "sign", "-k", key, path)
     if r.returncode:
         raise SystemExit("forgery.py: brp sign %s: %s" % (name, r.stderr.decode()))
-    return open(path, "rb").read()
+    # the signer named by its public key, as verify names it: the impostor's line differs from the platform's
+    signed = open(path, "rb").read()
+    pk = sections(signed)[-1][1][74:106]
+    want = "%s: signed by key %s (fingerprint %s)" % (path, key_id_text(sections(signed)[-1][1][2:10]),
+                                                      hashlib.blake2b(pk, digest_size=32).hexdigest()[:32])
+    s.checks += 1
+    if r.stdout.decode().strip() != want:
+        s.fail("brp sign %s: the line is %r, not %r" % (name, r.stdout.decode().strip(), want))
+    return signed
+
+
+def key_id_text(raw):
+    """A key id as minisign and brp write it: the 8 bytes little-endian, in hex without leading zeros."""
+    return "%X" % int.from_bytes(raw, "little")
 
 
 def zigzag(v):
@@ -548,6 +565,12 @@ def main():
             r = run(brp, "keygen", "-o", k)
             if r.returncode:
                 raise SystemExit(r.stderr.decode())
+            # the fingerprint to publish with the .pub, said when the key is made
+            s.checks += 1
+            want = "key %s (fingerprint %s): secret key %s.key (unencrypted), public key %s.pub" % (
+                open(k + ".pub").read().split("\n")[0].rsplit(" ", 1)[1], fingerprint(k + ".pub"), k, k)
+            if r.stdout.decode().strip() != want:
+                s.fail("brp keygen: the line is %r, not %r" % (r.stdout.decode().strip(), want))
 
         pub = open("platform.pub").read().split("\n")[0]
         key = pub.rsplit(" ", 1)[1]
