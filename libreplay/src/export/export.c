@@ -571,10 +571,10 @@ void rpl__export_copy_key(const rpl_export_match *m, char out[RPL__EXPORT_COPY_S
 
 	rpl__export_fingerprint(&sr->key, signed_, fp);
 	rpl_key_id_format(sr->key.id, id);
-	snprintf(out, RPL__EXPORT_COPY_SIZE, "%s%s|%s|%s|%s|%s|%d|%s",
+	snprintf(out, RPL__EXPORT_COPY_SIZE, "%s%s|%s|%s|%s|%s|%d|%s|%d",
 	         v->match_id[0] ? "" : "h:", v->match_id[0] ? v->match_id : m->hash, rpl_verdict_name(v->kind),
 	         rpl_signature_status_name(sr->status), signed_ ? id : "", fp, sr->trusted,
-	         m->have_header ? rpl_deal_commitment_name(v->deal_commitment) : "");
+	         m->have_header ? rpl_deal_commitment_name(v->deal_commitment) : "", v->replay_trusted);
 }
 
 void rpl_export_match_free(rpl_export_match *m)
