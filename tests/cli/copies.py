@@ -9,6 +9,10 @@ Copies of one match (one match identity) that verify differently are each a row 
   revealed) or revealed copy next, and the reverse order, in one run and in two;
 - signed: a tampered copy beside the genuine one; a signed and a stripped (its signature section cut off)
   copy; a copy signed by another key; each without -K and with -K (and --keyring), into one database;
+- coverage: a growing log whose signed prefix ends before an illegal meld, the rest unsigned, and one
+  signed past the meld, the end section unsigned after it: both untrusted under -K, partial, signed by the
+  platform; the second shows that the platform signed the meld (replay_trusted), so neither may hide the
+  other (schema version 5), in either order, in one run and in two, in CSV and through brp merge;
 - identical copies (the same bytes, a revealed log and its revealed byte-variant) are one row; a better
   file of one copy (the closed form of a signed recording over its growing form) gives the row every
   column of that file, never some;
@@ -16,7 +20,8 @@ Copies of one match (one match identity) that verify differently are each a row 
 - merge: two databases each holding one copy give both rows; merging again adds nothing;
 - upgrade: databases of schema versions 1, 2 and 3 (made from schema/00N-*.sql and filled with an export's
   rows) are upgraded by brp merge with every row kept and every view answering as before; their rows
-  take their file's columns when exported again; their shards merge.
+  take their file's columns when exported again; their shards merge. A database of version 4 is upgraded
+  with every row as it was, and then keeps the coverage copies apart.
 Each row is checked against brp verify --json of its own file: its hash, bytes, verdict, message,
 identity, end, signature (status, key, fingerprint from the .pub files, coverage) and dealing.
 """
@@ -229,8 +234,10 @@ class Judge:
         signer = last_signer(path) if sig.get("status") != "unsigned" else None
         fp = fingerprint(signer[1]) if signer else None
         trusted = int(bool(keyed and sig.get("status") == "ok" and signer == self.platform))
+        # whether a trusted key signs what the replay found: said by verify for an untrusted verdict
+        replay_trusted = int(j["replay_trusted"]) if "replay_trusted" in j else None
         return (j.get("match_id") or sha256(path), j.get("verdict"), sig.get("status"), sig.get("key"), fp, trusted,
-                j.get("dealing", {}).get("commitment"))
+                j.get("dealing", {}).get("commitment"), replay_trusted)
 
     def check_row(self, label, row, path, keyed):
         """Every file-derived column of row is the file's own."""
@@ -298,7 +305,8 @@ class Judge:
             return got
         for r in got:
             key = (r["identity"] or r["hash"], r["verdict"], r["signature"], r["signature_key"],
-                   r["signature_fingerprint"], r["signature_trusted"], r["dealing"])
+                   r["signature_fingerprint"], r["signature_trusted"], r["dealing"],
+                   r["replay_trusted"] if r["verdict"] == "untrusted" else None)
             if key not in copies:
                 fail("%s: a row of no expected copy: %r" % (label, key))
                 continue
@@ -455,6 +463,80 @@ def check_signed(brp, j, c):
     print("signed: tampered, stripped and impostor copies beside the genuine one, with and without -K")
 
 
+def coverage_copies(brp, src):
+    """Two growing logs of one match, each signed by the platform over a prefix and untrusted after it:
+    (the one signed before deal 2's illegal meld, the one signed past it)."""
+    text = open(os.path.join(src, "samples", "disputed", "meld-two-wilds.txt")).read()
+    lines = text.splitlines(keepends=True)
+    with open("cov-prefix.txt", "w") as f:
+        f.write("".join(lines[:lines.index("deal 2\n")]))
+    with open("cov-whole.txt", "w") as f:
+        f.write("".join(l for l in lines if l != "end\n"))
+    run(brp, "import", "cov-prefix.txt", "-o", "cov-prefix.brp")
+    run(brp, "import", "cov-whole.txt", "-o", "cov-whole.brp")
+    prefix, whole = open("cov-prefix.brp", "rb").read(), open("cov-whole.brp", "rb").read()
+    if not whole.startswith(prefix):
+        fail("coverage: the growing log of deal 1 is not a prefix of the whole one")
+    end = [x for x in identity.sections(open(os.path.join(src, "samples", "disputed", "meld-two-wilds.brp"),
+                                               "rb").read()) if x[0] == b"E"]
+    end = identity.rebuild(end)[len(identity.MAGIC):]
+    run(brp, "sign", "-k", "copies/platform.key", "cov-prefix.brp")
+    signed = open("cov-prefix.brp", "rb").read()
+    with open("copies/cov-before.brp", "wb") as f:  # the platform's signature ends before deal 2
+        f.write(signed + whole[len(prefix):] + end)
+    with open("cov-past.brp", "wb") as f:
+        f.write(signed + whole[len(prefix):])
+    run(brp, "sign", "-k", "copies/platform.key", "cov-past.brp")
+    with open("copies/cov-past.brp", "wb") as f:  # signed again after deal 2; the end section unsigned
+        f.write(open("cov-past.brp", "rb").read() + end)
+    return "copies/cov-before.brp", "copies/cov-past.brp"
+
+
+def check_coverage(brp, j, before, past):
+    """Copies that differ only in whether the platform signed the replay's finding are two rows."""
+    jb, jp = j.json(before, True), j.json(past, True)
+    sb, sp = jb.get("signature", {}), jp.get("signature", {})
+    if jb.get("match_id") != jp.get("match_id") or not jb.get("match_id") or \
+            [jb.get("verdict"), jp.get("verdict")] != ["untrusted", "untrusted"] or \
+            [jb.get("replay"), jp.get("replay")] != ["illegal", "illegal"] or \
+            [jb.get("replay_trusted"), jp.get("replay_trusted")] != [False, True] or \
+            [sb.get("status"), sp.get("status")] != ["partial", "partial"] or \
+            sb.get("fingerprint") != sp.get("fingerprint") or "seat 1" not in jp.get("message", "") + \
+            run(brp, "verify", "-K", "copies/platform.pub", past, check=False).stdout:
+        fail("coverage: the copies are not what the attack needs: %r %r" % (jb, jp))
+    for order in ((before, past), (past, before)):
+        for runs in (1, 2):
+            fresh("v.db")
+            if runs == 1:
+                export(brp, "v.db", *order, keyed=True)
+            else:
+                for p in order:
+                    export(brp, "v.db", p, keyed=True)
+            label = "coverage: %s then %s, %d run%s" % (os.path.basename(order[0]), os.path.basename(order[1]),
+                                                      runs, "s" if runs > 1 else "")
+            got = j.check_db(label, "v.db", [(p, True) for p in order])
+            if sorted((r["file"], r["replay_trusted"]) for r in got) != sorted([(before, 0), (past, 1)]):
+                fail("%s: %r" % (label, [(r["file"], r["replay_trusted"]) for r in got]))
+    # CSV: one row each
+    out = run(brp, "export", "-q", "--csv", "cov-csv", "-K", "copies/platform.pub", before, past).stdout
+    with open("cov-csv/matches.csv", newline="") as f:
+        files = sorted(r["file"] for r in csv.DictReader(f))
+    if files != sorted([before, past]):
+        fail("coverage: matches.csv holds %r" % files)
+    shutil.rmtree("cov-csv")
+    # brp merge of two databases, each holding one of them
+    for a, b in ((before, past), (past, before)):
+        fresh("va.db")
+        fresh("vb.db")
+        export(brp, "va.db", a, keyed=True)
+        export(brp, "vb.db", b, keyed=True)
+        run(brp, "merge", "va.db", "vb.db")
+        got = rows("va.db", "SELECT file, replay_trusted FROM matches ORDER BY match_id")
+        if [(r["file"], r["replay_trusted"]) for r in got] != [(a, int(a == past)), (b, int(b == past))]:
+            fail("coverage: %s merged with %s: %r" % (a, b, got))
+    print("coverage: a copy the platform signed past the illegal meld and one signed before it are two rows")
+
+
 def check_better_file(brp, j):
     """A better file of one copy gives the row every column of that file, or none."""
     growing, closed = record_signed(brp, "copies/rec.brp")
@@ -601,6 +683,9 @@ def old_database(src, version, new_db, out):
     assert scalar(out, "PRAGMA user_version") == version
 
 
+LATEST = 5  # the schema version brp writes
+
+
 VIEWS = {1: ("player_stats", "player_deals", "seat_advantage", "deal_advantage"),
          2: ("player_stats", "player_deals", "seat_advantage", "deal_advantage", "seat_results")}
 
@@ -643,7 +728,7 @@ def check_upgrades(brp, src, j, c):
         # upgraded by brp merge of an empty database: nothing added, every row kept
         out = run(brp, "merge", old, empty).stdout
         label = "version %d upgraded" % version
-        if scalar(old, "PRAGMA user_version") != 4 or not out.startswith("0 matches added"):
+        if scalar(old, "PRAGMA user_version") != LATEST or not out.startswith("0 matches added"):
             fail("%s: user_version %d, merge said %r" % (label, scalar(old, "PRAGMA user_version"), out))
         after = snapshot(old, version)
         ncols = len(before["matches"][0])
@@ -693,6 +778,27 @@ def check_upgrades(brp, src, j, c):
     print("upgrade: versions 1, 2 and 3 keep every row and view; their rows and shards become copies")
 
 
+def check_upgrade_4(brp, src, j, before, past):
+    """A database of version 4 holding one coverage copy: upgraded with its rows as they were, it then
+    takes the other copy as a row of its own."""
+    fresh("w.db")
+    export(brp, "w.db", before, keyed=True)
+    for version in (4,):
+        old_database(src, version, "w.db", "v%d.db" % version)
+        rows_before = rows("v%d.db" % version, "SELECT * FROM matches")
+        out = run(brp, "merge", "v%d.db" % version, "w.db").stdout
+        if scalar("v%d.db" % version, "PRAGMA user_version") != LATEST or not out.startswith("0 matches added"):
+            fail("version %d upgraded: user_version %d, merge said %r" % (
+                version, scalar("v%d.db" % version, "PRAGMA user_version"), out))
+        if rows("v%d.db" % version, "SELECT * FROM matches") != rows_before:
+            fail("version %d upgraded: the rows changed" % version)
+        export(brp, "v%d.db" % version, past, keyed=True)
+        j.check_db("version %d upgraded, the other coverage copy exported" % version, "v%d.db" % version,
+                   [(before, True), (past, True)])
+        check_counted_once("version %d upgraded" % version, "v%d.db" % version)
+    print("upgrade: version 4 keeps every row, then keeps the coverage copies apart")
+
+
 def main():
     if len(sys.argv) >= 2 and sys.argv[1] == "make":
         brp, src, out = os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3]), sys.argv[4]
@@ -710,7 +816,10 @@ def main():
         check_better_file(brp, j)
         check_csv(brp, j, c)
         check_merge(brp, j, c)
+        before, past = coverage_copies(brp, src)
+        check_coverage(brp, j, before, past)
         check_upgrades(brp, src, j, c)
+        check_upgrade_4(brp, src, j, before, past)
     finally:
         shutil.rmtree(work)
     if failures:

@@ -23,7 +23,15 @@ platform's public key is the one trusted key. Then:
               meld inside the signed bytes names it; a wrong claim appended and
               signed by a key that copies the platform's key id (the impostor)
               is untrusted, the impostor named as another key by its
-              fingerprint; a whole log re-signed by the impostor too.
+              fingerprint; a whole log re-signed by the impostor too. The
+              export of each with -K (SQLite and CSV) names no seat either:
+              not in the seat and decision columns, nor in replay_detail (a
+              rule's message names the seat: 'seat 1 already drew this
+              turn'), except for the illegal meld inside the signed bytes.
+  naming      brp keygen and brp sign name the key by its id and its
+              fingerprint (computed here from the .pub and from the signature
+              section), as verify does: the impostor's brp sign line carries
+              the platform's id and its own fingerprint.
   stripping   a signed compact log cut just before its signature, and a
               signed growing log (brp record -k, killed) cut between its last
               section (a wrong claim) and that flush's signature: the header
@@ -37,11 +45,13 @@ Every truncation of a signed log is tested in tests/unit/test_sign.c (in
 process: thousands of cuts).
 """
 import base64
+import csv
 import hashlib
 import json
 import os
 import re
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -281,7 +291,20 @@ def sign(s, name, data, key):
     r = run(s.brp, "sign", "-k", key, path)
     if r.returncode:
         raise SystemExit("forgery.py: brp sign %s: %s" % (name, r.stderr.decode()))
-    return open(path, "rb").read()
+    # the signer named by its public key, as verify names it: the impostor's line differs from the platform's
+    signed = open(path, "rb").read()
+    pk = sections(signed)[-1][1][74:106]
+    want = "%s: signed by key %s (fingerprint %s)" % (path, key_id_text(sections(signed)[-1][1][2:10]),
+                                                      hashlib.blake2b(pk, digest_size=32).hexdigest()[:32])
+    s.checks += 1
+    if r.stdout.decode().strip() != want:
+        s.fail("brp sign %s: the line is %r, not %r" % (name, r.stdout.decode().strip(), want))
+    return signed
+
+
+def key_id_text(raw):
+    """A key id as minisign and brp write it: the 8 bytes little-endian, in hex without leading zeros."""
+    return "%X" % int.from_bytes(raw, "little")
 
 
 def zigzag(v):
@@ -303,6 +326,37 @@ def expect(s, what, path, trusted, want, want_rc=1):
     if rc != want_rc:
         s.fail("%s: exit %d, not %d" % (what, rc, want_rc))
     return v, s.line
+
+
+def exported(s, what, path, trusted, want_detail, blame):
+    """The row of path in brp export -K trusted, SQLite and CSV: the verdict untrusted, the replay's finding
+    want_detail, the seat and the decision given only when blame (the finding in trusted bytes)."""
+    s.checks += 1
+    db, out = os.path.join(s.tmp, "framed.db"), os.path.join(s.tmp, "framed-csv")
+    for old in (db, os.path.join(out, "matches.csv")):
+        if os.path.exists(old):
+            os.remove(old)
+    r = run(s.brp, "export", "-q", "--sqlite", db, "-K", trusted, path)
+    r2 = run(s.brp, "export", "-q", "--csv", out, "-K", trusted, path)
+    if r.returncode or r2.returncode:
+        s.fail("%s: brp export -K: exit %d, %d: %s" % (what, r.returncode, r2.returncode, (r.stderr + r2.stderr).decode()))
+        return
+    con = sqlite3.connect(db)
+    con.row_factory = sqlite3.Row
+    rows = [dict(x) for x in con.execute("SELECT * FROM matches")]
+    con.close()
+    with open(os.path.join(out, "matches.csv"), newline="") as f:
+        rows += [{k: (int(v) if v.lstrip("-").isdigit() else v or None) for k, v in x.items()} for x in csv.DictReader(f)]
+    for row, sink in zip(rows, ("SQLite", "CSV")):
+        if row["verdict"] != "untrusted" or row["replay"] != "illegal" or row["replay_detail"] != want_detail or \
+                (row["verdict_seat"] is not None) or (row["verdict_decision"] is not None):
+            s.fail("%s: the %s row blames what it may not, or says another finding: %r" % (
+                what, sink, {k: row[k] for k in ("verdict", "replay", "replay_trusted", "replay_detail",
+                                                 "verdict_seat", "verdict_decision")}))
+        if not blame and ("seat" in row["verdict_detail"] or "seat" in row["replay_detail"]):
+            s.fail("%s: the %s row names a seat for bytes no trusted key signed: %r" % (what, sink, row))
+    if len(rows) != 2:
+        s.fail("%s: %d rows exported, not one in each sink" % (what, len(rows)))
 
 
 def framing(s, samples, trusted, platform_key, forger_key):
@@ -334,6 +388,20 @@ def framing(s, samples, trusted, platform_key, forger_key):
     for word in ("seat", "2h 2s", "wilds in one meld"):
         if word in line or word in v.get("message", ""):
             s.fail("an illegal meld appended unsigned: the line blames a seat (%r): %s" % (word, line))
+    exported(s, "an illegal meld appended unsigned, exported", path, trusted, "deal 2, turn 2 (meld.wilds)", False)
+    # a take after the draw appended unsigned: the rule's own message names the seat, which no row may give
+    took = import_text(s, "took", "".join(body).replace("2. 1: draw, meld 2c 3c 4c 2h 2s, discard Kh",
+                                                          "2. 1: draw, take, discard Kh"))
+    if not took.startswith(prefix):
+        raise SystemExit("forgery.py: the growing log of deal 1 is not a prefix of the one with the take")
+    path = s.write("framed-take.brp", signed + took[len(prefix):])
+    v, line = expect(s, "a take after the draw appended unsigned", path, trusted,
+                     {"verdict": "untrusted", "replay": "illegal", "deal": 2, "turn": 2, "rule": "turn.already_drew",
+                      "seat": "(absent)", "replay_trusted": False})
+    if "seat" in line:
+        s.fail("a take after the draw appended unsigned: the line blames a seat: " + line)
+    exported(s, "a take after the draw appended unsigned, exported", path, trusted,
+             "deal 2, turn 2 (turn.already_drew)", False)
     # the illegal meld inside the platform's signature, an unsigned claim after it: the seat is named
     claim = frame("C", varint(2) + varint(zigzag(0)) + varint(zigzag(0)))
     signed_all = sign(s, "whole-signed.brp", whole, platform_key)
@@ -345,6 +413,8 @@ def framing(s, samples, trusted, platform_key, forger_key):
     if "in the trusted bytes the replay finds illegal: deal 2, turn 2, seat 1: meld 2c 3c 4c 2h 2s: meld.wilds:" \
             not in line:
         s.fail("an illegal meld signed, a claim appended: the line does not name the signed decision: " + line)
+    exported(s, "an illegal meld signed, a claim appended, exported", path, trusted,
+             "ABERTO: 2 wilds in one meld: at most 1 allowed", True)
     # the signed illegal meld alone: the verdict is illegal, trusted
     path = s.write("illegal-signed.brp", signed_all)
     v, line = expect(s, "an illegal meld signed", path, trusted,
@@ -495,6 +565,12 @@ def main():
             r = run(brp, "keygen", "-o", k)
             if r.returncode:
                 raise SystemExit(r.stderr.decode())
+            # the fingerprint to publish with the .pub, said when the key is made
+            s.checks += 1
+            want = "key %s (fingerprint %s): secret key %s.key (unencrypted), public key %s.pub" % (
+                open(k + ".pub").read().split("\n")[0].rsplit(" ", 1)[1], fingerprint(k + ".pub"), k, k)
+            if r.stdout.decode().strip() != want:
+                s.fail("brp keygen: the line is %r, not %r" % (r.stdout.decode().strip(), want))
 
         pub = open("platform.pub").read().split("\n")[0]
         key = pub.rsplit(" ", 1)[1]

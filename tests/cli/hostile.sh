@@ -31,7 +31,8 @@
 # 10. A walk reports each directory it cannot open (as root too: a path longer
 #    than PATH_MAX, a link into /proc) and checks what comes after it, exit 3;
 #    --from-list DIR is refused.
-# 11. keygen: --force makes a 0600 key of a 0644 file, refuses a link, and a
+# 11. keygen: --force makes a 0600 key of a 0644 file (and on a full disk
+#    keeps the pair it was to replace), refuses a link, and a
 #    keygen killed by the file size limit leaves nothing in the next one's way.
 set -u
 
@@ -401,6 +402,13 @@ expect 3 '--from-list walk2: a directory, not a list of paths' export -q --sqlit
 chmod 644 mode.key
 "$brp" keygen --force -o mode > /dev/null || bad "keygen --force failed"
 [ "$(stat -c %a mode.key)" = 600 ] || bad "keygen --force kept mode $(stat -c %a mode.key), not 0600"
+# --force on a full disk: the key pair it was to replace is kept whole, nothing of its own left
+cp mode.key mode.key.before && cp mode.pub mode.pub.before
+got=$(full 0 keygen --force -o mode)
+case $got in *"exit 3") echo "ok: keygen --force on a full disk: ${got%%$'\n'*}" ;; *) bad "keygen --force on a full disk: $got" ;; esac
+cmp -s mode.key mode.key.before && cmp -s mode.pub mode.pub.before || bad "keygen --force on a full disk changed the key pair"
+[ "$(ls -A | grep -c '^\.mode\.')" -eq 0 ] || bad "keygen --force on a full disk left $(ls -A | grep '^\.mode\.' | tr '\n' ' ')"
+rm mode.key.before mode.pub.before
 got=$(full 0 keygen -o half)
 case $got in *"exit 3") echo "ok: keygen on a full disk: ${got%%$'\n'*}" ;; *) bad "keygen on a full disk: $got" ;; esac
 [ -e half.key ] || [ -e half.pub ] && bad "keygen on a full disk left $(ls half.* | tr '\n' ' ')"

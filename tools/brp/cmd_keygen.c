@@ -12,6 +12,8 @@ static void usage(FILE *f)
 	      "Make an Ed25519 key pair in minisign's formats: NAME.key, the secret key\n"
 	      "(mode 0600; unencrypted, as 'minisign -G -W' makes it, unless --encrypt), and\n"
 	      "NAME.pub, the public key that 'brp verify -K' and 'minisign -V -p' read.\n"
+	      "Prints the key's id and its fingerprint (a hash of the public key, as\n"
+	      "'brp verify' names a signer): publish the fingerprint with NAME.pub.\n"
 	      "\n"
 	      "  -o, --output NAME       write NAME.key and NAME.pub (required)\n"
 	      "      --encrypt           encrypt the secret key with a passphrase (scrypt, as\n"
@@ -42,6 +44,7 @@ int cmd_keygen(int argc, char **argv)
 	struct brp_getopt g;
 	const char *out = NULL;
 	char *sec = NULL, *pub = NULL, pass[BRP_PASSPHRASE_MAX], id[RPL_KEY_ID_TEXT];
+	char fp[RPL_KEY_FINGERPRINT_TEXT];
 	int c, encrypt = 0, passfd = -1, status = BRP_EXIT_FAIL, err, first;
 	unsigned flags = 0;
 	rpl_seckey *k = NULL;
@@ -97,7 +100,10 @@ int cmd_keygen(int argc, char **argv)
 	}
 	rpl_seckey_public(k, &pk);
 	rpl_key_id_format(pk.id, id);
-	printf("key %s: secret key %s (%s), public key %s\n", id, sec, encrypt ? "encrypted" : "unencrypted", pub);
+	/* the fingerprint is what the platform publishes beside its .pub: anyone can copy the id */
+	rpl_pubkey_fingerprint(&pk, fp);
+	printf("key %s (fingerprint %s): secret key %s (%s), public key %s\n", id, fp, sec,
+	       encrypt ? "encrypted" : "unencrypted", pub);
 	status = BRP_EXIT_OK;
 cleanup:
 	memset(pass, 0, sizeof(pass));

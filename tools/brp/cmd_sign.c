@@ -22,7 +22,8 @@ static void usage(FILE *f)
 	      "and its match identity unchanged); one signed already, or a committed log\n"
 	      "of version 3, only gets the signature. A log is signed where it lies (in\n"
 	      "place, or LOG.minisig beside it), so sign reads no log from standard input\n"
-	      "(there is no --log -): save a piped log to a file first.\n"
+	      "(there is no --log -): save a piped log to a file first. Each log signed is\n"
+	      "said with the key's id and fingerprint, as 'brp verify' names the signer.\n"
 	      "\n"
 	      "  -k, --key FILE          the secret key (required)\n"
 	      "      --passphrase-fd N   read the key's passphrase from file descriptor N\n"
@@ -55,7 +56,7 @@ int cmd_sign(int argc, char **argv)
 	int c, passfd = -1, detached = 0, status = BRP_EXIT_OK;
 	rpl_seckey *k = NULL;
 	rpl_pubkey pk;
-	char id[RPL_KEY_ID_TEXT];
+	char id[RPL_KEY_ID_TEXT], fp[RPL_KEY_FINGERPRINT_TEXT];
 	sigset_t hold, old;
 
 	brp_getopt_init(&g, name, opts, argc, argv);
@@ -92,6 +93,7 @@ int cmd_sign(int argc, char **argv)
 		return BRP_EXIT_FAIL;
 	rpl_seckey_public(k, &pk);
 	rpl_key_id_format(pk.id, id);
+	rpl_pubkey_fingerprint(&pk, fp); /* the signer named by its public key, as brp verify names it */
 	/*
 	 * A log is signed with the termination signals held: a Ctrl-C or a kill
 	 * ends brp between two logs, never while a signed copy is being written
@@ -118,7 +120,7 @@ int cmd_sign(int argc, char **argv)
 			err = rpl_sign_detached(k, log, sig, comment, (int64_t)time(NULL));
 			if (held)
 				sigprocmask(SIG_SETMASK, &old, NULL);
-			if (!err && printf("%s: signed by key %s\n", sig, id) < 0)
+			if (!err && printf("%s: signed by key %s (fingerprint %s)\n", sig, id, fp) < 0)
 				err = RPL_EIO;
 			free(sig);
 		} else {
@@ -126,7 +128,7 @@ int cmd_sign(int argc, char **argv)
 			err = rpl_sign_log(k, log);
 			if (held)
 				sigprocmask(SIG_SETMASK, &old, NULL);
-			if (!err && printf("%s: signed by key %s\n", log, id) < 0)
+			if (!err && printf("%s: signed by key %s (fingerprint %s)\n", log, id, fp) < 0)
 				err = RPL_EIO;
 		}
 		if (err) {

@@ -18,6 +18,7 @@
 #include "base/grow.h"
 #include "base/sha256.h"
 #include "base/msg.h"
+#include "verify/verdict.h"
 
 const char *const rpl__export_morto_names[4] = { "untouched", "direct", "indirect", "stock" };
 
@@ -365,6 +366,16 @@ int rpl_export_match_load_memory_trusted(rpl_export_match **out, const char *nam
 		rpl_verify_observer obs = { &c, collect_before, collect_after };
 		err = rpl_verify_reader_trusted(rd, NULL, trusted, &m->verdict, &obs);
 	}
+	if (!err && (m->verdict.kind == RPL_VERDICT_UNTRUSTED || m->verdict.kind == RPL_VERDICT_TAMPERED)) {
+		/*
+		 * The row's replay_detail is a line too: it never blames a seat for
+		 * bytes no trusted key signed (docs/security.md), as brp verify's
+		 * line and JSON do not.
+		 */
+		char detail[RPL_ERRMSG_SIZE];
+		rpl__verdict_replay_text(&m->verdict, detail, sizeof(detail));
+		memcpy(m->verdict.replay_message, detail, sizeof(detail));
+	}
 	if (err) {
 		const char *why = m->verdict.message[0] ? m->verdict.message : rpl_strerror(err);
 		fail(m, err, err == RPL_ENOMEM ? "out of memory" : why);
@@ -560,10 +571,10 @@ void rpl__export_copy_key(const rpl_export_match *m, char out[RPL__EXPORT_COPY_S
 
 	rpl__export_fingerprint(&sr->key, signed_, fp);
 	rpl_key_id_format(sr->key.id, id);
-	snprintf(out, RPL__EXPORT_COPY_SIZE, "%s%s|%s|%s|%s|%s|%d|%s",
+	snprintf(out, RPL__EXPORT_COPY_SIZE, "%s%s|%s|%s|%s|%s|%d|%s|%d",
 	         v->match_id[0] ? "" : "h:", v->match_id[0] ? v->match_id : m->hash, rpl_verdict_name(v->kind),
 	         rpl_signature_status_name(sr->status), signed_ ? id : "", fp, sr->trusted,
-	         m->have_header ? rpl_deal_commitment_name(v->deal_commitment) : "");
+	         m->have_header ? rpl_deal_commitment_name(v->deal_commitment) : "", v->replay_trusted);
 }
 
 void rpl_export_match_free(rpl_export_match *m)

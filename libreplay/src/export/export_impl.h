@@ -76,7 +76,8 @@ struct rpl_export_match {
 /*
  * The copy m is (docs/schema.md, "Copies"): its match (its identity, or its
  * hash when it has none), its verdict, what its signatures say (status,
- * signer's key id and fingerprint, trusted) and its dealing status, as a string for
+ * signer's key id and fingerprint, trusted), its dealing status and whether a
+ * trusted key signs what the replay found, as a string for
  * the flat sinks' set of copies written. The SQLite sink names a copy by
  * the same fields (the matches_copy index).
  */

@@ -60,11 +60,11 @@ enum { ST_MATCH, ST_FIND, ST_OLDER, ST_COMPLETE, ST_BETTER_FILE, ST_ACTIONS_STOR
  * NULL here. The others:
  */
 static const char *const sql_text[ST_COUNT] = {
-	/* the copy: ?1 to ?7 are the values of the terms of sb_copy_eq, the index matches_copy serves it */
+	/* the copy: ?1 to ?8 are the values of the terms of sb_copy_eq, the index matches_copy serves it */
 	[ST_FIND] = "SELECT match_id, actions_stored FROM matches WHERE coalesce(identity, hash) = ?1 AND verdict = ?2 "
 				"AND coalesce(signature, '') = ?3 AND coalesce(signature_key, '') = ?4 AND "
 				"coalesce(signature_fingerprint, '') = ?5 AND coalesce(signature_trusted, -1) = ?6 AND "
-				"coalesce(dealing, '') = ?7",
+				"coalesce(dealing, '') = ?7 AND coalesce(replay_trusted, -1) = ?8",
 	/*
 	 * A row exported before version 4 (its signature not recorded) of this
 	 * very file, with this verdict. The + keeps SQLite on matches_hash: without
@@ -354,11 +354,13 @@ static void sb_add(struct sqlbuf *b, const char *fmt, ...)
 
 /*
  * Rows a and c (aliases) are one copy (docs/schema.md, "Copies"), in the
- * expressions of the matches_copy index (schema/004-copies.sql), so that a
- * lookup of a copy uses it: the match, the verdict, the signature's status,
+ * expressions of the matches_copy index (schema/005-copy-trust.sql), so that
+ * a lookup of a copy uses it: the match, the verdict, the signature's status,
  * signer (its key id and its key's fingerprint: a key that carries another's
- * id is another signer) and trust, the dealing status. ST_FIND is the same
- * with parameters.
+ * id is another signer) and trust, the dealing status, and whether a trusted
+ * key signs what the replay found (a copy that shows the platform signed an
+ * illegal decision is not hidden by one that shows someone appended it).
+ * ST_FIND is the same with parameters.
  */
 static void sb_copy_eq(struct sqlbuf *b, const char *a, const char *c)
 {
@@ -369,6 +371,7 @@ static void sb_copy_eq(struct sqlbuf *b, const char *a, const char *c)
 	sb_add(b, " AND coalesce(%s.signature_fingerprint, '') = coalesce(%s.signature_fingerprint, '')", a, c);
 	sb_add(b, " AND coalesce(%s.signature_trusted, -1) = coalesce(%s.signature_trusted, -1)", a, c);
 	sb_add(b, " AND coalesce(%s.dealing, '') = coalesce(%s.dealing, '')", a, c);
+	sb_add(b, " AND coalesce(%s.replay_trusted, -1) = coalesce(%s.replay_trusted, -1)", a, c);
 }
 
 /* "a, b, c" or "?1, ?2, ?3": the columns of match_cols, or their parameters. */
@@ -1014,6 +1017,7 @@ static int add_match(rpl_export_db *x, const rpl_export_match *m, int *added)
 		sqlite3_bind_text(st, 5, fp, -1, SQLITE_STATIC);
 		sqlite3_bind_int(st, 6, sr->trusted);
 		sqlite3_bind_text(st, 7, m->have_header ? rpl_deal_commitment_name(v->deal_commitment) : "", -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 8, v->replay_trusted);
 		if ((err = find_row(x, st, &id, &stored)) < 0)
 			return err;
 		if (err == 0) {

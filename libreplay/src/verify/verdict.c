@@ -185,6 +185,19 @@ size_t rpl__verdict_untrusted_text(const rpl_verdict *v, int fp, char *buf, size
 	return len;
 }
 
+size_t rpl__verdict_replay_text(const rpl_verdict *v, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	if (size)
+		buf[0] = '\0';
+	if (v->replay == RPL_VERDICT_ILLEGAL && !v->replay_trusted)
+		add_illegal(buf, size, &len, v, 0, NULL);
+	else
+		add(buf, size, &len, "%s", v->replay_message);
+	return len;
+}
+
 size_t rpl_verdict_format(const rpl_verdict *v, char *buf, size_t size)
 {
 	const rpl_signature_report *sr;

@@ -16,4 +16,15 @@
  */
 size_t rpl__verdict_untrusted_text(const rpl_verdict *v, int fp, char *buf, size_t size);
 
+/*
+ * What the replay of a tampered or untrusted log found, as a row may give it
+ * beside the verdict (the export's replay_detail): the replay's own message,
+ * except for an illegal decision in bytes no trusted key signs, whose
+ * message names its seat and cards ("seat 1 already drew this turn"): then
+ * only where and which rule, as the line says it ("deal 2, turn 2
+ * (turn.already_drew)"). Into buf as snprintf does; returns the length the
+ * whole text needs.
+ */
+size_t rpl__verdict_replay_text(const rpl_verdict *v, char *buf, size_t size);
+
 #endif
