@@ -4,7 +4,9 @@
 # 1. meson install into a fresh temporary destination (no rebuild);
 # 2. the installed brp starts without LD_LIBRARY_PATH (its run path finds the
 #    installed library relative to itself) and verifies a shipped sample;
-# 3. the man pages and the bash completion are where man and bash look;
+# 3. the man pages and the bash completion are where man and bash look; the Python
+#    package holds every module of bindings/python/libreplay/ and the _config.py that
+#    names the installed library;
 # 4. examples/table_server.c and object_store.c compile and link against the installed headers
 #    and library through the installed (relocatable) pkg-config file alone,
 #    each records a match, and the installed brp verifies it ok.
@@ -34,6 +36,21 @@ meson install -C "$build" --no-rebuild --quiet --destdir "$dest" > "$tmp/install
 brp=$(find "$dest" -path '*/bin/brp' -type f | head -1)
 [ -n "$brp" ] || { echo "FAIL: no bin/brp installed"; exit 1; }
 prefix=$(dirname "$(dirname "$brp")")
+# the Python package, when the build has it (cffi found): every module of the source's package, and
+# _config.py naming the library where it is installed (checked before the move: it names the
+# configured prefix)
+pkg=$(find "$dest" -path '*/libreplay/__init__.py' | head -1)
+if [ -n "$pkg" ]; then
+	pkg=$(dirname "$pkg")
+	for f in "$root"/bindings/python/libreplay/*.py; do
+		[ -f "$pkg/$(basename "$f")" ] || bad "the Python module $(basename "$f") is not installed (bindings/python/meson.build)"
+	done
+	lib=$(sed -n 's/^LIBRARY = "\(.*\)"$/\1/p' "$pkg/_config.py" 2>/dev/null)
+	case $lib in
+	"${prefix#"$dest"}"/*/libreplay.so.0) [ -e "$dest$lib" ] || bad "the Python package's _config.py names $lib, not installed" ;;
+	*) bad "the Python package's _config.py names no library under the prefix: '$lib'" ;;
+	esac
+fi
 # move the whole tree elsewhere: nothing may depend on the configured prefix
 mv "$prefix" "$tmp/moved"
 prefix=$tmp/moved

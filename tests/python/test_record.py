@@ -57,8 +57,10 @@ def test_refused_move_raises_illegal_move_and_records_nothing(tmp_path):
 
 
 def test_bad_input_is_an_error_with_a_code(tmp_path):
+    rec = libreplay.Recorder(None)
     with pytest.raises(libreplay.ParseError):
-        libreplay._parse_action("drwa")
+        rec.play("drwa")  # refused before the engine sees it
+    rec.abandon()
     with pytest.raises(libreplay.NotFound):
         libreplay.Recorder(tmp_path / "x.brp", rules="nope")
     with pytest.raises(libreplay.IOFailure):

@@ -30,6 +30,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence
 import dask.bag as db
 
 import libreplay
+from libreplay._stats import _stats_add, _stats_finish, _stats_zero
 
 __all__ = ["verify", "export_sqlite", "stats", "main"]
 
@@ -102,10 +103,10 @@ def stats(paths, client, partition_size: int = DEFAULT_PARTITION) -> Dict[str, A
     on a worker, the counts added up here."""
     _, bag = _bag(paths, partition_size)
     parts = client.compute(bag.map_partitions(_stats_partition, os.getcwd())).result()
-    total = libreplay._stats_zero()
+    total = _stats_zero()
     for p in parts:
-        libreplay._stats_add(total, p)
-    return libreplay._stats_finish(total)
+        _stats_add(total, p)
+    return _stats_finish(total)
 
 
 def _export_partition(paths: List[str], shard_dir: str, actions: bool, base: str):
