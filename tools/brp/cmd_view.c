@@ -199,30 +199,30 @@ static void moves_field(struct view *w, const rpl_position *p)
 /* The summary's deal table: the last position of each deal, p's deal's row. 0, or RPL_ENOMEM. */
 static int deal_sum_keep(struct view *w, const rpl_position *p)
 {
+	struct deal_sum *d;
+
 	if (w->ndeals == 0 || w->deals[w->ndeals - 1].deal != p->deal) {
 		if (w->ndeals == w->capdeals) {
 			int cap = w->capdeals ? 2 * w->capdeals : 8;
-			struct deal_sum *d = realloc(w->deals, (size_t)cap * sizeof(*d));
-			if (!d)
+			struct deal_sum *grown = realloc(w->deals, (size_t)cap * sizeof(*grown));
+			if (!grown)
 				return RPL_ENOMEM;
-			w->deals = d;
+			w->deals = grown;
 			w->capdeals = cap;
 		}
 		w->ndeals++;
 	}
-	{
-		struct deal_sum *d = &w->deals[w->ndeals - 1];
-		d->deal = p->deal;
-		d->phase = p->phase;
-		d->dealer = p->dealer;
-		d->score[0] = p->score[0];
-		d->score[1] = p->score[1];
-		d->total[0] = p->total[0];
-		d->total[1] = p->total[1];
-		d->claimed = p->claimed;
-		d->claim[0] = p->claim[0];
-		d->claim[1] = p->claim[1];
-	}
+	d = &w->deals[w->ndeals - 1];
+	d->deal = p->deal;
+	d->phase = p->phase;
+	d->dealer = p->dealer;
+	d->score[0] = p->score[0];
+	d->score[1] = p->score[1];
+	d->total[0] = p->total[0];
+	d->total[1] = p->total[1];
+	d->claimed = p->claimed;
+	d->claim[0] = p->claim[0];
+	d->claim[1] = p->claim[1];
 	return 0;
 }
 

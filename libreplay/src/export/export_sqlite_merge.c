@@ -174,7 +174,7 @@ static int merge_matches(rpl_export_db *x, int *added)
 			&b,
 			"UPDATE OR IGNORE main.matches AS m SET (%s) = (%s) FROM temp.merge_m AS s WHERE m.signature IS NULL "
 			"AND m.hash = s.hash AND +m.verdict = s.verdict AND s.old_id = (SELECT min(t.old_id) FROM temp.merge_m AS "
-	        "t "
+			"t "
 			"WHERE t.hash = s.hash AND +t.verdict = s.verdict AND t.signature IS NOT NULL AND NOT EXISTS "
 			"(SELECT 1 FROM main.matches AS c WHERE ",
 			set, vals);

@@ -417,10 +417,9 @@ static int next_decision(rpl_reader *rd, rpl_event *ev)
 	return 1;
 }
 
-/* A D section after the reveal: the number of deals, each one's decision count, one stream of decisions. */
+/* A D section after the reveal, whose seed re-creates the layouts: the deals, their counts, one stream of decisions. */
 static int revealed_deals(rpl_reader *rd, struct cursor *c, rpl_event *ev)
 {
-	/* the seed re-creates the layouts: deals, their counts, one stream of decisions */
 	uint64_t k = rpl__cur_varint(c), first, total = 0;
 
 	if (c->bad || k == 0 || k > RPL_MAX_DEALS - (uint64_t)rd->deal)
