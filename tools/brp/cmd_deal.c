@@ -103,7 +103,17 @@ static int check_terms(const rpl_match_info *info)
 	return 0;
 }
 
-int cmd_deal(int argc, char **argv)
+/* What the command line says. */
+struct deal_args {
+	uint8_t seed[RPL_DEAL_SEED_SIZE], pseeds[RPL_DEAL_MAX_PLAYER_SEEDS][RPL_DEAL_SEED_SIZE];
+	int have_seed, npseeds, deal, commit_version;
+	const char *log_path;
+	struct brp_rules_opts ro;
+	struct brp_table_opts table;
+};
+
+/* The options into *a: -1 when the command goes on, else the code it exits with (said). */
+static int deal_options(struct deal_args *a, int argc, char **argv)
 {
 	enum { OPT_SEED = BRP_OPT_OWN, OPT_PLAYER_SEED, OPT_COMMIT_VERSION };
 	static const struct brp_opt opts[] = {
@@ -120,13 +130,129 @@ int cmd_deal(int argc, char **argv)
 		BRP_OPT_HELP,
 		BRP_OPT_END,
 	};
-	uint8_t seed[RPL_DEAL_SEED_SIZE], pseeds[RPL_DEAL_MAX_PLAYER_SEEDS][RPL_DEAL_SEED_SIZE];
-	uint8_t commit[RPL_DEAL_COMMIT_SIZE];
-	int have_seed = 0, npseeds = 0, deal = 1, commit_version = 0, c, e, first, rc = BRP_EXIT_USAGE;
-	const char *log_path = NULL;
+	const struct brp_rules_opts *ro = &a->ro;
+	const struct brp_table_opts *table = &a->table;
 	struct brp_getopt g;
-	struct brp_rules_opts ro = { 0 };
-	struct brp_table_opts table = BRP_TABLE_INIT;
+	int c, e, first;
+
+	brp_getopt_init(&g, name, opts, argc, argv);
+	while ((c = brp_getopt_next(&g)) != -1) {
+		if (c == BRP_OPT_BAD)
+			return BRP_EXIT_USAGE;
+		if ((e = brp_rules_option(&g, c, &a->ro)) != 0 || (e = brp_table_option(&g, c, &a->table)) != 0) {
+			if (e != 1)
+				return e;
+			continue;
+		}
+		switch (c) {
+		case OPT_SEED:
+			if (brp_opt_hex(&g, a->seed, sizeof(a->seed)) != 0)
+				return BRP_EXIT_USAGE;
+			a->have_seed = 1;
+			break;
+		case OPT_PLAYER_SEED:
+			if (a->npseeds == RPL_DEAL_MAX_PLAYER_SEEDS) {
+				brp_error(name, "at most %d player seeds", RPL_DEAL_MAX_PLAYER_SEEDS);
+				return BRP_EXIT_USAGE;
+			}
+			if (brp_opt_hex(&g, a->pseeds[a->npseeds], sizeof(a->pseeds[0])) != 0)
+				return BRP_EXIT_USAGE;
+			a->npseeds++;
+			break;
+		case OPT_COMMIT_VERSION:
+			if (brp_opt_int(&g, 1, 2, &a->commit_version) != 0)
+				return BRP_EXIT_USAGE;
+			break;
+		case BRP_OPT_LOGFILE:
+			if (brp_opt_path(&g, &a->log_path) != 0)
+				return BRP_EXIT_USAGE;
+			break;
+		case 'd':
+			if (brp_opt_int(&g, 1, RPL_MAX_DEALS, &a->deal) != 0)
+				return BRP_EXIT_USAGE;
+			break;
+		case 'h': usage(stdout); return BRP_EXIT_OK;
+		}
+	}
+	first = brp_getopt_index(&g);
+	if (first < argc) {
+		brp_error(name, "unexpected argument '%s' (see brp deal --help)", argv[first]);
+		return BRP_EXIT_USAGE;
+	}
+	if (a->log_path && (ro->profile || ro->nsets || table->given || a->npseeds || a->commit_version)) {
+		brp_error(name, "--log gives the match's terms, protocol and players' seeds: no -r, -s, -p, --seat, "
+		                "--first-dealer, --player-seed or --commitment-version with it");
+		return BRP_EXIT_USAGE;
+	}
+	if (a->commit_version == RPL_COMMIT_V1 && (ro->profile || ro->nsets || table->dealer_given || table->name[0] ||
+	                                           table->name[1] || table->name[2] || table->name[3])) {
+		brp_error(name, "--commitment-version 1 commits to the seed alone: -r, -s, --seat and --first-dealer "
+		                "are terms of protocol 2");
+		return BRP_EXIT_USAGE;
+	}
+	if (!a->log_path && !a->have_seed) {
+		brp_error(name, "no --seed given (see brp deal --help)");
+		return BRP_EXIT_USAGE;
+	}
+	if (brp_table_finish(name, &a->table) != 0)
+		return BRP_EXIT_USAGE;
+	return -1;
+}
+
+/*
+ * The match's terms from the log of --log (*info, lent by *rd), and its seed
+ * when the log reveals it and none was given: -1 when the command goes on,
+ * else the code it exits with (said).
+ */
+static int log_terms(struct deal_args *a, rpl_reader **rd, const rpl_match_info **info)
+{
+	int e = brp_open_log(a->log_path, rd);
+
+	if (brp_stdin_spelling(a->log_path))
+		a->log_path = brp_stdin_name; /* named so in messages */
+	if (e != 0) {
+		brp_error(name, "%s: %s", a->log_path,
+		          *rd && *rpl_reader_errmsg(*rd) ? rpl_reader_errmsg(*rd) : rpl_strerror(e));
+		return BRP_EXIT_FAIL;
+	}
+	*info = rpl_reader_info(*rd);
+	if (!(*info)->commitment) {
+		brp_error(name, "%s: the match has no committed deal: its layouts are not derived", a->log_path);
+		return BRP_EXIT_FAIL;
+	}
+	if (!a->have_seed) {
+		e = revealed_seed(*rd, a->log_path, a->seed);
+		if (e < 0)
+			return BRP_EXIT_FAIL;
+		if (e == 0) {
+			brp_error(name, "%s: the log does not reveal its seed: give it with --seed HEX", a->log_path);
+			return BRP_EXIT_USAGE;
+		}
+	}
+	return -1;
+}
+
+/* The commitment, then the deal's block in text notation. */
+static void print_deal(const uint8_t *commit, const rpl_layout *lay, int deal, int nplayers)
+{
+	fputs("commitment: ", stdout);
+	print_hex(commit, RPL_DEAL_COMMIT_SIZE);
+	printf("\ndeal %d\n", deal);
+	for (int s = 0; s < nplayers; s++) {
+		char label[24];
+		snprintf(label, sizeof(label), "hand %d:", s);
+		print_cards(label, lay->hand[s], RPL_HAND_SIZE);
+	}
+	print_cards("morto 0:", lay->morto[0], RPL_MORTO_SIZE);
+	print_cards("morto 1:", lay->morto[1], RPL_MORTO_SIZE);
+	print_cards("stock:", lay->stock, RPL_STOCK_SIZE(nplayers));
+}
+
+int cmd_deal(int argc, char **argv)
+{
+	struct deal_args a = { .deal = 1, .table = BRP_TABLE_INIT };
+	uint8_t commit[RPL_DEAL_COMMIT_SIZE];
+	int rc;
 	rpl_rules *rules = NULL;
 	rpl_reader *rd = NULL;
 	rpl_match_info mine;
@@ -134,140 +260,45 @@ int cmd_deal(int argc, char **argv)
 	rpl_layout lay;
 
 	memset(&mine, 0, sizeof(mine));
-	brp_getopt_init(&g, name, opts, argc, argv);
-	while ((c = brp_getopt_next(&g)) != -1) {
-		if (c == BRP_OPT_BAD)
+	if ((rc = deal_options(&a, argc, argv)) >= 0)
+		goto cleanup;
+	if (a.log_path) {
+		if ((rc = log_terms(&a, &rd, &info)) >= 0)
 			goto cleanup;
-		if ((e = brp_rules_option(&g, c, &ro)) != 0 || (e = brp_table_option(&g, c, &table)) != 0) {
-			if (e != 1) {
-				rc = e;
-				goto cleanup;
-			}
-			continue;
-		}
-		switch (c) {
-		case OPT_SEED:
-			if (brp_opt_hex(&g, seed, sizeof(seed)) != 0)
-				goto cleanup;
-			have_seed = 1;
-			break;
-		case OPT_PLAYER_SEED:
-			if (npseeds == RPL_DEAL_MAX_PLAYER_SEEDS) {
-				brp_error(name, "at most %d player seeds", RPL_DEAL_MAX_PLAYER_SEEDS);
-				goto cleanup;
-			}
-			if (brp_opt_hex(&g, pseeds[npseeds], sizeof(pseeds[0])) != 0)
-				goto cleanup;
-			npseeds++;
-			break;
-		case OPT_COMMIT_VERSION:
-			if (brp_opt_int(&g, 1, 2, &commit_version) != 0)
-				goto cleanup;
-			break;
-		case BRP_OPT_LOGFILE:
-			if (brp_opt_path(&g, &log_path) != 0)
-				goto cleanup;
-			break;
-		case 'd':
-			if (brp_opt_int(&g, 1, RPL_MAX_DEALS, &deal) != 0)
-				goto cleanup;
-			break;
-		case 'h':
-			usage(stdout);
-			rc = BRP_EXIT_OK;
-			goto cleanup;
-		}
-	}
-	first = brp_getopt_index(&g);
-	if (first < argc) {
-		brp_error(name, "unexpected argument '%s' (see brp deal --help)", argv[first]);
-		goto cleanup;
-	}
-	if (log_path && (ro.profile || ro.nsets || table.given || npseeds || commit_version)) {
-		brp_error(name, "--log gives the match's terms, protocol and players' seeds: no -r, -s, -p, --seat, "
-		                "--first-dealer, --player-seed or --commitment-version with it");
-		goto cleanup;
-	}
-	if (commit_version == RPL_COMMIT_V1 && (ro.profile || ro.nsets || table.dealer_given || table.name[0] ||
-	                                        table.name[1] || table.name[2] || table.name[3])) {
-		brp_error(name, "--commitment-version 1 commits to the seed alone: -r, -s, --seat and --first-dealer "
-		                "are terms of protocol 2");
-		goto cleanup;
-	}
-	if (!log_path && !have_seed) {
-		brp_error(name, "no --seed given (see brp deal --help)");
-		goto cleanup;
-	}
-	if (brp_table_finish(name, &table) != 0)
-		goto cleanup;
-
-	if (log_path) {
-		rc = BRP_EXIT_FAIL;
-		e = brp_open_log(log_path, &rd);
-		if (brp_stdin_spelling(log_path))
-			log_path = brp_stdin_name; /* named so in messages */
-		if (e != 0) {
-			brp_error(name, "%s: %s", log_path, rd && *rpl_reader_errmsg(rd) ? rpl_reader_errmsg(rd) : rpl_strerror(e));
-			goto cleanup;
-		}
-		info = rpl_reader_info(rd);
-		if (!info->commitment) {
-			brp_error(name, "%s: the match has no committed deal: its layouts are not derived", log_path);
-			goto cleanup;
-		}
-		if (!have_seed) {
-			e = revealed_seed(rd, log_path, seed);
-			if (e < 0)
-				goto cleanup;
-			if (e == 0) {
-				brp_error(name, "%s: the log does not reveal its seed: give it with --seed HEX", log_path);
-				rc = BRP_EXIT_USAGE;
-				goto cleanup;
-			}
-		}
 	} else {
-		if ((rc = brp_rules_make(name, ro.profile, ro.sets, ro.nsets, &rules)) != 0)
+		if ((rc = brp_rules_make(name, a.ro.profile, a.ro.sets, a.ro.nsets, &rules)) != 0)
 			goto cleanup;
 		mine.rules = rules;
-		mine.nplayers = table.players;
+		mine.nplayers = a.table.players;
 		for (int s = 0; s < RPL_MAX_SEATS; s++)
-			mine.players[s] = table.name[s];
-		mine.first_dealer = table.first_dealer;
-		mine.nplayer_seeds = npseeds;
-		mine.player_seeds = (const uint8_t(*)[RPL_DEAL_SEED_SIZE])pseeds;
-		mine.commit_version = commit_version;
+			mine.players[s] = a.table.name[s];
+		mine.first_dealer = a.table.first_dealer;
+		mine.nplayer_seeds = a.npseeds;
+		mine.player_seeds = (const uint8_t(*)[RPL_DEAL_SEED_SIZE])a.pseeds;
+		mine.commit_version = a.commit_version;
 		rc = BRP_EXIT_USAGE;
-		if (commit_version != RPL_COMMIT_V1 && check_terms(&mine) != 0)
+		if (a.commit_version != RPL_COMMIT_V1 && check_terms(&mine) != 0)
 			goto cleanup;
 	}
 	rc = BRP_EXIT_FAIL;
-	if (rpl_deal_commit_match(commit, seed, info) < 0 || rpl_deal_derive_match(&lay, seed, info, deal) < 0) {
+	if (rpl_deal_commit_match(commit, a.seed, info) < 0 || rpl_deal_derive_match(&lay, a.seed, info, a.deal) < 0) {
 		brp_error(name, "the deal cannot be derived");
 		goto cleanup;
 	}
-	fputs("commitment: ", stdout);
-	print_hex(commit, sizeof(commit));
-	printf("\ndeal %d\n", deal);
-	for (int s = 0; s < info->nplayers; s++) {
-		char label[24];
-		snprintf(label, sizeof(label), "hand %d:", s);
-		print_cards(label, lay.hand[s], RPL_HAND_SIZE);
-	}
-	print_cards("morto 0:", lay.morto[0], RPL_MORTO_SIZE);
-	print_cards("morto 1:", lay.morto[1], RPL_MORTO_SIZE);
-	print_cards("stock:", lay.stock, RPL_STOCK_SIZE(info->nplayers));
+	print_deal(commit, &lay, a.deal, info->nplayers);
 	rc = BRP_EXIT_OK;
 	/* the commitment the log states (or, revealing its seed, is computed from) must be this one */
-	if (log_path && memcmp(commit, info->commitment, sizeof(commit)) != 0) {
+	if (a.log_path && memcmp(commit, info->commitment, sizeof(commit)) != 0) {
 		char theirs[2 * RPL_DEAL_COMMIT_SIZE + 1];
 		for (size_t i = 0; i < sizeof(commit); i++)
 			snprintf(theirs + 2 * i, 3, "%02x", info->commitment[i]);
-		brp_error(name, "%s: the seed is not the one the log commits to: the log's commitment is %s", log_path, theirs);
+		brp_error(name, "%s: the seed is not the one the log commits to: the log's commitment is %s", a.log_path,
+		          theirs);
 		rc = BRP_EXIT_NO;
 	}
 cleanup:
 	rpl_reader_free(rd);
 	rpl_rules_free(rules);
-	brp_rules_opts_free(&ro);
+	brp_rules_opts_free(&a.ro);
 	return rc;
 }

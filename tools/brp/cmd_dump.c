@@ -164,6 +164,95 @@ struct claim {
 	int32_t score[2];
 };
 
+/* What the log says after its deals, gathered as it is read. */
+struct dump_tail {
+	struct claim *claims; /* in the log's order */
+	size_t nclaims, capclaims;
+	int match_claimed, closed, recovered, has_seed;
+	int32_t match_claim[2];
+	uint8_t seed[RPL_DEAL_SEED_SIZE];
+};
+
+/* A deal's object up to its turns: its number, its hands, its mortos and its stock. */
+static void json_deal(FILE *f, const rpl_event *ev, int nplayers, int first)
+{
+	fprintf(f, "%s{\"deal\":%d,\"hands\":[", first ? "" : ",", ev->deal);
+	for (int s = 0; s < nplayers; s++) {
+		fputs(s ? "," : "", f);
+		json_cards(f, ev->layout.hand[s], RPL_HAND_SIZE);
+	}
+	fputs("],\"mortos\":[", f);
+	json_cards(f, ev->layout.morto[0], RPL_MORTO_SIZE);
+	fputc(',', f);
+	json_cards(f, ev->layout.morto[1], RPL_MORTO_SIZE);
+	fputs("],\"stock\":", f);
+	json_cards(f, ev->layout.stock, RPL_STOCK_SIZE(nplayers));
+	fputs(",\"turns\":[", f);
+}
+
+/* A claim kept for the tail (the last match claim apart): 0, or -1 out of memory. */
+static int claim_keep(struct dump_tail *t, const rpl_event *ev)
+{
+	if (t->nclaims == t->capclaims) {
+		size_t cap = t->capclaims ? 2 * t->capclaims : 16;
+		struct claim *grown = realloc(t->claims, cap * sizeof *t->claims);
+		if (!grown)
+			return -1;
+		t->claims = grown;
+		t->capclaims = cap;
+	}
+	t->claims[t->nclaims].deal = ev->deal;
+	memcpy(t->claims[t->nclaims++].score, ev->score, sizeof ev->score);
+	if (ev->deal == 0) {
+		t->match_claimed = 1;
+		memcpy(t->match_claim, ev->score, sizeof t->match_claim);
+	}
+	return 0;
+}
+
+/*
+ * The object's end after the deals: the claims, the match claim, the seed,
+ * the end, the match identity and the error where reading stopped (rc < 0:
+ * the reader's, into err). Returns rc, or 0 when reading ended well.
+ */
+static int json_tail(FILE *f, const struct dump_tail *t, rpl_reader *rd, int rc, char *err, size_t errlen)
+{
+	char id[RPL_MATCH_ID_SIZE];
+
+	fputs("],\"claims\":[", f);
+	for (size_t i = 0; i < t->nclaims; i++)
+		fprintf(f, "%s{\"deal\":%d,\"score\":[%ld,%ld]}", i ? "," : "", t->claims[i].deal, (long)t->claims[i].score[0],
+		        (long)t->claims[i].score[1]);
+	fputs("],\"match_claim\":", f);
+	if (t->match_claimed)
+		fprintf(f, "[%ld,%ld]", (long)t->match_claim[0], (long)t->match_claim[1]);
+	else
+		fputs("null", f);
+	fputs(",\"seed\":", f);
+	if (t->has_seed)
+		json_hex(f, t->seed, sizeof t->seed);
+	else
+		fputs("null", f);
+	fprintf(f, ",\"closed\":%s,\"recovered\":%s,\"match_id\":", t->closed ? "true" : "false",
+	        t->recovered ? "true" : "false");
+	if (rc == 0 && rpl_reader_match_id(rd, id) == 0)
+		fprintf(f, "\"%s\"", id);
+	else
+		fputs("null", f);
+	fputs(",\"error\":", f);
+	if (rc < 0) {
+		snprintf(err, errlen, "%s", rpl_reader_errmsg(rd)); /* it says the byte */
+		fprintf(f, "{\"offset\":%llu,\"message\":", (unsigned long long)rpl_reader_offset(rd));
+		brp_json_string(f, rpl_reader_errmsg(rd));
+		fputc('}', f);
+	} else {
+		fputs("null", f);
+		rc = 0;
+	}
+	fputs("}\n", f);
+	return rc;
+}
+
 /*
  * Write the match rd reads as one JSON object and a newline: the header,
  * then the deals, each with its layout, its turns and their decisions,
@@ -177,13 +266,9 @@ static int dump_json(rpl_reader *rd, FILE *f, char *err, size_t errlen)
 {
 	const rpl_match_info *info = rpl_reader_info(rd);
 	rpl_event *ev = malloc(sizeof *ev);
-	struct claim *claims = NULL, *grown;
-	size_t nclaims = 0, capclaims = 0;
-	char start[32], id[RPL_MATCH_ID_SIZE];
-	uint8_t seed[RPL_DEAL_SEED_SIZE];
+	struct dump_tail t = { 0 };
+	char start[32];
 	int rc = 0, in_deal = 0, turn_open = 0, ndeals = 0, nturns = 0, ndec = 0, turn = 0, seat = -1;
-	int closed = 0, recovered = 0, has_seed = 0, match_claimed = 0;
-	int32_t match_claim[2] = { 0, 0 };
 
 	err[0] = '\0';
 	if (!ev) {
@@ -227,82 +312,31 @@ static int dump_json(rpl_reader *rd, FILE *f, char *err, size_t errlen)
 			break;
 		switch (ev->kind) {
 		case RPL_EV_DEAL:
-			fprintf(f, "%s{\"deal\":%d,\"hands\":[", ndeals++ ? "," : "", ev->deal);
-			for (int s = 0; s < info->nplayers; s++) {
-				fputs(s ? "," : "", f);
-				json_cards(f, ev->layout.hand[s], RPL_HAND_SIZE);
-			}
-			fputs("],\"mortos\":[", f);
-			json_cards(f, ev->layout.morto[0], RPL_MORTO_SIZE);
-			fputc(',', f);
-			json_cards(f, ev->layout.morto[1], RPL_MORTO_SIZE);
-			fputs("],\"stock\":", f);
-			json_cards(f, ev->layout.stock, RPL_STOCK_SIZE(info->nplayers));
-			fputs(",\"turns\":[", f);
+			json_deal(f, ev, info->nplayers, ndeals++ == 0);
 			in_deal = 1;
 			nturns = 0;
 			break;
 		case RPL_EV_CLAIM:
-			if (nclaims == capclaims) {
-				capclaims = capclaims ? 2 * capclaims : 16;
-				if (!(grown = realloc(claims, capclaims * sizeof *claims))) {
-					rc = RPL_ENOMEM;
-					snprintf(err, errlen, "out of memory");
-					goto done;
-				}
-				claims = grown;
-			}
-			claims[nclaims].deal = ev->deal;
-			memcpy(claims[nclaims++].score, ev->score, sizeof ev->score);
-			if (ev->deal == 0) {
-				match_claimed = 1;
-				memcpy(match_claim, ev->score, sizeof match_claim);
+			if (claim_keep(&t, ev) < 0) {
+				rc = RPL_ENOMEM;
+				snprintf(err, errlen, "out of memory");
+				goto done;
 			}
 			break;
 		case RPL_EV_END:
-			closed = 1;
-			recovered = ev->recovered;
+			t.closed = 1;
+			t.recovered = ev->recovered;
 			break;
 		case RPL_EV_REVEAL:
-			has_seed = 1;
-			memcpy(seed, ev->seed, sizeof seed);
+			t.has_seed = 1;
+			memcpy(t.seed, ev->seed, sizeof t.seed);
 			break;
 		default: break;
 		}
 	}
-	fputs("],\"claims\":[", f);
-	for (size_t i = 0; i < nclaims; i++)
-		fprintf(f, "%s{\"deal\":%d,\"score\":[%ld,%ld]}", i ? "," : "", claims[i].deal, (long)claims[i].score[0],
-		        (long)claims[i].score[1]);
-	fputs("],\"match_claim\":", f);
-	if (match_claimed)
-		fprintf(f, "[%ld,%ld]", (long)match_claim[0], (long)match_claim[1]);
-	else
-		fputs("null", f);
-	fputs(",\"seed\":", f);
-	if (has_seed)
-		json_hex(f, seed, sizeof seed);
-	else
-		fputs("null", f);
-	fprintf(f, ",\"closed\":%s,\"recovered\":%s,\"match_id\":", closed ? "true" : "false",
-	        recovered ? "true" : "false");
-	if (rc == 0 && rpl_reader_match_id(rd, id) == 0)
-		fprintf(f, "\"%s\"", id);
-	else
-		fputs("null", f);
-	fputs(",\"error\":", f);
-	if (rc < 0) {
-		snprintf(err, errlen, "%s", rpl_reader_errmsg(rd)); /* it says the byte */
-		fprintf(f, "{\"offset\":%llu,\"message\":", (unsigned long long)rpl_reader_offset(rd));
-		brp_json_string(f, rpl_reader_errmsg(rd));
-		fputc('}', f);
-	} else {
-		fputs("null", f);
-		rc = 0;
-	}
-	fputs("}\n", f);
+	rc = json_tail(f, &t, rd, rc, err, errlen);
 done:
-	free(claims);
+	free(t.claims);
 	free(ev);
 	return rc;
 }

@@ -228,7 +228,13 @@ static int write_one(const char *path, const void *result, void *ud)
 	return failed;
 }
 
-int cmd_export(int argc, char **argv)
+/*
+ * The options into e (its outputs and flags), *trusted (the keys), b and *json; *first: the
+ * first operand. -1 when the command goes on, else the code it exits with
+ * (said).
+ */
+static int export_options(struct exporter *e, rpl_keyring **trusted, struct brp_batch *b, int *json, int *first,
+                          int argc, char **argv)
 {
 	enum { OPT_SQLITE = BRP_OPT_OWN, OPT_CSV, OPT_BOM, OPT_XLSX };
 	static const struct brp_opt opts[] = {
@@ -248,62 +254,79 @@ int cmd_export(int argc, char **argv)
 		BRP_OPT_END,
 	};
 	struct brp_getopt g;
+	int c, rc;
+
+	brp_getopt_init(&g, name, opts, argc, argv);
+	while ((c = brp_getopt_next(&g)) != -1) {
+		if (c == BRP_OPT_BAD)
+			return BRP_EXIT_USAGE;
+		if ((rc = brp_batch_option(&g, c, b)) != 0) {
+			if (rc != 1)
+				return rc;
+			continue;
+		}
+		rc = 0;
+		switch (c) {
+		case OPT_SQLITE: rc = brp_opt_path(&g, &e->db_path); break;
+		case OPT_CSV: rc = brp_opt_path(&g, &e->csv_dir); break;
+		case OPT_BOM: e->csv_flags |= RPL_EXPORT_CSV_BOM; break;
+		case OPT_XLSX: rc = brp_opt_path(&g, &e->xlsx_path); break;
+		case 'a': e->flags |= RPL_EXPORT_ACTIONS; break;
+		case 'K':
+		case BRP_OPT_KEYRING:
+			if (brp_keyring_add(name, trusted, g.arg) < 0)
+				return BRP_EXIT_FAIL; /* said */
+			break;
+		case BRP_OPT_JSON: *json = 1; break;
+		case 'h': usage(stdout); return BRP_EXIT_OK;
+		}
+		if (rc)
+			return rc;
+	}
+	*first = brp_getopt_index(&g);
+	e->timeout_s = b->timeout;
+	if (!e->db_path && !e->csv_dir && !e->xlsx_path) {
+		brp_error(name, "say where to export: --sqlite DB, --csv DIR or --xlsx FILE (try 'brp export --help')");
+		return BRP_EXIT_USAGE;
+	}
+	if (*first >= argc && !b->list) {
+		brp_error(name, "no log to export (try 'brp export --help')");
+		return BRP_EXIT_USAGE;
+	}
+	return -1;
+}
+
+/* Each output made whole: the database's batch committed, the CSV files and the workbook finished. 0, or -1 (said). */
+static int sinks_finish(struct exporter *e)
+{
+	if (e->db && rpl_export_db_commit(e->db) != 0) {
+		brp_error(name, "%s: %s", e->db_path, rpl_export_db_errmsg(e->db));
+		return -1;
+	}
+	if (e->csv && rpl_export_csv_finish(e->csv) != 0) {
+		brp_error(name, "%s: %s", e->csv_dir, rpl_export_csv_errmsg(e->csv));
+		return -1;
+	}
+	if (e->xlsx && rpl_export_xlsx_finish(e->xlsx) != 0) {
+		brp_error(name, "%s: %s", e->xlsx_path, rpl_export_xlsx_errmsg(e->xlsx));
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_export(int argc, char **argv)
+{
 	struct brp_batch b = BRP_BATCH_INIT;
-	int c, status = BRP_EXIT_FAIL, err, rc, first, finished = 0, json = 0;
+	int status, rc, first = 0, finished = 0, json = 0;
 	struct brp_source *src = NULL;
 	rpl_keyring *trusted = NULL;
 	struct exporter e;
 
 	memset(&e, 0, sizeof(e));
-	brp_getopt_init(&g, name, opts, argc, argv);
-	while ((c = brp_getopt_next(&g)) != -1) {
-		if (c == BRP_OPT_BAD) {
-			status = BRP_EXIT_USAGE;
-			goto cleanup;
-		}
-		if ((rc = brp_batch_option(&g, c, &b)) != 0) {
-			if (rc != 1) {
-				status = rc;
-				goto cleanup;
-			}
-			continue;
-		}
-		rc = 0;
-		switch (c) {
-		case OPT_SQLITE: rc = brp_opt_path(&g, &e.db_path); break;
-		case OPT_CSV: rc = brp_opt_path(&g, &e.csv_dir); break;
-		case OPT_BOM: e.csv_flags |= RPL_EXPORT_CSV_BOM; break;
-		case OPT_XLSX: rc = brp_opt_path(&g, &e.xlsx_path); break;
-		case 'a': e.flags |= RPL_EXPORT_ACTIONS; break;
-		case 'K':
-		case BRP_OPT_KEYRING:
-			if (brp_keyring_add(name, &trusted, g.arg) < 0)
-				goto cleanup; /* said; status is BRP_EXIT_FAIL */
-			break;
-		case BRP_OPT_JSON: json = 1; break;
-		case 'h':
-			usage(stdout);
-			status = BRP_EXIT_OK;
-			goto cleanup;
-		}
-		if (rc) {
-			status = rc;
-			goto cleanup;
-		}
-	}
+	if ((status = export_options(&e, &trusted, &b, &json, &first, argc, argv)) >= 0)
+		goto cleanup;
 	e.trusted = trusted;
-	first = brp_getopt_index(&g);
-	e.timeout_s = b.timeout;
-	if (!e.db_path && !e.csv_dir && !e.xlsx_path) {
-		brp_error(name, "say where to export: --sqlite DB, --csv DIR or --xlsx FILE (try 'brp export --help')");
-		status = BRP_EXIT_USAGE;
-		goto cleanup;
-	}
-	if (first >= argc && !b.list) {
-		brp_error(name, "no log to export (try 'brp export --help')");
-		status = BRP_EXIT_USAGE;
-		goto cleanup;
-	}
+	status = BRP_EXIT_FAIL;
 	if (brp_source_new(&src, name, argc - first, argv + first, b.list) < 0)
 		goto cleanup;
 	brp_progress_start(&e.prog, name, "logs", b.quiet, 0);
@@ -324,18 +347,8 @@ int cmd_export(int argc, char **argv)
 		status = BRP_EXIT_USAGE;
 		goto cleanup;
 	}
-	if (e.db && (err = rpl_export_db_commit(e.db)) != 0) {
-		brp_error(name, "%s: %s", e.db_path, rpl_export_db_errmsg(e.db));
+	if (sinks_finish(&e) < 0)
 		goto cleanup;
-	}
-	if (e.csv && (err = rpl_export_csv_finish(e.csv)) != 0) {
-		brp_error(name, "%s: %s", e.csv_dir, rpl_export_csv_errmsg(e.csv));
-		goto cleanup;
-	}
-	if (e.xlsx && (err = rpl_export_xlsx_finish(e.xlsx)) != 0) {
-		brp_error(name, "%s: %s", e.xlsx_path, rpl_export_xlsx_errmsg(e.xlsx));
-		goto cleanup;
-	}
 	finished = 1;
 	if (json)
 		print_json(&e.t, e.db_path, e.csv_dir, e.xlsx_path);

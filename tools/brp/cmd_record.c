@@ -346,7 +346,49 @@ static void block_taken(struct rec_out *o, const rpl_notation_item *it, int line
 	}
 }
 
-int cmd_record(int argc, char **argv)
+/* What the command line says: the log, the signing key, and the match's header. */
+struct record_args {
+	struct brp_rules_opts ro;
+	struct brp_table_opts table;
+	const char *out_path, *keyfile;
+	int passfd, commit_version, json;
+	char **metas; /* the --meta KEY=VALUE as given, argc of room */
+	int nmeta;
+	int64_t start;
+	uint8_t commitment[RPL_DEAL_COMMIT_SIZE], pseeds[RPL_DEAL_MAX_PLAYER_SEEDS][RPL_DEAL_SEED_SIZE];
+	int committed, npseeds;
+};
+
+/* What the options say together, first the index of the first operand: -1 when they agree, else BRP_EXIT_USAGE (said). */
+static int record_args_check(struct record_args *a, int argc, char **argv, int first)
+{
+	if (first != argc) {
+		brp_error(name, "unexpected argument '%s': the match is read from stdin", argv[first]);
+		return BRP_EXIT_USAGE;
+	}
+	if (!a->out_path) {
+		brp_error(name, "no log to write: give -o FILE.brp");
+		return BRP_EXIT_USAGE;
+	}
+	if (a->npseeds && !a->committed) {
+		brp_error(name, "--player-seed needs --commitment: players' seeds belong to a committed deal");
+		return BRP_EXIT_USAGE;
+	}
+	if (a->commit_version && !a->committed) {
+		brp_error(name, "--commitment-version needs --commitment");
+		return BRP_EXIT_USAGE;
+	}
+	if (a->passfd >= 0 && !a->keyfile) {
+		brp_error(name, "--passphrase-fd needs -k KEY");
+		return BRP_EXIT_USAGE;
+	}
+	if (brp_table_finish(name, &a->table) != 0)
+		return BRP_EXIT_USAGE;
+	return -1;
+}
+
+/* The options into *a: -1 when the command goes on, else the code it exits with (said). */
+static int record_args_parse(struct record_args *a, int argc, char **argv)
 {
 	enum { OPT_START = BRP_OPT_OWN, OPT_META, OPT_COMMITMENT, OPT_PLAYER_SEED, OPT_COMMIT_VERSION };
 	static const struct brp_opt opts[] = {
@@ -368,257 +410,265 @@ int cmd_record(int argc, char **argv)
 		BRP_OPT_END,
 	};
 	struct brp_getopt g;
-	struct brp_rules_opts ro = { 0 };
-	struct brp_table_opts table = BRP_TABLE_INIT;
-	const char *out_path = NULL, *keyfile = NULL, *value;
-	int passfd = -1, first, commit_version = 0;
+	const char *value;
+	int c, e;
+
+	brp_getopt_init(&g, name, opts, argc, argv);
+	while ((c = brp_getopt_next(&g)) != -1) {
+		if (c == BRP_OPT_BAD)
+			return BRP_EXIT_USAGE;
+		if ((e = brp_rules_option(&g, c, &a->ro)) != 0 || (e = brp_table_option(&g, c, &a->table)) != 0) {
+			if (e != 1)
+				return e;
+			continue;
+		}
+		switch (c) {
+		case 'o':
+			if (brp_opt_path(&g, &a->out_path) != 0)
+				return BRP_EXIT_USAGE;
+			break;
+		case BRP_OPT_JSON: a->json = 1; break;
+		case 'k':
+			if (brp_opt_path(&g, &a->keyfile) != 0)
+				return BRP_EXIT_USAGE;
+			break;
+		case BRP_OPT_PASSFD:
+			if (brp_opt_int(&g, 0, 1024, &a->passfd) != 0)
+				return BRP_EXIT_USAGE;
+			break;
+		case OPT_START:
+			if (rpl_notation_time_parse(g.arg, &a->start) < 0 || a->start == 0) {
+				brp_opt_refuse(&g, "a UTC time such as 2026-11-30T01:58:23Z");
+				return BRP_EXIT_USAGE;
+			}
+			break;
+		case OPT_META:
+			if (brp_opt_pair(&g, "KEY=VALUE", &value) != 0)
+				return BRP_EXIT_USAGE;
+			a->metas[a->nmeta++] = (char *)g.arg;
+			break;
+		case OPT_COMMITMENT:
+			if (brp_opt_hex(&g, a->commitment, sizeof(a->commitment)) != 0)
+				return BRP_EXIT_USAGE;
+			a->committed = 1;
+			break;
+		case OPT_COMMIT_VERSION:
+			if (brp_opt_int(&g, 1, 2, &a->commit_version) != 0)
+				return BRP_EXIT_USAGE;
+			break;
+		case OPT_PLAYER_SEED:
+			if (a->npseeds == RPL_DEAL_MAX_PLAYER_SEEDS) {
+				brp_error(name, "at most %d player seeds", RPL_DEAL_MAX_PLAYER_SEEDS);
+				return BRP_EXIT_USAGE;
+			}
+			if (brp_opt_hex(&g, a->pseeds[a->npseeds], sizeof(a->pseeds[0])) != 0)
+				return BRP_EXIT_USAGE;
+			a->npseeds++;
+			break;
+		case 'h': usage(stdout); return BRP_EXIT_OK;
+		}
+	}
+	return record_args_check(a, argc, argv, brp_getopt_index(&g));
+}
+
+/* The match's header from the options: keys[i] (allocated) and values[i] split from each --meta. 0, or -1 (said). */
+static int match_info_make(rpl_match_info *info, const struct record_args *a, const rpl_rules *rules, char **keys,
+                           char **values)
+{
+	for (int i = 0; i < a->nmeta; i++) {
+		char *eq = strchr(a->metas[i], '=');
+		size_t k = (size_t)(eq - a->metas[i]);
+		keys[i] = malloc(k + 1);
+		if (!keys[i]) {
+			brp_error(name, "out of memory");
+			return -1;
+		}
+		memcpy(keys[i], a->metas[i], k);
+		keys[i][k] = '\0';
+		values[i] = eq + 1;
+	}
+	info->rules = rules;
+	info->nplayers = a->table.players;
+	for (int s = 0; s < RPL_MAX_SEATS; s++)
+		info->players[s] = a->table.name[s];
+	info->first_dealer = a->table.first_dealer;
+	info->start_time = a->start;
+	info->nmeta = (size_t)a->nmeta;
+	info->meta_keys = (const char *const *)keys;
+	info->meta_values = (const char *const *)values;
+	if (a->committed) {
+		info->commitment = a->commitment;
+		info->nplayer_seeds = a->npseeds;
+		info->player_seeds = (const uint8_t(*)[RPL_DEAL_SEED_SIZE])a->pseeds;
+		info->commit_version = a->commit_version;
+	}
+	return 0;
+}
+
+/* The recorder of the log, signing with the key when one is given (*key, which the caller frees): 0, or -1 (said). */
+static int recorder_open(rpl_recorder **rec, rpl_seckey **key, const struct record_args *a, const rpl_match_info *info)
+{
+	int e;
+
+	if (a->keyfile && brp_seckey_open(name, a->keyfile, a->passfd, key) < 0)
+		return -1;
+	e = rpl_recorder_open_signed(rec, a->out_path, info, 0, *key);
+	if (e < 0) {
+		const char *m = *rec ? rpl_recorder_errmsg(*rec) : "";
+		brp_error(name, "cannot record into %s: %s", a->out_path, *m ? m : rpl_strerror(e));
+		return -1;
+	}
+	return 0;
+}
+
+/* What became of an input line. */
+enum { LINE_TAKEN, LINE_NOT_TAKEN, LINE_END };
+
+/*
+ * One input line: parsed, recorded, flushed and answered. LINE_END for an
+ * 'end' (answered once the log is closed), -1 for a failure that stops the
+ * command (said).
+ */
+static int record_line(struct rec_out *out, rpl_notation_parser *p, rpl_recorder *rec, rpl_notation_item *it,
+                       const char *out_path, const char *line, size_t len, int lineno)
+{
+	size_t recorded = 0;
+	char msg[RPL_ERRMSG_SIZE + 64], note[NOTE_SIZE];
+	int e, fe;
+
+	note[0] = '\0';
+	e = rpl_notation_parser_line(p, line, len, it);
+	if (e < 0) {
+		if (out->block_deal)
+			block_kept_note(out, note);
+		reply(out, lineno, "error", NULL, rpl_notation_parser_errmsg(p), NULL, 0, note);
+		return LINE_NOT_TAKEN;
+	}
+	switch (it->kind) {
+	case RPL_NOTATION_BLANK: return LINE_TAKEN;
+	case RPL_NOTATION_TAG:
+		snprintf(msg, sizeof msg,
+		         "line %d: tags cannot be recorded: give the header as options (see brp record --help)", it->line);
+		reply(out, lineno, "error", NULL, msg, NULL, 0, "");
+		return LINE_NOT_TAKEN;
+	case RPL_NOTATION_END:
+		if (it->recovered) {
+			snprintf(msg, sizeof msg, "line %d: 'end recovered' is for logs salvaged by brp recover", it->line);
+			reply(out, lineno, "error", NULL, msg, NULL, 0, "");
+			return LINE_NOT_TAKEN;
+		}
+		return LINE_END;
+	default: break;
+	}
+	if (it->kind == RPL_NOTATION_STOCK) {
+		memcpy(out->stock, it->cards, it->ncards);
+		out->stock_line = out->block_last = lineno;
+	}
+	e = rpl_notation_record(p, rec, it, &recorded);
+	if (e == RPL_EIO || e == RPL_ENOMEM) {
+		brp_error(name, "%s: %s", out_path, rpl_notation_parser_errmsg(p));
+		return -1;
+	}
+	/*
+	 * What was taken reaches the file before the line is answered: a
+	 * driver that has read the answer may count on it surviving a crash.
+	 */
+	fe = rpl_recorder_flush(rec);
+	if (fe < 0) {
+		brp_error(name, "%s: %s", out_path, rpl_recorder_errmsg(rec));
+		return -1;
+	}
+	if (it->kind == RPL_NOTATION_STOCK) {
+		/* the block ends with its stock line, written or refused as a whole */
+		if (e < 0 && out->block_deal)
+			layout_note(out, note);
+		out->block_deal = 0;
+	} else if (e == 0) {
+		block_taken(out, it, lineno);
+	} else if (it->kind == RPL_NOTATION_DEAL) {
+		out->block_deal = 0; /* refused as a whole: the parser expects a new 'deal N' */
+	}
+	if (e == RPL_EILLEGAL || (e == RPL_EINVAL && it->kind == RPL_NOTATION_TURN)) {
+		reply(out, lineno, "refused", refused_rule(rec, it, recorded), rpl_recorder_errmsg(rec), it, recorded, note);
+		return LINE_NOT_TAKEN;
+	}
+	if (e < 0) {
+		reply(out, lineno, "error", NULL, rpl_notation_parser_errmsg(p), it, recorded, note);
+		return LINE_NOT_TAKEN;
+	}
+	if (it->kind == RPL_NOTATION_DEAL || it->kind == RPL_NOTATION_HAND || it->kind == RPL_NOTATION_MORTO)
+		reply(out, lineno, "kept", NULL, NULL, NULL, 0, ""); /* the stock line writes the deal */
+	else
+		reply(out, lineno, "ok", NULL, NULL, NULL, 0, "");
+	return LINE_TAKEN;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_args a = { .passfd = -1, .table = BRP_TABLE_INIT };
 	rpl_seckey *key = NULL;
-	char **metas = NULL, **keys = NULL, **values = NULL;
-	int nmeta = 0, c, e, fe, bad = 0, closed = 0;
+	char **keys = NULL, **values = NULL;
+	int e, bad = 0, closed = 0;
 	int rc = BRP_EXIT_FAIL;
 	rpl_rules *rules = NULL;
 	rpl_recorder *rec = NULL;
 	rpl_notation_parser *p = NULL;
 	rpl_notation_item *it = NULL;
 	rpl_match_info info;
-	int64_t start = 0;
-	uint8_t commitment[RPL_DEAL_COMMIT_SIZE], pseeds[RPL_DEAL_MAX_PLAYER_SEEDS][RPL_DEAL_SEED_SIZE];
-	int committed = 0, npseeds = 0;
 	char *line = NULL;
 	const size_t cap = RPL_NOTATION_MAX_LINE + 2;
 	size_t len;
 	struct rec_out out;
-	char note[NOTE_SIZE];
 	int lineno = 0;
 
 	memset(&info, 0, sizeof info);
 	memset(&out, 0, sizeof out);
-	metas = calloc((size_t)argc, sizeof *metas);
+	a.metas = calloc((size_t)argc, sizeof *a.metas);
 	keys = calloc((size_t)argc, sizeof *keys);
 	values = calloc((size_t)argc, sizeof *values);
 	it = malloc(sizeof *it);
 	line = malloc(cap);
-	if (!metas || !keys || !values || !it || !line) {
+	if (!a.metas || !keys || !values || !it || !line) {
 		brp_error(name, "out of memory");
 		goto cleanup;
 	}
-	rc = BRP_EXIT_USAGE;
-	brp_getopt_init(&g, name, opts, argc, argv);
-	while ((c = brp_getopt_next(&g)) != -1) {
-		if (c == BRP_OPT_BAD)
-			goto cleanup;
-		if ((e = brp_rules_option(&g, c, &ro)) != 0 || (e = brp_table_option(&g, c, &table)) != 0) {
-			if (e != 1) {
-				rc = e;
-				goto cleanup;
-			}
-			continue;
-		}
-		switch (c) {
-		case 'o':
-			if (brp_opt_path(&g, &out_path) != 0)
-				goto cleanup;
-			break;
-		case BRP_OPT_JSON: out.json = 1; break;
-		case 'k':
-			if (brp_opt_path(&g, &keyfile) != 0)
-				goto cleanup;
-			break;
-		case BRP_OPT_PASSFD:
-			if (brp_opt_int(&g, 0, 1024, &passfd) != 0)
-				goto cleanup;
-			break;
-		case OPT_START:
-			if (rpl_notation_time_parse(g.arg, &start) < 0 || start == 0) {
-				brp_opt_refuse(&g, "a UTC time such as 2026-11-30T01:58:23Z");
-				goto cleanup;
-			}
-			break;
-		case OPT_META:
-			if (brp_opt_pair(&g, "KEY=VALUE", &value) != 0)
-				goto cleanup;
-			metas[nmeta++] = (char *)g.arg;
-			break;
-		case OPT_COMMITMENT:
-			if (brp_opt_hex(&g, commitment, sizeof(commitment)) != 0)
-				goto cleanup;
-			committed = 1;
-			break;
-		case OPT_COMMIT_VERSION:
-			if (brp_opt_int(&g, 1, 2, &commit_version) != 0)
-				goto cleanup;
-			break;
-		case OPT_PLAYER_SEED:
-			if (npseeds == RPL_DEAL_MAX_PLAYER_SEEDS) {
-				brp_error(name, "at most %d player seeds", RPL_DEAL_MAX_PLAYER_SEEDS);
-				goto cleanup;
-			}
-			if (brp_opt_hex(&g, pseeds[npseeds], sizeof(pseeds[0])) != 0)
-				goto cleanup;
-			npseeds++;
-			break;
-		case 'h':
-			usage(stdout);
-			rc = BRP_EXIT_OK;
-			goto cleanup;
-		}
-	}
-	first = brp_getopt_index(&g);
-	if (first != argc) {
-		brp_error(name, "unexpected argument '%s': the match is read from stdin", argv[first]);
+	if ((rc = record_args_parse(&a, argc, argv)) >= 0)
 		goto cleanup;
-	}
-	if (!out_path) {
-		brp_error(name, "no log to write: give -o FILE.brp");
-		goto cleanup;
-	}
-	if (npseeds && !committed) {
-		brp_error(name, "--player-seed needs --commitment: players' seeds belong to a committed deal");
-		goto cleanup;
-	}
-	if (commit_version && !committed) {
-		brp_error(name, "--commitment-version needs --commitment");
-		goto cleanup;
-	}
-	if (passfd >= 0 && !keyfile) {
-		brp_error(name, "--passphrase-fd needs -k KEY");
-		goto cleanup;
-	}
-	if (brp_table_finish(name, &table) != 0)
-		goto cleanup;
-	if ((rc = brp_rules_make(name, ro.profile, ro.sets, ro.nsets, &rules)) != 0)
+	out.json = a.json;
+	if ((rc = brp_rules_make(name, a.ro.profile, a.ro.sets, a.ro.nsets, &rules)) != 0)
 		goto cleanup;
 	rc = BRP_EXIT_FAIL;
-	for (int i = 0; i < nmeta; i++) {
-		char *eq = strchr(metas[i], '=');
-		size_t k = (size_t)(eq - metas[i]);
-		keys[i] = malloc(k + 1);
-		if (!keys[i]) {
-			brp_error(name, "out of memory");
-			goto cleanup;
-		}
-		memcpy(keys[i], metas[i], k);
-		keys[i][k] = '\0';
-		values[i] = eq + 1;
-	}
-	info.rules = rules;
-	info.nplayers = table.players;
-	for (int s = 0; s < RPL_MAX_SEATS; s++)
-		info.players[s] = table.name[s];
-	info.first_dealer = table.first_dealer;
-	info.start_time = start;
-	info.nmeta = (size_t)nmeta;
-	info.meta_keys = (const char *const *)keys;
-	info.meta_values = (const char *const *)values;
-	if (committed) {
-		info.commitment = commitment;
-		info.nplayer_seeds = npseeds;
-		info.player_seeds = (const uint8_t(*)[RPL_DEAL_SEED_SIZE])pseeds;
-		info.commit_version = commit_version;
-	}
+	if (match_info_make(&info, &a, rules, keys, values) < 0)
+		goto cleanup;
 
-	if (rpl_notation_parser_new(&p) < 0 || rpl_notation_parser_set_players(p, table.players) < 0) {
+	if (rpl_notation_parser_new(&p) < 0 || rpl_notation_parser_set_players(p, a.table.players) < 0) {
 		brp_error(name, "out of memory");
 		goto cleanup;
 	}
-	if (keyfile && brp_seckey_open(name, keyfile, passfd, &key) < 0)
+	if (recorder_open(&rec, &key, &a, &info) < 0)
 		goto cleanup;
-	e = rpl_recorder_open_signed(&rec, out_path, &info, 0, key);
-	if (e < 0) {
-		const char *m = rec ? rpl_recorder_errmsg(rec) : "";
-		brp_error(name, "cannot record into %s: %s", out_path, *m ? m : rpl_strerror(e));
-		goto cleanup;
-	}
 
-	out.players = table.players;
+	out.players = a.table.players;
 	out.names = info.players;
 	out.tty = isatty(STDIN_FILENO);
 	if (out.tty) {
 		fputs("brp record: recording into ", stderr);
-		brp_text(stderr, out_path);
+		brp_text(stderr, a.out_path);
 		fputs("; type the match in text notation, one line at a time: a deal block, then\n"
 		      "the turns (brp record --help shows the lines); 'end' or Ctrl-D closes the log.\n",
 		      stderr);
 	}
-	for (;;) {
-		size_t recorded = 0;
-		char msg[RPL_ERRMSG_SIZE + 64];
-
-		if (closed)
-			break;
+	while (!closed) {
 		if (out.tty)
 			prompt(&out, rec);
 		if (!read_line(stdin, line, cap, &len))
 			break;
 		lineno++;
-		note[0] = '\0';
-		e = rpl_notation_parser_line(p, line, len, it);
-		if (e < 0) {
-			if (out.block_deal)
-				block_kept_note(&out, note);
-			reply(&out, lineno, "error", NULL, rpl_notation_parser_errmsg(p), NULL, 0, note);
-			bad = 1;
-			continue;
-		}
-		switch (it->kind) {
-		case RPL_NOTATION_BLANK: continue;
-		case RPL_NOTATION_TAG:
-			snprintf(msg, sizeof msg,
-			         "line %d: tags cannot be recorded: give the header as options (see brp record --help)", it->line);
-			reply(&out, lineno, "error", NULL, msg, NULL, 0, "");
-			bad = 1;
-			continue;
-		case RPL_NOTATION_END:
-			if (it->recovered) {
-				snprintf(msg, sizeof msg, "line %d: 'end recovered' is for logs salvaged by brp recover", it->line);
-				reply(&out, lineno, "error", NULL, msg, NULL, 0, "");
-				bad = 1;
-				continue;
-			}
-			closed = 1;
-			continue; /* answered once the log is closed */
-		default: break;
-		}
-		if (it->kind == RPL_NOTATION_STOCK) {
-			memcpy(out.stock, it->cards, it->ncards);
-			out.stock_line = out.block_last = lineno;
-		}
-		e = rpl_notation_record(p, rec, it, &recorded);
-		if (e == RPL_EIO || e == RPL_ENOMEM) {
-			brp_error(name, "%s: %s", out_path, rpl_notation_parser_errmsg(p));
+		e = record_line(&out, p, rec, it, a.out_path, line, len, lineno);
+		if (e < 0)
 			goto cleanup;
-		}
-		/*
-		 * What was taken reaches the file before the line is answered: a
-		 * driver that has read the answer may count on it surviving a crash.
-		 */
-		fe = rpl_recorder_flush(rec);
-		if (fe < 0) {
-			brp_error(name, "%s: %s", out_path, rpl_recorder_errmsg(rec));
-			goto cleanup;
-		}
-		if (it->kind == RPL_NOTATION_STOCK) {
-			/* the block ends with its stock line, written or refused as a whole */
-			if (e < 0 && out.block_deal)
-				layout_note(&out, note);
-			out.block_deal = 0;
-		} else if (e == 0) {
-			block_taken(&out, it, lineno);
-		} else if (it->kind == RPL_NOTATION_DEAL) {
-			out.block_deal = 0; /* refused as a whole: the parser expects a new 'deal N' */
-		}
-		if (e == RPL_EILLEGAL || (e == RPL_EINVAL && it->kind == RPL_NOTATION_TURN)) {
-			reply(&out, lineno, "refused", refused_rule(rec, it, recorded), rpl_recorder_errmsg(rec), it, recorded,
-			      note);
-			bad = 1;
-		} else if (e < 0) {
-			reply(&out, lineno, "error", NULL, rpl_notation_parser_errmsg(p), it, recorded, note);
-			bad = 1;
-		} else if (it->kind == RPL_NOTATION_DEAL || it->kind == RPL_NOTATION_HAND || it->kind == RPL_NOTATION_MORTO) {
-			reply(&out, lineno, "kept", NULL, NULL, NULL, 0, ""); /* the stock line writes the deal */
-		} else {
-			reply(&out, lineno, "ok", NULL, NULL, NULL, 0, "");
-		}
+		bad |= e == LINE_NOT_TAKEN;
+		closed = e == LINE_END;
 	}
 	if (out.tty && !closed)
 		fputc('\n', stderr); /* Ctrl-D after a prompt */
@@ -632,7 +682,7 @@ int cmd_record(int argc, char **argv)
 	}
 	e = rpl_recorder_close(rec);
 	if (e < 0) {
-		brp_error(name, "cannot close %s: %s", out_path, rpl_recorder_errmsg(rec));
+		brp_error(name, "cannot close %s: %s", a.out_path, rpl_recorder_errmsg(rec));
 		goto cleanup;
 	}
 	if (closed)
@@ -644,12 +694,12 @@ cleanup:
 	rpl_seckey_free(key);
 	rpl_notation_parser_free(p);
 	rpl_rules_free(rules);
-	for (int i = 0; keys && i < nmeta; i++)
+	for (int i = 0; keys && i < a.nmeta; i++)
 		free(keys[i]);
 	free(keys);
 	free(values);
-	free(metas);
-	brp_rules_opts_free(&ro);
+	free(a.metas);
+	brp_rules_opts_free(&a.ro);
 	free(it);
 	return rc;
 }

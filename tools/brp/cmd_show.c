@@ -145,6 +145,65 @@ static int on_position(void *ctx, const rpl_position *p)
 	return 0;
 }
 
+/*
+ * The lines said above the position (at most 4): the decision shown is refused,
+ * the log stops or is damaged before what was asked. Returns how many.
+ */
+static int show_notes(char notes[][BRP_NOTE_SIZE], const struct pick *k, const rpl_verdict *v)
+{
+	int n = 0;
+
+	if (k->have && k->best->kind == RPL_POS_REFUSED) {
+		char act[160];
+		rpl_action_format(&k->best->action, act, sizeof(act));
+		snprintf(notes[n++], BRP_NOTE_SIZE, "deal %d, turn %d, seat %d: %s is illegal: %s: %s", k->best->deal,
+		         k->best->turn, k->best->seat, act, rpl_rule_name(k->best->rule), k->best->message);
+	} else if (!k->beyond && v->kind == RPL_VERDICT_ILLEGAL && v->turn == 0) {
+		snprintf(notes[n++], BRP_NOTE_SIZE, "deal %d cannot start: %s", v->deal, v->message);
+	} else if (!k->beyond && v->kind == RPL_VERDICT_MALFORMED) {
+		snprintf(notes[n++], BRP_NOTE_SIZE, "the log is damaged: %s", v->message);
+	}
+	if (k->deal > 0 && k->best->deal < k->deal) {
+		snprintf(notes[n++], BRP_NOTE_SIZE, "the log stops before deal %ld", k->deal);
+	} else if (n == 0 && !k->beyond && k->turn >= 0 && (k->deal < 0 || k->best->deal == k->deal) &&
+	           k->best->phase < RPL_PHASE_DEAL_OVER) {
+		/* the whole log is before the selection, and its deal did not end; a
+		   decision past the last one of a turn that ended shows its end */
+		if (k->decision > 0 && k->best->turns <= k->turn &&
+		    !(k->best->turn == k->turn && k->best->decision == k->decision))
+			snprintf(notes[n++], BRP_NOTE_SIZE,
+			         "the log stops in deal %d after turn %d, decision %d, before decision %ld of turn %ld",
+			         k->best->deal, k->best->turn, k->best->decision, k->decision, k->turn);
+		else if (k->decision < 0 && k->best->turns < k->turn)
+			snprintf(notes[n++], BRP_NOTE_SIZE, "the log stops in deal %d at turn %d, before turn %ld", k->best->deal,
+			         k->best->turns, k->turn);
+	}
+	return n;
+}
+
+/* The position as JSON, the notes with it: 0, or -1 (said). */
+static int print_json(const rpl_position *best, const rpl_match_info *info, char notes[][BRP_NOTE_SIZE], int nnotes)
+{
+	/* the library's writer, the one the Python bindings use too: asked its length, then written */
+	const char *lines[4];
+	char *text;
+	size_t len;
+
+	for (int i = 0; i < nnotes; i++)
+		lines[i] = notes[i];
+	len = rpl_position_json(best, info, lines, (size_t)nnotes, NULL, 0);
+	text = malloc(len + 1);
+	if (!text) {
+		brp_error(name, "out of memory");
+		return -1;
+	}
+	rpl_position_json(best, info, lines, (size_t)nnotes, text, len + 1);
+	fputs(text, stdout);
+	putchar('\n');
+	free(text);
+	return 0;
+}
+
 int cmd_show(int argc, char **argv)
 {
 	enum { OPT_SYMBOLS = BRP_OPT_OWN };
@@ -159,7 +218,6 @@ int cmd_show(int argc, char **argv)
 		BRP_OPT_END,
 	};
 	struct brp_getopt g;
-	char *text = NULL;
 	char notes[4][BRP_NOTE_SIZE];
 	int c, nnotes = 0, json = 0, status = BRP_EXIT_FAIL, err, first;
 	unsigned flags = 0;
@@ -221,45 +279,10 @@ int cmd_show(int argc, char **argv)
 	}
 	if (!k.have)
 		rpl_position_of_game(game, k.best); /* nothing dealt: the empty table */
-	if (k.have && k.best->kind == RPL_POS_REFUSED) {
-		char act[160];
-		rpl_action_format(&k.best->action, act, sizeof(act));
-		snprintf(notes[nnotes++], sizeof(notes[0]), "deal %d, turn %d, seat %d: %s is illegal: %s: %s", k.best->deal,
-		         k.best->turn, k.best->seat, act, rpl_rule_name(k.best->rule), k.best->message);
-	} else if (!k.beyond && v.kind == RPL_VERDICT_ILLEGAL && v.turn == 0) {
-		snprintf(notes[nnotes++], sizeof(notes[0]), "deal %d cannot start: %s", v.deal, v.message);
-	} else if (!k.beyond && v.kind == RPL_VERDICT_MALFORMED) {
-		snprintf(notes[nnotes++], sizeof(notes[0]), "the log is damaged: %s", v.message);
-	}
-	if (k.deal > 0 && k.best->deal < k.deal) {
-		snprintf(notes[nnotes++], sizeof(notes[0]), "the log stops before deal %ld", k.deal);
-	} else if (nnotes == 0 && !k.beyond && k.turn >= 0 && (k.deal < 0 || k.best->deal == k.deal) &&
-	           k.best->phase < RPL_PHASE_DEAL_OVER) {
-		/* the whole log is before the selection, and its deal did not end; a
-		   decision past the last one of a turn that ended shows its end */
-		if (k.decision > 0 && k.best->turns <= k.turn && !(k.best->turn == k.turn && k.best->decision == k.decision))
-			snprintf(notes[nnotes++], sizeof(notes[0]),
-			         "the log stops in deal %d after turn %d, decision %d, before decision %ld of turn %ld",
-			         k.best->deal, k.best->turn, k.best->decision, k.decision, k.turn);
-		else if (k.decision < 0 && k.best->turns < k.turn)
-			snprintf(notes[nnotes++], sizeof(notes[0]), "the log stops in deal %d at turn %d, before turn %ld",
-			         k.best->deal, k.best->turns, k.turn);
-	}
+	nnotes = show_notes(notes, &k, &v);
 	if (json) {
-		/* the library's writer, the one the Python bindings use too: asked its length, then written */
-		const char *lines[4];
-		size_t len;
-		for (int i = 0; i < nnotes; i++)
-			lines[i] = notes[i];
-		len = rpl_position_json(k.best, info, lines, (size_t)nnotes, NULL, 0);
-		text = malloc(len + 1);
-		if (!text) {
-			brp_error(name, "out of memory");
+		if (print_json(k.best, info, notes, nnotes) < 0)
 			goto cleanup;
-		}
-		rpl_position_json(k.best, info, lines, (size_t)nnotes, text, len + 1);
-		fputs(text, stdout);
-		putchar('\n');
 	} else {
 		for (int i = 0; i < nnotes; i++) { /* a message may quote any byte of the log */
 			brp_text(stdout, notes[i]);
@@ -269,7 +292,6 @@ int cmd_show(int argc, char **argv)
 	}
 	status = nnotes ? BRP_EXIT_NO : BRP_EXIT_OK;
 cleanup:
-	free(text);
 	free(k.best);
 	rpl_game_free(game);
 	rpl_reader_free(rd);

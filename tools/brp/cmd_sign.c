@@ -39,6 +39,18 @@ static void usage(FILE *f)
 	      f);
 }
 
+/* The log signed, in itself (sig NULL) or beside it into sig, with the signals of hold held (see cmd_sign). */
+static int sign_held(rpl_seckey *k, const char *log, const char *sig, const char *comment, const sigset_t *hold)
+{
+	sigset_t old;
+	int err, held = sigprocmask(SIG_BLOCK, hold, &old) == 0;
+
+	err = sig ? rpl_sign_detached(k, log, sig, comment, (int64_t)time(NULL)) : rpl_sign_log(k, log);
+	if (held)
+		sigprocmask(SIG_SETMASK, &old, NULL);
+	return err;
+}
+
 int cmd_sign(int argc, char **argv)
 {
 	enum { OPT_DETACHED = BRP_OPT_OWN };
@@ -57,7 +69,7 @@ int cmd_sign(int argc, char **argv)
 	rpl_seckey *k = NULL;
 	rpl_pubkey pk;
 	char id[RPL_KEY_ID_TEXT], fp[RPL_KEY_FINGERPRINT_TEXT];
-	sigset_t hold, old;
+	sigset_t hold;
 
 	brp_getopt_init(&g, name, opts, argc, argv);
 	while ((c = brp_getopt_next(&g)) != -1) {
@@ -107,7 +119,7 @@ int cmd_sign(int argc, char **argv)
 	sigaddset(&hold, SIGQUIT);
 	for (int i = first; i < argc; i++) {
 		const char *log = argv[i];
-		int err, held;
+		int err;
 		if (detached) {
 			char *sig = malloc(strlen(log) + 9);
 			if (!sig) {
@@ -116,18 +128,12 @@ int cmd_sign(int argc, char **argv)
 				break;
 			}
 			sprintf(sig, "%s.minisig", log);
-			held = sigprocmask(SIG_BLOCK, &hold, &old) == 0;
-			err = rpl_sign_detached(k, log, sig, comment, (int64_t)time(NULL));
-			if (held)
-				sigprocmask(SIG_SETMASK, &old, NULL);
+			err = sign_held(k, log, sig, comment, &hold);
 			if (!err && printf("%s: signed by key %s (fingerprint %s)\n", sig, id, fp) < 0)
 				err = RPL_EIO;
 			free(sig);
 		} else {
-			held = sigprocmask(SIG_BLOCK, &hold, &old) == 0;
-			err = rpl_sign_log(k, log);
-			if (held)
-				sigprocmask(SIG_SETMASK, &old, NULL);
+			err = sign_held(k, log, NULL, NULL, &hold);
 			if (!err && printf("%s: signed by key %s (fingerprint %s)\n", log, id, fp) < 0)
 				err = RPL_EIO;
 		}

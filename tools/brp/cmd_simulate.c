@@ -93,6 +93,73 @@ static void job_fail(struct job *j, const char *a, const char *b)
 	pthread_mutex_unlock(&j->lock);
 }
 
+/*
+ * The seed of a committed match and its players' seeds: a deterministic
+ * "secret", so that simulated matches are made again byte for byte.
+ */
+static void commit_secrets(uint64_t seed, int nplayer_seeds, uint8_t dseed[RPL_DEAL_SEED_SIZE],
+                           uint8_t pseeds[][RPL_DEAL_SEED_SIZE])
+{
+	rpl_rng srng;
+
+	rpl_rng_seed(&srng, mix(seed ^ 0x636f6d6d6974ull));
+	for (int i = 0; i < RPL_DEAL_SEED_SIZE; i += 8) {
+		uint64_t w = rpl_rng_next(&srng);
+		for (int b = 0; b < 8; b++)
+			dseed[i + b] = (uint8_t)(w >> (8 * b));
+	}
+	for (int p = 0; p < nplayer_seeds; p++)
+		for (int i = 0; i < RPL_DEAL_SEED_SIZE; i += 8) {
+			uint64_t w = rpl_rng_next(&srng);
+			for (int b = 0; b < 8; b++)
+				pseeds[p][i + b] = (uint8_t)(w >> (8 * b));
+		}
+}
+
+/*
+ * One deal of the match: its layout (shuffled from rng, or derived from the
+ * committed seed dseed), the bots' decisions, each applied and recorded
+ * (counted in *decisions), and the claim of its scores. 0, or -1 (the job
+ * failed).
+ */
+static int play_deal(struct job *j, rpl_game *g, rpl_recorder *rec, rpl_bot *const *bots, rpl_rng *rng,
+                     const uint8_t *dseed, const rpl_match_info *info, const char *path, long *decisions)
+{
+	rpl_layout lay;
+	int steps = 0;
+	rpl_score sc[2];
+	int32_t claim[2];
+
+	if (!dseed)
+		rpl_layout_shuffle(&lay, j->players, rng);
+	else if (rpl_deal_derive_match(&lay, dseed, info, rpl_game_deal_number(g) + 1) != 0) {
+		job_fail(j, path, "the deal cannot be derived");
+		return -1;
+	}
+	if (rpl_game_deal(g, &lay) != 0 || rpl_recorder_deal(rec, &lay) != 0) {
+		job_fail(j, path, rpl_recorder_errmsg(rec));
+		return -1;
+	}
+	while (rpl_game_phase(g) < RPL_PHASE_DEAL_OVER) {
+		rpl_action a;
+		if (++steps > MAX_DECISIONS_PER_DEAL || rpl_bot_choose(bots[rpl_game_seat(g)], g, &a) != 0) {
+			job_fail(j, path, "a bot found no way to go on (a bug: please report it)");
+			return -1;
+		}
+		if (rpl_game_apply(g, &a) != 0 || rpl_recorder_action(rec, &a) != 0) {
+			job_fail(j, path, rpl_recorder_errmsg(rec));
+			return -1;
+		}
+		(*decisions)++;
+	}
+	rpl_game_deal_score(g, 0, &sc[0]);
+	rpl_game_deal_score(g, 1, &sc[1]);
+	claim[0] = sc[0].total;
+	claim[1] = sc[1].total;
+	rpl_recorder_claim(rec, rpl_game_deal_number(g), claim);
+	return 0;
+}
+
 /* One match: a pure function of (seed, index). */
 static int play_match(struct job *j, long index)
 {
@@ -136,20 +203,7 @@ static int play_match(struct job *j, long index)
 	info.meta_keys = keys;
 	info.meta_values = values;
 	if (j->commit) {
-		/* a deterministic "secret": simulated matches are made again byte for byte */
-		rpl_rng srng;
-		rpl_rng_seed(&srng, mix(seed ^ 0x636f6d6d6974ull));
-		for (int i = 0; i < RPL_DEAL_SEED_SIZE; i += 8) {
-			uint64_t w = rpl_rng_next(&srng);
-			for (int b = 0; b < 8; b++)
-				dseed[i + b] = (uint8_t)(w >> (8 * b));
-		}
-		for (int p = 0; p < j->player_seeds; p++)
-			for (int i = 0; i < RPL_DEAL_SEED_SIZE; i += 8) {
-				uint64_t w = rpl_rng_next(&srng);
-				for (int b = 0; b < 8; b++)
-					pseeds[p][i + b] = (uint8_t)(w >> (8 * b));
-			}
+		commit_secrets(seed, j->player_seeds, dseed, pseeds);
 		info.nplayer_seeds = j->player_seeds;
 		info.player_seeds = (const uint8_t(*)[RPL_DEAL_SEED_SIZE])pseeds;
 		if (rpl_deal_commit_match(commitment, dseed, &info) != 0) {
@@ -168,38 +222,9 @@ static int play_match(struct job *j, long index)
 		goto cleanup;
 	}
 	while (rpl_game_phase(g) != RPL_PHASE_MATCH_OVER) {
-		rpl_layout lay;
-		int steps = 0;
-		rpl_score sc[2];
-		int32_t claim[2];
-		if (!j->commit)
-			rpl_layout_shuffle(&lay, j->players, &rng);
-		else if (rpl_deal_derive_match(&lay, dseed, &info, rpl_game_deal_number(g) + 1) != 0) {
-			job_fail(j, path, "the deal cannot be derived");
+		if (play_deal(j, g, rec, bots, &rng, j->commit ? dseed : NULL, &info, path, &decisions) != 0)
 			goto cleanup;
-		}
-		if (rpl_game_deal(g, &lay) != 0 || rpl_recorder_deal(rec, &lay) != 0) {
-			job_fail(j, path, rpl_recorder_errmsg(rec));
-			goto cleanup;
-		}
 		deals++;
-		while (rpl_game_phase(g) < RPL_PHASE_DEAL_OVER) {
-			rpl_action a;
-			if (++steps > MAX_DECISIONS_PER_DEAL || rpl_bot_choose(bots[rpl_game_seat(g)], g, &a) != 0) {
-				job_fail(j, path, "a bot found no way to go on (a bug: please report it)");
-				goto cleanup;
-			}
-			if (rpl_game_apply(g, &a) != 0 || rpl_recorder_action(rec, &a) != 0) {
-				job_fail(j, path, rpl_recorder_errmsg(rec));
-				goto cleanup;
-			}
-			decisions++;
-		}
-		rpl_game_deal_score(g, 0, &sc[0]);
-		rpl_game_deal_score(g, 1, &sc[1]);
-		claim[0] = sc[0].total;
-		claim[1] = sc[1].total;
-		rpl_recorder_claim(rec, rpl_game_deal_number(g), claim);
 	}
 	{
 		int32_t total[2] = { rpl_game_total(g, 0), rpl_game_total(g, 1) };
@@ -347,7 +372,16 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-int cmd_simulate(int argc, char **argv)
+/* What the options say beside the job's own fields. */
+struct sim_args {
+	const char *keyfile;
+	int passfd, add, json;
+	long target;
+};
+
+/* The options into j, b, ro and a: -1 when the command goes on, else the code it exits with (said). */
+static int simulate_options(struct job *j, struct brp_batch *b, struct brp_rules_opts *ro, struct sim_args *a, int argc,
+                            char **argv)
 {
 	enum { OPT_SEED = BRP_OPT_OWN, OPT_COMMIT, OPT_PLAYER_SEEDS, OPT_ADD };
 	static const struct brp_opt opts[] = {
@@ -372,17 +406,131 @@ int cmd_simulate(int argc, char **argv)
 	};
 	static const char *const bots[] = { "greedy", "random", "mixed", NULL };
 	static const char *const counts[] = { "2", "4", NULL };
-	const char *keyfile = NULL;
-	int passfd = -1, add = 0, rc, first, made = 0;
-	long target = -1;
+	struct brp_getopt g;
+	int c, rc;
+
+	brp_getopt_init(&g, name, opts, argc, argv);
+	while ((c = brp_getopt_next(&g)) != -1) {
+		if (c == BRP_OPT_BAD)
+			return BRP_EXIT_USAGE;
+		if ((rc = brp_batch_option(&g, c, b)) != 0 || (rc = brp_rules_option(&g, c, ro)) != 0) {
+			if (rc != 1)
+				return rc;
+			continue;
+		}
+		rc = 0;
+		switch (c) {
+		case 'p':
+			if ((rc = brp_opt_choice(&g, counts, &j->players)) == 0)
+				j->players = j->players ? 4 : 2;
+			break;
+		case 'n': rc = brp_opt_long(&g, 1, MAX_MATCHES, &j->matches); break;
+		case OPT_SEED: rc = brp_opt_u64(&g, &j->seed); break;
+		case 'b': rc = brp_opt_choice(&g, bots, &j->bot); break; /* in the order of BOT_* */
+		case 't': rc = brp_opt_long(&g, 0, 1000000, &a->target); break;
+		case 'o': rc = brp_opt_path(&g, &j->dir); break;
+		case OPT_ADD: a->add = 1; break;
+		case BRP_OPT_JSON: a->json = 1; break;
+		case OPT_COMMIT: j->commit = 1; break;
+		case OPT_PLAYER_SEEDS: rc = brp_opt_int(&g, 0, RPL_DEAL_MAX_PLAYER_SEEDS, &j->player_seeds); break;
+		case 'k': rc = brp_opt_path(&g, &a->keyfile); break;
+		case BRP_OPT_PASSFD: rc = brp_opt_int(&g, 0, 1024, &a->passfd); break;
+		case 'h': usage(stdout); return BRP_EXIT_OK;
+		}
+		if (rc)
+			return BRP_EXIT_USAGE;
+	}
+	if (brp_getopt_index(&g) != argc || !j->dir) {
+		brp_error(name, "needs -o DIR and no other argument (try 'brp simulate --help')");
+		return BRP_EXIT_USAGE;
+	}
+	if (j->player_seeds >= 0 && !j->commit) {
+		brp_error(name, "--player-seeds needs --commit");
+		return BRP_EXIT_USAGE;
+	}
+	if (j->player_seeds > j->players) {
+		brp_error(name, "--player-seeds takes 0 to %d for %d players: each seat adds one seed at most", j->players,
+		          j->players);
+		return BRP_EXIT_USAGE;
+	}
+	if (j->player_seeds < 0)
+		j->player_seeds = j->commit ? j->players : 0;
+	if (a->passfd >= 0 && !a->keyfile) {
+		brp_error(name, "--passphrase-fd needs -k KEY");
+		return BRP_EXIT_USAGE;
+	}
+	return -1;
+}
+
+/* The rules and --players must agree before anything is written: -1 when they do, else the exit code (said). */
+static int players_allowed(const rpl_rules *rules, int players)
+{
+	rpl_game *probe = NULL;
+	int err = rpl_game_new(&probe, rules, players, 0);
+
+	rpl_game_free(probe);
+	if (err == RPL_ENOMEM) {
+		brp_error(name, "out of memory");
+		return BRP_EXIT_FAIL;
+	}
+	if (err < 0) {
+		brp_error(name, "the rules do not allow %d players", players);
+		return BRP_EXIT_USAGE;
+	}
+	return -1;
+}
+
+/* The matches played by jobs threads, with the progress line (unless quiet): 0, or -1 out of memory (said). */
+static int run_workers(struct job *j, int jobs, int quiet)
+{
+	pthread_t *th = calloc((size_t)jobs, sizeof(*th));
+
+	if (!th) {
+		brp_error(name, "out of memory");
+		return -1;
+	}
+	brp_progress_start(&j->prog, name, "matches", quiet, (size_t)j->matches);
+	for (int i = 0; i < jobs; i++)
+		if (pthread_create(&th[i], NULL, worker, j) != 0) {
+			brp_error(name, "cannot start a thread");
+			jobs = i;
+			atomic_store(&j->failed, 1);
+			break;
+		}
+	for (int i = 0; i < jobs; i++)
+		pthread_join(th[i], NULL);
+	brp_progress_end(&j->prog);
+	free(th);
+	return 0;
+}
+
+/* What was written: a JSON object, or a line unless quiet. */
+static void say_written(const struct job *j, int json, int quiet)
+{
+	long deals = (long)atomic_load(&j->deals), decisions = (long)atomic_load(&j->decisions);
+
+	if (json) {
+		printf("{\"matches\":%ld,\"deals\":%ld,\"decisions\":%ld,\"output\":", j->matches, deals, decisions);
+		brp_json_string(stdout, j->dir);
+		fputs("}\n", stdout);
+	} else if (!quiet) {
+		printf("%ld match%s, %ld deal%s, %ld decision%s written to ", j->matches, j->matches == 1 ? "" : "es", deals,
+		       deals == 1 ? "" : "s", decisions, decisions == 1 ? "" : "s");
+		brp_text(stdout, j->dir);
+		putchar('\n');
+	}
+}
+
+int cmd_simulate(int argc, char **argv)
+{
+	struct sim_args a = { .passfd = -1, .target = -1 };
+	int rc, made = 0;
 	rpl_seckey *key = NULL;
 	char tset[64];
-	int c, status = BRP_EXIT_USAGE, jobs, json = 0;
-	struct brp_getopt g;
+	int status;
 	struct brp_batch b = BRP_BATCH_INIT;
 	struct brp_rules_opts ro = { 0 };
 	struct job j;
-	pthread_t *th = NULL;
 	rpl_rules *rules = NULL;
 
 	memset(&j, 0, sizeof(j));
@@ -392,137 +540,42 @@ int cmd_simulate(int argc, char **argv)
 	j.seed = 1;
 	j.bot = BOT_GREEDY;
 	pthread_mutex_init(&j.lock, NULL);
-	brp_getopt_init(&g, name, opts, argc, argv);
-	while ((c = brp_getopt_next(&g)) != -1) {
-		if (c == BRP_OPT_BAD)
-			goto cleanup;
-		if ((rc = brp_batch_option(&g, c, &b)) != 0 || (rc = brp_rules_option(&g, c, &ro)) != 0) {
-			if (rc != 1) {
-				status = rc;
-				goto cleanup;
-			}
-			continue;
-		}
-		rc = 0;
-		switch (c) {
-		case 'p':
-			if ((rc = brp_opt_choice(&g, counts, &j.players)) == 0)
-				j.players = j.players ? 4 : 2;
-			break;
-		case 'n': rc = brp_opt_long(&g, 1, MAX_MATCHES, &j.matches); break;
-		case OPT_SEED: rc = brp_opt_u64(&g, &j.seed); break;
-		case 'b': rc = brp_opt_choice(&g, bots, &j.bot); break; /* in the order of BOT_* */
-		case 't': rc = brp_opt_long(&g, 0, 1000000, &target); break;
-		case 'o': rc = brp_opt_path(&g, &j.dir); break;
-		case OPT_ADD: add = 1; break;
-		case BRP_OPT_JSON: json = 1; break;
-		case OPT_COMMIT: j.commit = 1; break;
-		case OPT_PLAYER_SEEDS: rc = brp_opt_int(&g, 0, RPL_DEAL_MAX_PLAYER_SEEDS, &j.player_seeds); break;
-		case 'k': rc = brp_opt_path(&g, &keyfile); break;
-		case BRP_OPT_PASSFD: rc = brp_opt_int(&g, 0, 1024, &passfd); break;
-		case 'h':
-			usage(stdout);
-			status = BRP_EXIT_OK;
-			goto cleanup;
-		}
-		if (rc)
-			goto cleanup;
-	}
-	first = brp_getopt_index(&g);
-	if (first != argc || !j.dir) {
-		brp_error(name, "needs -o DIR and no other argument (try 'brp simulate --help')");
+	if ((status = simulate_options(&j, &b, &ro, &a, argc, argv)) >= 0)
 		goto cleanup;
-	}
-	if (j.player_seeds >= 0 && !j.commit) {
-		brp_error(name, "--player-seeds needs --commit");
-		goto cleanup;
-	}
-	if (j.player_seeds > j.players) {
-		brp_error(name, "--player-seeds takes 0 to %d for %d players: each seat adds one seed at most", j.players,
-		          j.players);
-		goto cleanup;
-	}
-	if (j.player_seeds < 0)
-		j.player_seeds = j.commit ? j.players : 0;
-	if (passfd >= 0 && !keyfile) {
-		brp_error(name, "--passphrase-fd needs -k KEY");
-		goto cleanup;
-	}
-	if (target >= 0) {
-		snprintf(tset, sizeof(tset), "target=%ld", target);
+	if (a.target >= 0) {
+		snprintf(tset, sizeof(tset), "target=%ld", a.target);
 		if ((status = brp_rules_opts_add(name, &ro, tset)) != 0)
 			goto cleanup;
 	}
 	if ((status = brp_rules_make(name, ro.profile, ro.sets, ro.nsets, &rules)) != 0)
 		goto cleanup;
-	status = BRP_EXIT_USAGE;
-	{
-		/* the rules and --players must agree before anything is written */
-		rpl_game *probe = NULL;
-		int err = rpl_game_new(&probe, rules, j.players, 0);
-		rpl_game_free(probe);
-		if (err == RPL_ENOMEM) {
-			brp_error(name, "out of memory");
-			status = BRP_EXIT_FAIL;
-			goto cleanup;
-		}
-		if (err < 0) {
-			brp_error(name, "the rules do not allow %d players", j.players);
-			goto cleanup;
-		}
-	}
+	if ((status = players_allowed(rules, j.players)) >= 0)
+		goto cleanup;
 	status = BRP_EXIT_FAIL;
 	j.rules = rules;
-	if (keyfile && brp_seckey_open(name, keyfile, passfd, &key) < 0)
+	if (a.keyfile && brp_seckey_open(name, a.keyfile, a.passfd, &key) < 0)
 		goto cleanup;
 	j.key = key;
 	if (make_dirs(j.dir, &made) < 0) {
 		brp_error(name, "%s: %s", j.dir, strerror(errno));
 		goto cleanup;
 	}
-	if ((rc = corpus_start(&j, add)) != 0) {
+	if ((rc = corpus_start(&j, a.add)) != 0) {
 		status = rc;
 		undo(&j, made);
 		goto cleanup;
 	}
-	th = calloc((size_t)b.jobs, sizeof(*th));
-	if (!th) {
-		brp_error(name, "out of memory");
+	if (run_workers(&j, b.jobs, b.quiet) < 0)
 		goto cleanup;
-	}
-	jobs = b.jobs;
-	brp_progress_start(&j.prog, name, "matches", b.quiet, (size_t)j.matches);
-	for (int i = 0; i < jobs; i++)
-		if (pthread_create(&th[i], NULL, worker, &j) != 0) {
-			brp_error(name, "cannot start a thread");
-			jobs = i;
-			atomic_store(&j.failed, 1);
-			break;
-		}
-	for (int i = 0; i < jobs; i++)
-		pthread_join(th[i], NULL);
-	brp_progress_end(&j.prog);
 	if (atomic_load(&j.failed)) {
 		if (j.errmsg[0]) /* a thread that did not start has been said */
 			brp_error(name, "%s", j.errmsg);
 		undo(&j, made);
 		goto cleanup;
 	}
-	if (json) {
-		printf("{\"matches\":%ld,\"deals\":%ld,\"decisions\":%ld,\"output\":", j.matches, (long)atomic_load(&j.deals),
-		       (long)atomic_load(&j.decisions));
-		brp_json_string(stdout, j.dir);
-		fputs("}\n", stdout);
-	} else if (!b.quiet) {
-		long deals = (long)atomic_load(&j.deals), decisions = (long)atomic_load(&j.decisions);
-		printf("%ld match%s, %ld deal%s, %ld decision%s written to ", j.matches, j.matches == 1 ? "" : "es", deals,
-		       deals == 1 ? "" : "s", decisions, decisions == 1 ? "" : "s");
-		brp_text(stdout, j.dir);
-		putchar('\n');
-	}
+	say_written(&j, a.json, b.quiet);
 	status = BRP_EXIT_OK;
 cleanup:
-	free(th);
 	brp_rules_opts_free(&ro);
 	rpl_seckey_free(key);
 	rpl_rules_free(rules);

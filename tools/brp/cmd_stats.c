@@ -190,6 +190,21 @@ static void print_json(const struct counts *c)
 	fputs("}}\n", stdout);
 }
 
+/*
+ * The exit code the counts give: a failure when a log or a directory
+ * (unreadable_dirs) could not be read, or a log is damaged; no when a log is
+ * not ok otherwise; else yes.
+ */
+static int counts_status(const struct counts *c, int unreadable_dirs)
+{
+	if (c->unreadable || c->verdicts[RPL_VERDICT_MALFORMED] || unreadable_dirs)
+		return BRP_EXIT_FAIL;
+	if (c->verdicts[RPL_VERDICT_ILLEGAL] || c->verdicts[RPL_VERDICT_MISMATCH] || c->verdicts[RPL_VERDICT_INCOMPLETE] ||
+	    c->verdicts[RPL_VERDICT_TAMPERED] || c->verdicts[RPL_VERDICT_UNTRUSTED])
+		return BRP_EXIT_NO;
+	return BRP_EXIT_OK;
+}
+
 int cmd_stats(int argc, char **argv)
 {
 	static const struct brp_opt opts[] = {
@@ -277,14 +292,7 @@ int cmd_stats(int argc, char **argv)
 		else
 			print_text(&total.c);
 	}
-	if (total.c.unreadable || total.c.verdicts[RPL_VERDICT_MALFORMED] || brp_source_unreadable(src))
-		status = BRP_EXIT_FAIL;
-	else if (total.c.verdicts[RPL_VERDICT_ILLEGAL] || total.c.verdicts[RPL_VERDICT_MISMATCH] ||
-	         total.c.verdicts[RPL_VERDICT_INCOMPLETE] || total.c.verdicts[RPL_VERDICT_TAMPERED] ||
-	         total.c.verdicts[RPL_VERDICT_UNTRUSTED])
-		status = BRP_EXIT_NO;
-	else
-		status = BRP_EXIT_OK;
+	status = counts_status(&total.c, brp_source_unreadable(src));
 cleanup:
 	brp_source_free(src);
 	free(logs_v);

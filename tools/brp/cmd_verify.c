@@ -270,7 +270,19 @@ static int print_one(const char *path, const void *result, void *ud)
 	return 0;
 }
 
-int cmd_verify(int argc, char **argv)
+/* What the command line says. */
+struct verify_args {
+	struct brp_batch b;
+	struct brp_rules_opts ro;
+	int json, strict;
+	const char **logs_v;   /* the --log paths, argc + 1 of room */
+	int logs, stdin_first; /* how many; how many times --log - */
+	int first;             /* the first operand */
+	rpl_keyring *trusted;
+};
+
+/* The options into *a: -1 when the command goes on, else the code it exits with (said). */
+static int verify_options(struct verify_args *a, int argc, char **argv)
 {
 	enum { OPT_FROM_LOG = BRP_OPT_OWN, OPT_STRICT };
 	static const struct brp_opt opts[] = {
@@ -289,94 +301,102 @@ int cmd_verify(int argc, char **argv)
 		BRP_OPT_END,
 	};
 	struct brp_getopt g;
-	struct brp_batch b = BRP_BATCH_INIT;
-	struct brp_rules_opts ro = { 0 };
-	int json = 0, strict = 0, c, status = BRP_EXIT_USAGE, rc, first, logs = 0;
-	struct vjob job = { 0 };
-	rpl_rules *rules = NULL;
-	struct brp_source *src = NULL;
-	rpl_keyring *trusted = NULL;
-	const char **logs_v = NULL;
-	char **args = NULL;
-	int stdin_first = 0, nargs;
+	int c, rc;
 
-	logs_v = calloc((size_t)argc + 1, sizeof(char *));
-	if (!logs_v) {
-		brp_error(name, "out of memory");
-		return BRP_EXIT_FAIL;
-	}
 	brp_getopt_init(&g, name, opts, argc, argv);
 	while ((c = brp_getopt_next(&g)) != -1) {
 		if (c == BRP_OPT_BAD)
-			goto cleanup;
-		if ((rc = brp_batch_option(&g, c, &b)) != 0 || (rc = brp_rules_option(&g, c, &ro)) != 0) {
-			if (rc != 1) {
-				status = rc;
-				goto cleanup;
-			}
+			return BRP_EXIT_USAGE;
+		if ((rc = brp_batch_option(&g, c, &a->b)) != 0 || (rc = brp_rules_option(&g, c, &a->ro)) != 0) {
+			if (rc != 1)
+				return rc;
 			continue;
 		}
 		switch (c) {
 		case OPT_FROM_LOG: break; /* the default: said to be sure no --rules is given */
-		case BRP_OPT_JSON: json = 1; break;
-		case OPT_STRICT: strict = 1; break;
+		case BRP_OPT_JSON: a->json = 1; break;
+		case OPT_STRICT: a->strict = 1; break;
 		case BRP_OPT_LOGFILE:
 			if (strcmp(g.arg, "-") == 0)
-				stdin_first++;
-			else if (brp_opt_path(&g, &logs_v[logs]) != 0)
-				goto cleanup;
+				a->stdin_first++;
+			else if (brp_opt_path(&g, &a->logs_v[a->logs]) != 0)
+				return BRP_EXIT_USAGE;
 			else
-				logs++;
+				a->logs++;
 			break;
 		case 'K':
 		case BRP_OPT_KEYRING:
-			if (brp_keyring_add(name, &trusted, g.arg) < 0) {
-				status = BRP_EXIT_FAIL;
-				goto cleanup;
-			}
+			if (brp_keyring_add(name, &a->trusted, g.arg) < 0)
+				return BRP_EXIT_FAIL;
 			break;
-		case 'h':
-			usage(stdout);
-			status = BRP_EXIT_OK;
-			goto cleanup;
+		case 'h': usage(stdout); return BRP_EXIT_OK;
 		}
 	}
-	first = brp_getopt_index(&g);
-	if (first >= argc && !b.list && !logs && !stdin_first) {
+	a->first = brp_getopt_index(&g);
+	if (a->first >= argc && !a->b.list && !a->logs && !a->stdin_first) {
 		brp_error(name, "no log to verify (try 'brp verify --help')");
-		goto cleanup;
+		return BRP_EXIT_USAGE;
 	}
-	if (ro.nsets && !ro.profile) {
+	if (a->ro.nsets && !a->ro.profile) {
 		brp_error(name, "--set needs --rules: the log's own rules are used as recorded");
-		goto cleanup;
+		return BRP_EXIT_USAGE;
 	}
-	if (ro.profile && (status = brp_rules_make(name, ro.profile, ro.sets, ro.nsets, &rules)) != 0)
+	return -1;
+}
+
+/*
+ * The logs to verify: the --log paths first, then the operands, then the
+ * list (*src; *args holds the paths, freed by the caller). -1 when the
+ * command goes on, else the code it exits with (said).
+ */
+static int verify_sources(struct brp_source **src, char ***args, const struct verify_args *a, int argc, char **argv)
+{
+	int nargs = a->logs + argc - a->first;
+
+	*args = calloc((size_t)nargs + 1, sizeof(char *));
+	if (!*args) {
+		brp_error(name, "out of memory");
+		return BRP_EXIT_FAIL;
+	}
+	memcpy(*args, a->logs_v, (size_t)a->logs * sizeof(char *));
+	memcpy(*args + a->logs, argv + a->first, (size_t)(argc - a->first) * sizeof(char *));
+	if (brp_source_new(src, name, nargs, *args, a->b.list) < 0)
+		return BRP_EXIT_FAIL;
+	if (brp_source_stdin_log(*src, a->stdin_first) < 0)
+		return BRP_EXIT_USAGE; /* standard input twice: the command line is wrong */
+	return -1;
+}
+
+int cmd_verify(int argc, char **argv)
+{
+	struct verify_args a = { .b = BRP_BATCH_INIT };
+	int status, rc;
+	struct vjob job = { 0 };
+	rpl_rules *rules = NULL;
+	struct brp_source *src = NULL;
+	char **args = NULL;
+
+	a.logs_v = calloc((size_t)argc + 1, sizeof(char *));
+	if (!a.logs_v) {
+		brp_error(name, "out of memory");
+		return BRP_EXIT_FAIL;
+	}
+	if ((status = verify_options(&a, argc, argv)) >= 0)
+		goto cleanup;
+	if (a.ro.profile && (status = brp_rules_make(name, a.ro.profile, a.ro.sets, a.ro.nsets, &rules)) != 0)
+		goto cleanup;
+	if ((status = verify_sources(&src, &args, &a, argc, argv)) >= 0)
 		goto cleanup;
 	status = BRP_EXIT_FAIL;
-	/* the --log paths are arguments that come first */
-	nargs = logs + argc - first;
-	args = calloc((size_t)nargs + 1, sizeof(char *));
-	if (!args) {
-		brp_error(name, "out of memory");
-		goto cleanup;
-	}
-	memcpy(args, logs_v, (size_t)logs * sizeof(char *));
-	memcpy(args + logs, argv + first, (size_t)(argc - first) * sizeof(char *));
-	if (brp_source_new(&src, name, nargs, args, b.list) < 0)
-		goto cleanup;
-	if (brp_source_stdin_log(src, stdin_first) < 0) {
-		status = BRP_EXIT_USAGE; /* standard input twice: the command line is wrong */
-		goto cleanup;
-	}
 	job.rules = rules;
-	job.trusted = trusted;
-	job.json = json;
-	job.quiet = b.quiet;
-	job.strict = strict;
-	job.keys = rpl_keyring_count(trusted) > 0;
+	job.trusted = a.trusted;
+	job.json = a.json;
+	job.quiet = a.b.quiet;
+	job.strict = a.strict;
+	job.keys = rpl_keyring_count(a.trusted) > 0;
 	job.worst = BRP_EXIT_OK;
-	brp_progress_start(&job.prog, name, "logs", b.quiet, 0);
-	rc = brp_pool_run(name, src, b.jobs, sizeof(struct vresult), verify_one, print_one, NULL, &job);
+	brp_progress_start(&job.prog, name, "logs", a.b.quiet, 0);
+	rc = brp_pool_run(name, src, a.b.jobs, sizeof(struct vresult), verify_one, print_one, NULL, &job);
 	brp_progress_end(&job.prog);
 	if (rc < 0)
 		goto cleanup;
@@ -393,10 +413,10 @@ int cmd_verify(int argc, char **argv)
 	status = job.worst;
 cleanup:
 	brp_source_free(src);
-	rpl_keyring_free(trusted);
+	rpl_keyring_free(a.trusted);
 	rpl_rules_free(rules);
-	brp_rules_opts_free(&ro);
-	free(logs_v);
+	brp_rules_opts_free(&a.ro);
+	free(a.logs_v);
 	free(args);
 	return status;
 }

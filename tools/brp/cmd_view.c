@@ -176,6 +176,56 @@ static void field(struct view *w, int slot, const char *key, const char *text, i
 	*first = 0;
 }
 
+/* The cards moved, where they landed; a card that went into a hand seat N does not see is left out. */
+static void moves_field(struct view *w, const rpl_position *p)
+{
+	int any = 0;
+
+	for (int i = 0; i < p->nmoves; i++) {
+		const rpl_position_move *m = &p->move[i];
+		int a = m->to == RPL_ZONE_MELD ? m->side : p->seat;
+		if (m->to == RPL_ZONE_HAND && w->seat >= 0 && p->seat != w->seat)
+			continue;
+		if (m->to == RPL_ZONE_PILE && w->seat >= 0 && m->index < p->pile_count - p->pile_visible)
+			continue;
+		fprintf(w->data, "%s[%d,%d,%d,%d]", any ? "," : ",\"mv\":[", m->to, a, m->to == RPL_ZONE_MELD ? m->meld : 0,
+		        m->to == RPL_ZONE_PILE && w->seat >= 0 ? m->index - (p->pile_count - p->pile_visible) : m->index);
+		any = 1;
+	}
+	if (any)
+		fputc(']', w->data);
+}
+
+/* The summary's deal table: the last position of each deal, p's deal's row. 0, or RPL_ENOMEM. */
+static int deal_sum_keep(struct view *w, const rpl_position *p)
+{
+	struct deal_sum *d;
+
+	if (w->ndeals == 0 || w->deals[w->ndeals - 1].deal != p->deal) {
+		if (w->ndeals == w->capdeals) {
+			int cap = w->capdeals ? 2 * w->capdeals : 8;
+			struct deal_sum *grown = realloc(w->deals, (size_t)cap * sizeof(*grown));
+			if (!grown)
+				return RPL_ENOMEM;
+			w->deals = grown;
+			w->capdeals = cap;
+		}
+		w->ndeals++;
+	}
+	d = &w->deals[w->ndeals - 1];
+	d->deal = p->deal;
+	d->phase = p->phase;
+	d->dealer = p->dealer;
+	d->score[0] = p->score[0];
+	d->score[1] = p->score[1];
+	d->total[0] = p->total[0];
+	d->total[1] = p->total[1];
+	d->claimed = p->claimed;
+	d->claim[0] = p->claim[0];
+	d->claim[1] = p->claim[1];
+	return 0;
+}
+
 static int on_position(void *ctx, const rpl_position *p)
 {
 	struct view *w = ctx;
@@ -236,51 +286,12 @@ static int on_position(void *ctx, const rpl_position *p)
 	else
 		snprintf(buf, sizeof(buf), "0");
 	field(w, 12, "mc", buf, full, &first);
-	/* the cards moved, where they landed; a card that went into a hand seat N does not see is left out */
-	{
-		int any = 0;
-		for (int i = 0; i < p->nmoves; i++) {
-			const rpl_position_move *m = &p->move[i];
-			int a = m->to == RPL_ZONE_MELD ? m->side : p->seat;
-			if (m->to == RPL_ZONE_HAND && w->seat >= 0 && p->seat != w->seat)
-				continue;
-			if (m->to == RPL_ZONE_PILE && w->seat >= 0 && m->index < p->pile_count - p->pile_visible)
-				continue;
-			fprintf(w->data, "%s[%d,%d,%d,%d]", any ? "," : ",\"mv\":[", m->to, a, m->to == RPL_ZONE_MELD ? m->meld : 0,
-			        m->to == RPL_ZONE_PILE && w->seat >= 0 ? m->index - (p->pile_count - p->pile_visible) : m->index);
-			any = 1;
-		}
-		if (any)
-			fputc(']', w->data);
-	}
+	moves_field(w, p);
 	fputc('}', w->data);
 	w->npos++;
 	w->nplayers = p->nplayers;
-	/* the summary's deal table: the last position of each deal */
-	if (w->ndeals == 0 || w->deals[w->ndeals - 1].deal != p->deal) {
-		if (w->ndeals == w->capdeals) {
-			int cap = w->capdeals ? 2 * w->capdeals : 8;
-			struct deal_sum *d = realloc(w->deals, (size_t)cap * sizeof(*d));
-			if (!d)
-				return RPL_ENOMEM;
-			w->deals = d;
-			w->capdeals = cap;
-		}
-		w->ndeals++;
-	}
-	{
-		struct deal_sum *d = &w->deals[w->ndeals - 1];
-		d->deal = p->deal;
-		d->phase = p->phase;
-		d->dealer = p->dealer;
-		d->score[0] = p->score[0];
-		d->score[1] = p->score[1];
-		d->total[0] = p->total[0];
-		d->total[1] = p->total[1];
-		d->claimed = p->claimed;
-		d->claim[0] = p->claim[0];
-		d->claim[1] = p->claim[1];
-	}
+	if (deal_sum_keep(w, p) < 0)
+		return RPL_ENOMEM;
 	if (p->match_claimed) {
 		w->match_claimed = 1;
 		w->match_claim[0] = p->match_claim[0];
@@ -310,23 +321,12 @@ static const char *seat_name(const rpl_match_info *info, int s)
 	return info->players[s] && info->players[s][0] ? info->players[s] : "";
 }
 
-static void write_summary(FILE *f, const struct view *w, const rpl_match_info *info, const rpl_verdict *v,
-                          const char *line, const char *logname)
+/* The match: its players, its rules (what differs from the profile), its start, its metadata. */
+static void summary_match(FILE *f, const rpl_match_info *info)
 {
 	size_t np = rpl_rules_param_count();
 	int over = 0;
 
-	fputs("<header id=\"summary\">\n<h1>Match ", f);
-	html_text(f, logname);
-	fputs("</h1>\n", f);
-	fprintf(f, "<p id=\"verdict\" class=\"verdict v-%s\"><b>Verdict</b> <code>", rpl_verdict_name(v->kind));
-	html_text(f, line);
-	fputs("</code></p>\n", f);
-	if (w->seat >= 0)
-		fprintf(f, "<p class=\"seatview\">As seen by seat %d: the other hands are shown as card counts.</p>\n",
-		        w->seat);
-	if (!info->rules)
-		goto deals;
 	fputs("<table class=\"players\"><caption>Players</caption>\n<tr><th>Seat</th><th>Player</th><th>Side</th>"
 	      "<th>Partner</th></tr>\n",
 	      f);
@@ -378,7 +378,11 @@ static void write_summary(FILE *f, const struct view *w, const rpl_match_info *i
 		}
 		fputs("</p>\n", f);
 	}
-deals:
+}
+
+/* The deals' table: each deal's scores recomputed (and claimed, where they differ), the match's claim. */
+static void summary_deals(FILE *f, const struct view *w, const rpl_verdict *v)
+{
 	if (v->kind == RPL_VERDICT_MALFORMED)
 		fprintf(f,
 		        "<p id=\"damage\" class=\"damage\">The log is damaged at byte %llu; the page shows what decoded "
@@ -421,57 +425,217 @@ deals:
 		}
 		fputs("<td></td></tr>\n", f);
 	}
-	fputs("</table>\n</header>\n", f);
+	fputs("</table>\n", f);
 }
 
-int cmd_view(int argc, char **argv)
+static void write_summary(FILE *f, const struct view *w, const rpl_match_info *info, const rpl_verdict *v,
+                          const char *line, const char *logname)
+{
+	fputs("<header id=\"summary\">\n<h1>Match ", f);
+	html_text(f, logname);
+	fputs("</h1>\n", f);
+	fprintf(f, "<p id=\"verdict\" class=\"verdict v-%s\"><b>Verdict</b> <code>", rpl_verdict_name(v->kind));
+	html_text(f, line);
+	fputs("</code></p>\n", f);
+	if (w->seat >= 0)
+		fprintf(f, "<p class=\"seatview\">As seen by seat %d: the other hands are shown as card counts.</p>\n",
+		        w->seat);
+	if (info->rules)
+		summary_match(f, info);
+	summary_deals(f, w, v);
+	fputs("</header>\n", f);
+}
+
+/*
+ * Everything of the page before the positions: the document's head, the
+ * summary, and the data's start (the match, the verdict, where the page opens).
+ */
+static void write_head(FILE *head, const struct view *w, const rpl_match_info *info, const rpl_verdict *v,
+                       const char *line, const char *base)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+	      "script-src 'unsafe-inline'; img-src data:\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
+	      head);
+	html_text(head, base);
+	fputs(" - brp view</title>\n<style>\n", head);
+	fputs(view_css, head);
+	fputs("</style>\n</head>\n<body>\n", head);
+	write_summary(head, w, info, v, line, base);
+	fputs("<main id=\"stepper\"><noscript><p>The stepper over every decision needs JavaScript; the summary above "
+	      "does not.</p></noscript></main>\n",
+	      head);
+	fputs("<script type=\"application/json\" id=\"brp-data\">\n{\"version\":1,\"profile\":", head);
+	json_text(head, info->rules ? rpl_rules_profile(info->rules) : "");
+	fprintf(head, ",\"players\":%d,\"names\":[", info->nplayers);
+	for (int s = 0; s < info->nplayers; s++) {
+		if (s)
+			fputc(',', head);
+		json_text(head, seat_name(info, s));
+	}
+	fprintf(head, "],\"seat\":%d,\"verdict\":", w->seat);
+	json_text(head, rpl_verdict_name(v->kind));
+	fputs(",\"line\":", head);
+	json_text(head, line);
+	/*
+	 * the page opens on the refused decision; on a mismatched claim, the script
+	 * finds the deal's end; on deals that are not those committed, the deal as dealt
+	 */
+	fprintf(head, ",\"open\":%d", w->open_refused);
+	if (v->kind == RPL_VERDICT_MISMATCH && v->deal_commitment == RPL_DEAL_MISMATCH)
+		fprintf(head, ",\"dealing\":{\"deal\":%d}", v->deal_mismatch); /* 0: the seed itself */
+	else if (v->kind == RPL_VERDICT_MISMATCH)
+		fprintf(head, ",\"mismatch\":{\"deal\":%d,\"side\":%d,\"claimed\":%d,\"computed\":%d}", v->claim_deal, v->side,
+		        (int)v->claimed, (int)v->computed);
+	if (v->kind == RPL_VERDICT_MALFORMED)
+		fprintf(head, ",\"damage\":%llu", (unsigned long long)v->offset);
+	fputs(",\"positions\":[\n", head);
+}
+
+/* Every position of the log into w->data (the page's data, in memory), its verdict into *v: 0, or -1 (said). */
+static int replay_positions(struct view *w, rpl_reader *rd, const char *path, rpl_verdict *v)
+{
+	int err = rpl_positions_reader(rd, NULL, on_position, w, v);
+
+	fclose(w->data);
+	w->data = NULL;
+	if (err && w->too_big) {
+		brp_error(name, "%s: the page would pass %u MiB, the most a page holds (docs/view.md); %d positions fit", path,
+		          VIEW_MAX_PAGE >> 20, w->npos - 1);
+		return -1;
+	}
+	if (err) {
+		brp_error(name, "%s: %s", path, v->message[0] ? v->message : rpl_strerror(err));
+		return -1;
+	}
+	return 0;
+}
+
+/* write_head into memory (*buf, which the caller frees, set or not): 0, or -1 (said). */
+static int make_head(char **buf, size_t *len, const struct view *w, const rpl_match_info *info, const rpl_verdict *v,
+                     const char *line, const char *base)
+{
+	FILE *head = open_memstream(buf, len);
+
+	if (!head) {
+		brp_error(name, "out of memory");
+		return -1;
+	}
+	write_head(head, w, info, v, line, base);
+	if (fclose(head) != 0) {
+		brp_error(name, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* The page beside the log: FILE.brp gives FILE.html, any other name NAME gives NAME.html; NULL out of memory. */
+static char *page_name(const char *path)
+{
+	size_t n = strlen(path);
+	char *s = malloc(n + 6);
+
+	if (!s)
+		return NULL;
+	memcpy(s, path, n + 1);
+	if (n > 4 && strcmp(s + n - 4, ".brp") == 0)
+		s[n - 4] = '\0';
+	strcat(s, ".html");
+	return s;
+}
+
+static const char page_tail[] = "]}\n</script>\n<script>\n", page_end[] = "</script>\n</body>\n</html>\n";
+
+/*
+ * The page into out ("-": stdout), its head then its positions then the
+ * script, written beside the file and renamed over it once whole (o): a full
+ * disk leaves no empty page. 0, or -1 (said).
+ */
+static int write_page(const char *out, struct brp_output *o, const char *headbuf, size_t headlen, const char *data,
+                      size_t datalen)
+{
+	FILE *f;
+	char why[256];
+
+	if (strcmp(out, "-") == 0) {
+		f = stdout;
+	} else if (brp_output_open(o, out, why, sizeof(why)) != 0) {
+		/* written beside it and renamed over it once whole: a full disk leaves no empty page */
+		brp_error(name, "%s: %s", out, why);
+		return -1;
+	} else {
+		f = o->f;
+	}
+	fwrite(headbuf, 1, headlen, f);
+	if (datalen)
+		fwrite(data, 1, datalen, f);
+	fputs(page_tail, f);
+	fputs(view_js, f);
+	fputs(page_end, f);
+	if (f == stdout ? fflush(f) != 0 || ferror(f) : brp_output_commit(o, why, sizeof(why)) != 0) {
+		brp_error(name, "%s: %s", out, f == stdout ? strerror(errno) : why);
+		return -1;
+	}
+	return 0;
+}
+
+/* The options: -1 when the command goes on (*path NULL: the operand is the log), else the code it exits with (said). */
+static int view_options(int argc, char **argv, const char **out, const char **path, long *seat)
 {
 	enum { OPT_SEAT = BRP_OPT_OWN };
 	static const struct brp_opt opts[] = {
 		{ "output", 1, 'o', 0, 0 }, { "seat", 1, OPT_SEAT, 0, 0 }, BRP_OPT_LOG, BRP_OPT_HELP, BRP_OPT_END,
 	};
 	struct brp_getopt g;
-	const char *out = NULL, *path = NULL, *base;
-	char *outbuf = NULL, *data = NULL, *headbuf = NULL, line[1024];
-	size_t datalen = 0, headlen = 0;
-	static const char page_tail[] = "]}\n</script>\n<script>\n", page_end[] = "</script>\n</body>\n</html>\n";
-	int c, status = BRP_EXIT_FAIL, err, first;
-	long seat = -1;
-	struct view *w = NULL;
-	rpl_reader *rd = NULL;
-	const rpl_match_info *info;
-	static const rpl_match_info no_header;
-	rpl_verdict v;
-	FILE *f = NULL, *head = NULL;
-	struct brp_output o = { NULL, -1, NULL, NULL, 0 };
-	char why[256];
+	int c, first;
 
 	brp_getopt_init(&g, name, opts, argc, argv);
 	while ((c = brp_getopt_next(&g)) != -1) {
 		switch (c) {
 		case BRP_OPT_BAD: return BRP_EXIT_USAGE;
 		case 'o':
-			if (brp_opt_path(&g, &out) != 0)
+			if (brp_opt_path(&g, out) != 0)
 				return BRP_EXIT_USAGE;
 			break;
 		case OPT_SEAT:
-			if (brp_opt_long(&g, 0, 3, &seat) != 0)
+			if (brp_opt_long(&g, 0, 3, seat) != 0)
 				return BRP_EXIT_USAGE;
 			break;
 		case BRP_OPT_LOGFILE:
-			if (brp_opt_path(&g, &path) != 0)
+			if (brp_opt_path(&g, path) != 0)
 				return BRP_EXIT_USAGE;
 			break;
 		case 'h': usage(stdout); return BRP_EXIT_OK;
 		}
 	}
 	first = brp_getopt_index(&g);
-	if (first + !path != argc) {
+	if (first + !*path != argc) {
 		brp_error(name, "needs one log (try 'brp view --help')");
 		return BRP_EXIT_USAGE;
 	}
+	return -1;
+}
+
+int cmd_view(int argc, char **argv)
+{
+	const char *out = NULL, *path = NULL, *base;
+	char *outbuf = NULL, *data = NULL, *headbuf = NULL, line[1024];
+	size_t datalen = 0, headlen = 0;
+	int status, err;
+	long seat = -1;
+	struct view *w = NULL;
+	rpl_reader *rd = NULL;
+	const rpl_match_info *info;
+	static const rpl_match_info no_header;
+	rpl_verdict v;
+	struct brp_output o = { NULL, -1, NULL, NULL, 0 };
+
+	if ((status = view_options(argc, argv, &out, &path, &seat)) >= 0)
+		return status;
+	status = BRP_EXIT_FAIL;
 	if (!path)
-		path = argv[first];
+		path = argv[argc - 1]; /* the one operand */
 	err = brp_open_log(path, &rd);
 	if (brp_stdin_spelling(path)) {
 		path = brp_stdin_name; /* named so in messages and the page */
@@ -497,107 +661,28 @@ int cmd_view(int argc, char **argv)
 	}
 	w->seat = (int)seat;
 	w->open_refused = -1;
-	err = rpl_positions_reader(rd, NULL, on_position, w, &v);
-	fclose(w->data);
-	w->data = NULL;
-	if (err && w->too_big) {
-		brp_error(name, "%s: the page would pass %u MiB, the most a page holds (docs/view.md); %d positions fit", path,
-		          VIEW_MAX_PAGE >> 20, w->npos - 1);
+	if (replay_positions(w, rd, path, &v) != 0)
 		goto cleanup;
-	}
-	if (err) {
-		brp_error(name, "%s: %s", path, v.message[0] ? v.message : rpl_strerror(err));
-		goto cleanup;
-	}
 	rpl_verdict_format(&v, line, sizeof(line));
 	base = strrchr(path, '/');
 	base = base ? base + 1 : path;
 	if (!out) {
-		size_t n = strlen(path);
-		outbuf = malloc(n + 6);
-		if (!outbuf) {
+		if (!(outbuf = page_name(path))) {
 			brp_error(name, "out of memory");
 			goto cleanup;
 		}
-		memcpy(outbuf, path, n + 1);
-		if (n > 4 && strcmp(outbuf + n - 4, ".brp") == 0)
-			outbuf[n - 4] = '\0';
-		strcat(outbuf, ".html");
 		out = outbuf;
 	}
 	/* everything before the positions into memory, so that the page's size is known before it is written */
-	if (!(head = open_memstream(&headbuf, &headlen))) {
-		brp_error(name, "out of memory");
+	if (make_head(&headbuf, &headlen, w, info, &v, line, base) != 0)
 		goto cleanup;
-	}
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
-	      "script-src 'unsafe-inline'; img-src data:\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
-	      head);
-	html_text(head, base);
-	fputs(" - brp view</title>\n<style>\n", head);
-	fputs(view_css, head);
-	fputs("</style>\n</head>\n<body>\n", head);
-	write_summary(head, w, info, &v, line, base);
-	fputs("<main id=\"stepper\"><noscript><p>The stepper over every decision needs JavaScript; the summary above "
-	      "does not.</p></noscript></main>\n",
-	      head);
-	fputs("<script type=\"application/json\" id=\"brp-data\">\n{\"version\":1,\"profile\":", head);
-	json_text(head, info->rules ? rpl_rules_profile(info->rules) : "");
-	fprintf(head, ",\"players\":%d,\"names\":[", info->nplayers);
-	for (int s = 0; s < info->nplayers; s++) {
-		if (s)
-			fputc(',', head);
-		json_text(head, seat_name(info, s));
-	}
-	fprintf(head, "],\"seat\":%d,\"verdict\":", w->seat);
-	json_text(head, rpl_verdict_name(v.kind));
-	fputs(",\"line\":", head);
-	json_text(head, line);
-	/*
-	 * the page opens on the refused decision; on a mismatched claim, the script
-	 * finds the deal's end; on deals that are not those committed, the deal as dealt
-	 */
-	fprintf(head, ",\"open\":%d", w->open_refused);
-	if (v.kind == RPL_VERDICT_MISMATCH && v.deal_commitment == RPL_DEAL_MISMATCH)
-		fprintf(head, ",\"dealing\":{\"deal\":%d}", v.deal_mismatch); /* 0: the seed itself */
-	else if (v.kind == RPL_VERDICT_MISMATCH)
-		fprintf(head, ",\"mismatch\":{\"deal\":%d,\"side\":%d,\"claimed\":%d,\"computed\":%d}", v.claim_deal, v.side,
-		        (int)v.claimed, (int)v.computed);
-	if (v.kind == RPL_VERDICT_MALFORMED)
-		fprintf(head, ",\"damage\":%llu", (unsigned long long)v.offset);
-	fputs(",\"positions\":[\n", head);
-	if (fclose(head) != 0) {
-		head = NULL;
-		brp_error(name, "out of memory");
-		goto cleanup;
-	}
-	head = NULL;
 	if ((uint64_t)headlen + datalen + sizeof(page_tail) - 1 + strlen(view_js) + sizeof(page_end) - 1 > VIEW_MAX_PAGE) {
 		brp_error(name, "%s: the page would pass %u MiB, the most a page holds (docs/view.md)", path,
 		          VIEW_MAX_PAGE >> 20);
 		goto cleanup;
 	}
-	if (strcmp(out, "-") == 0) {
-		f = stdout;
-	} else if (brp_output_open(&o, out, why, sizeof(why)) != 0) {
-		/* written beside it and renamed over it once whole: a full disk leaves no empty page */
-		brp_error(name, "%s: %s", out, why);
+	if (write_page(out, &o, headbuf, headlen, data, datalen) != 0)
 		goto cleanup;
-	} else {
-		f = o.f;
-	}
-	fwrite(headbuf, 1, headlen, f);
-	if (datalen)
-		fwrite(data, 1, datalen, f);
-	fputs(page_tail, f);
-	fputs(view_js, f);
-	fputs(page_end, f);
-	if (f == stdout ? fflush(f) != 0 || ferror(f) : brp_output_commit(&o, why, sizeof(why)) != 0) {
-		brp_error(name, "%s: %s", out, f == stdout ? strerror(errno) : why);
-		goto cleanup;
-	}
 	status = BRP_EXIT_OK;
 cleanup:
 	brp_output_discard(&o); /* a page that failed is not left */
@@ -606,8 +691,6 @@ cleanup:
 			fclose(w->data);
 		free(w->deals);
 	}
-	if (head)
-		fclose(head);
 	free(w);
 	free(data);
 	free(headbuf);

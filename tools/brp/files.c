@@ -496,6 +496,69 @@ int brp_verify_log(const char *path, const rpl_rules *rules, const rpl_keyring *
 	return err;
 }
 
+/* The walk's next entry: 1 a log, its path in s->path; 0 none here (read on); -1 a failure. */
+static int walk_next(struct brp_source *s)
+{
+	struct frame *f = &s->stack[s->depth - 1];
+	const char *e;
+	struct fid id;
+	int fresh;
+
+	if (f->next == f->n) {
+		frame_free(f);
+		s->depth--;
+		return 0;
+	}
+	e = f->entry[f->next++];
+	if (set_path(s, f->dir, strlen(f->dir), e + ENTRY_NAME) < 0)
+		return fail(s, NULL, NULL);
+	if (e[0] == 'd')
+		return enter(s, s->path) < 0 ? -1 : 0;
+	memcpy(&id, e + 1, sizeof(id));
+	if ((fresh = fid_add(&s->seen, id)) < 0)
+		return fail(s, NULL, NULL);
+	if (!fresh) {
+		brp_error(s->cmd, "%s: skipped: a log this walk has given already, reached again through a link", s->path);
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * The next line of the list being read: 1 a path in *arg (*dir: whether it
+ * is a directory); 0 none (a blank line, or the list's end); -1 a failure.
+ */
+static int list_next(struct brp_source *s, const char **arg, int *dir)
+{
+	size_t len;
+	int got;
+	struct stat st;
+
+	if (!s->line && !(s->line = malloc(BRP_LIST_LINE_MAX + 3)))
+		return fail(s, NULL, NULL);
+	if ((got = read_line(s, &len)) == 0) {
+		s->reading = NULL;
+		return 0;
+	}
+	if (got < 0) {
+		char what[64], why[LINE_QUOTE + 80];
+		snprintf(what, sizeof(what), "%s, line %lu", s->reading_name, s->lineno);
+		if (got == -3)
+			snprintf(why, sizeof(why), "cannot read: %s", strerror(errno));
+		else if (got == -1)
+			snprintf(why, sizeof(why), "longer than %d bytes, so no path: \"%.*s...\"", BRP_LIST_LINE_MAX, LINE_QUOTE,
+			         s->line);
+		else
+			snprintf(why, sizeof(why), "holds a NUL byte, so no path: \"%.*s\"...", LINE_QUOTE, s->line);
+		return fail(s, what, why);
+	}
+	if (len == 0)
+		return 0;
+	*arg = s->line;
+	*dir = stat(*arg, &st) == 0 && S_ISDIR(st.st_mode);
+	return 1;
+}
+
 int brp_source_next(struct brp_source *s, const char **path)
 {
 	*path = NULL;
@@ -509,62 +572,19 @@ int brp_source_next(struct brp_source *s, const char **path)
 	}
 	for (;;) {
 		const char *arg;
-		int dir;
+		int dir, got;
 		if (s->depth > 0) {
-			struct frame *f = &s->stack[s->depth - 1];
-			const char *e;
-			if (f->next == f->n) {
-				frame_free(f);
-				s->depth--;
+			if ((got = walk_next(s)) < 0)
+				return -1;
+			if (got == 0)
 				continue;
-			}
-			e = f->entry[f->next++];
-			if (set_path(s, f->dir, strlen(f->dir), e + ENTRY_NAME) < 0)
-				return fail(s, NULL, NULL);
-			if (e[0] == 'd') {
-				if (enter(s, s->path) < 0)
-					return -1;
-				continue;
-			} else {
-				struct fid id;
-				int fresh;
-				memcpy(&id, e + 1, sizeof(id));
-				if ((fresh = fid_add(&s->seen, id)) < 0)
-					return fail(s, NULL, NULL);
-				if (!fresh) {
-					brp_error(s->cmd, "%s: skipped: a log this walk has given already, reached again through a link",
-					          s->path);
-					continue;
-				}
-			}
 			break;
 		}
 		if (s->reading) {
-			size_t len;
-			int got;
-			struct stat st;
-			if (!s->line && !(s->line = malloc(BRP_LIST_LINE_MAX + 3)))
-				return fail(s, NULL, NULL);
-			if ((got = read_line(s, &len)) == 0) {
-				s->reading = NULL;
+			if ((got = list_next(s, &arg, &dir)) < 0)
+				return -1;
+			if (got == 0)
 				continue;
-			}
-			if (got < 0) {
-				char what[64], why[LINE_QUOTE + 80];
-				snprintf(what, sizeof(what), "%s, line %lu", s->reading_name, s->lineno);
-				if (got == -3)
-					snprintf(why, sizeof(why), "cannot read: %s", strerror(errno));
-				else if (got == -1)
-					snprintf(why, sizeof(why), "longer than %d bytes, so no path: \"%.*s...\"", BRP_LIST_LINE_MAX,
-					         LINE_QUOTE, s->line);
-				else
-					snprintf(why, sizeof(why), "holds a NUL byte, so no path: \"%.*s\"...", LINE_QUOTE, s->line);
-				return fail(s, what, why);
-			}
-			if (len == 0)
-				continue;
-			arg = s->line;
-			dir = stat(arg, &st) == 0 && S_ISDIR(st.st_mode);
 		} else if (s->arg < s->argc) {
 			dir = s->is_dir[s->arg];
 			arg = s->argv[s->arg++];

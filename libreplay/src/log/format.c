@@ -219,12 +219,9 @@ int rpl__header_version(const rpl_match_info *info, unsigned flags)
 	return flags ? BRP_VERSION_4 : BRP_VERSION;
 }
 
-int rpl__header_put(struct buf *out, const rpl_match_info *info, const uint8_t *seed, unsigned flags, char *why,
-                    size_t whylen)
+/* What no header can say: the checks of rpl__header_put before it writes anything. */
+static int header_check(const rpl_match_info *info, unsigned flags, char *why, size_t whylen)
 {
-	struct buf raw = { 0 };
-	int err = RPL_OK, version;
-
 	if (!info || !info->rules || (info->nplayers != 2 && info->nplayers != 4) || info->first_dealer < 0 ||
 	    info->first_dealer >= info->nplayers || info->nmeta > RPL_MAX_META ||
 	    (info->nmeta && (!info->meta_keys || !info->meta_values)) || (flags & ~RPL_LOG_SIGNED)) {
@@ -241,8 +238,7 @@ int rpl__header_put(struct buf *out, const rpl_match_info *info, const uint8_t *
 		snprintf(why, whylen, "unknown commitment protocol %d", info->commit_version);
 		return RPL_EINVAL;
 	}
-	version = rpl__header_version(info, flags);
-	if (version == BRP_VERSION_4 && info->commitment) {
+	if (rpl__header_version(info, flags) == BRP_VERSION_4 && info->commitment) {
 		if (info->nplayer_seeds > info->nplayers) {
 			snprintf(why, whylen, "%d player seeds for %d players: each seat adds one at most", info->nplayer_seeds,
 			         info->nplayers);
@@ -254,15 +250,21 @@ int rpl__header_put(struct buf *out, const rpl_match_info *info, const uint8_t *
 				return RPL_EINVAL;
 			}
 	}
+	return RPL_OK;
+}
+
+/* The version, the profile and its parameters: every one (version 2), or those that differ from the revision. */
+static void params_put(struct buf *raw, const rpl_match_info *info, int version)
+{
 	if (version == BRP_VERSION) {
-		rpl__buf_varint(&raw, BRP_VERSION);
-		rpl__buf_string(&raw, rpl_rules_profile(info->rules));
-		rpl__buf_varint(&raw, RPL_P_COUNT);
+		rpl__buf_varint(raw, BRP_VERSION);
+		rpl__buf_string(raw, rpl_rules_profile(info->rules));
+		rpl__buf_varint(raw, RPL_P_COUNT);
 		for (int id = 1; id <= RPL_P_COUNT; id++) {
 			int v = 0;
 			rpl_rules_get_id(info->rules, id, &v);
-			rpl__buf_varint(&raw, (uint64_t)id);
-			rpl__buf_zigzag(&raw, v);
+			rpl__buf_varint(raw, (uint64_t)id);
+			rpl__buf_zigzag(raw, v);
 		}
 	} else {
 		/* versions 3 and 4: only the parameters that differ from the frozen revision */
@@ -273,19 +275,73 @@ int rpl__header_put(struct buf *out, const rpl_match_info *info, const uint8_t *
 			rpl_rules_get_id(info->rules, id, &v);
 			ndiff += v != frozen[id];
 		}
-		rpl__buf_varint(&raw, (uint64_t)version);
-		rpl__buf_string(&raw, rpl_rules_profile(info->rules));
-		rpl__buf_varint(&raw, BRP_PROFILE_REVISION);
-		rpl__buf_varint(&raw, (uint64_t)ndiff);
+		rpl__buf_varint(raw, (uint64_t)version);
+		rpl__buf_string(raw, rpl_rules_profile(info->rules));
+		rpl__buf_varint(raw, BRP_PROFILE_REVISION);
+		rpl__buf_varint(raw, (uint64_t)ndiff);
 		for (int id = 1; id <= RPL_P_COUNT; id++) {
 			int v = 0;
 			rpl_rules_get_id(info->rules, id, &v);
 			if (v == frozen[id])
 				continue;
-			rpl__buf_varint(&raw, (uint64_t)id);
-			rpl__buf_zigzag(&raw, v);
+			rpl__buf_varint(raw, (uint64_t)id);
+			rpl__buf_zigzag(raw, v);
 		}
 	}
+}
+
+/* The dealing (versions 3 and 4): committed, revealed (seed given) or, in version 4, free. */
+static void dealing_put(struct buf *raw, const rpl_match_info *info, const uint8_t *seed, int version)
+{
+	if (info->commitment) {
+		/* revealed: the seed alone, as the commitment is its hash (with the terms, in version 4) */
+		rpl__buf_byte(raw, seed ? DEALING_REVEALED : DEALING_COMMITTED);
+		rpl__buf_put(raw, seed ? seed : info->commitment, RPL_DEAL_COMMIT_SIZE);
+		rpl__buf_byte(raw, (uint8_t)info->nplayer_seeds);
+		for (int i = 0; i < info->nplayer_seeds; i++)
+			rpl__buf_put(raw, info->player_seeds[i], RPL_DEAL_SEED_SIZE);
+	} else if (version == BRP_VERSION_4) {
+		rpl__buf_byte(raw, DEALING_FREE);
+	}
+}
+
+/* The header section of the header's bytes raw: deflated when it pays (long metadata does, a bare header does not). */
+static int section_put(struct buf *out, const struct buf *raw)
+{
+	uLongf zlen = compressBound((uLong)raw->n);
+	uint8_t *z = malloc(zlen);
+	struct buf body = { 0 };
+	int err = RPL_OK;
+
+	if (z && compress2(z, &zlen, raw->p, (uLong)raw->n, 9) == Z_OK) {
+		rpl__buf_byte(&body, HEADER_DEFLATE);
+		rpl__buf_varint(&body, raw->n);
+		rpl__buf_put(&body, z, zlen);
+	}
+	if (!body.n || body.n >= raw->n + 1) {
+		body.n = 0;
+		rpl__buf_byte(&body, HEADER_RAW);
+		rpl__buf_put(&body, raw->p, raw->n);
+	}
+	free(z);
+	if (body.oom)
+		err = RPL_ENOMEM;
+	else
+		rpl__section_put(out, 'H', body.p, body.n);
+	rpl__buf_free(&body);
+	return err;
+}
+
+int rpl__header_put(struct buf *out, const rpl_match_info *info, const uint8_t *seed, unsigned flags, char *why,
+                    size_t whylen)
+{
+	struct buf raw = { 0 };
+	int err, version;
+
+	if ((err = header_check(info, flags, why, whylen)) != 0)
+		return err;
+	version = rpl__header_version(info, flags);
+	params_put(&raw, info, version);
 	rpl__buf_byte(&raw, (uint8_t)info->nplayers);
 	for (int s = 0; s < info->nplayers; s++) {
 		const char *name = info->players[s] ? info->players[s] : "";
@@ -315,44 +371,14 @@ int rpl__header_put(struct buf *out, const rpl_match_info *info, const uint8_t *
 		rpl__buf_string(&raw, k);
 		rpl__buf_string(&raw, v);
 	}
-	if (info->commitment) {
-		/* revealed: the seed alone, as the commitment is its hash (with the terms, in version 4) */
-		rpl__buf_byte(&raw, seed ? DEALING_REVEALED : DEALING_COMMITTED);
-		rpl__buf_put(&raw, seed ? seed : info->commitment, RPL_DEAL_COMMIT_SIZE);
-		rpl__buf_byte(&raw, (uint8_t)info->nplayer_seeds);
-		for (int i = 0; i < info->nplayer_seeds; i++)
-			rpl__buf_put(&raw, info->player_seeds[i], RPL_DEAL_SEED_SIZE);
-	} else if (version == BRP_VERSION_4) {
-		rpl__buf_byte(&raw, DEALING_FREE);
-	}
+	dealing_put(&raw, info, seed, version);
 	if (version == BRP_VERSION_4)
 		rpl__buf_varint(&raw, flags);
 	if (raw.oom) {
 		err = RPL_ENOMEM;
 		goto cleanup;
 	}
-	{
-		/* deflate the header when it pays: long metadata does, a bare header does not */
-		uLongf zlen = compressBound((uLong)raw.n);
-		uint8_t *z = malloc(zlen);
-		struct buf body = { 0 };
-		if (z && compress2(z, &zlen, raw.p, (uLong)raw.n, 9) == Z_OK) {
-			rpl__buf_byte(&body, HEADER_DEFLATE);
-			rpl__buf_varint(&body, raw.n);
-			rpl__buf_put(&body, z, zlen);
-		}
-		if (!body.n || body.n >= raw.n + 1) {
-			body.n = 0;
-			rpl__buf_byte(&body, HEADER_RAW);
-			rpl__buf_put(&body, raw.p, raw.n);
-		}
-		free(z);
-		if (body.oom)
-			err = RPL_ENOMEM;
-		else
-			rpl__section_put(out, 'H', body.p, body.n);
-		rpl__buf_free(&body);
-	}
+	err = section_put(out, &raw);
 cleanup:
 	rpl__buf_free(&raw);
 	return err;
@@ -463,51 +489,238 @@ static int params_v3(struct header *h, struct cursor *c, char *why, size_t whyle
 	return 0;
 }
 
+/*
+ * The helpers of rpl__header_get return 0 or an error; RPL_ECORRUPT with the
+ * cursor bad means the header is malformed where the cursor stands (or, bad
+ * == 2, that memory ran out), which the caller says. A helper that leaves the
+ * cursor bad and returns 0 leaves it to the next read to find.
+ */
+
+/* The header's bytes into *c: stored as they are, or deflated (into *raw, which the caller frees). */
+static int header_bytes(struct cursor *c, uint8_t **raw, const uint8_t *p, size_t n, char *why, size_t whylen)
+{
+	if (p[0] == HEADER_DEFLATE) {
+		struct cursor lc = { p + 1, n - 1, 0, 0 };
+		uint64_t rawlen = rpl__cur_varint(&lc);
+		uLongf got;
+		uLong srclen;
+		if (lc.bad || rawlen == 0 || rawlen > HEADER_MAX_RAW) {
+			snprintf(why, whylen, "the compressed header declares a size out of bounds");
+			return RPL_ECORRUPT;
+		}
+		*raw = malloc((size_t)rawlen);
+		if (!*raw)
+			return RPL_ENOMEM;
+		got = (uLongf)rawlen;
+		srclen = (uLong)(n - 1 - lc.pos);
+		if (uncompress2(*raw, &got, p + 1 + lc.pos, &srclen) != Z_OK || got != rawlen ||
+		    srclen != (uLong)(n - 1 - lc.pos)) {
+			snprintf(why, whylen, "the compressed header does not inflate exactly to its declared size and end");
+			return RPL_ECORRUPT;
+		}
+		c->p = *raw;
+		c->n = (size_t)rawlen;
+	} else if (p[0] == HEADER_RAW) {
+		c->p = p + 1;
+		c->n = n - 1;
+	} else {
+		snprintf(why, whylen, "unknown header encoding %d", p[0]);
+		return RPL_EUNSUPPORTED;
+	}
+	return 0;
+}
+
+/* Versions 1 and 2's parameters: every one, ids 1, 2, 3... (31 of them before parameter 32 existed). */
+static int params_v2(struct header *h, struct cursor *c, char *why, size_t whylen)
+{
+	uint64_t nparams = rpl__cur_varint(c);
+
+	if (c->bad)
+		return RPL_ECORRUPT;
+	if (nparams > RPL_P_COUNT) {
+		snprintf(why, whylen, "%llu rule parameters; this reader knows %d", (unsigned long long)nparams, RPL_P_COUNT);
+		return RPL_EUNSUPPORTED;
+	}
+	if (nparams < RPL_P_COUNT_V2_OLD) {
+		snprintf(why, whylen, "%llu rule parameters: a header carries every one of the %d (%d before id %d)",
+		         (unsigned long long)nparams, RPL_P_COUNT, RPL_P_COUNT_V2_OLD, RPL_P_COUNT);
+		return RPL_ECORRUPT;
+	}
+	/* a header written before parameter 32 existed: the rules it was played by charged every side without
+	   a morto, whatever the profile (docs/format.md section 4) */
+	if (nparams == RPL_P_COUNT_V2_OLD)
+		h->rules.v[RPL_P_PENALTY_NO_MORTO_SIDES] = RPL_PENALTY_EACH;
+	for (uint64_t i = 0; i < nparams; i++) {
+		uint64_t id = rpl__cur_varint(c);
+		int64_t v = rpl__cur_zigzag(c);
+		if (c->bad)
+			return RPL_ECORRUPT;
+		if (id != i + 1) {
+			snprintf(why, whylen, "rule parameter %llu out of place: ids run 1, 2, 3... each once",
+			         (unsigned long long)id);
+			return RPL_ECORRUPT;
+		}
+		if (id < 1 || id > RPL_P_COUNT) {
+			snprintf(why, whylen, "rule parameter %llu is unknown to this reader", (unsigned long long)id);
+			return RPL_EUNSUPPORTED;
+		}
+		if (v < INT32_MIN || v > INT32_MAX || rpl_rules_set_id(&h->rules, (int)id, (int)v) < 0) {
+			snprintf(why, whylen, "rule parameter %s has an out-of-range value %lld",
+			         rpl_rules_param_by_id((int)id)->name, (long long)v);
+			return RPL_ECORRUPT;
+		}
+	}
+	return 0;
+}
+
+/* The players: how many, their names, the first dealer; then the start time. */
+static int players_get(struct header *h, struct cursor *c, char *why, size_t whylen)
+{
+	if (c->pos >= c->n) {
+		c->bad = 1;
+		return RPL_ECORRUPT;
+	}
+	h->info.nplayers = c->p[c->pos++];
+	if (h->info.nplayers != 2 && h->info.nplayers != 4) {
+		snprintf(why, whylen, "a match has 2 or 4 players, not %d", h->info.nplayers);
+		return RPL_ECORRUPT;
+	}
+	for (int s = 0; s < h->info.nplayers; s++) {
+		h->names[s] = rpl__cur_string(c, RPL_MAX_NAME);
+		if (!h->names[s])
+			return RPL_ECORRUPT;
+		h->info.players[s] = h->names[s];
+	}
+	if (c->pos >= c->n) {
+		c->bad = 1;
+		return RPL_ECORRUPT;
+	}
+	h->info.first_dealer = c->p[c->pos++];
+	if (h->info.first_dealer >= h->info.nplayers) {
+		snprintf(why, whylen, "the first dealer %d is not a seat", h->info.first_dealer);
+		return RPL_ECORRUPT;
+	}
+	h->info.start_time = rpl__cur_zigzag(c);
+	if (!c->bad && (h->info.start_time < RPL_MIN_START_TIME || h->info.start_time > RPL_MAX_START_TIME)) {
+		/* what the notation and the export could not write as a date (issue 13, item 9) */
+		snprintf(why, whylen, "the start time %lld is outside the years 0000 to 9999", (long long)h->info.start_time);
+		return RPL_ECORRUPT;
+	}
+	return 0;
+}
+
+/* The metadata: its count, then each key and value. */
+static int meta_get(struct header *h, struct cursor *c, char *why, size_t whylen)
+{
+	uint64_t nmeta = rpl__cur_varint(c);
+
+	if (c->bad)
+		return RPL_ECORRUPT;
+	if (nmeta > RPL_MAX_META) {
+		snprintf(why, whylen, "%llu metadata entries; a reader accepts at most %d", (unsigned long long)nmeta,
+		         RPL_MAX_META);
+		return RPL_ECORRUPT;
+	}
+	if (nmeta) {
+		h->keys = calloc((size_t)nmeta, sizeof(char *));
+		h->values = calloc((size_t)nmeta, sizeof(char *));
+		if (!h->keys || !h->values)
+			return RPL_ENOMEM;
+	}
+	h->info.nmeta = (size_t)nmeta;
+	for (uint64_t i = 0; i < nmeta; i++) {
+		h->keys[i] = rpl__cur_string(c, RPL_MAX_META_TEXT);
+		h->values[i] = rpl__cur_string(c, RPL_MAX_META_TEXT);
+		if (!h->keys[i] || !h->values[i])
+			return RPL_ECORRUPT;
+	}
+	return 0;
+}
+
+/* Versions 3 and 4's dealing: free, or committed (the commitment) or revealed (the seed), and the players' seeds. */
+static int dealing_get(struct header *h, struct cursor *c, int version, char *why, size_t whylen)
+{
+	uint8_t dealing, nseeds;
+
+	if (c->pos >= c->n) {
+		c->bad = 1;
+		return RPL_ECORRUPT;
+	}
+	dealing = c->p[c->pos++];
+	if (dealing == DEALING_FREE)
+		return 0;
+	if (dealing != DEALING_COMMITTED && dealing != DEALING_REVEALED) {
+		snprintf(why, whylen, "unknown dealing %d", dealing);
+		return RPL_EUNSUPPORTED;
+	}
+	if (c->n - c->pos < RPL_DEAL_COMMIT_SIZE + 1) {
+		c->bad = 1;
+		return RPL_ECORRUPT;
+	}
+	if (dealing == DEALING_REVEALED) {
+		memcpy(h->seed, c->p + c->pos, RPL_DEAL_SEED_SIZE);
+		h->revealed = 1;
+	} else {
+		memcpy(h->commitment, c->p + c->pos, RPL_DEAL_COMMIT_SIZE);
+	}
+	c->pos += RPL_DEAL_COMMIT_SIZE;
+	nseeds = c->p[c->pos++];
+	if (nseeds > RPL_DEAL_MAX_PLAYER_SEEDS) {
+		snprintf(why, whylen, "%d player seeds; a match has at most %d", nseeds, RPL_DEAL_MAX_PLAYER_SEEDS);
+		return RPL_ECORRUPT;
+	}
+	if (version == BRP_VERSION_4 && nseeds > h->info.nplayers) {
+		snprintf(why, whylen, "%d player seeds for %d players: each seat adds one at most", nseeds, h->info.nplayers);
+		return RPL_ECORRUPT;
+	}
+	if (c->n - c->pos < (size_t)nseeds * RPL_DEAL_SEED_SIZE) {
+		c->bad = 1;
+		return RPL_ECORRUPT;
+	}
+	memcpy(h->player_seeds, c->p + c->pos, (size_t)nseeds * RPL_DEAL_SEED_SIZE);
+	c->pos += (size_t)nseeds * RPL_DEAL_SEED_SIZE;
+	/* version 4 stores them in ascending order, each once: one encoding, no choice of order */
+	for (int i = 1; version == BRP_VERSION_4 && i < nseeds; i++)
+		if (memcmp(h->player_seeds[i - 1], h->player_seeds[i], RPL_DEAL_SEED_SIZE) >= 0) {
+			snprintf(why, whylen, "the players' seeds are not distinct and in ascending order");
+			return RPL_ECORRUPT;
+		}
+	h->info.commitment = h->commitment;
+	h->info.nplayer_seeds = nseeds;
+	h->info.player_seeds = (const uint8_t(*)[RPL_DEAL_SEED_SIZE])h->player_seeds;
+	h->info.commit_version = version == BRP_VERSION_4 ? RPL_COMMIT_V2 : RPL_COMMIT_V1;
+	return 0;
+}
+
+/* Version 4's flags. */
+static int flags_get(struct header *h, struct cursor *c, char *why, size_t whylen)
+{
+	uint64_t flags = rpl__cur_varint(c);
+
+	if (c->bad)
+		return RPL_ECORRUPT;
+	if (flags & ~(uint64_t)RPL_LOG_SIGNED) {
+		snprintf(why, whylen, "header flags %llu; this reader knows only 1 (signed)", (unsigned long long)flags);
+		return RPL_EUNSUPPORTED;
+	}
+	h->flags = (unsigned)flags;
+	return 0;
+}
+
 int rpl__header_get(struct header *h, const uint8_t *p, size_t n, int *version, char *why, size_t whylen)
 {
 	struct cursor c = { 0 };
 	uint8_t *raw = NULL;
 	char *profile = NULL;
 	int err = RPL_ECORRUPT;
-	uint64_t nparams, nmeta;
 
 	memset(h, 0, sizeof(*h));
 	if (n < 1) {
 		snprintf(why, whylen, "the header is empty");
 		goto cleanup;
 	}
-	if (p[0] == HEADER_DEFLATE) {
-		struct cursor lc = { p + 1, n - 1, 0, 0 };
-		uint64_t rawlen = rpl__cur_varint(&lc);
-		uLongf got;
-		if (lc.bad || rawlen == 0 || rawlen > HEADER_MAX_RAW) {
-			snprintf(why, whylen, "the compressed header declares a size out of bounds");
-			goto cleanup;
-		}
-		raw = malloc((size_t)rawlen);
-		if (!raw) {
-			err = RPL_ENOMEM;
-			goto cleanup;
-		}
-		got = (uLongf)rawlen;
-		{
-			uLong srclen = (uLong)(n - 1 - lc.pos);
-			if (uncompress2(raw, &got, p + 1 + lc.pos, &srclen) != Z_OK || got != rawlen ||
-			    srclen != (uLong)(n - 1 - lc.pos)) {
-				snprintf(why, whylen, "the compressed header does not inflate exactly to its declared size and end");
-				goto cleanup;
-			}
-		}
-		c.p = raw;
-		c.n = (size_t)rawlen;
-	} else if (p[0] == HEADER_RAW) {
-		c.p = p + 1;
-		c.n = n - 1;
-	} else {
-		snprintf(why, whylen, "unknown header encoding %d", p[0]);
-		err = RPL_EUNSUPPORTED;
+	if ((err = header_bytes(&c, &raw, p, n, why, whylen)) != 0)
 		goto cleanup;
-	}
 	{
 		uint64_t v = rpl__cur_varint(&c);
 		if (c.bad)
@@ -528,159 +741,20 @@ int rpl__header_get(struct header *h, const uint8_t *p, size_t n, int *version, 
 		err = RPL_EUNSUPPORTED;
 		goto cleanup;
 	}
-	if (*version >= BRP_VERSION_COMMIT) {
-		err = params_v3(h, &c, why, whylen);
-		if (err == RPL_ECORRUPT && c.bad)
-			goto bad;
-		if (err)
-			goto cleanup;
-		err = RPL_ECORRUPT;
-		goto players;
-	}
-	nparams = rpl__cur_varint(&c);
-	if (c.bad)
+	err = *version >= BRP_VERSION_COMMIT ? params_v3(h, &c, why, whylen) : params_v2(h, &c, why, whylen);
+	if (!err)
+		err = players_get(h, &c, why, whylen);
+	if (!err)
+		err = meta_get(h, &c, why, whylen);
+	if (!err && *version >= BRP_VERSION_COMMIT)
+		err = dealing_get(h, &c, *version, why, whylen);
+	if (!err && *version == BRP_VERSION_4)
+		err = flags_get(h, &c, why, whylen);
+	if (err == RPL_ECORRUPT && c.bad)
 		goto bad;
-	if (nparams > RPL_P_COUNT) {
-		snprintf(why, whylen, "%llu rule parameters; this reader knows %d", (unsigned long long)nparams, RPL_P_COUNT);
-		err = RPL_EUNSUPPORTED;
+	if (err)
 		goto cleanup;
-	}
-	if (nparams < RPL_P_COUNT_V2_OLD) {
-		snprintf(why, whylen, "%llu rule parameters: a header carries every one of the %d (%d before id %d)",
-		         (unsigned long long)nparams, RPL_P_COUNT, RPL_P_COUNT_V2_OLD, RPL_P_COUNT);
-		goto cleanup;
-	}
-	/* a header written before parameter 32 existed: the rules it was played by charged every side without
-	   a morto, whatever the profile (docs/format.md section 4) */
-	if (nparams == RPL_P_COUNT_V2_OLD)
-		h->rules.v[RPL_P_PENALTY_NO_MORTO_SIDES] = RPL_PENALTY_EACH;
-	for (uint64_t i = 0; i < nparams; i++) {
-		uint64_t id = rpl__cur_varint(&c);
-		int64_t v = rpl__cur_zigzag(&c);
-		if (c.bad)
-			goto bad;
-		if (id != i + 1) {
-			snprintf(why, whylen, "rule parameter %llu out of place: ids run 1, 2, 3... each once",
-			         (unsigned long long)id);
-			goto cleanup;
-		}
-		if (id < 1 || id > RPL_P_COUNT) {
-			snprintf(why, whylen, "rule parameter %llu is unknown to this reader", (unsigned long long)id);
-			err = RPL_EUNSUPPORTED;
-			goto cleanup;
-		}
-		if (v < INT32_MIN || v > INT32_MAX || rpl_rules_set_id(&h->rules, (int)id, (int)v) < 0) {
-			snprintf(why, whylen, "rule parameter %s has an out-of-range value %lld",
-			         rpl_rules_param_by_id((int)id)->name, (long long)v);
-			goto cleanup;
-		}
-	}
-players:
-	if (c.pos >= c.n)
-		goto bad;
-	h->info.nplayers = c.p[c.pos++];
-	if (h->info.nplayers != 2 && h->info.nplayers != 4) {
-		snprintf(why, whylen, "a match has 2 or 4 players, not %d", h->info.nplayers);
-		goto cleanup;
-	}
-	for (int s = 0; s < h->info.nplayers; s++) {
-		h->names[s] = rpl__cur_string(&c, RPL_MAX_NAME);
-		if (!h->names[s])
-			goto bad;
-		h->info.players[s] = h->names[s];
-	}
-	if (c.pos >= c.n)
-		goto bad;
-	h->info.first_dealer = c.p[c.pos++];
-	if (h->info.first_dealer >= h->info.nplayers) {
-		snprintf(why, whylen, "the first dealer %d is not a seat", h->info.first_dealer);
-		goto cleanup;
-	}
-	h->info.start_time = rpl__cur_zigzag(&c);
-	if (!c.bad && (h->info.start_time < RPL_MIN_START_TIME || h->info.start_time > RPL_MAX_START_TIME)) {
-		/* what the notation and the export could not write as a date (issue 13, item 9) */
-		snprintf(why, whylen, "the start time %lld is outside the years 0000 to 9999", (long long)h->info.start_time);
-		goto cleanup;
-	}
-	nmeta = rpl__cur_varint(&c);
-	if (c.bad)
-		goto bad;
-	if (nmeta > RPL_MAX_META) {
-		snprintf(why, whylen, "%llu metadata entries; a reader accepts at most %d", (unsigned long long)nmeta,
-		         RPL_MAX_META);
-		goto cleanup;
-	}
-	if (nmeta) {
-		h->keys = calloc((size_t)nmeta, sizeof(char *));
-		h->values = calloc((size_t)nmeta, sizeof(char *));
-		if (!h->keys || !h->values) {
-			err = RPL_ENOMEM;
-			goto cleanup;
-		}
-	}
-	h->info.nmeta = (size_t)nmeta;
-	for (uint64_t i = 0; i < nmeta; i++) {
-		h->keys[i] = rpl__cur_string(&c, RPL_MAX_META_TEXT);
-		h->values[i] = rpl__cur_string(&c, RPL_MAX_META_TEXT);
-		if (!h->keys[i] || !h->values[i])
-			goto bad;
-	}
-	if (*version >= BRP_VERSION_COMMIT) {
-		uint8_t dealing, nseeds;
-		if (c.pos >= c.n)
-			goto bad;
-		dealing = c.p[c.pos++];
-		if (dealing == DEALING_COMMITTED || dealing == DEALING_REVEALED) {
-			if (c.n - c.pos < RPL_DEAL_COMMIT_SIZE + 1)
-				goto bad;
-			if (dealing == DEALING_REVEALED) {
-				memcpy(h->seed, c.p + c.pos, RPL_DEAL_SEED_SIZE);
-				h->revealed = 1;
-			} else {
-				memcpy(h->commitment, c.p + c.pos, RPL_DEAL_COMMIT_SIZE);
-			}
-			c.pos += RPL_DEAL_COMMIT_SIZE;
-			nseeds = c.p[c.pos++];
-			if (nseeds > RPL_DEAL_MAX_PLAYER_SEEDS) {
-				snprintf(why, whylen, "%d player seeds; a match has at most %d", nseeds, RPL_DEAL_MAX_PLAYER_SEEDS);
-				goto cleanup;
-			}
-			if (*version == BRP_VERSION_4 && nseeds > h->info.nplayers) {
-				snprintf(why, whylen, "%d player seeds for %d players: each seat adds one at most", nseeds,
-				         h->info.nplayers);
-				goto cleanup;
-			}
-			if (c.n - c.pos < (size_t)nseeds * RPL_DEAL_SEED_SIZE)
-				goto bad;
-			memcpy(h->player_seeds, c.p + c.pos, (size_t)nseeds * RPL_DEAL_SEED_SIZE);
-			c.pos += (size_t)nseeds * RPL_DEAL_SEED_SIZE;
-			/* version 4 stores them in ascending order, each once: one encoding, no choice of order */
-			for (int i = 1; *version == BRP_VERSION_4 && i < nseeds; i++)
-				if (memcmp(h->player_seeds[i - 1], h->player_seeds[i], RPL_DEAL_SEED_SIZE) >= 0) {
-					snprintf(why, whylen, "the players' seeds are not distinct and in ascending order");
-					goto cleanup;
-				}
-			h->info.commitment = h->commitment;
-			h->info.nplayer_seeds = nseeds;
-			h->info.player_seeds = (const uint8_t(*)[RPL_DEAL_SEED_SIZE])h->player_seeds;
-			h->info.commit_version = *version == BRP_VERSION_4 ? RPL_COMMIT_V2 : RPL_COMMIT_V1;
-		} else if (dealing != DEALING_FREE) {
-			snprintf(why, whylen, "unknown dealing %d", dealing);
-			err = RPL_EUNSUPPORTED;
-			goto cleanup;
-		}
-	}
-	if (*version == BRP_VERSION_4) {
-		uint64_t flags = rpl__cur_varint(&c);
-		if (c.bad)
-			goto bad;
-		if (flags & ~(uint64_t)RPL_LOG_SIGNED) {
-			snprintf(why, whylen, "header flags %llu; this reader knows only 1 (signed)", (unsigned long long)flags);
-			err = RPL_EUNSUPPORTED;
-			goto cleanup;
-		}
-		h->flags = (unsigned)flags;
-	}
+	err = RPL_ECORRUPT;
 	if (c.pos != c.n)
 		goto bad;
 	h->info.meta_keys = (const char *const *)h->keys;

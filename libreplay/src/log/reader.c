@@ -386,6 +386,152 @@ static int read_claim(struct cursor *c, rpl_event *ev)
 	return 1;
 }
 
+/*
+ * The parts of next_event: each returns 1 with an event in *ev, 0 when its
+ * section gave none (the next section is read), or an error (rd failed).
+ */
+
+/* The next decision of the current deal's stream, checked against the tracked state. */
+static int next_decision(rpl_reader *rd, rpl_event *ev)
+{
+	char why[RPL_ERRMSG_SIZE];
+	rpl_action a;
+	int seat;
+
+	if (rpl__dec_action(&rd->dec, &rd->m, &rd->t, &a) < 0)
+		return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %d: a decision does not decode (turn %d)",
+		            (size_t)rd->sec.offset, rd->deal, rd->t.turn);
+	seat = rpl__track_actor(&rd->t, a.kind);
+	if (rpl__track_apply(&rd->t, &a, why, sizeof(why)) < 0)
+		return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %d turn %d: %s", (size_t)rd->sec.offset, rd->deal,
+		            rd->t.turn, why);
+	rd->left--;
+	if (rd->left == 0 && rd->more_deals == 0 && close_stream(rd) < 0)
+		return rd->failed;
+	ev->kind = RPL_EV_ACTION;
+	ev->deal = rd->deal;
+	ev->turn = rd->t.turn;
+	ev->seat = seat;
+	ev->action = a;
+	ev->offset = rd->sec.offset;
+	return 1;
+}
+
+/* A D section after the reveal, whose seed re-creates the layouts: the deals, their counts, one stream of decisions. */
+static int revealed_deals(rpl_reader *rd, struct cursor *c, rpl_event *ev)
+{
+	uint64_t k = rpl__cur_varint(c), first, total = 0;
+
+	if (c->bad || k == 0 || k > RPL_MAX_DEALS - (uint64_t)rd->deal)
+		return fail(rd, RPL_ECORRUPT, rd->sec.offset,
+		            "byte %zu: deal section of a revealed log with a malformed number of deals",
+		            (size_t)rd->sec.offset);
+	rd->counts = *c;
+	for (uint64_t i = 0; i < k; i++) {
+		uint64_t count = rpl__cur_varint(c);
+		if (c->bad || count > RPL_MAX_SECTION)
+			return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: section 'D' has a malformed decision count",
+			            (size_t)rd->sec.offset);
+		total += count;
+	}
+	if (take_decisions(rd, total) < 0)
+		return rd->failed;
+	rpl__rc_dec_init(&rd->dec, c->p + c->pos, c->n - c->pos);
+	first = rpl__cur_varint(&rd->counts);
+	rd->more_deals = (uint32_t)(k - 1);
+	return start_derived(rd, ev, (uint32_t)first);
+}
+
+/* A D section: the next deal, its layout and the start of its decisions (or, revealed, the deals to derive). */
+static int deal_section(rpl_reader *rd, struct cursor *c, rpl_event *ev)
+{
+	uint64_t deal = rpl__cur_varint(c);
+	int n = rd->hdr.info.nplayers;
+
+	if (c->bad || deal != (uint64_t)rd->deal + 1 || deal > RPL_MAX_DEALS)
+		return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal section numbered %llu after deal %d",
+		            (size_t)rd->sec.offset, (unsigned long long)deal, rd->deal);
+	if (rd->revealed)
+		return revealed_deals(rd, c, ev);
+	if (open_stream(rd, c) < 0)
+		return rd->failed;
+	if (rpl__dec_layout(&rd->dec, n, &ev->layout) < 0)
+		return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %llu: the card layout does not decode",
+		            (size_t)rd->sec.offset, (unsigned long long)deal);
+	rd->deal = (int)deal;
+	rd->derived = 0;
+	rd->dealer = rd->deal == 1 ? rd->hdr.info.first_dealer : (rd->dealer + 1) % n;
+	rpl__track_deal(&rd->t, n, rd->dealer, &ev->layout);
+	if (rd->deal == 1)
+		rpl__model_init(&rd->m); /* the model learns over the whole match */
+	if (rd->left == 0 && close_stream(rd) < 0)
+		return rd->failed;
+	ev->kind = RPL_EV_DEAL;
+	ev->deal = rd->deal;
+	return 1;
+}
+
+/* An A section: more decisions of the current deal (no event of its own). */
+static int decision_section(rpl_reader *rd, struct cursor *c)
+{
+	uint64_t deal = rpl__cur_varint(c);
+
+	if (c->bad || rd->deal == 0 || deal != (uint64_t)rd->deal)
+		return fail(rd, RPL_ECORRUPT, rd->sec.offset,
+		            "byte %zu: a decision section for deal %llu while deal %d is being read", (size_t)rd->sec.offset,
+		            (unsigned long long)deal, rd->deal);
+	if (open_stream(rd, c) < 0)
+		return rd->failed;
+	if (rd->left == 0 && close_stream(rd) < 0)
+		return rd->failed;
+	return 0;
+}
+
+/* A C section: one claim (version 2), or several (version 3 on), delivered one an event from rd->claims. */
+static int claim_section(rpl_reader *rd, struct cursor *c, rpl_event *ev)
+{
+	uint64_t deal;
+	int64_t s0, s1;
+
+	if (rd->version >= BRP_VERSION_COMMIT) {
+		/* version 3: one or more claims */
+		struct cursor n = *c;
+		uint64_t count = 0;
+		if (c->n == 0)
+			return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: malformed claim section", (size_t)rd->sec.offset);
+		/* counted before any is delivered; a malformed one is refused where it is read */
+		while (n.pos < n.n && !n.bad) {
+			rpl__cur_varint(&n);
+			rpl__cur_varint(&n);
+			rpl__cur_varint(&n);
+			count += !n.bad;
+		}
+		if (take_claims(rd, count) < 0)
+			return rd->failed;
+		rd->claims = *c;
+		return 0;
+	}
+	deal = rpl__cur_varint(c);
+	s0 = rpl__cur_zigzag(c);
+	s1 = rpl__cur_zigzag(c);
+	if (c->bad || c->pos != c->n || deal > RPL_MAX_DEALS || s0 < INT32_MIN || s0 > INT32_MAX || s1 < INT32_MIN ||
+	    s1 > INT32_MAX)
+		return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: malformed claim section", (size_t)rd->sec.offset);
+	if (take_claims(rd, 1) < 0)
+		return rd->failed;
+	ev->kind = RPL_EV_CLAIM;
+	ev->deal = (int)deal;
+	ev->score[0] = (int32_t)s0;
+	ev->score[1] = (int32_t)s1;
+	return 1;
+}
+
+/*
+ * The next event: a decision of the stream open, a claim of a C section
+ * read, the next derived deal; else the next section's. The switch on the
+ * section's type stays whole: one case a type of docs/format.md section 5,
+ * each short or a helper of its own.
+ */
 static int next_event(rpl_reader *rd, rpl_event *ev)
 {
 	char why[RPL_ERRMSG_SIZE];
@@ -414,28 +560,8 @@ static int next_event(rpl_reader *rd, rpl_event *ev)
 				            (size_t)rd->sec.offset);
 			return 1;
 		}
-
-		if (rd->left > 0) {
-			rpl_action a;
-			int seat;
-			if (rpl__dec_action(&rd->dec, &rd->m, &rd->t, &a) < 0)
-				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %d: a decision does not decode (turn %d)",
-				            (size_t)rd->sec.offset, rd->deal, rd->t.turn);
-			seat = rpl__track_actor(&rd->t, a.kind);
-			if (rpl__track_apply(&rd->t, &a, why, sizeof(why)) < 0)
-				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %d turn %d: %s", (size_t)rd->sec.offset,
-				            rd->deal, rd->t.turn, why);
-			rd->left--;
-			if (rd->left == 0 && rd->more_deals == 0 && close_stream(rd) < 0)
-				return rd->failed;
-			ev->kind = RPL_EV_ACTION;
-			ev->deal = rd->deal;
-			ev->turn = rd->t.turn;
-			ev->seat = seat;
-			ev->action = a;
-			ev->offset = rd->sec.offset;
-			return 1;
-		}
+		if (rd->left > 0)
+			return next_decision(rd, ev);
 		got = rpl__section_get(rd->data, rd->n, &rd->pos, &rd->sec, why, sizeof(why));
 		if (got == 0)
 			return 0;
@@ -455,98 +581,15 @@ static int next_event(rpl_reader *rd, rpl_event *ev)
 		c.n = rd->sec.len;
 		ev->offset = rd->sec.offset;
 		switch (rd->sec.type) {
-		case 'D': {
-			uint64_t deal = rpl__cur_varint(&c);
-			int n = rd->hdr.info.nplayers;
-			if (c.bad || deal != (uint64_t)rd->deal + 1 || deal > RPL_MAX_DEALS)
-				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal section numbered %llu after deal %d",
-				            (size_t)rd->sec.offset, (unsigned long long)deal, rd->deal);
-			if (rd->revealed) {
-				/* the seed re-creates the layouts: deals, their counts, one stream of decisions */
-				uint64_t k = rpl__cur_varint(&c), first, total = 0;
-				if (c.bad || k == 0 || k > RPL_MAX_DEALS - (uint64_t)rd->deal)
-					return fail(rd, RPL_ECORRUPT, rd->sec.offset,
-					            "byte %zu: deal section of a revealed log with a malformed number of deals",
-					            (size_t)rd->sec.offset);
-				rd->counts = c;
-				for (uint64_t i = 0; i < k; i++) {
-					uint64_t count = rpl__cur_varint(&c);
-					if (c.bad || count > RPL_MAX_SECTION)
-						return fail(rd, RPL_ECORRUPT, rd->sec.offset,
-						            "byte %zu: section 'D' has a malformed decision count", (size_t)rd->sec.offset);
-					total += count;
-				}
-				if (take_decisions(rd, total) < 0)
-					return rd->failed;
-				rpl__rc_dec_init(&rd->dec, c.p + c.pos, c.n - c.pos);
-				first = rpl__cur_varint(&rd->counts);
-				rd->more_deals = (uint32_t)(k - 1);
-				return start_derived(rd, ev, (uint32_t)first);
-			}
-			if (open_stream(rd, &c) < 0)
-				return rd->failed;
-			if (rpl__dec_layout(&rd->dec, n, &ev->layout) < 0)
-				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %llu: the card layout does not decode",
-				            (size_t)rd->sec.offset, (unsigned long long)deal);
-			rd->deal = (int)deal;
-			rd->derived = 0;
-			rd->dealer = rd->deal == 1 ? rd->hdr.info.first_dealer : (rd->dealer + 1) % n;
-			rpl__track_deal(&rd->t, n, rd->dealer, &ev->layout);
-			if (rd->deal == 1)
-				rpl__model_init(&rd->m); /* the model learns over the whole match */
-			if (rd->left == 0 && close_stream(rd) < 0)
-				return rd->failed;
-			ev->kind = RPL_EV_DEAL;
-			ev->deal = rd->deal;
-			return 1;
-		}
-		case 'A': {
-			uint64_t deal = rpl__cur_varint(&c);
-			if (c.bad || rd->deal == 0 || deal != (uint64_t)rd->deal)
-				return fail(rd, RPL_ECORRUPT, rd->sec.offset,
-				            "byte %zu: a decision section for deal %llu while deal %d is being read",
-				            (size_t)rd->sec.offset, (unsigned long long)deal, rd->deal);
-			if (open_stream(rd, &c) < 0)
-				return rd->failed;
-			if (rd->left == 0 && close_stream(rd) < 0)
-				return rd->failed;
+		case 'D': return deal_section(rd, &c, ev);
+		case 'A':
+			if ((got = decision_section(rd, &c)) != 0)
+				return got;
 			continue;
-		}
-		case 'C': {
-			uint64_t deal;
-			if (rd->version >= BRP_VERSION_COMMIT) {
-				/* version 3: one or more claims */
-				struct cursor n = c;
-				uint64_t count = 0;
-				if (c.n == 0)
-					return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: malformed claim section",
-					            (size_t)rd->sec.offset);
-				/* counted before any is delivered; a malformed one is refused where it is read */
-				while (n.pos < n.n && !n.bad) {
-					rpl__cur_varint(&n);
-					rpl__cur_varint(&n);
-					rpl__cur_varint(&n);
-					count += !n.bad;
-				}
-				if (take_claims(rd, count) < 0)
-					return rd->failed;
-				rd->claims = c;
-				continue;
-			}
-			deal = rpl__cur_varint(&c);
-			int64_t s0 = rpl__cur_zigzag(&c), s1 = rpl__cur_zigzag(&c);
-			if (c.bad || c.pos != c.n || deal > RPL_MAX_DEALS || s0 < INT32_MIN || s0 > INT32_MAX || s1 < INT32_MIN ||
-			    s1 > INT32_MAX)
-				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: malformed claim section",
-				            (size_t)rd->sec.offset);
-			if (take_claims(rd, 1) < 0)
-				return rd->failed;
-			ev->kind = RPL_EV_CLAIM;
-			ev->deal = (int)deal;
-			ev->score[0] = (int32_t)s0;
-			ev->score[1] = (int32_t)s1;
-			return 1;
-		}
+		case 'C':
+			if ((got = claim_section(rd, &c, ev)) != 0)
+				return got;
+			continue;
 		case 'E': {
 			uint64_t flags = rpl__cur_varint(&c);
 			if (c.bad || c.pos != c.n || flags > 1)

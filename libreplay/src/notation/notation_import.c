@@ -80,7 +80,11 @@ static int small_number(const char *s, int max)
 	return v <= max ? v : -1;
 }
 
-/* Take in one tag; errors name the line and column of the value at fault. */
+/*
+ * Take in one tag; errors name the line and column of the value at fault.
+ * It stays whole: a flat dispatch, one short block a tag of docs/notation.md,
+ * each independent of the others, reads best as one list.
+ */
 static int header_add(rpl_notation_parser *p, struct header *h, const rpl_notation_item *it)
 {
 	const char *t = it->tag, *v0 = it->value[0];

@@ -654,6 +654,171 @@ static int parse_tag(struct scan *sc, rpl_notation_item *it)
 	return 0;
 }
 
+/* A line over the limit, refused quoting a short prefix only: the line may be anything, of any length. */
+static int too_long(rpl_notation_parser *p, const char *line)
+{
+	char q[24];
+	size_t k = 0;
+
+	for (; k < 16; k++) {
+		unsigned char c = (unsigned char)line[k];
+		q[k] = c < 0x20 || c >= 0x7f ? '?' : (char)c;
+	}
+	q[k] = '\0';
+	return rpl__notation_fail(p, RPL_ELIMIT, 0, "a line holds at most %d bytes; this one is longer ('%s...')",
+	                          RPL_NOTATION_MAX_LINE, q);
+}
+
+/* The first control character of the line but the tab, refused where it is; 0 when there is none. */
+static int control_char(struct scan *sc)
+{
+	for (size_t k = 0; k < sc->n; k++) {
+		unsigned char c = (unsigned char)sc->s[k];
+		if ((c < 0x20 && c != '\t') || c == 0x7f) {
+			sc->i = k;
+			return rpl__notation_fail(sc->p, RPL_EPARSE, col(sc), "a control character (0x%02x)", c);
+		}
+	}
+	return 0;
+}
+
+/* What the deal block's next line must be after a hand, a morto or the stock (it). */
+static void block_advance(rpl_notation_parser *p, const rpl_notation_item *it)
+{
+	switch (it->kind) {
+	case RPL_NOTATION_HAND:
+		/* players unknown: 2 or 4 hands, so a morto may follow the second hand */
+		p->block_hands++;
+		if (p->nplayers)
+			p->block = p->block_hands < p->nplayers ? BLOCK_HAND : BLOCK_MORTO0;
+		else
+			p->block = p->block_hands == 2 || p->block_hands == 4 ? BLOCK_MORTO0 : BLOCK_HAND;
+		break;
+	case RPL_NOTATION_MORTO: p->block = it->number == 0 ? BLOCK_MORTO1 : BLOCK_STOCK; break;
+	default: p->block = BLOCK_NONE; break;
+	}
+}
+
+/* The rest of a line after its last field: nothing, or a comment. */
+static int line_end(struct scan *sc)
+{
+	char f[64];
+
+	if (!at_end(sc))
+		return rpl__notation_fail(sc->p, RPL_EPARSE, col(sc), "expected the end of the line, not %s",
+		                          found(sc, f, sizeof f));
+	return 0;
+}
+
+/* "deal N": a deal block starts. */
+static int parse_deal(struct scan *sc, rpl_notation_item *it)
+{
+	rpl_notation_parser *p = sc->p;
+	int err;
+
+	skip_ws(sc);
+	err = number(sc, "a deal number");
+	if (err < 0)
+		return err;
+	if (err == 0)
+		return rpl__notation_fail(p, RPL_EPARSE, col(sc) - 1, "deals are numbered from 1");
+	it->number = err;
+	if ((err = line_end(sc)) < 0)
+		return err;
+	it->kind = RPL_NOTATION_DEAL;
+	p->body = 1;
+	p->deal_lines++;
+	p->block = BLOCK_HAND;
+	p->block_hands = 0;
+	return 0;
+}
+
+/* "claim N: S0 S1" or "claim match: S0 S1": the scores a recorder claimed. */
+static int parse_claim(struct scan *sc, rpl_notation_item *it)
+{
+	rpl_notation_parser *p = sc->p;
+	char f[64];
+	int err;
+
+	skip_ws(sc);
+	if (sc->i < sc->n && is_alpha(sc->s[sc->i])) {
+		size_t at = sc->i;
+		char w[16];
+		word(sc, w, sizeof w);
+		if (strcmp(w, "match") != 0) {
+			sc->i = at;
+			return rpl__notation_fail(p, RPL_EPARSE, col(sc), "expected a deal number or 'match', not %s",
+			                          found(sc, f, sizeof f));
+		}
+		it->number = 0;
+	} else {
+		err = number(sc, "a deal number or 'match'");
+		if (err < 0)
+			return err;
+		if (err == 0)
+			return rpl__notation_fail(p, RPL_EPARSE, col(sc) - 1,
+			                          "deals are numbered from 1 ('claim match' for the match)");
+		it->number = err;
+	}
+	if (expect_char(sc, ':', "':'") < 0)
+		return RPL_EPARSE;
+	for (int s = 0; s < 2; s++) {
+		skip_ws(sc);
+		err = score(sc, s ? "side 1's score" : "side 0's score", &it->score[s]);
+		if (err < 0)
+			return err;
+	}
+	if ((err = line_end(sc)) < 0)
+		return err;
+	it->kind = RPL_NOTATION_CLAIM;
+	p->body = 1;
+	return 0;
+}
+
+/* "seed HEX": the revealed seed of a committed match. */
+static int parse_seed(struct scan *sc, rpl_notation_item *it)
+{
+	rpl_notation_parser *p = sc->p;
+	char hex[80];
+	size_t n = 0;
+	int hcol, err;
+
+	skip_ws(sc);
+	hcol = col(sc);
+	while (sc->i < sc->n && n + 1 < sizeof hex && sc->s[sc->i] != ' ' && sc->s[sc->i] != '\t' && sc->s[sc->i] != ';')
+		hex[n++] = sc->s[sc->i++];
+	hex[n] = '\0';
+	if (rpl__notation_hex_bytes(hex, it->seed, sizeof it->seed) < 0)
+		return rpl__notation_fail(p, RPL_EPARSE, hcol, "a seed is 64 hex digits");
+	if ((err = line_end(sc)) < 0)
+		return err;
+	it->kind = RPL_NOTATION_SEED;
+	p->body = 1;
+	return 0;
+}
+
+/* "end" or "end recovered": the match's end; nothing may follow. */
+static int parse_end(struct scan *sc, rpl_notation_item *it)
+{
+	rpl_notation_parser *p = sc->p;
+	char f[64];
+
+	if (!at_end(sc)) {
+		size_t at = sc->i;
+		char w[16];
+		if (word(sc, w, sizeof w) == 0 || strcmp(w, "recovered") != 0 || !at_end(sc)) {
+			sc->i = at;
+			return rpl__notation_fail(p, RPL_EPARSE, col(sc), "expected 'recovered' or the end of the line, not %s",
+			                          found(sc, f, sizeof f));
+		}
+		it->recovered = 1;
+	}
+	it->kind = RPL_NOTATION_END;
+	p->body = 1;
+	p->ended = 1;
+	return 0;
+}
+
 int rpl_notation_parser_line(rpl_notation_parser *p, const char *line, size_t len, rpl_notation_item *it)
 {
 	struct scan sc;
@@ -669,29 +834,14 @@ int rpl_notation_parser_line(rpl_notation_parser *p, const char *line, size_t le
 		len--;
 	if (len && line[len - 1] == '\r')
 		len--;
-	if (len > RPL_NOTATION_MAX_LINE) {
-		/* quote a short prefix only: the line may be anything, of any length */
-		char q[24];
-		size_t k = 0;
-		for (; k < 16; k++) {
-			unsigned char c = (unsigned char)line[k];
-			q[k] = c < 0x20 || c >= 0x7f ? '?' : (char)c;
-		}
-		q[k] = '\0';
-		return rpl__notation_fail(p, RPL_ELIMIT, 0, "a line holds at most %d bytes; this one is longer ('%s...')",
-		                          RPL_NOTATION_MAX_LINE, q);
-	}
+	if (len > RPL_NOTATION_MAX_LINE)
+		return too_long(p, line);
 	sc.p = p;
 	sc.s = line ? line : "";
 	sc.n = len;
 	sc.i = 0;
-	for (size_t k = 0; k < len; k++) {
-		unsigned char c = (unsigned char)line[k];
-		if ((c < 0x20 && c != '\t') || c == 0x7f) {
-			sc.i = k;
-			return rpl__notation_fail(p, RPL_EPARSE, col(&sc), "a control character (0x%02x)", c);
-		}
-	}
+	if ((err = control_char(&sc)) < 0)
+		return err;
 	memset(it, 0, offsetof(rpl_notation_item, cards));
 	it->ncards = 0;
 	it->nactions = 0;
@@ -724,18 +874,7 @@ int rpl_notation_parser_line(rpl_notation_parser *p, const char *line, size_t le
 		err = parse_block_line(&sc, kw, kwcol, it);
 		if (err < 0)
 			return err;
-		switch (it->kind) {
-		case RPL_NOTATION_HAND:
-			/* players unknown: 2 or 4 hands, so a morto may follow the second hand */
-			p->block_hands++;
-			if (p->nplayers)
-				p->block = p->block_hands < p->nplayers ? BLOCK_HAND : BLOCK_MORTO0;
-			else
-				p->block = p->block_hands == 2 || p->block_hands == 4 ? BLOCK_MORTO0 : BLOCK_HAND;
-			break;
-		case RPL_NOTATION_MORTO: p->block = it->number == 0 ? BLOCK_MORTO1 : BLOCK_STOCK; break;
-		default: p->block = BLOCK_NONE; break;
-		}
+		block_advance(p, it);
 		return 0;
 	}
 	if (p->block) {
@@ -743,95 +882,14 @@ int rpl_notation_parser_line(rpl_notation_parser *p, const char *line, size_t le
 		block_name(p, want, sizeof want);
 		return rpl__notation_fail(p, RPL_EPARSE, kwcol, "expected %s: the deal block is not complete", want);
 	}
-	if (strcmp(kw, "deal") == 0) {
-		skip_ws(&sc);
-		err = number(&sc, "a deal number");
-		if (err < 0)
-			return err;
-		if (err == 0)
-			return rpl__notation_fail(p, RPL_EPARSE, col(&sc) - 1, "deals are numbered from 1");
-		it->number = err;
-		if (!at_end(&sc))
-			return rpl__notation_fail(p, RPL_EPARSE, col(&sc), "expected the end of the line, not %s",
-			                          found(&sc, f, sizeof f));
-		it->kind = RPL_NOTATION_DEAL;
-		p->body = 1;
-		p->deal_lines++;
-		p->block = BLOCK_HAND;
-		p->block_hands = 0;
-		return 0;
-	}
-	if (strcmp(kw, "claim") == 0) {
-		skip_ws(&sc);
-		if (sc.i < sc.n && is_alpha(sc.s[sc.i])) {
-			size_t at = sc.i;
-			char w[16];
-			word(&sc, w, sizeof w);
-			if (strcmp(w, "match") != 0) {
-				sc.i = at;
-				return rpl__notation_fail(p, RPL_EPARSE, col(&sc), "expected a deal number or 'match', not %s",
-				                          found(&sc, f, sizeof f));
-			}
-			it->number = 0;
-		} else {
-			err = number(&sc, "a deal number or 'match'");
-			if (err < 0)
-				return err;
-			if (err == 0)
-				return rpl__notation_fail(p, RPL_EPARSE, col(&sc) - 1,
-				                          "deals are numbered from 1 ('claim match' for the match)");
-			it->number = err;
-		}
-		if (expect_char(&sc, ':', "':'") < 0)
-			return RPL_EPARSE;
-		for (int s = 0; s < 2; s++) {
-			skip_ws(&sc);
-			err = score(&sc, s ? "side 1's score" : "side 0's score", &it->score[s]);
-			if (err < 0)
-				return err;
-		}
-		if (!at_end(&sc))
-			return rpl__notation_fail(p, RPL_EPARSE, col(&sc), "expected the end of the line, not %s",
-			                          found(&sc, f, sizeof f));
-		it->kind = RPL_NOTATION_CLAIM;
-		p->body = 1;
-		return 0;
-	}
-	if (strcmp(kw, "seed") == 0) {
-		char hex[80];
-		size_t n = 0;
-		int hcol;
-		skip_ws(&sc);
-		hcol = col(&sc);
-		while (sc.i < sc.n && n + 1 < sizeof hex && sc.s[sc.i] != ' ' && sc.s[sc.i] != '\t' && sc.s[sc.i] != ';')
-			hex[n++] = sc.s[sc.i++];
-		hex[n] = '\0';
-		if (rpl__notation_hex_bytes(hex, it->seed, sizeof it->seed) < 0)
-			return rpl__notation_fail(p, RPL_EPARSE, hcol, "a seed is 64 hex digits");
-		if (!at_end(&sc))
-			return rpl__notation_fail(p, RPL_EPARSE, col(&sc), "expected the end of the line, not %s",
-			                          found(&sc, f, sizeof f));
-		it->kind = RPL_NOTATION_SEED;
-		p->body = 1;
-		return 0;
-	}
-	if (strcmp(kw, "end") == 0) {
-		if (!at_end(&sc)) {
-			size_t at = sc.i;
-			char w[16];
-			if (word(&sc, w, sizeof w) == 0 || strcmp(w, "recovered") != 0 || !at_end(&sc)) {
-				sc.i = at;
-				return rpl__notation_fail(p, RPL_EPARSE, col(&sc),
-				                          "expected 'recovered' or the end of the line, not %s",
-				                          found(&sc, f, sizeof f));
-			}
-			it->recovered = 1;
-		}
-		it->kind = RPL_NOTATION_END;
-		p->body = 1;
-		p->ended = 1;
-		return 0;
-	}
+	if (strcmp(kw, "deal") == 0)
+		return parse_deal(&sc, it);
+	if (strcmp(kw, "claim") == 0)
+		return parse_claim(&sc, it);
+	if (strcmp(kw, "seed") == 0)
+		return parse_seed(&sc, it);
+	if (strcmp(kw, "end") == 0)
+		return parse_end(&sc, it);
 	return rpl__notation_fail(p, RPL_EPARSE, kwcol, "unknown line keyword '%s'", kw);
 }
 

@@ -1,0 +1,483 @@
+/*
+ * Export, step 2a, the SQLite sink: a loaded match into rows
+ * (export_sqlite_impl.h). Every write goes through a prepared statement with
+ * bound values.
+ */
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "export/export_sqlite_impl.h"
+#include "base/msg.h"
+
+/*
+ * Binding: every statement is stepped and reset right after its values are
+ * bound (step_done), so text is bound SQLITE_STATIC, without a copy: the
+ * strings outlive the step. Every parameter is bound at every step, NULL
+ * included, so no binding is left over from the row before.
+ */
+static void bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static void bind_int_or_null(sqlite3_stmt *st, int i, long long v, int present)
+{
+	if (present)
+		sqlite3_bind_int64(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+/* Run a bound statement that returns no row, and reset it. */
+static int step_done(rpl_export_db *x, sqlite3_stmt *st, const char *what)
+{
+	int rc = sqlite3_step(st);
+	int err = rc == SQLITE_DONE ? RPL_OK : rpl__export_db_fail(x, rc, what);
+
+	sqlite3_reset(st);
+	return err;
+}
+
+/* The verdict's kind, its message and its details, which its kind says (the verdict_* columns). */
+static void bind_verdict(sqlite3_stmt *st, const rpl_verdict *v)
+{
+	char act[160];
+
+	sqlite3_bind_text(st, MC_VERDICT, rpl_verdict_name(v->kind), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, MC_VERDICT_DETAIL, v->message, -1, SQLITE_STATIC);
+	for (int i = MC_VERDICT_DEAL; i <= MC_VERDICT_OFFSET; i++)
+		sqlite3_bind_null(st, i); /* the verdict's details, set below by kind */
+	switch (v->kind) {
+	case RPL_VERDICT_ILLEGAL:
+		sqlite3_bind_int(st, MC_VERDICT_DEAL, v->deal);
+		if (v->turn > 0) {
+			sqlite3_bind_int(st, MC_VERDICT_TURN, v->turn);
+			sqlite3_bind_int(st, MC_VERDICT_SEAT, v->seat);
+			rpl_action_format(&v->action, act, sizeof(act));
+			sqlite3_bind_text(st, MC_VERDICT_DECISION, act, -1, SQLITE_TRANSIENT);
+		}
+		sqlite3_bind_text(st, MC_VERDICT_RULE, rpl_rule_name(v->rule), -1, SQLITE_STATIC);
+		break;
+	case RPL_VERDICT_INCOMPLETE:
+		sqlite3_bind_int(st, MC_VERDICT_DEAL, v->deal);
+		sqlite3_bind_int(st, MC_VERDICT_TURN, v->turn);
+		break;
+	case RPL_VERDICT_MISMATCH:
+		/* the deals not those committed: the first deal that differs (0: the seed), as brp verify --json */
+		sqlite3_bind_int(st, MC_VERDICT_DEAL,
+		                 v->deal_commitment == RPL_DEAL_MISMATCH ? v->deal_mismatch : v->claim_deal);
+		break;
+	case RPL_VERDICT_MALFORMED:
+	case RPL_VERDICT_TAMPERED: sqlite3_bind_int64(st, MC_VERDICT_OFFSET, (long long)v->offset); break;
+	default: break;
+	}
+}
+
+/* A signer's key id and fingerprint at columns key and key + 1, or NULLs when there is none. */
+_Static_assert(MC_SIGNATURE_FINGERPRINT == MC_SIGNATURE_KEY + 1 &&
+                       MC_SIGNATURE_TRUSTED_FINGERPRINT == MC_SIGNATURE_TRUSTED_KEY + 1,
+               "a signer's fingerprint column follows its key's");
+static void bind_signer(sqlite3_stmt *st, int key, const rpl_pubkey *pk, int present)
+{
+	char id[RPL_KEY_ID_TEXT], fp[RPL_KEY_FINGERPRINT_TEXT];
+
+	rpl_key_id_format(pk->id, id);
+	rpl__export_fingerprint(pk, present, fp);
+	if (present) {
+		sqlite3_bind_text(st, key, id, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(st, key + 1, fp, -1, SQLITE_TRANSIENT);
+	} else {
+		sqlite3_bind_null(st, key);
+		sqlite3_bind_null(st, key + 1);
+	}
+}
+
+/* What the signatures say (the signature_* columns). */
+static void bind_signature(sqlite3_stmt *st, const rpl_verdict *v)
+{
+	const rpl_signature_report *sr = &v->signature;
+
+	sqlite3_bind_text(st, MC_SIGNATURE, rpl_signature_status_name(sr->status), -1, SQLITE_STATIC);
+	bind_signer(st, MC_SIGNATURE_KEY, &sr->key, sr->status != RPL_SIG_UNSIGNED);
+	sqlite3_bind_int(st, MC_SIGNATURE_KEY_TRUSTED, sr->key_trusted);
+	sqlite3_bind_int64(st, MC_SIGNATURE_COVERED, (long long)sr->covered);
+	sqlite3_bind_int(st, MC_SIGNATURE_COUNT, sr->count);
+	sqlite3_bind_int(st, MC_SIGNATURE_TRUSTED, sr->trusted);
+	bind_signer(st, MC_SIGNATURE_TRUSTED_KEY, &sr->trusted_key, sr->trusted_covered > 0);
+	sqlite3_bind_int64(st, MC_SIGNATURE_TRUSTED_COVERED, (long long)sr->trusted_covered);
+	sqlite3_bind_int(st, MC_SIGNATURE_ID_CLASH, sr->id_clash);
+	sqlite3_bind_int(st, MC_SIGNATURE_HEADER_SIGNED, (v->header_flags & RPL_LOG_SIGNED) != 0);
+}
+
+/* The dealing: whether the deals were committed, and to what (the dealing_* columns). */
+static void bind_dealing(sqlite3_stmt *st, const rpl_export_match *m)
+{
+	const rpl_verdict *v = &m->verdict;
+	int h = m->have_header, committed = h && v->deal_commitment != RPL_DEAL_NONE;
+	char digest[2 * RPL_DEAL_COMMIT_SIZE + 1];
+
+	bind_text(st, MC_DEALING, h ? rpl_deal_commitment_name(v->deal_commitment) : NULL);
+	rpl__export_hex(v->commitment, sizeof(v->commitment), digest);
+	if (committed)
+		sqlite3_bind_text(st, MC_DEALING_DIGEST, digest, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, MC_DEALING_DIGEST);
+	bind_int_or_null(st, MC_DEALING_PLAYER_SEEDS, v->player_seeds, committed);
+	bind_int_or_null(st, MC_DEALING_PROTOCOL, v->commit_version, committed);
+}
+
+/*
+ * Every column of m's row (match_cols, ?1 to ?MC_COUNT) into st: what its
+ * header says, its verdict, its replay, its signatures, its dealing. The text
+ * bound SQLITE_TRANSIENT is made here and copied by SQLite.
+ */
+static void bind_match(sqlite3_stmt *st, const rpl_export_match *m)
+{
+	const rpl_verdict *v = &m->verdict;
+	int ok = v->kind == RPL_VERDICT_OK && m->detailed, h = m->have_header;
+	char iso[RPL__DATE_SIZE];
+
+	sqlite3_bind_text(st, MC_HASH, m->hash, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, MC_FILE, m->file, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, MC_BYTES, (long long)m->bytes);
+	bind_int_or_null(st, MC_FORMAT_VERSION, m->format_version, h);
+	bind_text(st, MC_PROFILE, h ? m->profile : NULL);
+	bind_text(st, MC_OVERRIDES, h ? m->overrides : NULL);
+	bind_int_or_null(st, MC_PLAYERS, m->nplayers, h);
+	bind_int_or_null(st, MC_TARGET, m->target, h);
+	bind_int_or_null(st, MC_FIRST_DEALER, m->first_dealer, h);
+	if (h && m->start_time != 0) {
+		rpl__date_format(m->start_time, iso, sizeof iso);
+		sqlite3_bind_text(st, MC_START_TIME, iso, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(st, MC_START_UNIX, (long long)m->start_time);
+	} else {
+		sqlite3_bind_null(st, MC_START_TIME);
+		sqlite3_bind_null(st, MC_START_UNIX);
+	}
+	bind_verdict(st, v);
+	sqlite3_bind_int(st, MC_RECOVERED, v->recovered);
+	bind_int_or_null(st, MC_DEALS, v->deals, ok);
+	bind_int_or_null(st, MC_DECISIONS, v->actions, ok);
+	bind_int_or_null(st, MC_WINNER, v->winner, ok);
+	bind_int_or_null(st, MC_TOTAL0, v->total[0], ok);
+	bind_int_or_null(st, MC_TOTAL1, v->total[1], ok);
+	bind_text(st, MC_IDENTITY, v->match_id[0] ? v->match_id : NULL);
+	bind_int_or_null(st, MC_CLOSED, v->closed, v->kind != RPL_VERDICT_MALFORMED);
+	sqlite3_bind_int(st, MC_TRUSTED_KEYS, v->keys);
+	sqlite3_bind_text(st, MC_REPLAY, rpl_verdict_name(v->replay), -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, MC_REPLAY_TRUSTED, v->replay_trusted);
+	sqlite3_bind_text(st, MC_REPLAY_DETAIL, v->replay_message, -1, SQLITE_STATIC);
+	bind_signature(st, v);
+	bind_dealing(st, m);
+}
+
+static int insert_match(rpl_export_db *x, const rpl_export_match *m)
+{
+	sqlite3_stmt *st = x->st[ST_MATCH];
+
+	bind_match(st, m);
+	sqlite3_bind_int(st, MC_COUNT + 1, m->verdict.kind == RPL_VERDICT_OK && m->detailed && m->has_actions);
+	return step_done(x, st, "cannot insert the match");
+}
+
+/* Bind row i of a table's rows for match m (database id) at parameters base + 1 .. base + ncols. */
+typedef void (*row_binder)(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i);
+
+/* Insert n rows of table t, in chunks of rpl__export_chunk_rows[]. */
+static int insert_rows(rpl_export_db *x, int t, size_t n, row_binder bind, const rpl_export_match *m, sqlite3_int64 id)
+{
+	size_t i = 0;
+	int err;
+
+	while (i < n) {
+		int k = 0;
+		sqlite3_stmt *st;
+		while ((size_t)rpl__export_chunk_rows[k] > n - i)
+			k++;
+		st = x->rows[t][k];
+		for (int r = 0; r < rpl__export_chunk_rows[k]; r++)
+			bind(st, r * rpl__export_row_tables[t].ncols, m, id, i + (size_t)r);
+		if ((err = step_done(x, st, rpl__export_row_tables[t].what)) != 0)
+			return err;
+		i += (size_t)rpl__export_chunk_rows[k];
+	}
+	return RPL_OK;
+}
+
+static void bind_player(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+{
+	sqlite3_bind_int64(st, base + 1, id);
+	sqlite3_bind_int(st, base + 2, (int)i);
+	sqlite3_bind_int(st, base + 3, (int)i % 2);
+	bind_text(st, base + 4, m->players[i]);
+}
+
+static void bind_meta(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+{
+	sqlite3_bind_int64(st, base + 1, id);
+	sqlite3_bind_int64(st, base + 2, (long long)i);
+	sqlite3_bind_text(st, base + 3, m->meta_keys[i], -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, base + 4, m->meta_values[i], -1, SQLITE_STATIC);
+}
+
+static void bind_deal(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+{
+	const struct xdeal *d = &m->deals[i];
+	int out = d->st.end == RPL_DEAL_OUT && d->st.out_seat >= 0;
+
+	sqlite3_bind_int64(st, base + 1, id);
+	sqlite3_bind_int(st, base + 2, d->deal);
+	sqlite3_bind_int(st, base + 3, d->dealer);
+	sqlite3_bind_int(st, base + 4, d->first_seat);
+	sqlite3_bind_text(st, base + 5, d->st.end == RPL_DEAL_OUT ? "out" : "stock", -1, SQLITE_STATIC);
+	bind_int_or_null(st, base + 6, d->st.out_seat, out);
+	bind_int_or_null(st, base + 7, d->st.out_seat % 2, out);
+	sqlite3_bind_int(st, base + 8, d->st.turns);
+	sqlite3_bind_int(st, base + 9, d->st.actions);
+	sqlite3_bind_int(st, base + 10, d->st.pile_taken);
+	sqlite3_bind_int(st, base + 11, d->st.pile_frozen);
+	sqlite3_bind_int(st, base + 12, d->st.rejects);
+	sqlite3_bind_int(st, base + 13, d->st.morto_direct);
+	sqlite3_bind_int(st, base + 14, d->st.morto_indirect);
+	sqlite3_bind_int(st, base + 15, d->st.morto_to_stock);
+	sqlite3_bind_int(st, base + 16, d->st.vulnerable_open);
+	for (int k = 0; k < 2; k++) {
+		int taken = d->morto[k] == XM_DIRECT || d->morto[k] == XM_INDIRECT;
+		sqlite3_bind_text(st, base + 17 + 2 * k, rpl__export_morto_names[d->morto[k]], -1, SQLITE_STATIC);
+		bind_int_or_null(st, base + 18 + 2 * k, d->morto_side[k], taken);
+	}
+}
+
+/* Row i: deal i / 2, side i % 2. */
+static void bind_score(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+{
+	const struct xdeal *d = &m->deals[i / 2];
+	int s = (int)(i % 2);
+	const rpl_score *sc = &d->score[s];
+	int32_t all = 0;
+
+	for (int c = 1; c < RPL_CANASTRA_NCAT; c++)
+		all += sc->canastras[c];
+	sqlite3_bind_int64(st, base + 1, id);
+	sqlite3_bind_int(st, base + 2, d->deal);
+	sqlite3_bind_int(st, base + 3, s);
+	sqlite3_bind_int(st, base + 4, sc->melded);
+	sqlite3_bind_int(st, base + 5, sc->bonus);
+	sqlite3_bind_int(st, base + 6, all);
+	sqlite3_bind_int(st, base + 7, sc->canastras[RPL_CANASTRA_DIRTY]);
+	sqlite3_bind_int(st, base + 8, sc->canastras[RPL_CANASTRA_CLEAN]);
+	sqlite3_bind_int(st, base + 9, sc->canastras[RPL_CANASTRA_CLEAN13]);
+	sqlite3_bind_int(st, base + 10, sc->canastras[RPL_CANASTRA_CLEAN14]);
+	sqlite3_bind_int(st, base + 11, sc->canastras[RPL_CANASTRA_DIRTY14]);
+	sqlite3_bind_int(st, base + 12, sc->going_out);
+	sqlite3_bind_int(st, base + 13, sc->hand);
+	sqlite3_bind_int(st, base + 14, sc->morto);
+	sqlite3_bind_int(st, base + 15, sc->total);
+	sqlite3_bind_int(st, base + 16, d->match_total[s]);
+}
+
+/* The seats a deal has rows for. */
+static size_t seats_of(const rpl_export_match *m)
+{
+	return m->nplayers < 0 ? 0 : m->nplayers > 4 ? 4 : (size_t)m->nplayers;
+}
+
+/* Row i: deal i / seats, seat i % seats. */
+static void bind_seat(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+{
+	size_t n = seats_of(m);
+	const struct xdeal *d = &m->deals[i / n];
+	int seat = (int)(i % n);
+	const struct xseat *xs = &d->seat[seat];
+
+	sqlite3_bind_int64(st, base + 1, id);
+	sqlite3_bind_int(st, base + 2, d->deal);
+	sqlite3_bind_int(st, base + 3, seat);
+	sqlite3_bind_int(st, base + 4, seat % 2);
+	sqlite3_bind_int(st, base + 5, xs->turns);
+	sqlite3_bind_int(st, base + 6, xs->draws);
+	sqlite3_bind_int(st, base + 7, xs->takes);
+	sqlite3_bind_int(st, base + 8, xs->rejects);
+	sqlite3_bind_int(st, base + 9, xs->melds);
+	sqlite3_bind_int(st, base + 10, xs->adds);
+	sqlite3_bind_int(st, base + 11, xs->discards);
+	sqlite3_bind_int(st, base + 12, xs->mortos);
+	sqlite3_bind_int(st, base + 13, xs->went_out);
+}
+
+static void bind_meld(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+{
+	const struct xmeld *xm = &m->melds[i];
+	const rpl_meld_info *mi = &xm->info;
+	char cards[RPL__MELD_CARDS_SIZE];
+
+	rpl__export_meld_cards(mi, cards, sizeof(cards));
+	sqlite3_bind_int64(st, base + 1, id);
+	sqlite3_bind_int(st, base + 2, xm->deal);
+	sqlite3_bind_int(st, base + 3, xm->side);
+	sqlite3_bind_int(st, base + 4, xm->idx);
+	sqlite3_bind_text(st, base + 5, rpl__export_suit_name(mi->suit), -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, base + 6, mi->lo);
+	sqlite3_bind_int(st, base + 7, mi->hi);
+	sqlite3_bind_int(st, base + 8, mi->length);
+	sqlite3_bind_int(st, base + 9, mi->wilds);
+	sqlite3_bind_int(st, base + 10, mi->clean);
+	sqlite3_bind_text(st, base + 11, rpl_canastra_name(mi->category), -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, base + 12, mi->points);
+	sqlite3_bind_int(st, base + 13, mi->bonus);
+	sqlite3_bind_text(st, base + 14, cards, -1, SQLITE_TRANSIENT);
+}
+
+static void bind_action(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+{
+	const struct xaction *a = &m->acts[i];
+	char text[160];
+
+	rpl_action_format(&a->action, text, sizeof(text));
+	sqlite3_bind_int64(st, base + 1, id);
+	sqlite3_bind_int(st, base + 2, a->deal);
+	sqlite3_bind_int(st, base + 3, a->seq);
+	sqlite3_bind_int(st, base + 4, a->turn);
+	sqlite3_bind_int(st, base + 5, a->seat);
+	sqlite3_bind_text(st, base + 6, rpl__export_kind_name(a->kind), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, base + 7, text, -1, SQLITE_TRANSIENT);
+}
+
+/*
+ * A row found for m (id, stored: its actions_stored): the decisions it lacks,
+ * when m has them. Only an ok row has deals; a row of m's copy, or of m's
+ * own file with m's verdict, has m's content (the identity fixes it).
+ */
+static int add_actions(rpl_export_db *x, const rpl_export_match *m, sqlite3_int64 id, int stored)
+{
+	int err;
+
+	if (stored || m->verdict.kind != RPL_VERDICT_OK || !m->detailed || !m->has_actions)
+		return RPL_OK;
+	if ((err = insert_rows(x, TB_ACTION, m->nacts, bind_action, m, id)) != 0)
+		return err;
+	sqlite3_bind_int64(x->st[ST_ACTIONS_STORED], 1, id);
+	return step_done(x, x->st[ST_ACTIONS_STORED], "cannot mark the decisions stored");
+}
+
+/* Run a lookup bound by the caller: 1 with *id and *stored set, 0 when no row, or an error. */
+static int find_row(rpl_export_db *x, sqlite3_stmt *st, sqlite3_int64 *id, int *stored)
+{
+	int rc = sqlite3_step(st);
+
+	if (rc == SQLITE_ROW) {
+		*id = sqlite3_column_int64(st, 0);
+		*stored = sqlite3_column_int(st, 1);
+	}
+	sqlite3_reset(st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	return rc == SQLITE_DONE ? 0 : rpl__export_db_fail(x, rc, "cannot find the match");
+}
+
+/* Write every column of m over row id with st (ST_COMPLETE, ST_BETTER_FILE): 1 when it did, 0 when not. */
+static int replace_row(rpl_export_db *x, sqlite3_stmt *st, const rpl_export_match *m, sqlite3_int64 id)
+{
+	int err;
+
+	bind_match(st, m);
+	sqlite3_bind_int64(st, MC_COUNT + 1, id);
+	if ((err = step_done(x, st, "cannot update the match's file")) != 0)
+		return err;
+	return sqlite3_changes(x->db) > 0;
+}
+
+static int add_match(rpl_export_db *x, const rpl_export_match *m, int *added)
+{
+	const rpl_verdict *v = &m->verdict;
+	const rpl_signature_report *sr = &v->signature;
+	sqlite3_stmt *st;
+	sqlite3_int64 id = 0;
+	char fp[RPL_KEY_FINGERPRINT_TEXT], kid[RPL_KEY_ID_TEXT];
+	int err, stored = 0;
+
+	/*
+	 * A row of version 3 or before of this very file, with this verdict: it
+	 * takes every column of m, unless m's copy has a row already.
+	 */
+	st = x->st[ST_OLDER];
+	sqlite3_bind_text(st, 1, m->hash, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, rpl_verdict_name(v->kind), -1, SQLITE_STATIC);
+	if ((err = find_row(x, st, &id, &stored)) < 0)
+		return err;
+	if (err == 1) {
+		if ((err = replace_row(x, x->st[ST_COMPLETE], m, id)) < 0)
+			return err;
+		if (err == 1)
+			return add_actions(x, m, id, stored);
+	}
+	if ((err = insert_match(x, m)) != 0)
+		return err;
+	if (sqlite3_changes(x->db) == 0) {
+		/* the copy is there: its decisions if it lacks them, and m's file if better */
+		st = x->st[ST_FIND];
+		rpl__export_fingerprint(&sr->key, sr->status != RPL_SIG_UNSIGNED, fp);
+		rpl_key_id_format(sr->key.id, kid);
+		sqlite3_bind_text(st, 1, v->match_id[0] ? v->match_id : m->hash, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, rpl_verdict_name(v->kind), -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, rpl_signature_status_name(sr->status), -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, sr->status != RPL_SIG_UNSIGNED ? kid : "", -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, fp, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 6, sr->trusted);
+		sqlite3_bind_text(st, 7, m->have_header ? rpl_deal_commitment_name(v->deal_commitment) : "", -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 8, v->replay_trusted);
+		if ((err = find_row(x, st, &id, &stored)) < 0)
+			return err;
+		if (err == 0) {
+			rpl__msgf(x->errmsg, "cannot insert the match, and no row of its copy is there");
+			return RPL_EIO;
+		}
+		if ((err = replace_row(x, x->st[ST_BETTER_FILE], m, id)) < 0)
+			return err;
+		return add_actions(x, m, id, stored);
+	}
+	id = sqlite3_last_insert_rowid(x->db);
+	if (added)
+		*added = 1;
+	if ((m->have_header && (err = insert_rows(x, TB_PLAYER, seats_of(m), bind_player, m, id)) != 0) ||
+	    (err = insert_rows(x, TB_META, m->nmeta, bind_meta, m, id)) != 0)
+		return err;
+	if (m->verdict.kind != RPL_VERDICT_OK || !m->detailed)
+		return RPL_OK;
+	if ((err = insert_rows(x, TB_DEAL, m->ndeals, bind_deal, m, id)) != 0 ||
+	    (err = insert_rows(x, TB_SCORE, 2 * m->ndeals, bind_score, m, id)) != 0 ||
+	    (err = insert_rows(x, TB_SEAT, seats_of(m) * m->ndeals, bind_seat, m, id)) != 0 ||
+	    (err = insert_rows(x, TB_MELD, m->nmelds, bind_meld, m, id)) != 0)
+		return err;
+	if (m->has_actions)
+		return insert_rows(x, TB_ACTION, m->nacts, bind_action, m, id);
+	return RPL_OK;
+}
+
+int rpl_export_db_add(rpl_export_db *x, const rpl_export_match *m, int *added)
+{
+	int err;
+
+	if (added)
+		*added = 0;
+	if (!x || !x->db || !m)
+		return RPL_EINVAL;
+	if (!x->in_batch) {
+		rpl__msgf(x->errmsg, "no batch is open");
+		return RPL_ESTATE;
+	}
+	/*
+	 * A failed insert has already undone the transaction (INSERT OR
+	 * ROLLBACK) or left part of a match in it: either way the batch goes.
+	 */
+	if ((err = add_match(x, m, added)) != 0) {
+		rpl_export_db_rollback(x);
+		if (added)
+			*added = 0;
+	}
+	return err;
+}
