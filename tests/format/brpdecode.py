@@ -154,7 +154,7 @@ PARAMS = [
     (14, "bonus_going_out", "i", 0, 100000, None),
     (15, "penalty_no_morto", "i", 0, 100000, None),
     (16, "max_wilds", "i", 1, 2, None),
-    (17, "wrap_as_dirty", "b", 0, 1, None),
+    (17, "wrap_as_dirty", "e", 0, 2, ["false", "true", "narrow"]),
     (18, "wild_end_default", "e", 1, 2, END_NAMES),
     (19, "wild_mobility", "e", 0, 1, ["fixed", "floating"]),
     (20, "pile_rule", "e", 0, 2, ["use_any", "top_laid", "free"]),
@@ -178,7 +178,7 @@ NPARAMS_OLD = 31
 # Each profile's values by id 1..32 (docs/rules.md); the notation writes a
 # [Rule] tag for every value that differs from the profile's.
 PROFILES = {
-    "kzv": [1, 1, 3000, 20, 10, 15, 10, 5, 100, 200, 200, 600, 300, 100, 100, 1, 0, 2,
+    "kzv": [1, 1, 3000, 20, 10, 15, 10, 5, 100, 200, 200, 600, 300, 100, 100, 1, 2, 2,
             1, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 1, 0, 0],
     "stbl": [1, 1, 0, 50, 10, 15, 10, 5, 100, 200, 500, 1000, 100, 100, 100, 1, 1, 2,
              0, 1, 0, 0, 0, 0, 0, 1, 1, 2, 0, 1, 0, 1],

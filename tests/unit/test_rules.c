@@ -34,8 +34,9 @@ static const struct {
 	{ RPL_P_BONUS_GOING_OUT, "bonus_going_out", 100, 100, 100 },
 	{ RPL_P_PENALTY_NO_MORTO, "penalty_no_morto", ANY, ANY, ANY }, /* 100 or -100: checked below */
 	{ RPL_P_MAX_WILDS, "max_wilds", 1, 1, 1 },
-	/* rules.md 2.5: KZV «K♥-A♥-2♥ não existe» (corrected 2026-12-01); STBL, ABERTO decision */
-	{ RPL_P_WRAP_AS_DIRTY, "wrap_as_dirty", 0, 1, 1 },
+	/* rules.md 2.5: KZV «K♥-A♥-2♥ não existe», read narrowly with «O "2" é coringa em qualquer sequência onde
+	   ele não ocupa a posição natural dele» (decision, issue 28); STBL, ABERTO decision */
+	{ RPL_P_WRAP_AS_DIRTY, "wrap_as_dirty", RPL_WRAP_NARROW, RPL_WRAP_DIRTY, RPL_WRAP_DIRTY },
 	{ RPL_P_WILD_END_DEFAULT, "wild_end_default", ANY, ANY, ANY },
 	{ RPL_P_WILD_MOBILITY, "wild_mobility", RPL_WILD_FLOATING, RPL_WILD_FIXED, RPL_WILD_FIXED },
 	{ RPL_P_PILE_RULE, "pile_rule", RPL_PILE_USE_ANY, RPL_PILE_TOP_LAID, RPL_PILE_FREE },
