@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "rules/meld_impl.h"
+
 /*
  * 11.3: STBL may take the pile only if laying its top card is accepted on
  * the table after the take. Here 8c fits the side's 5c-6c-7c, but the player
@@ -63,8 +65,9 @@ static void stbl_lay_keeps_a_card_to_discard(void **state)
 }
 
 /*
- * 11.6: ABERTO's one-card pile may not go back ("não devolva essa carta"),
- * but a copy of its face held before the take is another card.
+ * 6.5 and 11.6 [decision]: ABERTO's one-card pile may not go back ("não
+ * devolva essa carta"), but a copy of its face held before the take is
+ * another card: take a lone 9c while holding 9c, discard 9c, accepted.
  */
 static void aberto_one_card_pile_copy_held_before(void **state)
 {
@@ -82,6 +85,50 @@ static void aberto_one_card_pile_copy_held_before(void **state)
 	assert_refused(g, A_DISCARD("9c"), RPL_RULE_PILE_RETURN);
 	assert_applied(g, A_DISCARD("3d"));
 	rpl_game_free(g);
+}
+
+/*
+ * 8.3 [decision], STBL's two senses of "bater": «Só pode bater com canastra
+ * limpa» is the final going out; «O jogador que bater com as onze cartas
+ * iniciais, pegará o morto» needs no canastra. Seat 0 empties its hand with
+ * no canastra at all and takes its morto; then, with dirty canastras only, it
+ * may not go out.
+ */
+static void stbl_bater_morto_needs_no_canastra(void **state)
+{
+	rpl_game *g = tl_game("stbl", NULL, 2, 1);
+	(void)state;
+
+	tl_deal(g, .hand = { "3h 4h JK 6h 7h 8h 3s 4s 2c 6s 7s", NULL },
+	        .morto = { "9h 10h Jh 9s 10s Js 5c 6c 7c 5d 8c", NULL }, .stock = "8s");
+	assert_applied(g, A_DRAW);
+	assert_applied(g, A_MELD("3h 4h JK 6h 7h 8h"));
+	/* six cards each: no canastra on the table, and the hand empties */
+	assert_applied(g, A_MELD("3s 4s 2c 6s 7s 8s"));
+	assert_phase(g, RPL_PHASE_MORTO, 0);
+	assert_applied(g, A_MORTO(0));
+	assert_applied(g, A_ADD(0, 0, "9h 10h Jh"));
+	assert_applied(g, A_ADD(0, 1, "9s 10s Js"));
+	assert_applied(g, A_MELD("5c 6c 7c"));
+	/* the final going out is near (8c, then 5d): two dirty canastras, no clean one, so the player keeps a card */
+	assert_refused(g, A_ADD(0, 2, "8c"), RPL_RULE_OUT_NO_CLEAN);
+	assert_applied(g, A_DISCARD("8c"));
+	assert_hand(g, 0, "5d");
+	rpl_game_free(g);
+}
+
+/* 4.1 [decision]: under STBL a natural 2 on the table and a 2 left in hand are worth 10, as a wild 2 is. */
+static void stbl_every_two_is_worth_ten(void **state)
+{
+	rpl_rules *r = tl_rules("stbl", NULL);
+	cardset hand;
+	(void)state;
+
+	memset(hand, 0, sizeof hand);
+	hand[tl_card("2h")] = 1;
+	hand[tl_card("2c")] = 1;
+	assert_int_equal(rpl__cards_points(r, hand), 20);
+	rpl_rules_free(r);
 }
 
 /*
@@ -159,6 +206,8 @@ int main(void)
 		cmocka_unit_test(stbl_take_refused_when_laying_leaves_an_unplayable_card),
 		cmocka_unit_test(stbl_lay_keeps_a_card_to_discard),
 		cmocka_unit_test(aberto_one_card_pile_copy_held_before),
+		cmocka_unit_test(stbl_bater_morto_needs_no_canastra),
+		cmocka_unit_test(stbl_every_two_is_worth_ten),
 		cmocka_unit_test(kzv_floating_add_rearranges_and_is_listed),
 		cmocka_unit_test(generated_moves_always_apply),
 	};

@@ -367,14 +367,47 @@ static void test_players(void **state)
 	rpl_game_free(NULL);
 }
 
+/*
+ * Issue 28's five readings (docs/rules.md 2.5, 4.1, 4.3, 6.5, 8.3): each is a
+ * parameter whose source, as brp rules shows it, names the decision.
+ */
+static void test_settled_readings_sources(void **state)
+{
+	static const char *const decided[] = { "wrap_as_dirty", "bonus_clean", "out_canastra", "value_two",
+		                                   "one_card_pile_no_return" };
+	rpl_rules *r = tl_rules("kzv", NULL);
+	char text[32];
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(decided) / sizeof(decided[0]); i++) {
+		const rpl_param_info *p = rpl_rules_param_by_name(decided[i]);
+		assert_non_null(p);
+		if (!strstr(p->source, "decision") || !strstr(p->source, "docs/rules.md"))
+			tl_fail("%s: the source \"%s\" names no decision of docs/rules.md", p->name, p->source);
+	}
+	/* reading 1: KZV's value is narrow; true and false keep their meanings for the logs written before */
+	assert_int_equal(rpl_rules_get(r, "wrap_as_dirty", text, sizeof text), 0);
+	assert_string_equal(text, "narrow");
+	assert_int_equal(rpl_rules_set(r, "wrap_as_dirty", "false"), 0);
+	assert_int_equal(rpl_rules_is_override(r, RPL_P_WRAP_AS_DIRTY), 1);
+	assert_int_equal(rpl_rules_set(r, "wrap_as_dirty", "wrapped"), RPL_EINVAL);
+	rpl_rules_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_profiles_listed),  cmocka_unit_test(test_kzv_values),
-		cmocka_unit_test(test_stbl_values),      cmocka_unit_test(test_aberto_values),
-		cmocka_unit_test(test_value_text),       cmocka_unit_test(test_param_table),
-		cmocka_unit_test(test_set_and_override), cmocka_unit_test(test_rule_names),
-		cmocka_unit_test(test_canastra_names),   cmocka_unit_test(test_players),
+		cmocka_unit_test(test_profiles_listed),
+		cmocka_unit_test(test_kzv_values),
+		cmocka_unit_test(test_stbl_values),
+		cmocka_unit_test(test_aberto_values),
+		cmocka_unit_test(test_value_text),
+		cmocka_unit_test(test_param_table),
+		cmocka_unit_test(test_set_and_override),
+		cmocka_unit_test(test_rule_names),
+		cmocka_unit_test(test_canastra_names),
+		cmocka_unit_test(test_players),
+		cmocka_unit_test(test_settled_readings_sources),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
