@@ -159,7 +159,7 @@ PARAMS = [
     (19, "wild_mobility", "e", 0, 1, ["fixed", "floating"]),
     (20, "pile_rule", "e", 0, 2, ["use_any", "top_laid", "free"]),
     (21, "pile_freezes", "b", 0, 1, None),
-    (22, "one_card_pile_no_return", "b", 0, 1, None),
+    (22, "one_card_pile_no_return", "e", 0, 2, ["false", "true", "face"]),
     (23, "first_turn_reject", "b", 0, 1, None),
     (24, "vulnerable_at", "i", 0, 1000000, None),
     (25, "vulnerable_min_open", "i", 0, 100000, None),
@@ -183,7 +183,7 @@ PROFILES = {
     "stbl": [1, 1, 0, 50, 10, 15, 10, 5, 100, 200, 500, 1000, 100, 100, 100, 1, 1, 2,
              0, 1, 0, 0, 0, 0, 0, 1, 1, 2, 0, 1, 0, 1],
     "aberto": [1, 1, 3000, 20, 10, 15, 10, 5, 100, 200, 500, 1000, 100, 100, 100, 1, 1, 2,
-               0, 2, 0, 1, 1, 1500, 75, 1, 0, 2, 1, 0, 100, 0],
+               0, 2, 0, 2, 1, 1500, 75, 1, 0, 2, 1, 0, 100, 0],
 }
 
 # §16.2: the frozen profile revision 1, what a version-3 header's parameters

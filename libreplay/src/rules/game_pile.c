@@ -16,8 +16,15 @@ static void take_commit(struct rpl_game *g)
 
 	g->duty = rule == RPL_PILE_USE_ANY ? DUTY_ANY : rule == RPL_PILE_TOP_LAID ? DUTY_TOP : DUTY_NONE;
 	g->duty_top = top;
-	/* "essa carta", that same card: a copy of its face held before the take may still be discarded (docs/rules.md 6.5) */
-	g->return_face = (RV(r, ONE_CARD_PILE_NO_RETURN) && g->pile_n == 1 && !g->hand[g->seat][top]) ? top : NO_FACE;
+	/*
+	 * "essa carta" (docs/rules.md 6.5): face, no card of that face, since a
+	 * log names faces and either copy puts the same card back; true, the
+	 * reading of the logs written before, lets a copy held before the take go
+	 */
+	g->return_face = NO_FACE;
+	if (g->pile_n == 1 && (RV(r, ONE_CARD_PILE_NO_RETURN) == RPL_NO_RETURN_FACE ||
+	                       (RV(r, ONE_CARD_PILE_NO_RETURN) == RPL_NO_RETURN_CARD && !g->hand[g->seat][top])))
+		g->return_face = top;
 	for (int i = 0; i < g->pile_n; i++) {
 		g->hand[g->seat][g->pile[i]]++;
 		g->taken[g->pile[i]]++;

@@ -13,6 +13,7 @@ static const char *const canastra_names[] = { "none", "any", "clean" };
 static const char *const last_names[] = { "any", "discard" };
 static const char *const penalty_sides_names[] = { "each", "not_out" };
 static const char *const wrap_names[] = { "false", "true", "narrow" };
+static const char *const no_return_names[] = { "false", "true", "face" };
 
 #define B RPL_PARAM_BOOL, 0, 1, NULL
 #define I(lo, hi) RPL_PARAM_INT, lo, hi, NULL
@@ -79,10 +80,12 @@ static const rpl_param_info params[RPL_P_COUNT] = {
 	  "(docs/rules.md 6.3); ABERTO seed \"Comprar nao exige usar topo\"" },
 	{ RPL_P_PILE_FREEZES, "pile_freezes", B, "a wild on top of the pile freezes it: nobody may take it",
 	  "KZV seed \"o lixo congela\"; ABERTO seed \"sem congelamento\"; STBL: reading (docs/rules.md 6.3)" },
-	{ RPL_P_ONE_CARD_PILE_NO_RETURN, "one_card_pile_no_return", B,
-	  "who took a one-card pile may not discard that card in the same turn (a copy held before the take may be)",
-	  "ABERTO seed \"Se tirar descarte unico, nao devolva essa carta na mesma vez\"; a copy held before: decision "
-	  "(docs/rules.md 6.5)" },
+	{ RPL_P_ONE_CARD_PILE_NO_RETURN, "one_card_pile_no_return", E(0, 2, no_return_names),
+	  "face: who took a one-card pile may not discard a card of that face in the same turn, even a copy held "
+	  "before the take; true: a copy held before may be discarded; false: no such rule",
+	  "ABERTO seed \"Se tirar descarte unico, nao devolva essa carta na mesma vez\"; face, a copy held "
+	  "before too: decision of 2026-12-01, a log names faces, not copies, and either copy puts the same card back "
+	  "on the pile (docs/rules.md 6.5)" },
 	{ RPL_P_FIRST_TURN_REJECT, "first_turn_reject", B,
 	  "the first player may reject the first card drawn onto the pile and draw the next",
 	  "ABERTO seed \"Excecao inicial\" (docs/rules.md 5.3)" },
@@ -142,7 +145,7 @@ static const struct profile profiles[] = {
 	    0, RPL_PENALTY_NOT_OUT } },
 	{ "aberto", "ABERTO",
 	  { 0, 1, 1, 3000, 20, 10, 15, 10, 5, 100, 200, 500, 1000, 100, 100, 100, 1, RPL_WRAP_DIRTY, RPL_END_HIGH,
-	    RPL_WILD_FIXED, RPL_PILE_FREE, 0, 1, 1, 1500, 75, 1, 0, RPL_OUT_CANASTRA_CLEAN,
+	    RPL_WILD_FIXED, RPL_PILE_FREE, 0, RPL_NO_RETURN_FACE, 1, 1500, 75, 1, 0, RPL_OUT_CANASTRA_CLEAN,
 	    RPL_OUT_LAST_DISCARD, 0, 100, RPL_PENALTY_EACH } },
 };
 /* clang-format on */
