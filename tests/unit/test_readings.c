@@ -66,12 +66,42 @@ static void stbl_lay_keeps_a_card_to_discard(void **state)
 
 /*
  * 6.5 and 11.6 [decision]: ABERTO's one-card pile may not go back ("não
- * devolva essa carta"), but a copy of its face held before the take is
- * another card: take a lone 9c while holding 9c, discard 9c, accepted.
+ * devolva essa carta"), and no card of its face may, a copy held before the
+ * take included: a log names faces, not copies, and either copy puts the
+ * same card back on the pile (one_card_pile_no_return face).
  */
-static void aberto_one_card_pile_copy_held_before(void **state)
+static void aberto_one_card_pile_face_not_discarded(void **state)
 {
 	rpl_game *g = tl_game("aberto", NULL, 2, 1);
+	(void)state;
+
+	tl_deal(g, .hand = { "9c 3d 5d 7d 9d Jd 3h 5h 7h 9h Jh", "9c 4d 6d 8d 10d Qd 4h 6h 8h 10h Qh" }, .stock = "Ks Kc");
+	assert_applied(g, A_DRAW);
+	assert_applied(g, A_DISCARD("9c"));
+	/* seat 1 held a 9c before taking the one-card pile 9c: no 9c may go back */
+	assert_applied(g, A_TAKE);
+	assert_hand(g, 1, "9c 9c 4d 6d 8d 10d Qd 4h 6h 8h 10h Qh");
+	assert_refused(g, A_DISCARD("9c"), RPL_RULE_PILE_RETURN);
+	assert_hand(g, 1, "9c 9c 4d 6d 8d 10d Qd 4h 6h 8h 10h Qh");
+	assert_applied(g, A_DISCARD("4d"));
+	/* seat 0 holds no 4d: taking the one-card pile 4d, it may not discard it back either */
+	assert_applied(g, A_TAKE);
+	assert_refused(g, A_DISCARD("4d"), RPL_RULE_PILE_RETURN);
+	assert_applied(g, A_DISCARD("3d"));
+	/* the rule lasts one turn: seat 1 draws and discards a 9c */
+	assert_applied(g, A_DRAW);
+	assert_applied(g, A_DISCARD("9c"));
+	rpl_game_free(g);
+}
+
+/*
+ * one_card_pile_no_return true, the reading of the logs written before
+ * (frozen revision 1's ABERTO): a copy of the face held before the take is
+ * another card and may be discarded; without one, the card may not go back.
+ */
+static void aberto_true_lets_a_copy_held_before_go(void **state)
+{
+	rpl_game *g = tl_game("aberto", "one_card_pile_no_return=true", 2, 1);
 	(void)state;
 
 	tl_deal(g, .hand = { "9c 3d 5d 7d 9d Jd 3h 5h 7h 9h Jh", "9c 4d 6d 8d 10d Qd 4h 6h 8h 10h Qh" }, .stock = "Ks Kc");
@@ -205,7 +235,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(stbl_take_refused_when_laying_leaves_an_unplayable_card),
 		cmocka_unit_test(stbl_lay_keeps_a_card_to_discard),
-		cmocka_unit_test(aberto_one_card_pile_copy_held_before),
+		cmocka_unit_test(aberto_one_card_pile_face_not_discarded),
+		cmocka_unit_test(aberto_true_lets_a_copy_held_before_go),
 		cmocka_unit_test(stbl_bater_morto_needs_no_canastra),
 		cmocka_unit_test(stbl_every_two_is_worth_ten),
 		cmocka_unit_test(kzv_floating_add_rearranges_and_is_listed),

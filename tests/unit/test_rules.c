@@ -41,7 +41,9 @@ static const struct {
 	{ RPL_P_WILD_MOBILITY, "wild_mobility", RPL_WILD_FLOATING, RPL_WILD_FIXED, RPL_WILD_FIXED },
 	{ RPL_P_PILE_RULE, "pile_rule", RPL_PILE_USE_ANY, RPL_PILE_TOP_LAID, RPL_PILE_FREE },
 	{ RPL_P_PILE_FREEZES, "pile_freezes", 1, 0, 0 },
-	{ RPL_P_ONE_CARD_PILE_NO_RETURN, "one_card_pile_no_return", 0, 0, 1 },
+	/* rules.md 6.5: ABERTO «não devolva essa carta», no card of that face (decision, RULES.md 2026-12-01) */
+	{ RPL_P_ONE_CARD_PILE_NO_RETURN, "one_card_pile_no_return", RPL_NO_RETURN_NONE, RPL_NO_RETURN_NONE,
+	  RPL_NO_RETURN_FACE },
 	{ RPL_P_FIRST_TURN_REJECT, "first_turn_reject", 0, 0, 1 },
 	{ RPL_P_VULNERABLE_AT, "vulnerable_at", ANY, ANY, 1500 },
 	{ RPL_P_VULNERABLE_MIN_OPEN, "vulnerable_min_open", ANY, ANY, 75 },
@@ -391,6 +393,16 @@ static void test_settled_readings_sources(void **state)
 	assert_int_equal(rpl_rules_set(r, "wrap_as_dirty", "false"), 0);
 	assert_int_equal(rpl_rules_is_override(r, RPL_P_WRAP_AS_DIRTY), 1);
 	assert_int_equal(rpl_rules_set(r, "wrap_as_dirty", "wrapped"), RPL_EINVAL);
+	rpl_rules_free(r);
+
+	/* reading 5: ABERTO's value is face; true keeps its meaning (a copy held before may go) for the logs before */
+	r = tl_rules("aberto", NULL);
+	assert_int_equal(rpl_rules_get(r, "one_card_pile_no_return", text, sizeof text), 0);
+	assert_string_equal(text, "face");
+	assert_int_equal(rpl_rules_set(r, "one_card_pile_no_return", "true"), 0);
+	assert_int_equal(rpl_rules_is_override(r, RPL_P_ONE_CARD_PILE_NO_RETURN), 1);
+	assert_int_equal(rpl_rules_set(r, "one_card_pile_no_return", "copy"), RPL_EINVAL);
+	assert_int_equal(rpl_rules_set_id(r, RPL_P_ONE_CARD_PILE_NO_RETURN, 3), RPL_EINVAL);
 	rpl_rules_free(r);
 }
 
