@@ -128,8 +128,9 @@ def make_copies(brp, src, out):
                 seed = line.split()[1]
             elif line.strip() and not line.startswith("["):
                 body.append(line)
-        r = subprocess.run([brp, "record", "-r", "kzv", "-s", "target=600", "-p", "4", "--seat", "0=greedy-0",
-                            "--seat", "1=greedy-1", "--seat", "2=greedy-2", "--seat", "3=greedy-3",
+        # the sample's rules: KZV as it stood, before wrap_as_dirty became narrow
+        r = subprocess.run([brp, "record", "-r", "kzv", "-s", "target=600", "-s", "wrap_as_dirty=false", "-p", "4",
+                            "--seat", "0=greedy-0", "--seat", "1=greedy-1", "--seat", "2=greedy-2", "--seat", "3=greedy-3",
                             "--first-dealer", "1", "--start", "2026-01-01T00:00:00Z", "--meta",
                             "platform=brp simulate", "--meta", "corpus_seed=4", "--meta", "match=1",
                             "--commitment", tags["Commitment"], "--commitment-version", "1",

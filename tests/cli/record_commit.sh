@@ -32,7 +32,7 @@ pseed=$(tag PlayerSeed)
 seed=$(sed -n 's/^seed //p' "$txt")
 [ -n "$commitment" ] && [ -n "$pseed" ] && [ -n "$seed" ] || { echo "FAILED: $txt has no commitment, player seed or seed"; exit 1; }
 record() {
-	"$brp" record -r kzv -s target=600 -p 4 --seat 0=greedy-0 --seat 1=greedy-1 --seat 2=greedy-2 \
+	"$brp" record -r kzv -s target=600 -s wrap_as_dirty=false -p 4 --seat 0=greedy-0 --seat 1=greedy-1 --seat 2=greedy-2 \
 		--seat 3=greedy-3 --first-dealer 1 --start 2026-01-01T00:00:00Z --meta 'platform=brp simulate' \
 		--meta corpus_seed=4 --meta match=1 --commitment "$commitment" --commitment-version 1 --player-seed "$pseed" "$@"
 }

@@ -154,12 +154,12 @@ PARAMS = [
     (14, "bonus_going_out", "i", 0, 100000, None),
     (15, "penalty_no_morto", "i", 0, 100000, None),
     (16, "max_wilds", "i", 1, 2, None),
-    (17, "wrap_as_dirty", "b", 0, 1, None),
+    (17, "wrap_as_dirty", "e", 0, 2, ["false", "true", "narrow"]),
     (18, "wild_end_default", "e", 1, 2, END_NAMES),
     (19, "wild_mobility", "e", 0, 1, ["fixed", "floating"]),
     (20, "pile_rule", "e", 0, 2, ["use_any", "top_laid", "free"]),
     (21, "pile_freezes", "b", 0, 1, None),
-    (22, "one_card_pile_no_return", "b", 0, 1, None),
+    (22, "one_card_pile_no_return", "e", 0, 2, ["false", "true", "face"]),
     (23, "first_turn_reject", "b", 0, 1, None),
     (24, "vulnerable_at", "i", 0, 1000000, None),
     (25, "vulnerable_min_open", "i", 0, 100000, None),
@@ -178,12 +178,12 @@ NPARAMS_OLD = 31
 # Each profile's values by id 1..32 (docs/rules.md); the notation writes a
 # [Rule] tag for every value that differs from the profile's.
 PROFILES = {
-    "kzv": [1, 1, 3000, 20, 10, 15, 10, 5, 100, 200, 200, 600, 300, 100, 100, 1, 0, 2,
+    "kzv": [1, 1, 3000, 20, 10, 15, 10, 5, 100, 200, 200, 600, 300, 100, 100, 1, 2, 2,
             1, 0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 1, 0, 0],
     "stbl": [1, 1, 0, 50, 10, 15, 10, 5, 100, 200, 500, 1000, 100, 100, 100, 1, 1, 2,
              0, 1, 0, 0, 0, 0, 0, 1, 1, 2, 0, 1, 0, 1],
     "aberto": [1, 1, 3000, 20, 10, 15, 10, 5, 100, 200, 500, 1000, 100, 100, 100, 1, 1, 2,
-               0, 2, 0, 1, 1, 1500, 75, 1, 0, 2, 1, 0, 100, 0],
+               0, 2, 0, 2, 1, 1500, 75, 1, 0, 2, 1, 0, 100, 0],
 }
 
 # §16.2: the frozen profile revision 1, what a version-3 header's parameters

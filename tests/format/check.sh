@@ -157,10 +157,10 @@ vec 2 "--commitment-version 1 --seed $a --deal 2" "--protocol 1 $a 2 4"
 vec 3 "--commitment-version 1 --seed $f -p 2 --player-seed $p1 --player-seed $p2" "--protocol 1 $f 1 2 $p1 $p2"
 # protocol 2 (section 18.4): the players' seeds given to brp deal in another order than to the decoder
 vec 4 "--seed $a" "$a 1 4"
-vec 5 "--seed $f -r kzv -s target=1500 -p 2 --seat 0=Ana --seat 1=Bia --first-dealer 0 --player-seed $p2 --player-seed $p1" \
-	"--rules kzv --set target=1500 --seat 0=Ana --seat 1=Bia --first-dealer 0 $f 1 2 $p1 $p2"
-vec 6 "--seed $a -r aberto --seat 0=Ana --seat 1=Bia --seat 2=Caio --seat 3=Dora -d 2 --player-seed $p4 --player-seed $p3 --player-seed $p2 --player-seed $p1" \
-	"--rules aberto --seat 0=Ana --seat 1=Bia --seat 2=Caio --seat 3=Dora $a 2 4 $p1 $p2 $p3 $p4"
+vec 5 "--seed $f -r kzv -s target=1500 -s wrap_as_dirty=false -p 2 --seat 0=Ana --seat 1=Bia --first-dealer 0 --player-seed $p2 --player-seed $p1" \
+	"--rules kzv --set target=1500 --set wrap_as_dirty=false --seat 0=Ana --seat 1=Bia --first-dealer 0 $f 1 2 $p1 $p2"
+vec 6 "--seed $a -r aberto -s one_card_pile_no_return=true --seat 0=Ana --seat 1=Bia --seat 2=Caio --seat 3=Dora -d 2 --player-seed $p4 --player-seed $p3 --player-seed $p2 --player-seed $p1" \
+	"--rules aberto --set one_card_pile_no_return=true --seat 0=Ana --seat 1=Bia --seat 2=Caio --seat 3=Dora $a 2 4 $p1 $p2 $p3 $p4"
 # the vectors as docs/format.md prints them (15.4, 18.4): its commitments and layouts are brp deal's
 "$py" - "$src/docs/format.md" "$work" << 'PYEOF' || failed=1
 import re, sys

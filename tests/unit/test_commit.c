@@ -90,11 +90,11 @@ struct committed {
 	const char *names[4];
 };
 
-static void committed_info(struct committed *c, int nplayers, int nps, const char *overrides)
+static void committed_info_of(struct committed *c, const char *profile, int nplayers, int nps, const char *overrides)
 {
 	static const char *const keys[] = { "platform" }, *const values[] = { "test" };
 	memset(c, 0, sizeof(*c));
-	c->rules = tl_rules("stbl", overrides ? overrides : "target=3000"); /* NULL: a match of several deals */
+	c->rules = tl_rules(profile, overrides ? overrides : "target=3000"); /* NULL: a match of several deals */
 	c->info.rules = c->rules;
 	c->info.nplayers = nplayers;
 	for (int s = 0; s < nplayers; s++)
@@ -109,6 +109,11 @@ static void committed_info(struct committed *c, int nplayers, int nps, const cha
 	c->info.player_seeds = pseeds;
 	c->info.commit_version = protocol;
 	assert_int_equal(rpl_deal_commit_match(c->commitment, seed_a, &c->info), 0);
+}
+
+static void committed_info(struct committed *c, int nplayers, int nps, const char *overrides)
+{
+	committed_info_of(c, "stbl", nplayers, nps, overrides);
 }
 
 /* The layout of deal d of c's match, derived from seed_a under its protocol. */
@@ -533,6 +538,50 @@ static void test_header(void **state)
 	free(d);
 	rpl_rules_free(c.rules);
 	unlink(path);
+}
+
+/*
+ * A parameter that gained a value (docs/format.md section 12): ABERTO's
+ * one_card_pile_no_return is face (2) today and true (1) in frozen revision
+ * 1, so today's ABERTO header stores the pair (22, 2), and an ABERTO header
+ * without that pair, as every log written before, reads as true.
+ */
+static void test_header_gained_value(void **state)
+{
+	static const unsigned char pair[] = { 0x01, 0x01, 0x16, 0x04 }; /* revision 1, 1 pair: id 22, zigzag(2) */
+	static const unsigned char none[] = { 0x01, 0x00 };             /* revision 1, no pair */
+	static const char *const overrides[] = { "", "one_card_pile_no_return=true" };
+	(void)state;
+
+	for (int k = 0; k < 2; k++) {
+		struct committed c;
+		rpl_recorder *rec = NULL;
+		rpl_reader *rd = NULL;
+		const uint8_t *d;
+		size_t n, pay;
+		int v = -1;
+
+		committed_info_of(&c, "aberto", 4, 0, overrides[k]);
+		assert_int_equal(rpl_recorder_open_memory(&rec, &c.info, 0, NULL), 0);
+		assert_int_equal(rpl_recorder_flush(rec), 0);
+		assert_int_equal(rpl_recorder_log(&d, &n, rec), 0);
+		pay = d[9] & 0x80 ? 11 : 10;
+		assert_true(n > pay + 9 + sizeof(pair));
+		assert_memory_equal(d + pay + 2,
+		                    "\x06"
+		                    "aberto",
+		                    7);
+		if (k == 0)
+			assert_memory_equal(d + pay + 9, pair, sizeof(pair));
+		else
+			assert_memory_equal(d + pay + 9, none, sizeof(none));
+		assert_int_equal(rpl_reader_open_memory(&rd, d, n), 0);
+		rpl_rules_get_id(rpl_reader_info(rd)->rules, RPL_P_ONE_CARD_PILE_NO_RETURN, &v);
+		assert_int_equal(v, k == 0 ? RPL_NO_RETURN_FACE : RPL_NO_RETURN_CARD);
+		rpl_reader_free(rd);
+		rpl_recorder_free(rec);
+		rpl_rules_free(c.rules);
+	}
 }
 
 /*
@@ -981,10 +1030,13 @@ static void test_signed_forgery(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_recorded),       cmocka_unit_test(test_refusals),     cmocka_unit_test(test_growing),
-		cmocka_unit_test(test_forgeries),      cmocka_unit_test(test_header),       cmocka_unit_test(test_long_deal),
-		cmocka_unit_test(test_signed),         cmocka_unit_test(test_identity),     cmocka_unit_test(test_signed_retry),
-		cmocka_unit_test(test_signed_forgery), cmocka_unit_test(test_claims_order), cmocka_unit_test(test_claims_limit),
+		cmocka_unit_test(test_recorded),       cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_growing),        cmocka_unit_test(test_forgeries),
+		cmocka_unit_test(test_header),         cmocka_unit_test(test_header_gained_value),
+		cmocka_unit_test(test_long_deal),      cmocka_unit_test(test_signed),
+		cmocka_unit_test(test_identity),       cmocka_unit_test(test_signed_retry),
+		cmocka_unit_test(test_signed_forgery), cmocka_unit_test(test_claims_order),
+		cmocka_unit_test(test_claims_limit),
 	};
 	int failed = cmocka_run_group_tests_name("protocol 2 (format version 4)", tests, NULL, NULL);
 

@@ -278,6 +278,8 @@ static void test_v2_vector_terms(void **state)
 	memcpy(rev[0], ps[1], 32);
 	memcpy(rev[1], ps[0], 32);
 	assert_int_equal(rpl_rules_new(&rules, "kzv"), 0);
+	/* KZV as frozen revision 1 has it: the vector's terms were fixed before KZV's wrap_as_dirty became narrow */
+	assert_int_equal(rpl_rules_set(rules, "wrap_as_dirty", "false"), 0);
 	assert_int_equal(rpl_rules_set(rules, "target", "1500"), 0);
 	info = terms(rules, 2, 0, (const uint8_t(*)[32])ps, 2);
 	info.players[0] = "Ana";
@@ -320,6 +322,8 @@ static void test_v2_vector_every_seat(void **state)
 	for (int i = 0; i < 4; i++)
 		memset(ps[i], 4 - i, 32); /* 04.., 03.., 02.., 01..: sorted by the derivation */
 	assert_int_equal(rpl_rules_new(&rules, "aberto"), 0);
+	/* ABERTO as frozen revision 1 has it: the vector's terms were fixed before one_card_pile_no_return became face */
+	assert_int_equal(rpl_rules_set(rules, "one_card_pile_no_return", "true"), 0);
 	info = terms(rules, 4, 3, (const uint8_t(*)[32])ps, 4);
 	info.players[0] = "Ana";
 	info.players[1] = "Bia";

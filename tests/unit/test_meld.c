@@ -41,6 +41,18 @@ static const struct meld_case {
 	  "KZV with the STBL/ABERTO decision set: the dirty Q-K-A" },
 	{ ALL, "wrap_as_dirty=false", "Kh Ah 2h", D, NULL, RPL_RULE_MELD_WRAP,
 	  "KZV: K♥-A♥-2♥ não existe, with the wrap_as_dirty decision turned off" },
+	/* rules.md 2.5, issue 28: KZV reads K-A-2 narrowly; a longer run may hold its own 2 as a wild below the ace */
+	{ "kzv", NULL, "2h 8h 9h 10h Jh Qh Kh Ah", D, "2h* 8h 9h 10h Jh Qh Kh Ah", 0,
+	  "KZV: O \"2\" é coringa em qualquer sequência onde ele não ocupa a posição natural dele (2♥ as 7♥)" },
+	{ "kzv", NULL, "Qh Kh Ah 2h", D, "2h* Qh Kh Ah", 0, "KZV: Estende a ponta (2♥ as J♥): not the K♥-A♥-2♥ wrap" },
+	{ "kzv", NULL, "Kh Ah 2h", D, NULL, RPL_RULE_MELD_WRAP, "KZV: K♥-A♥-2♥ não existe, the three cards alone" },
+	{ ALL, "wrap_as_dirty=false", "Qh Kh Ah 2h", D, NULL, RPL_RULE_MELD_WRAP,
+	  "wrap_as_dirty false, the reading before issue 28, kept for the logs written under it" },
+	{ ALL, "wrap_as_dirty=false", "2h 8h 9h 10h Jh Qh Kh Ah", D, NULL, RPL_RULE_MELD_WRAP,
+	  "wrap_as_dirty false: no own 2 below a high ace" },
+	{ "stbl aberto", "wrap_as_dirty=narrow", "Kh Ah 2h", D, NULL, RPL_RULE_MELD_WRAP, "narrow set on STBL, ABERTO" },
+	{ "stbl aberto", "wrap_as_dirty=narrow", "Qh Kh Ah 2h", D, "2h* Qh Kh Ah", 0, "narrow set on STBL, ABERTO" },
+	{ "kzv", NULL, "Kh Ah 2h 3h", D, NULL, -1, "KZV: K-A-2-3 is the wrap itself, never a run" },
 
 	/* ---- KZV seed "Como os coringas funcionam" ---- */
 	{ ALL, NULL, "8d JK 10d", D, "8d JK* 10d", 0, "KZV: 8♦-coringa-10♦: o coringa faz o papel do 9♦" },
@@ -249,6 +261,10 @@ static void test_points(void **state)
 		assert_int_equal(res.meld.points, want[p]);
 		res = tl_check_at(r, "Qd Kd Ad", D, __FILE__, __LINE__);
 		assert_int_equal(res.meld.points, 35);
+		/* rules.md 4.1 [decision]: a natural 2 is worth 10 too (STBL's seed prices the 2 "usado como curinga") */
+		res = tl_check_at(r, "Ah 2h 3h", D, __FILE__, __LINE__);
+		assert_int_equal(res.meld.wilds, 0);
+		assert_int_equal(res.meld.points, 15 + 10 + 5);
 		res = tl_check_at(r, "3h 4h 5h 6h 7h 8h 9h", D, __FILE__, __LINE__);
 		assert_int_equal(res.meld.points, 45); /* ABERTO §09: Valor 25+10+10=45 */
 		assert_int_equal(res.meld.points + res.meld.bonus, 245);

@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "rules/meld_impl.h"
+
 /*
  * 11.3: STBL may take the pile only if laying its top card is accepted on
  * the table after the take. Here 8c fits the side's 5c-6c-7c, but the player
@@ -63,12 +65,43 @@ static void stbl_lay_keeps_a_card_to_discard(void **state)
 }
 
 /*
- * 11.6: ABERTO's one-card pile may not go back ("não devolva essa carta"),
- * but a copy of its face held before the take is another card.
+ * 6.5 and 11.6 [decision]: ABERTO's one-card pile may not go back ("não
+ * devolva essa carta"), and no card of its face may, a copy held before the
+ * take included: a log names faces, not copies, and either copy puts the
+ * same card back on the pile (one_card_pile_no_return face).
  */
-static void aberto_one_card_pile_copy_held_before(void **state)
+static void aberto_one_card_pile_face_not_discarded(void **state)
 {
 	rpl_game *g = tl_game("aberto", NULL, 2, 1);
+	(void)state;
+
+	tl_deal(g, .hand = { "9c 3d 5d 7d 9d Jd 3h 5h 7h 9h Jh", "9c 4d 6d 8d 10d Qd 4h 6h 8h 10h Qh" }, .stock = "Ks Kc");
+	assert_applied(g, A_DRAW);
+	assert_applied(g, A_DISCARD("9c"));
+	/* seat 1 held a 9c before taking the one-card pile 9c: no 9c may go back */
+	assert_applied(g, A_TAKE);
+	assert_hand(g, 1, "9c 9c 4d 6d 8d 10d Qd 4h 6h 8h 10h Qh");
+	assert_refused(g, A_DISCARD("9c"), RPL_RULE_PILE_RETURN);
+	assert_hand(g, 1, "9c 9c 4d 6d 8d 10d Qd 4h 6h 8h 10h Qh");
+	assert_applied(g, A_DISCARD("4d"));
+	/* seat 0 holds no 4d: taking the one-card pile 4d, it may not discard it back either */
+	assert_applied(g, A_TAKE);
+	assert_refused(g, A_DISCARD("4d"), RPL_RULE_PILE_RETURN);
+	assert_applied(g, A_DISCARD("3d"));
+	/* the rule lasts one turn: seat 1 draws and discards a 9c */
+	assert_applied(g, A_DRAW);
+	assert_applied(g, A_DISCARD("9c"));
+	rpl_game_free(g);
+}
+
+/*
+ * one_card_pile_no_return true, the reading of the logs written before
+ * (frozen revision 1's ABERTO): a copy of the face held before the take is
+ * another card and may be discarded; without one, the card may not go back.
+ */
+static void aberto_true_lets_a_copy_held_before_go(void **state)
+{
+	rpl_game *g = tl_game("aberto", "one_card_pile_no_return=true", 2, 1);
 	(void)state;
 
 	tl_deal(g, .hand = { "9c 3d 5d 7d 9d Jd 3h 5h 7h 9h Jh", "9c 4d 6d 8d 10d Qd 4h 6h 8h 10h Qh" }, .stock = "Ks Kc");
@@ -82,6 +115,50 @@ static void aberto_one_card_pile_copy_held_before(void **state)
 	assert_refused(g, A_DISCARD("9c"), RPL_RULE_PILE_RETURN);
 	assert_applied(g, A_DISCARD("3d"));
 	rpl_game_free(g);
+}
+
+/*
+ * 8.3 [decision], STBL's two senses of "bater": «Só pode bater com canastra
+ * limpa» is the final going out; «O jogador que bater com as onze cartas
+ * iniciais, pegará o morto» needs no canastra. Seat 0 empties its hand with
+ * no canastra at all and takes its morto; then, with dirty canastras only, it
+ * may not go out.
+ */
+static void stbl_bater_morto_needs_no_canastra(void **state)
+{
+	rpl_game *g = tl_game("stbl", NULL, 2, 1);
+	(void)state;
+
+	tl_deal(g, .hand = { "3h 4h JK 6h 7h 8h 3s 4s 2c 6s 7s", NULL },
+	        .morto = { "9h 10h Jh 9s 10s Js 5c 6c 7c 5d 8c", NULL }, .stock = "8s");
+	assert_applied(g, A_DRAW);
+	assert_applied(g, A_MELD("3h 4h JK 6h 7h 8h"));
+	/* six cards each: no canastra on the table, and the hand empties */
+	assert_applied(g, A_MELD("3s 4s 2c 6s 7s 8s"));
+	assert_phase(g, RPL_PHASE_MORTO, 0);
+	assert_applied(g, A_MORTO(0));
+	assert_applied(g, A_ADD(0, 0, "9h 10h Jh"));
+	assert_applied(g, A_ADD(0, 1, "9s 10s Js"));
+	assert_applied(g, A_MELD("5c 6c 7c"));
+	/* the final going out is near (8c, then 5d): two dirty canastras, no clean one, so the player keeps a card */
+	assert_refused(g, A_ADD(0, 2, "8c"), RPL_RULE_OUT_NO_CLEAN);
+	assert_applied(g, A_DISCARD("8c"));
+	assert_hand(g, 0, "5d");
+	rpl_game_free(g);
+}
+
+/* 4.1 [decision]: under STBL a natural 2 on the table and a 2 left in hand are worth 10, as a wild 2 is. */
+static void stbl_every_two_is_worth_ten(void **state)
+{
+	rpl_rules *r = tl_rules("stbl", NULL);
+	cardset hand;
+	(void)state;
+
+	memset(hand, 0, sizeof hand);
+	hand[tl_card("2h")] = 1;
+	hand[tl_card("2c")] = 1;
+	assert_int_equal(rpl__cards_points(r, hand), 20);
+	rpl_rules_free(r);
 }
 
 /*
@@ -158,7 +235,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(stbl_take_refused_when_laying_leaves_an_unplayable_card),
 		cmocka_unit_test(stbl_lay_keeps_a_card_to_discard),
-		cmocka_unit_test(aberto_one_card_pile_copy_held_before),
+		cmocka_unit_test(aberto_one_card_pile_face_not_discarded),
+		cmocka_unit_test(aberto_true_lets_a_copy_held_before_go),
+		cmocka_unit_test(stbl_bater_morto_needs_no_canastra),
+		cmocka_unit_test(stbl_every_two_is_worth_ten),
 		cmocka_unit_test(kzv_floating_add_rearranges_and_is_listed),
 		cmocka_unit_test(generated_moves_always_apply),
 	};

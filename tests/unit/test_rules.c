@@ -34,13 +34,16 @@ static const struct {
 	{ RPL_P_BONUS_GOING_OUT, "bonus_going_out", 100, 100, 100 },
 	{ RPL_P_PENALTY_NO_MORTO, "penalty_no_morto", ANY, ANY, ANY }, /* 100 or -100: checked below */
 	{ RPL_P_MAX_WILDS, "max_wilds", 1, 1, 1 },
-	/* rules.md 2.5: KZV «K♥-A♥-2♥ não existe» (corrected 2026-12-01); STBL, ABERTO decision */
-	{ RPL_P_WRAP_AS_DIRTY, "wrap_as_dirty", 0, 1, 1 },
+	/* rules.md 2.5: KZV «K♥-A♥-2♥ não existe», read narrowly with «O "2" é coringa em qualquer sequência onde
+	   ele não ocupa a posição natural dele» (decision, issue 28); STBL, ABERTO decision */
+	{ RPL_P_WRAP_AS_DIRTY, "wrap_as_dirty", RPL_WRAP_NARROW, RPL_WRAP_DIRTY, RPL_WRAP_DIRTY },
 	{ RPL_P_WILD_END_DEFAULT, "wild_end_default", ANY, ANY, ANY },
 	{ RPL_P_WILD_MOBILITY, "wild_mobility", RPL_WILD_FLOATING, RPL_WILD_FIXED, RPL_WILD_FIXED },
 	{ RPL_P_PILE_RULE, "pile_rule", RPL_PILE_USE_ANY, RPL_PILE_TOP_LAID, RPL_PILE_FREE },
 	{ RPL_P_PILE_FREEZES, "pile_freezes", 1, 0, 0 },
-	{ RPL_P_ONE_CARD_PILE_NO_RETURN, "one_card_pile_no_return", 0, 0, 1 },
+	/* rules.md 6.5: ABERTO «não devolva essa carta», no card of that face (decision, RULES.md 2026-12-01) */
+	{ RPL_P_ONE_CARD_PILE_NO_RETURN, "one_card_pile_no_return", RPL_NO_RETURN_NONE, RPL_NO_RETURN_NONE,
+	  RPL_NO_RETURN_FACE },
 	{ RPL_P_FIRST_TURN_REJECT, "first_turn_reject", 0, 0, 1 },
 	{ RPL_P_VULNERABLE_AT, "vulnerable_at", ANY, ANY, 1500 },
 	{ RPL_P_VULNERABLE_MIN_OPEN, "vulnerable_min_open", ANY, ANY, 75 },
@@ -366,14 +369,57 @@ static void test_players(void **state)
 	rpl_game_free(NULL);
 }
 
+/*
+ * Issue 28's five readings (docs/rules.md 2.5, 4.1, 4.3, 6.5, 8.3): each is a
+ * parameter whose source, as brp rules shows it, names the decision.
+ */
+static void test_settled_readings_sources(void **state)
+{
+	static const char *const decided[] = { "wrap_as_dirty", "bonus_clean", "out_canastra", "value_two",
+		                                   "one_card_pile_no_return" };
+	rpl_rules *r = tl_rules("kzv", NULL);
+	char text[32];
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(decided) / sizeof(decided[0]); i++) {
+		const rpl_param_info *p = rpl_rules_param_by_name(decided[i]);
+		assert_non_null(p);
+		if (!strstr(p->source, "decision") || !strstr(p->source, "docs/rules.md"))
+			tl_fail("%s: the source \"%s\" names no decision of docs/rules.md", p->name, p->source);
+	}
+	/* reading 1: KZV's value is narrow; true and false keep their meanings for the logs written before */
+	assert_int_equal(rpl_rules_get(r, "wrap_as_dirty", text, sizeof text), 0);
+	assert_string_equal(text, "narrow");
+	assert_int_equal(rpl_rules_set(r, "wrap_as_dirty", "false"), 0);
+	assert_int_equal(rpl_rules_is_override(r, RPL_P_WRAP_AS_DIRTY), 1);
+	assert_int_equal(rpl_rules_set(r, "wrap_as_dirty", "wrapped"), RPL_EINVAL);
+	rpl_rules_free(r);
+
+	/* reading 5: ABERTO's value is face; true keeps its meaning (a copy held before may go) for the logs before */
+	r = tl_rules("aberto", NULL);
+	assert_int_equal(rpl_rules_get(r, "one_card_pile_no_return", text, sizeof text), 0);
+	assert_string_equal(text, "face");
+	assert_int_equal(rpl_rules_set(r, "one_card_pile_no_return", "true"), 0);
+	assert_int_equal(rpl_rules_is_override(r, RPL_P_ONE_CARD_PILE_NO_RETURN), 1);
+	assert_int_equal(rpl_rules_set(r, "one_card_pile_no_return", "copy"), RPL_EINVAL);
+	assert_int_equal(rpl_rules_set_id(r, RPL_P_ONE_CARD_PILE_NO_RETURN, 3), RPL_EINVAL);
+	rpl_rules_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_profiles_listed),  cmocka_unit_test(test_kzv_values),
-		cmocka_unit_test(test_stbl_values),      cmocka_unit_test(test_aberto_values),
-		cmocka_unit_test(test_value_text),       cmocka_unit_test(test_param_table),
-		cmocka_unit_test(test_set_and_override), cmocka_unit_test(test_rule_names),
-		cmocka_unit_test(test_canastra_names),   cmocka_unit_test(test_players),
+		cmocka_unit_test(test_profiles_listed),
+		cmocka_unit_test(test_kzv_values),
+		cmocka_unit_test(test_stbl_values),
+		cmocka_unit_test(test_aberto_values),
+		cmocka_unit_test(test_value_text),
+		cmocka_unit_test(test_param_table),
+		cmocka_unit_test(test_set_and_override),
+		cmocka_unit_test(test_rule_names),
+		cmocka_unit_test(test_canastra_names),
+		cmocka_unit_test(test_players),
+		cmocka_unit_test(test_settled_readings_sources),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

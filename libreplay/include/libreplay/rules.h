@@ -80,7 +80,30 @@ enum rpl_pile_rule {
 	RPL_PILE_TOP_LAID = 1, /* STBL: the top card must be laid this turn */
 	RPL_PILE_FREE = 2      /* ABERTO: no obligation */
 };
-/* out_canastra: the canastra a side needs on its table to go out. */
+/*
+ * wrap_as_dirty: what K-A-2 of one suit is. RPL_WRAP_NONE refuses every run
+ * whose own-suit 2 is the wild at the low end under a high ace (2h-Qh-Kh-Ah
+ * too): the reading of 2026-12-01, kept so that the logs written under it
+ * keep their verdicts; RPL_WRAP_NARROW refuses the three cards K, A, 2 alone.
+ */
+enum rpl_wrap {
+	RPL_WRAP_NONE = 0,  /* "false": K-A-2 is no meld, nor a longer run with the own 2 below a high ace */
+	RPL_WRAP_DIRTY = 1, /* "true": K-A-2 of one suit is the dirty Q-K-A */
+	RPL_WRAP_NARROW = 2 /* "narrow": only the three cards K, A, 2 of one suit alone are no meld (KZV) */
+};
+/*
+ * one_card_pile_no_return: which discards a player who took a pile of exactly
+ * one card may not make in that turn. RPL_NO_RETURN_CARD lets a copy held
+ * before the take be discarded: the reading of 2026-12-01, kept so that the
+ * logs written under it keep their verdicts; RPL_NO_RETURN_FACE refuses every
+ * card of that face, as a log names faces, not copies.
+ */
+enum rpl_no_return {
+	RPL_NO_RETURN_NONE = 0, /* "false": any card may be discarded */
+	RPL_NO_RETURN_CARD = 1, /* "true": not the card taken, unless a copy of its face was held before the take */
+	RPL_NO_RETURN_FACE = 2  /* "face": no card of that face, even a copy held before (ABERTO) */
+};
+/* out_canastra: the canastra a side needs on its table for the final going out (not to take its morto). */
 enum rpl_out_canastra { RPL_OUT_CANASTRA_NONE = 0, RPL_OUT_CANASTRA_ANY = 1, RPL_OUT_CANASTRA_CLEAN = 2 };
 /* out_last_card: whether the last card may be melded, or must be discarded, to go out. */
 enum rpl_out_last { RPL_OUT_LAST_ANY = 0, RPL_OUT_LAST_DISCARD = 1 };

@@ -157,7 +157,9 @@ int rpl__game_turn_end_check(struct rpl_game *g, int duty_done, int32_t laid_val
 
 /*
  * May seat's side go out now, its melds being ms[0..nm)? by_meld: the last
- * card is melded. 0 when it may, else the rule it breaks, with the reason
+ * card is melded. Asked of the final going out only: a hand emptied to take
+ * the morto needs no canastra, out_canastra included (docs/rules.md 8.3, the
+ * two senses of STBL's "bater"). 0 when it may, else the rule it breaks, with the reason
  * (without the profile) in why: rpl__game_keep_check wraps it in a refusal of its own.
  */
 static int out_rule(const struct rpl_game *g, const struct meld *ms, int nm, int by_meld, char *why)

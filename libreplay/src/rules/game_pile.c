@@ -16,8 +16,15 @@ static void take_commit(struct rpl_game *g)
 
 	g->duty = rule == RPL_PILE_USE_ANY ? DUTY_ANY : rule == RPL_PILE_TOP_LAID ? DUTY_TOP : DUTY_NONE;
 	g->duty_top = top;
-	/* "that same card": a copy of its face held before the take may still be discarded */
-	g->return_face = (RV(r, ONE_CARD_PILE_NO_RETURN) && g->pile_n == 1 && !g->hand[g->seat][top]) ? top : NO_FACE;
+	/*
+	 * "essa carta" (docs/rules.md 6.5): face, no card of that face, since a
+	 * log names faces and either copy puts the same card back; true, the
+	 * reading of the logs written before, lets a copy held before the take go
+	 */
+	g->return_face = NO_FACE;
+	if (g->pile_n == 1 && (RV(r, ONE_CARD_PILE_NO_RETURN) == RPL_NO_RETURN_FACE ||
+	                       (RV(r, ONE_CARD_PILE_NO_RETURN) == RPL_NO_RETURN_CARD && !g->hand[g->seat][top])))
+		g->return_face = top;
 	for (int i = 0; i < g->pile_n; i++) {
 		g->hand[g->seat][g->pile[i]]++;
 		g->taken[g->pile[i]]++;
@@ -388,10 +395,22 @@ static int add_beyond(struct laytry *t, const struct meld *m, int side, int idx,
 			if (c.n <= 14 && try_lay(t, RPL_ACT_ADD, side, idx, m, &c))
 				return 1;
 		} else if (missing == 1) {
-			/* floating wilds: the meld's own wild may move to fill the way (the meld rules arrange it) */
-			if (m->nw > 0 && RV(t->r, WILD_MOBILITY) == RPL_WILD_FLOATING && c.n <= 14 &&
-			    try_lay(t, RPL_ACT_ADD, side, idx, m, &c))
-				return 1;
+			/* floating wilds: the meld's own wild may move to fill the way (the meld rules arrange it),
+			   the hand's natural taking the place it leaves (Jc 2d(Qc) Kc Ac with 9c and Qc: 2d as 10c) */
+			if (m->nw > 0 && RV(t->r, WILD_MOBILITY) == RPL_WILD_FLOATING && c.n <= 14) {
+				if (try_lay(t, RPL_ACT_ADD, side, idx, m, &c))
+					return 1;
+				for (int w = 0; w < m->nw; w++) {
+					rpl_card nc = natural_card(s, m->wpos[w]);
+					if (c.cnt[nc] >= h[nc] || c.n + 1 > 14)
+						continue;
+					cw = c;
+					cw.cs.cnt = cw.cnt;
+					cand_put(&cw, nc);
+					if (try_lay(t, RPL_ACT_ADD, side, idx, m, &cw))
+						return 1;
+				}
+			}
 			for (int wi = 0; wi < hv->nwild; wi++) {
 				rpl_card w = hv->wild[wi];
 				if (c.cnt[w] >= h[w] || c.n + 1 > 14)

@@ -263,7 +263,8 @@ void rpl__meld_why(const struct meld_fail *f, char *why, size_t whylen)
 	case FM_NO_ROOM_FOR: snprintf(why, whylen, "no room left for the wild %s: a run ends at the aces", c0); break;
 	case FM_WRAP:
 		snprintf(why, whylen,
-		         "K-A-2 of one suit is no meld: the ace is one end or the other, never both (wrap_as_dirty is false)");
+		         "K-A-2 of one suit is no meld: the ace is one end or the other, never both (wrap_as_dirty is %s)",
+		         a[0] == RPL_WRAP_NARROW ? "narrow" : "false");
 		break;
 	case FM_HAS_PLACE: snprintf(why, whylen, "%s already has its place in the meld", c0); break;
 	case FM_POS_TAKEN: snprintf(why, whylen, "that position of the meld already holds its natural card"); break;
@@ -416,10 +417,17 @@ static int place_ends(const struct rpl_rules *r, struct placed *pl, const rpl_ca
 	return 0;
 }
 
-/* The wrap decision: with wrap_as_dirty off, an own-suit 2 may not be a wild at the low end under a high ace. */
+/*
+ * The wrap decision (docs/rules.md 2.5): unless wrap_as_dirty is true, an
+ * own-suit 2 may not be the wild at the low end under a high ace; narrow
+ * (KZV) refuses only the three cards K-A-2 (the 2 as the queen), false every
+ * such run, 2-Q-K-A and 2-8-...-A too.
+ */
 static int wrap_bad(const struct rpl_rules *r, const struct placed *pl, int suit, unsigned naturals)
 {
-	if (RV(r, WRAP_AS_DIRTY) || pl->hi != 14 || !(naturals & BIT(14)))
+	if (RV(r, WRAP_AS_DIRTY) == RPL_WRAP_DIRTY || pl->hi != 14 || !(naturals & BIT(14)))
+		return 0;
+	if (RV(r, WRAP_AS_DIRTY) == RPL_WRAP_NARROW && pl->lo != 12)
 		return 0;
 	for (int i = 0; i < pl->nw; i++)
 		if (pl->pos[i] == pl->lo && pl->card[i] == RPL_CARD_MAKE(suit, 2))
@@ -529,7 +537,7 @@ int rpl__meld_arrange_cards(const struct rpl_rules *r, const struct cards *cs, i
 			if (place_ends(r, &pl, wild + gi, extra, end, 0, f, 4) < 0)
 				continue;
 			if (wrap_bad(r, &pl, suit, nat)) {
-				fail_at(f, 5, RPL_RULE_MELD_WRAP, FM_WRAP, 0, 0, 0, 0);
+				fail_at(f, 5, RPL_RULE_MELD_WRAP, FM_WRAP, RV(r, WRAP_AS_DIRTY), 0, 0, 0);
 				continue;
 			}
 			placed_to_meld(&pl, suit, out);
@@ -659,7 +667,7 @@ static int add_fixed(const struct rpl_rules *r, const struct meld *m, const stru
 			if (place_ends(r, &pl, neww + gi, nneww - gi, end, 0, f, 4) < 0)
 				continue;
 			if (wrap_bad(r, &pl, suit, nat)) {
-				fail_at(f, 5, RPL_RULE_MELD_WRAP, FM_WRAP, 0, 0, 0, 0);
+				fail_at(f, 5, RPL_RULE_MELD_WRAP, FM_WRAP, RV(r, WRAP_AS_DIRTY), 0, 0, 0);
 				continue;
 			}
 			placed_to_meld(&pl, suit, out);
@@ -793,7 +801,7 @@ int rpl__meld_add_sure(const struct rpl_rules *r, const struct meld *m, rpl_card
 	 * fixed: x takes its place just beyond an end, the wilds keep theirs, no
 	 * end wild is placed; only the number of wilds against the naturals'
 	 * could object, and, for an ace above the K, the wrap rule when an own
-	 * 2 is the wild at the low end
+	 * 2 is the wild at the low end (only when false: the run has 4 cards or more, which narrow allows)
 	 */
 	if (m->nw > RV(r, MAX_WILDS) || rpl__meld_len(m) - m->nw + 1 <= m->nw)
 		return 0;
@@ -804,7 +812,7 @@ int rpl__meld_add_sure(const struct rpl_rules *r, const struct meld *m, rpl_card
 	for (int i = 0; i < m->nw; i++)
 		if (m->wpos[i] == m->lo && m->wcard[i] == RPL_CARD_MAKE(m->suit, 2))
 			lo_wild_two = 1;
-	return m->lo == 2 || (m->hi == 13 && (RV(r, WRAP_AS_DIRTY) || !lo_wild_two));
+	return m->lo == 2 || (m->hi == 13 && (RV(r, WRAP_AS_DIRTY) != RPL_WRAP_NONE || !lo_wild_two));
 }
 
 int rpl__meld_arrange(const struct rpl_rules *r, const cardset cnt, int n, int end, struct meld *out, char *why,

@@ -12,6 +12,8 @@ static const char *const pile_names[] = { "use_any", "top_laid", "free" };
 static const char *const canastra_names[] = { "none", "any", "clean" };
 static const char *const last_names[] = { "any", "discard" };
 static const char *const penalty_sides_names[] = { "each", "not_out" };
+static const char *const wrap_names[] = { "false", "true", "narrow" };
+static const char *const no_return_names[] = { "false", "true", "face" };
 
 #define B RPL_PARAM_BOOL, 0, 1, NULL
 #define I(lo, hi) RPL_PARAM_INT, lo, hi, NULL
@@ -27,8 +29,9 @@ static const rpl_param_info params[RPL_P_COUNT] = {
 	  "bater, terminara a partida\" (one deal); KZV: decision (docs/rules.md 10.1)" },
 	{ RPL_P_VALUE_JOKER, "value_joker", I(0, 1000), "points of a joker",
 	  "STBL seed \"Curinga (Joker) 50 pontos\"; ABERTO seed \"joker 20\"; KZV: decision (docs/rules.md 4.1)" },
-	{ RPL_P_VALUE_TWO, "value_two", I(0, 1000), "points of a 2, natural or wild",
-	  "STBL seed \"2 usado como curinga 10 pontos\"; ABERTO seed \"2 vale 10\"; KZV: decision (docs/rules.md 4.1)" },
+	{ RPL_P_VALUE_TWO, "value_two", I(0, 1000), "points of a 2, natural or wild, on the table or left in hand",
+	  "STBL seed \"2 usado como curinga 10 pontos\" and, for a natural 2 or one left in hand, decision; ABERTO "
+	  "seed \"2 vale 10\"; KZV: decision (docs/rules.md 4.1)" },
 	{ RPL_P_VALUE_ACE, "value_ace", I(0, 1000), "points of an ace",
 	  "STBL seed \"As 15 pontos\"; ABERTO seed \"A vale 15\"; KZV: decision (docs/rules.md 4.1)" },
 	{ RPL_P_VALUE_HIGH, "value_high", I(0, 1000), "points of K Q J 10 9 8",
@@ -40,12 +43,14 @@ static const rpl_param_info params[RPL_P_COUNT] = {
 	  "STBL seed \"Canastra Suja 100 pontos\"; ABERTO seed \"suja 100\"; KZV seed \"+300 se tiver um "
 	  "coringa\" as the triple (docs/rules.md 4.3)" },
 	{ RPL_P_BONUS_CLEAN, "bonus_clean", I(0, 100000), "bonus of a clean canastra (7+ cards, no wild)",
-	  "STBL seed \"Canastra Limpa 200 pontos\"; ABERTO seed \"limpa 200\"; KZV: reading (docs/rules.md 4.3)" },
+	  "STBL seed \"Canastra Limpa 200 pontos\"; ABERTO seed \"limpa 200\"; KZV: decision, the seed says only "
+	  "\"Limpa vale mais que suja\" (docs/rules.md 4.3)" },
 	{ RPL_P_BONUS_CLEAN13, "bonus_clean13", I(0, 100000), "bonus of a clean canastra of 13 cards",
 	  "STBL seed \"Canastra de Quinhentos 500\"; ABERTO seed \"limpa de 13 cartas 500\"; KZV: no such "
 	  "category (docs/rules.md 4.3)" },
 	{ RPL_P_BONUS_CLEAN14, "bonus_clean14", I(0, 100000), "bonus of a clean canastra A..A (14 cards)",
-	  "STBL seed \"Canastra Real 1000\"; ABERTO seed \"limpa de 14 cartas 1000\"; KZV seed \"vale o triplo\"" },
+	  "STBL seed \"Canastra Real 1000\"; ABERTO seed \"limpa de 14 cartas 1000\"; KZV seed \"vale o triplo\" of the "
+	  "clean 200 decision (docs/rules.md 4.3)" },
 	{ RPL_P_BONUS_DIRTY14, "bonus_dirty14", I(0, 100000), "bonus of a dirty canastra A..A (14 cards)",
 	  "KZV seed \"+300 se tiver um coringa\"; STBL, ABERTO: only the highest category (docs/rules.md 4.4, 4.5)" },
 	{ RPL_P_BONUS_GOING_OUT, "bonus_going_out", I(0, 100000), "bonus of the side that goes out",
@@ -57,9 +62,11 @@ static const rpl_param_info params[RPL_P_COUNT] = {
 	{ RPL_P_MAX_WILDS, "max_wilds", I(1, 2), "wilds allowed in one meld",
 	  "KZV seed \"no maximo um coringa\"; ABERTO seed \"No maximo 1 substituto\"; STBL: decision "
 	  "(docs/rules.md 2.7)" },
-	{ RPL_P_WRAP_AS_DIRTY, "wrap_as_dirty", B,
-	  "K-A-2 of one suit reads as the dirty Q-K-A (false: a suit's own 2 may not be a wild below a high ace)",
-	  "KZV seed \"A sequencia nao da a volta\" (false); STBL, ABERTO: decision (docs/rules.md 2.5)" },
+	{ RPL_P_WRAP_AS_DIRTY, "wrap_as_dirty", E(0, 2, wrap_names),
+	  "true: K-A-2 of one suit is the dirty Q-K-A; narrow: K-A-2 alone is no meld, a longer run may hold the "
+	  "suit's 2 as a wild; false: nor may a longer run below a high ace",
+	  "KZV seed \"K-A-2 nao existe\" and \"O 2 e coringa em qualquer sequencia onde ele nao ocupa a posicao "
+	  "natural dele\": narrow, decision; STBL, ABERTO: decision (docs/rules.md 2.5)" },
 	{ RPL_P_WILD_END_DEFAULT, "wild_end_default", E(1, 2, end_names),
 	  "where a wild that fits either end goes when the decision does not say",
 	  "KZV seed \"o coringa vale 7 ou 10, o que for melhor\"; decision (docs/rules.md 3.2)" },
@@ -73,9 +80,12 @@ static const rpl_param_info params[RPL_P_COUNT] = {
 	  "(docs/rules.md 6.3); ABERTO seed \"Comprar nao exige usar topo\"" },
 	{ RPL_P_PILE_FREEZES, "pile_freezes", B, "a wild on top of the pile freezes it: nobody may take it",
 	  "KZV seed \"o lixo congela\"; ABERTO seed \"sem congelamento\"; STBL: reading (docs/rules.md 6.3)" },
-	{ RPL_P_ONE_CARD_PILE_NO_RETURN, "one_card_pile_no_return", B,
-	  "who took a one-card pile may not discard that card in the same turn",
-	  "ABERTO seed \"Se tirar descarte unico, nao devolva essa carta na mesma vez\"" },
+	{ RPL_P_ONE_CARD_PILE_NO_RETURN, "one_card_pile_no_return", E(0, 2, no_return_names),
+	  "face: who took a one-card pile may not discard a card of that face in the same turn, even a copy held "
+	  "before the take; true: a copy held before may be discarded; false: no such rule",
+	  "ABERTO seed \"Se tirar descarte unico, nao devolva essa carta na mesma vez\"; face, a copy held "
+	  "before too: decision of 2026-12-01, a log names faces, not copies, and either copy puts the same card back "
+	  "on the pile (docs/rules.md 6.5)" },
 	{ RPL_P_FIRST_TURN_REJECT, "first_turn_reject", B,
 	  "the first player may reject the first card drawn onto the pile and draw the next",
 	  "ABERTO seed \"Excecao inicial\" (docs/rules.md 5.3)" },
@@ -91,9 +101,10 @@ static const rpl_param_info params[RPL_P_COUNT] = {
 	  "going out is allowed without a morto once both mortos became stock and none was taken",
 	  "STBL seed \"nenhum jogador tenha pegado o morto... os dois mortos virarem monte\"; a morto becomes the "
 	  "stock when the last stock card is drawn: decision (docs/rules.md 7.4)" },
-	{ RPL_P_OUT_CANASTRA, "out_canastra", E(0, 2, canastra_names), "canastra a side needs to go out",
-	  "STBL seed \"So pode bater com canastra limpa\"; ABERTO seed \"exige canastra limpa\"; KZV: decision "
-	  "(docs/rules.md 8.3)" },
+	{ RPL_P_OUT_CANASTRA, "out_canastra", E(0, 2, canastra_names),
+	  "canastra a side needs for the final going out (emptying the hand to take the morto needs none)",
+	  "STBL seed \"So pode bater com canastra limpa\", the final going out: decision; ABERTO seed \"Batida final "
+	  "apos morto exige canastra limpa\"; KZV: decision (docs/rules.md 8.3)" },
 	{ RPL_P_OUT_LAST_CARD, "out_last_card", E(0, 1, last_names),
 	  "discard: the final card must be discarded, not melded; any: either",
 	  "ABERTO seed \"ultima carta descartada, nao baixada\"; STBL seed \"Batida Direta\"; KZV: decision "
@@ -125,16 +136,16 @@ struct profile {
 /* clang-format off */ /* a table laid out by hand */
 static const struct profile profiles[] = {
 	{ "kzv", "KZV",
-	  { 0, 1, 1, 3000, 20, 10, 15, 10, 5, 100, 200, 200, 600, 300, 100, 100, 1, 0, RPL_END_HIGH,
+	  { 0, 1, 1, 3000, 20, 10, 15, 10, 5, 100, 200, 200, 600, 300, 100, 100, 1, RPL_WRAP_NARROW, RPL_END_HIGH,
 	    RPL_WILD_FLOATING, RPL_PILE_USE_ANY, 1, 0, 0, 0, 0, 1, 0, RPL_OUT_CANASTRA_ANY, RPL_OUT_LAST_ANY, 1,
 	    0, RPL_PENALTY_EACH } },
 	{ "stbl", "STBL",
-	  { 0, 1, 1, 0, 50, 10, 15, 10, 5, 100, 200, 500, 1000, 100, 100, 100, 1, 1, RPL_END_HIGH,
+	  { 0, 1, 1, 0, 50, 10, 15, 10, 5, 100, 200, 500, 1000, 100, 100, 100, 1, RPL_WRAP_DIRTY, RPL_END_HIGH,
 	    RPL_WILD_FIXED, RPL_PILE_TOP_LAID, 0, 0, 0, 0, 0, 1, 1, RPL_OUT_CANASTRA_CLEAN, RPL_OUT_LAST_ANY, 1,
 	    0, RPL_PENALTY_NOT_OUT } },
 	{ "aberto", "ABERTO",
-	  { 0, 1, 1, 3000, 20, 10, 15, 10, 5, 100, 200, 500, 1000, 100, 100, 100, 1, 1, RPL_END_HIGH,
-	    RPL_WILD_FIXED, RPL_PILE_FREE, 0, 1, 1, 1500, 75, 1, 0, RPL_OUT_CANASTRA_CLEAN,
+	  { 0, 1, 1, 3000, 20, 10, 15, 10, 5, 100, 200, 500, 1000, 100, 100, 100, 1, RPL_WRAP_DIRTY, RPL_END_HIGH,
+	    RPL_WILD_FIXED, RPL_PILE_FREE, 0, RPL_NO_RETURN_FACE, 1, 1500, 75, 1, 0, RPL_OUT_CANASTRA_CLEAN,
 	    RPL_OUT_LAST_DISCARD, 0, 100, RPL_PENALTY_EACH } },
 };
 /* clang-format on */
