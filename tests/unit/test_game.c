@@ -297,6 +297,54 @@ static void test_pile_buried_card(void **state)
 	tl_context = NULL;
 }
 
+/* The known cards (rpl_game_known): what a take shows everyone, lowered by each card of the face that leaves the hand. */
+static void assert_known_at(const rpl_game *g, int seat, const char *cards, const char *file, int line)
+{
+	rpl_card c[RPL_DECK_SIZE];
+	int n = rpl_game_known(g, seat, c, RPL_DECK_SIZE);
+	const char *got = tl_cards_str(c, n > 0 ? (size_t)n : 0);
+
+	if (strcmp(got, cards) != 0)
+		tl_fail_at(file, line, "seat %d's known cards are \"%s\", expected \"%s\"", seat, got, cards);
+}
+#define assert_known(g, seat, cards) assert_known_at((g), (seat), (cards), __FILE__, __LINE__)
+
+static void test_known_cards(void **state)
+{
+	rpl_game *g = new2("kzv", NULL);
+	rpl_card c[4];
+
+	(void)state;
+	tl_deal(g, .hand = { H0_SPADES, H1_JUNK }, .stock = "9s Js Kd Qs 8s");
+	assert_known(g, 0, "");
+	assert_int_equal(rpl_game_known(g, 2, c, 4), -1);
+	assert_int_equal(rpl_game_known(NULL, 0, c, 4), -1);
+	assert_applied(g, A_DRAW);
+	assert_applied(g, A_DISCARD("9s"));
+	assert_applied(g, A_DRAW);
+	assert_applied(g, A_DISCARD("5s"));
+	assert_applied(g, A_DRAW);
+	assert_applied(g, A_DISCARD("Kd")); /* seat 0 holds a Kd of its own */
+	assert_applied(g, A_DRAW);
+	assert_applied(g, A_DISCARD("Qs"));
+	assert_applied(g, A_TAKE);
+	assert_known(g, 0, "Kd 5s 9s Qs");
+	assert_known(g, 1, "");
+	/* a count without the cards; a short out gets the first ones */
+	assert_int_equal(rpl_game_known(g, 0, NULL, 0), 4);
+	assert_int_equal(rpl_game_known(g, 0, c, 2), 4);
+	assert_int_equal(c[0], tl_card("Kd"));
+	assert_int_equal(c[1], tl_card("5s"));
+	assert_applied(g, A_MELD("3s 4s 5s"));
+	assert_known(g, 0, "Kd 9s Qs");
+	/* two Kd held, one of them known: whichever is discarded, none is sure to remain */
+	assert_hand(g, 0, "Ac 4c 7c 10c 6d 9d Kd Kd 5h Qh 9s Qs");
+	assert_applied(g, A_DISCARD("Kd"));
+	assert_known(g, 0, "9s Qs");
+	assert_known(g, 1, "");
+	rpl_game_free(g);
+}
+
 /* KZV: a pile card laid by adding it to one of the side's melds also counts. */
 static void test_kzv_pile_card_added(void **state)
 {
@@ -1149,6 +1197,7 @@ int main(void)
 		cmocka_unit_test(test_partner_melds),
 		cmocka_unit_test(test_kzv_pile_frozen),
 		cmocka_unit_test(test_pile_buried_card),
+		cmocka_unit_test(test_known_cards),
 		cmocka_unit_test(test_kzv_pile_card_added),
 		cmocka_unit_test(test_stbl_pile_top),
 		cmocka_unit_test(test_stbl_pile_top_face),

@@ -264,6 +264,8 @@ const char *tl_snapshot(const rpl_game *g)
 	for (int s = 0; s < rpl_game_players(g); s++) {
 		n = rpl_game_hand(g, s, c, RPL_DECK_SIZE);
 		PUT("hand %d: %s\n", s, tl_cards_str(c, n > 0 ? (size_t)n : 0));
+		n = rpl_game_known(g, s, c, RPL_DECK_SIZE);
+		PUT("known %d: %s\n", s, tl_cards_str(c, n > 0 ? (size_t)n : 0));
 	}
 	n = rpl_game_pile(g, c, RPL_DECK_SIZE);
 	PUT("pile: %s\n", tl_cards_str(c, n > 0 ? (size_t)n : 0));

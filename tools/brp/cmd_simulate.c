@@ -29,8 +29,9 @@ static void usage(FILE *f)
 	      "  -p, --players N       2 or 4 (default 4)\n"
 	      "  -n, --matches N       how many matches (default 1)\n"
 	      "      --seed S          the seed of the whole corpus (default 1)\n"
-	      "  -b, --bot KIND        greedy, random or mixed (default greedy; mixed:\n"
-	      "                        greedy and random bots at random seats)\n"
+	      "  -b, --bot KIND        greedy, random, mixed or search[:N] (default greedy;\n"
+	      "                        mixed: greedy and random bots at random seats;\n"
+	      "                        search: N samples a decision, default 8, slow)\n"
 	      "  -t, --target T        the match target (default: the profile's; 0: one deal)\n"
 	      "      --commit          committed matches (format version 3): every deal derived\n"
 	      "                        from a seed committed to in the header and revealed at\n"
@@ -55,12 +56,16 @@ static void usage(FILE *f)
 	      f);
 }
 
-enum { BOT_GREEDY, BOT_RANDOM, BOT_MIXED };
+enum { BOT_GREEDY, BOT_RANDOM, BOT_MIXED, BOT_SEARCH };
+
+/* The search bot's samples a decision when -b search has no :N. */
+#define SEARCH_SAMPLES 8
 
 struct job {
 	const rpl_rules *rules;
 	const rpl_seckey *key;
 	int players, bot;
+	int samples; /* BOT_SEARCH: samples a decision */
 	int commit, player_seeds;
 	uint64_t seed;
 	long matches;
@@ -81,6 +86,23 @@ static uint64_t mix(uint64_t x)
 	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
 	x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
 	return x ^ (x >> 31);
+}
+
+/* -b KIND: a name of bots (in the order of BOT_*), or search:N, N samples a decision (1..1000). */
+static int bot_option(const struct brp_getopt *g, const char *const *bots, struct job *j)
+{
+	const char *colon = strchr(g->arg, ':');
+	char *end;
+	long n;
+
+	if (!colon)
+		return brp_opt_choice(g, bots, &j->bot);
+	n = strtol(colon + 1, &end, 10);
+	if (colon - g->arg != 6 || strncmp(g->arg, "search", 6) != 0 || end == colon + 1 || *end || n < 1 || n > 1000)
+		return brp_opt_refuse(g, "greedy, random, mixed, search or search:N (N samples a decision, 1 to 1000)");
+	j->bot = BOT_SEARCH;
+	j->samples = (int)n;
+	return 0;
 }
 
 /* Keep the first failure's message: "a: b" (a alone when b is empty). */
@@ -186,10 +208,13 @@ static int play_match(struct job *j, long index)
 	for (int s = 0; s < j->players; s++) {
 		int kind = j->bot == BOT_GREEDY   ? RPL_BOT_GREEDY
 		           : j->bot == BOT_RANDOM ? RPL_BOT_RANDOM
+		           : j->bot == BOT_SEARCH ? RPL_BOT_SEARCH
 		                                  : (int)rpl_rng_below(&rng, 2);
-		snprintf(namebuf[s], sizeof(namebuf[s]), "%s-%d", kind == RPL_BOT_GREEDY ? "greedy" : "random", s);
+		static const char *const kind_names[] = { "random", "greedy", "search" };
+		snprintf(namebuf[s], sizeof(namebuf[s]), "%s-%d", kind_names[kind], s);
 		names[s] = namebuf[s];
-		if (rpl_bot_new(&bots[s], kind, mix(seed + (uint64_t)s + 1)) != 0)
+		if (kind == RPL_BOT_SEARCH ? rpl_bot_new_search(&bots[s], mix(seed + (uint64_t)s + 1), j->samples, 1) != 0
+		                           : rpl_bot_new(&bots[s], kind, mix(seed + (uint64_t)s + 1)) != 0)
 			goto cleanup;
 	}
 	memset(&info, 0, sizeof(info));
@@ -426,7 +451,7 @@ static int simulate_options(struct job *j, struct brp_batch *b, struct brp_rules
 			break;
 		case 'n': rc = brp_opt_long(&g, 1, MAX_MATCHES, &j->matches); break;
 		case OPT_SEED: rc = brp_opt_u64(&g, &j->seed); break;
-		case 'b': rc = brp_opt_choice(&g, bots, &j->bot); break; /* in the order of BOT_* */
+		case 'b': rc = bot_option(&g, bots, j); break;
 		case 't': rc = brp_opt_long(&g, 0, 1000000, &a->target); break;
 		case 'o': rc = brp_opt_path(&g, &j->dir); break;
 		case OPT_ADD: a->add = 1; break;
@@ -539,6 +564,7 @@ int cmd_simulate(int argc, char **argv)
 	j.matches = 1;
 	j.seed = 1;
 	j.bot = BOT_GREEDY;
+	j.samples = SEARCH_SAMPLES;
 	pthread_mutex_init(&j.lock, NULL);
 	if ((status = simulate_options(&j, &b, &ro, &a, argc, argv)) >= 0)
 		goto cleanup;

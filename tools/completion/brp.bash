@@ -31,7 +31,7 @@ _brp()
 		return
 		;;
 	-b | --bot)
-		COMPREPLY=($(compgen -W "greedy random mixed" -- "$cur"))
+		COMPREPLY=($(compgen -W "greedy random mixed search" -- "$cur"))
 		return
 		;;
 	-e | --end)

@@ -215,6 +215,15 @@ RPL_API int rpl_game_turn_number(const rpl_game *g); /* turns begun in this deal
 RPL_API int rpl_game_hand(const rpl_game *g, int seat, rpl_card *out, size_t cap);
 /* Copies of face c in seat's hand; 0 for NULL g, a seat out of range or a non-card. */
 RPL_API int rpl_game_hand_count(const rpl_game *g, int seat, rpl_card c);
+/*
+ * The cards of seat's hand that every player knows are there, sorted by
+ * card id, into out (cap cards at most; out may be NULL); returns how many,
+ * or -1 for NULL g or a seat out of range. They are the cards the seat took
+ * with the pile and has not laid or discarded since: a card of a face that
+ * leaves the hand counts as one of them while the seat has any (whichever
+ * copy it was, one fewer is sure to remain). A subset of rpl_game_hand.
+ */
+RPL_API int rpl_game_known(const rpl_game *g, int seat, rpl_card *out, size_t cap);
 /* The discard pile, bottom first, into out (cap cards at most; out may be NULL); returns its size, -1 for NULL. */
 RPL_API int rpl_game_pile(const rpl_game *g, rpl_card *out, size_t cap);
 /* Cards left to draw (the stock, and a morto turned into stock); 0 for NULL. */

@@ -20,6 +20,7 @@
 #include "libreplay/log.h"
 #include "libreplay/position.h"
 #include "libreplay/sim.h"
+#include "libreplay/infoset.h"
 #include "libreplay/notation.h"
 #include "libreplay/export.h"
 #include "libreplay/deal.h"

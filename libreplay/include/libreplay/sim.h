@@ -37,7 +37,8 @@ RPL_API void rpl_layout_shuffle(rpl_layout *out, int nplayers, rpl_rng *rng);
 /* How a bot plays. */
 enum rpl_bot_kind {
 	RPL_BOT_RANDOM = 0, /* any legal decision, chosen at random */
-	RPL_BOT_GREEDY = 1  /* lays what it can, takes a useful pile, discards what helps least */
+	RPL_BOT_GREEDY = 1, /* lays what it can, takes a useful pile, discards what helps least */
+	RPL_BOT_SEARCH = 2  /* plays samples of what it cannot see out (rpl_bot_new_search) */
 };
 
 /*
@@ -50,10 +51,31 @@ typedef struct rpl_bot rpl_bot;
 /*
  * A bot of kind (enum rpl_bot_kind) with its own random stream, started
  * from seed. Returns 0 with *out owned by the caller (rpl_bot_free);
- * RPL_EINVAL for an unknown kind or a NULL out, RPL_ENOMEM. On failure
- * *out is NULL.
+ * RPL_EINVAL for an unknown kind, RPL_BOT_SEARCH (made by
+ * rpl_bot_new_search) or a NULL out, RPL_ENOMEM. On failure *out is NULL.
  */
 RPL_API int rpl_bot_new(rpl_bot **out, int kind, uint64_t seed);
+/*
+ * A search bot (RPL_BOT_SEARCH), started from seed: Perfect Information
+ * Monte Carlo. At a decision with more than one legal choice (and at most
+ * RPL_SEARCH_MAX_CANDIDATES of them; beyond, the greedy bot's choice) it
+ * deals samples games of what its seat cannot see (rpl_infoset_sample),
+ * plays each candidate out rollouts times on each of them to the end of
+ * the deal, the rollouts made by the greedy bot with one decision in 16
+ * taken at random, and takes the candidate with the best mean of its
+ * side's deal score less the other side's (the first listed of equals).
+ * It never reads a card its seat cannot see. Its decisions are a function
+ * of seed and the game alone. samples and rollouts run from 1 to 1000; the
+ * cost of a decision grows with candidates * samples * rollouts. Returns 0
+ * with *out owned by the caller (rpl_bot_free); RPL_EINVAL for a NULL out
+ * or a strength out of range, RPL_ENOMEM. On failure *out is NULL.
+ * rpl_bot_new refuses the kind: the search bot needs its strength.
+ */
+RPL_API int rpl_bot_new_search(rpl_bot **out, uint64_t seed, int samples, int rollouts);
+
+/* The most legal decisions the search bot compares; with more it plays the greedy bot's choice. */
+#define RPL_SEARCH_MAX_CANDIDATES 24
+
 /* Free a bot; NULL is accepted. */
 RPL_API void rpl_bot_free(rpl_bot *b);
 

@@ -9,6 +9,7 @@
 
 #include "libreplay/sim.h"
 #include "rules/game_impl.h"
+#include "play/bot_impl.h"
 
 #define MAXMOVES 2048
 
@@ -17,6 +18,7 @@ struct rpl_bot {
 	rpl_rng rng;
 	rpl_action moves[MAXMOVES];
 	struct rpl_game scratch, scratch2;
+	struct rpl__bot_ext ext; /* a bot of a later file of play/ (bot_impl.h), or zeros */
 };
 
 static uint64_t rotl(uint64_t x, int k)
@@ -107,8 +109,21 @@ int rpl_bot_new(rpl_bot **out, int kind, uint64_t seed)
 	return RPL_OK;
 }
 
+int rpl__bot_new_ext(rpl_bot **out, int kind, uint64_t seed, const struct rpl__bot_ext *ext)
+{
+	int err = rpl_bot_new(out, RPL_BOT_GREEDY, seed);
+
+	if (err)
+		return err;
+	(*out)->kind = kind;
+	(*out)->ext = *ext;
+	return RPL_OK;
+}
+
 void rpl_bot_free(rpl_bot *b)
 {
+	if (b && b->ext.free)
+		b->ext.free(b->ext.self);
 	free(b);
 }
 
@@ -323,6 +338,8 @@ int rpl_bot_choose(rpl_bot *b, const rpl_game *g, rpl_action *out)
 		return RPL_EINVAL;
 	if (g->phase != RPL_PHASE_DRAW && g->phase != RPL_PHASE_PLAY && g->phase != RPL_PHASE_MORTO)
 		return RPL_ESTATE;
+	if (b->ext.choose)
+		return b->ext.choose(b->ext.self, g, out);
 	n = rpl_game_legal(g, b->moves, MAXMOVES);
 	if (n == 0)
 		return RPL_ESTATE;

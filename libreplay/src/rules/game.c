@@ -115,6 +115,7 @@ int rpl_game_deal(rpl_game *g, const rpl_layout *lay)
 	g->deal_no++;
 	memset(g->hand, 0, sizeof(g->hand));
 	memset(g->hand_n, 0, sizeof(g->hand_n));
+	memset(g->known, 0, sizeof(g->known));
 	for (int s = 0; s < g->n; s++) {
 		for (int i = 0; i < RPL_HAND_SIZE; i++)
 			g->hand[s][lay->hand[s][i]]++;
@@ -209,6 +210,7 @@ int rpl__apply(struct rpl_game *g, const rpl_action *a)
 		if (g->src_pos >= g->src_len)
 			return rpl__game_refuse(g, RPL_RULE_STOCK_EMPTY, "the stock is empty");
 		g->hand[g->seat][g->last_drawn]--;
+		rpl__game_known_drop(g, g->last_drawn);
 		g->pile[g->pile_n++] = g->last_drawn;
 		{
 			rpl_card c = rpl__game_draw(g);
@@ -304,6 +306,19 @@ int rpl_game_hand_count(const rpl_game *g, int seat, rpl_card c)
 	if (!g || seat < 0 || seat >= g->n || c >= RPL_NFACES)
 		return 0;
 	return g->hand[seat][c];
+}
+
+int rpl_game_known(const rpl_game *g, int seat, rpl_card *out, size_t cap)
+{
+	size_t k = 0;
+
+	if (!g || seat < 0 || seat >= g->n)
+		return -1;
+	for (rpl_card c = 0; c < RPL_NFACES; c++)
+		for (int i = 0; i < g->known[seat][c]; i++, k++)
+			if (out && k < cap)
+				out[k] = c;
+	return (int)k;
 }
 
 int rpl_game_pile(const rpl_game *g, rpl_card *out, size_t cap)

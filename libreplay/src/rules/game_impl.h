@@ -32,6 +32,13 @@ struct rpl_game {
 
 	cardset hand[RPL_MAX_SEATS];
 	uint8_t hand_n[RPL_MAX_SEATS];
+	/*
+	 * Cards known to all to be in each hand: taken from the pile and not
+	 * laid or discarded since. A lower bound of hand, kept per face: a card
+	 * of face c that leaves the hand lowers known[c] (whichever copy it was,
+	 * one fewer is sure to remain). rpl_game_known; the information sets.
+	 */
+	cardset known[RPL_MAX_SEATS];
 
 	rpl_card src[RPL_DECK_SIZE]; /* the draw source: stock, then mortos turned stock */
 	uint8_t src_pos, src_len;
@@ -87,6 +94,13 @@ static inline int rpl__game_next_morto(const struct rpl_game *g)
 		if (g->morto_state[i] == -1)
 			return i;
 	return -1;
+}
+
+/* A card of face c left the hand of the seat to move: one fewer of that face is known to be there. */
+static inline void rpl__game_known_drop(struct rpl_game *g, rpl_card c)
+{
+	if (g->known[g->seat][c])
+		g->known[g->seat][c]--;
 }
 
 /* ---- game_end.c ---- */

@@ -114,8 +114,10 @@ int rpl__game_lay(struct rpl_game *g, const rpl_action *a)
 	}
 
 	/* commit */
-	for (int i = 0; i < a->ncards; i++)
+	for (int i = 0; i < a->ncards; i++) {
 		g->hand[g->seat][a->cards[i]]--;
+		rpl__game_known_drop(g, a->cards[i]);
+	}
 	g->hand_n[g->seat] = (uint8_t)(g->hand_n[g->seat] - a->ncards);
 	g->melds[side][idx] = m;
 	if (idx == g->nmelds[side])
@@ -157,6 +159,7 @@ int rpl__game_discard(struct rpl_game *g, const rpl_action *a)
 	/* commit */
 	g->hand[g->seat][c]--;
 	g->hand_n[g->seat]--;
+	rpl__game_known_drop(g, c);
 	g->pile[g->pile_n++] = c;
 	if (RV(&g->rules, PILE_FREEZES) && RPL_IS_WILDCAPABLE(c))
 		g->stats.pile_frozen++;

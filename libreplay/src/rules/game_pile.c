@@ -28,6 +28,7 @@ static void take_commit(struct rpl_game *g)
 	for (int i = 0; i < g->pile_n; i++) {
 		g->hand[g->seat][g->pile[i]]++;
 		g->taken[g->pile[i]]++;
+		g->known[g->seat][g->pile[i]]++;
 	}
 	g->hand_n[g->seat] = (uint8_t)(g->hand_n[g->seat] + g->pile_n);
 	g->pile_n = 0;

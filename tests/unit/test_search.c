@@ -1,0 +1,107 @@
+/*
+ * The search bot (rpl_bot_new_search, play/search.c): its strength's bounds,
+ * whole deals of every profile and table size played legally with it at
+ * some seats, the same decisions for the same seed, and a bot that never
+ * reads the cards its seat cannot see (the same decisions on a sample of
+ * the game for its seat).
+ */
+#include "testlib.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "libreplay/infoset.h"
+#include "libreplay/sim.h"
+
+static void test_search_arguments(void **state)
+{
+	rpl_bot *b = (rpl_bot *)1;
+
+	(void)state;
+	assert_int_equal(rpl_bot_new_search(NULL, 1, 2, 1), RPL_EINVAL);
+	assert_int_equal(rpl_bot_new_search(&b, 1, 0, 1), RPL_EINVAL);
+	assert_null(b);
+	assert_int_equal(rpl_bot_new_search(&b, 1, 2, 0), RPL_EINVAL);
+	assert_int_equal(rpl_bot_new_search(&b, 1, 1001, 1), RPL_EINVAL);
+	assert_int_equal(rpl_bot_new(&b, RPL_BOT_SEARCH, 1), RPL_EINVAL);
+	assert_int_equal(rpl_bot_new_search(&b, 1, 1, 1), 0);
+	assert_int_equal(rpl_bot_choose(b, NULL, NULL), RPL_EINVAL);
+	rpl_bot_free(b);
+}
+
+/*
+ * One deal: the search bot (1 sample, 1 rollout) at the even seats,
+ * greedy at the odd; every decision accepted. With check, each decision of
+ * the search bot is also asked of a twin bot (the same seed) on a sample
+ * of the game for its seat: it must be the same.
+ */
+static void play_deal(const char *profile, int n, uint64_t seed, int check, rpl_action *log, int *nlog)
+{
+	rpl_game *g = tl_game(profile, NULL, n, n - 1), *s = rpl_game_clone(g);
+	rpl_bot *bots[RPL_MAX_SEATS] = { NULL }, *twins[RPL_MAX_SEATS] = { NULL };
+	rpl_layout lay;
+	rpl_rng rng;
+
+	rpl_rng_seed(&rng, seed);
+	rpl_layout_shuffle(&lay, n, &rng);
+	for (int i = 0; i < n; i++) {
+		assert_int_equal(i % 2 ? rpl_bot_new(&bots[i], RPL_BOT_GREEDY, seed + (uint64_t)i)
+		                       : rpl_bot_new_search(&bots[i], seed + (uint64_t)i, 1, 1),
+		                 0);
+		if (i % 2 == 0)
+			assert_int_equal(rpl_bot_new_search(&twins[i], seed + (uint64_t)i, 1, 1), 0);
+	}
+	assert_int_equal(rpl_game_deal(g, &lay), 0);
+	*nlog = 0;
+	while (rpl_game_phase(g) < RPL_PHASE_DEAL_OVER) {
+		int seat = rpl_game_seat(g);
+		rpl_action a, b;
+		assert_true(*nlog < 4000);
+		assert_int_equal(rpl_bot_choose(bots[seat], g, &a), 0);
+		if (twins[seat]) {
+			/* the twin decides on another deal of what the seat cannot see */
+			assert_int_equal(rpl_infoset_sample(g, seat, &rng, s), 0);
+			assert_int_equal(rpl_bot_choose(twins[seat], check ? s : g, &b), 0);
+			assert_memory_equal(&a, &b, sizeof(a));
+		}
+		if (rpl_game_apply(g, &a) != 0)
+			tl_fail("the search bot's decision was refused: %s\n%s", rpl_game_errmsg(g), tl_snapshot(g));
+		log[(*nlog)++] = a;
+	}
+	for (int i = 0; i < n; i++) {
+		rpl_bot_free(bots[i]);
+		rpl_bot_free(twins[i]);
+	}
+	rpl_game_free(s);
+	rpl_game_free(g);
+}
+
+static void test_search_plays(void **state)
+{
+	static const char *const profiles[] = { "kzv", "stbl", "aberto" };
+	static rpl_action log1[4000], log2[4000];
+
+	(void)state;
+	for (size_t p = 0; p < 3; p++)
+		for (int n = 2; n <= 4; n += 2) {
+			int n1, n2;
+			char ctx[64];
+			snprintf(ctx, sizeof(ctx), "%s, %d players", profiles[p], n);
+			tl_context = ctx;
+			play_deal(profiles[p], n, 40 + p * 3 + (uint64_t)n, 1, log1, &n1);
+			/* the same seed, the same deal */
+			play_deal(profiles[p], n, 40 + p * 3 + (uint64_t)n, 0, log2, &n2);
+			assert_int_equal(n1, n2);
+			assert_memory_equal(log1, log2, (size_t)n1 * sizeof(rpl_action));
+		}
+	tl_context = NULL;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_search_arguments),
+		cmocka_unit_test(test_search_plays),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
