@@ -299,6 +299,7 @@ static void test_rule_names(void **state)
 		{ RPL_RULE_MELD_OPPONENT, "meld.opponent" },
 		{ RPL_RULE_MELD_WILD_STUCK, "meld.wild_stuck" },
 		{ RPL_RULE_OPEN_MINIMUM, "open.minimum" },
+		{ RPL_RULE_TURN_DEAD_END, "turn.dead_end" },
 		{ RPL_RULE_OUT_NO_MORTO, "out.no_morto" },
 		{ RPL_RULE_OUT_NO_CANASTRA, "out.no_canastra" },
 		{ RPL_RULE_OUT_NO_CLEAN, "out.no_clean_canastra" },
@@ -312,7 +313,7 @@ static void test_rule_names(void **state)
 			        names[i].name);
 	assert_string_equal(rpl_rule_name(999), "unknown");
 	assert_string_equal(rpl_rule_name(-3), "unknown");
-	assert_string_equal(rpl_rule_name(12), "unknown"); /* a gap in the numbering */
+	assert_string_equal(rpl_rule_name(13), "unknown"); /* a gap in the numbering */
 }
 
 static void test_canastra_names(void **state)

@@ -429,7 +429,7 @@ static int simulate_options(struct job *j, struct brp_batch *b, struct brp_rules
 		BRP_OPT_HELP,
 		BRP_OPT_END,
 	};
-	static const char *const bots[] = { "greedy", "random", "mixed", NULL };
+	static const char *const bots[] = { "greedy", "random", "mixed", "search", NULL };
 	static const char *const counts[] = { "2", "4", NULL };
 	struct brp_getopt g;
 	int c, rc;

@@ -43,6 +43,12 @@ struct turn_search {
 	uint64_t *memo; /* digest | answer in the low 2 bits; 0 empty */
 	size_t nmemo, memo_slots;
 	uint64_t *seen; /* the generator's table (RPL__LEGAL_SEEN_SLOTS), kept empty between calls */
+	/*
+	 * The lays of the last search that found an end, in order (path_len -1:
+	 * it ended on a remembered position, so the path is not known).
+	 */
+	rpl_action path[SEARCH_DEPTH];
+	int path_len;
 };
 
 /* Has the turn asked about ended (or the deal with it)? */
@@ -249,15 +255,19 @@ static int search(struct turn_search *ts, const struct rpl_game *g, int d)
 	size_t base, n;
 	int answer = DEAD, known;
 
-	if (turn_over(ts, g) || quick_end(g))
+	if (turn_over(ts, g) || quick_end(g)) {
+		ts->path_len = d;
 		return ENDS;
+	}
 	if (d + 1 >= SEARCH_DEPTH || ++ts->visited > SEARCH_LIMIT) {
 		ts->gave_up = 1;
 		return UNKNOWN;
 	}
 	key = digest(g);
-	if ((known = memo_get(ts, key)) != UNKNOWN)
+	if ((known = memo_get(ts, key)) != UNKNOWN) {
+		ts->path_len = -1;
 		return known;
+	}
 	if (plainly_dead(g)) {
 		memo_put(ts, key, DEAD);
 		return DEAD;
@@ -269,6 +279,7 @@ static int search(struct turn_search *ts, const struct rpl_game *g, int d)
 	next = ts->states[d + 1];
 	if (some_discard(g, next)) {
 		memo_put(ts, key, ENDS);
+		ts->path_len = d;
 		return ENDS;
 	}
 	/* the lays (and pick-ups, rejects) of this position, on the stack of moves */
@@ -292,9 +303,10 @@ static int search(struct turn_search *ts, const struct rpl_game *g, int d)
 		if (rpl__apply(next, &ts->moves[base + i]) != 0)
 			continue; /* not possible: the generator asked the engine */
 		r = search(ts, next, d + 1);
-		if (r == ENDS)
+		if (r == ENDS) {
 			answer = ENDS;
-		else if (r == UNKNOWN)
+			ts->path[d] = ts->moves[base + i];
+		} else if (r == UNKNOWN)
 			answer = UNKNOWN;
 	}
 	ts->nmoves = base;
@@ -369,15 +381,62 @@ int rpl_game_turn_can_end(const rpl_game *g)
 	return rpl__turn_can_end(g, NULL);
 }
 
-/* rpl_game_legal's hook: a decision that ends the turn, or after which the turn can still end. */
+/*
+ * rpl_game_legal's hook: a decision that ends the turn, or after which the
+ * turn can still end. Most decisions leave the way the turn could end before
+ * them open: the lays of an end found once from the position itself (the
+ * witness) are tried first after each decision, every step judged by the
+ * engine, and only a decision that spoils them is searched. Without this a
+ * hand of many cards (a big pile taken under a duty) asks one search a
+ * decision, each listing the same thousands of lays.
+ */
+#define WITNESSES 8 /* the ends kept: the position's own, then those the searches after decisions found */
+
+struct witness {
+	int n;
+	rpl_action steps[SEARCH_DEPTH];
+};
+
 struct keep_ctx {
 	struct turn_search ts;
 	const struct rpl_game *g;
+	int looked;          /* the position's own witness was looked for */
+	int nwit, next;      /* witnesses kept; the slot the next one takes */
+	struct witness *wit; /* WITNESSES of them */
+	struct rpl_game *scratch, *scratch2;
 };
+
+/* Keep the path of the search that just found an end as a witness. */
+static void keep_witness(struct keep_ctx *k)
+{
+	struct witness *w;
+
+	if (k->ts.path_len < 0)
+		return;
+	w = &k->wit[k->next];
+	w->n = k->ts.path_len;
+	memcpy(w->steps, k->ts.path, sizeof(rpl_action) * (size_t)w->n);
+	k->next = (k->next + 1) % WITNESSES;
+	if (k->nwit < WITNESSES)
+		k->nwit++;
+}
+
+/* Does witness w, played after the decision (its steps the engine refuses left out), end the turn? */
+static int witness_ends(struct keep_ctx *k, const struct witness *w, const struct rpl_game *after)
+{
+	memcpy(k->scratch, after, sizeof(*k->scratch));
+	for (int i = 0; i < w->n; i++) {
+		memcpy(k->scratch2, k->scratch, sizeof(*k->scratch2));
+		if (rpl__apply(k->scratch2, &w->steps[i]) == 0)
+			memcpy(k->scratch, k->scratch2, sizeof(*k->scratch));
+	}
+	return turn_over(&k->ts, k->scratch) || quick_end(k->scratch) || some_discard(k->scratch, k->scratch2);
+}
 
 static int keep_endable(void *ctx, const struct rpl_game *after, const rpl_action *a)
 {
 	struct keep_ctx *k = ctx;
+	int r;
 
 	(void)a;
 	if (turn_over(&k->ts, after) || quick_end(after))
@@ -387,8 +446,24 @@ static int keep_endable(void *ctx, const struct rpl_game *after, const rpl_actio
 			return 1; /* no room to ask: listed, as the engine accepts it */
 		k->ts.turn_no = k->g->turn_no;
 		k->ts.seat = k->g->seat;
+		k->scratch = malloc(sizeof(*k->scratch));
+		k->scratch2 = malloc(sizeof(*k->scratch2));
+		k->wit = malloc(sizeof(*k->wit) * WITNESSES);
+		if (!k->scratch || !k->scratch2 || !k->wit)
+			k->looked = -1; /* no witnesses: every decision is searched */
 	}
-	return ask(&k->ts, after) != DEAD;
+	if (k->looked == 0) {
+		k->looked = 1;
+		if (ask(&k->ts, k->g) == ENDS)
+			keep_witness(k);
+	}
+	for (int i = 0; k->looked == 1 && i < k->nwit; i++)
+		if (witness_ends(k, &k->wit[(k->next + WITNESSES - 1 - i) % WITNESSES], after))
+			return 1;
+	r = ask(&k->ts, after);
+	if (r == ENDS && k->looked == 1)
+		keep_witness(k);
+	return r != DEAD;
 }
 
 size_t rpl_game_legal(const rpl_game *g, rpl_action *out, size_t cap)
@@ -404,5 +479,8 @@ size_t rpl_game_legal(const rpl_game *g, rpl_action *out, size_t cap)
 	k.ts.seat = g->seat;
 	n = rpl__legal_gen(g, out, cap, keep_endable, &k);
 	search_free(&k.ts);
+	free(k.scratch);
+	free(k.scratch2);
+	free(k.wit);
 	return n;
 }
