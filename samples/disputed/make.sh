@@ -56,6 +56,12 @@ edit pile-frozen kzv-4p \
 edit pile-top-not-laid stbl-2p \
 	'8. 0: take, meld 6d 7d 8d 9d, discard 8s' \
 	'8. 0: take, discard 8s'
+# STBL: a dead end (docs/rules.md 11.10). Seat 0 takes the pile, whose top card As must be laid this
+# turn, and first melds 2h 3h JK: the two wilds As needed are gone, no lay can hold it, and no decision
+# can end the turn. The discard that follows is refused (pile.top_not_laid); the verdict names the meld.
+edit dead-end stbl-2p \
+	'2. 0: take, meld 2h As 3s, meld 9c 10c JK, discard 9d' \
+	'2. 0: take, meld 2h 3h JK, discard 9d'
 # STBL: going out needs a clean canastra; with 9s alone, 0.6 is 9s..As, six
 # cards, and side 0's three canastras are dirty.
 edit out-no-clean-canastra stbl-4p \

@@ -10,7 +10,7 @@
  *    listed, as the same decision or one with the same effect (under
  *    floating wilds, a move that differs only in where a wild ends up is
  *    listed once: the same cards then count as the same move), unless it
- *    leaves a turn that cannot end (docs/rules.md 11.9): those are not;
+ *    leaves a turn that cannot end (docs/rules.md 11.10): those are not;
  * 3. the pile-take check says what the engine's own lays say: when the
  *    engine lets the pile be taken under a duty (KZV, STBL), a lay that
  *    meets the duty is among the legal moves after the take (KZV: a card

@@ -1,6 +1,6 @@
 /*
  * A seat that plays whatever rpl_game_legal offers is never stranded
- * (issue 28, part 1; docs/rules.md 11.9): uniform random walks over the
+ * (issue 28, part 1; docs/rules.md 11.10): uniform random walks over the
  * listed decisions, 1,000 one-deal matches for each profile and table
  * size, reach no live position without a legal decision, every listed
  * decision is accepted by the engine, and each walk, recorded, verifies ok

@@ -176,7 +176,7 @@ RPL_API const char *rpl_game_errmsg(const rpl_game *g);
  * the turn can still end legally (rpl_game_turn_can_end): a seat that plays
  * only listed decisions is never stranded. A decision the engine accepts
  * but that leaves a turn no sequence of decisions can end (docs/rules.md
- * 11.9) is not listed. Only reads g (0 for NULL); the moves are the
+ * 11.10) is not listed. Only reads g (0 for NULL); the moves are the
  * caller's. It allocates the room of its search, and lists a decision the
  * engine accepts without asking when that room cannot be had.
  */
@@ -187,7 +187,7 @@ RPL_API size_t rpl_game_legal(const rpl_game *g, rpl_action *out, size_t cap);
  * sequence of its own decisions from here ends the turn (a discard the
  * engine accepts, going out, a morto picked up after the last discard), 0
  * when none does: a dead end, where every discard is refused and no lay
- * leads to a position where one is not (docs/rules.md 11.9). Three rules
+ * leads to a position where one is not (docs/rules.md 11.10). Three rules
  * make dead ends: a pile duty (KZV, STBL), a vulnerable side's opening
  * minimum and ABERTO's one-card pile, all checked when the turn ends. The
  * answer is the engine's, by an exhaustive search of the rest of the turn

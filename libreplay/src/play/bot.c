@@ -1,8 +1,10 @@
 /*
  * Deterministic deals and bots. The bots choose among the engine's own
- * legal moves, so whatever they play is legal by construction; they look
- * one step ahead so that a turn can always end (the pile-use duty and a
- * vulnerable opening are met before anything else).
+ * legal moves (rpl_game_legal), so whatever they play is legal by
+ * construction, and a turn can always end: the list holds only decisions
+ * after which it can (rules/turn.c, docs/rules.md 11.10). What is left here
+ * is strategy: the pile-use duty is met first, and a vulnerable side opens
+ * with a plan that reaches the minimum from the hand.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +19,7 @@ struct rpl_bot {
 	int kind;
 	rpl_rng rng;
 	rpl_action moves[MAXMOVES];
-	struct rpl_game scratch, scratch2;
+	struct rpl_game scratch;
 	struct rpl__bot_ext ext; /* a bot of a later file of play/ (bot_impl.h), or zeros */
 };
 
@@ -130,32 +132,6 @@ void rpl_bot_free(rpl_bot *b)
 static int is_lay(const rpl_action *a)
 {
 	return a->kind == RPL_ACT_MELD || a->kind == RPL_ACT_ADD;
-}
-
-/* After a, can the turn still go on (or is the deal over)? */
-static int not_stuck(rpl_bot *b, const struct rpl_game *g, const rpl_action *a)
-{
-	memcpy(&b->scratch, g, sizeof(b->scratch));
-	if (rpl__apply(&b->scratch, a) != 0)
-		return 0;
-	if (b->scratch.phase >= RPL_PHASE_DEAL_OVER || b->scratch.phase != RPL_PHASE_PLAY)
-		return 1;
-	if (b->scratch.duty && !b->scratch.duty_done)
-		return 1; /* the duty lays are chosen first; there was one when the pile was taken */
-	/* a discard that is accepted is the usual way on; the full list only when none is */
-	for (rpl_card c = 0; c < RPL_NFACES; c++) {
-		rpl_action d;
-		if (!b->scratch.hand[b->scratch.seat][c])
-			continue;
-		memset(&d, 0, sizeof(d));
-		d.kind = RPL_ACT_DISCARD;
-		d.ncards = 1;
-		d.cards[0] = c;
-		memcpy(&b->scratch2, &b->scratch, sizeof(b->scratch2));
-		if (rpl__apply(&b->scratch2, &d) == 0)
-			return 1;
-	}
-	return rpl_game_legal(&b->scratch, NULL, 0) > 0;
 }
 
 /* Does laying a meet the pile-use duty? */
@@ -423,8 +399,6 @@ int rpl_bot_choose(rpl_bot *b, const rpl_game *g, rpl_action *out)
 					continue;
 				if (kind != want && tries < 6)
 					continue;
-				if (kind == 1 && !not_stuck(b, g, a))
-					continue;
 				pick = (int)i;
 			}
 		}
@@ -435,7 +409,7 @@ int rpl_bot_choose(rpl_bot *b, const rpl_game *g, rpl_action *out)
 				if (!is_lay(&b->moves[i]))
 					continue;
 				w = lay_worth(g, &b->moves[i], b);
-				if (w > bestw && not_stuck(b, g, &b->moves[i])) {
+				if (w > bestw) {
 					best = (int)i;
 					bestw = w;
 				}

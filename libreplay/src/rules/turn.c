@@ -3,7 +3,7 @@
  * pile's use in KZV and STBL, a vulnerable side's opening minimum, ABERTO's
  * one-card pile), so a decision the engine accepts may leave a turn that no
  * sequence of decisions can end: every discard is refused and no lay leads
- * to one that is not (docs/rules.md 11.9). This file answers the question
+ * to one that is not (docs/rules.md 11.10). This file answers the question
  * by a search of the rest of the turn, in which the engine judges every
  * step (rpl__apply; no rule is copied here), and keeps rpl_game_legal to
  * the decisions after which the answer is yes.
