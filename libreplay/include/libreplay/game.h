@@ -192,7 +192,8 @@ RPL_API size_t rpl_game_legal(const rpl_game *g, rpl_action *out, size_t cap);
  * minimum and ABERTO's one-card pile, all checked when the turn ends. The
  * answer is the engine's, by an exhaustive search of the rest of the turn
  * over the seat's lays (the seat's own cards and the morto as they are in
- * g); a search that passes 20,000 positions (only a hostile position does)
+ * g); a search that passes 20,000 positions or 200,000 decisions listed
+ * (only a hostile position does)
  * answers 1. RPL_ESTATE when no turn is in progress (no deal, the deal or
  * match over), RPL_EINVAL for NULL, RPL_ENOMEM. Only reads g.
  */

@@ -22,8 +22,13 @@
 #include "rules/game_impl.h"
 #include "base/grow.h"
 
-/* How many positions one question may visit before it gives up (and answers yes). */
+/*
+ * How many positions one question may visit, and how many decisions it may
+ * list in all (a position of a hand of many cards lists thousands), before it
+ * gives up and answers yes: a hostile log's turn costs a bounded time.
+ */
 #define SEARCH_LIMIT 20000
+#define WORK_LIMIT 200000
 /* How deep the lays of one turn may go: each lays a card at least, from a hand of at most 108. */
 #define SEARCH_DEPTH 112
 /* Remembered positions (open addressing; a power of two), at first and at most. */
@@ -35,7 +40,7 @@ enum { UNKNOWN = 0, ENDS = 1, DEAD = 2 };
 struct turn_search {
 	int32_t turn_no; /* the turn asked about */
 	uint8_t seat;
-	long visited;
+	long visited, work;
 	int gave_up;
 	struct rpl_game *states[SEARCH_DEPTH]; /* one a depth, made as the search goes deeper (they never move) */
 	rpl_action *moves;                     /* a stack of the lays still to try at each depth */
@@ -296,6 +301,12 @@ static int search(struct turn_search *ts, const struct rpl_game *g, int d)
 			break;
 	}
 	ts->nmoves = base + n;
+	ts->work += (long)n + 1;
+	if (ts->work > WORK_LIMIT) {
+		ts->nmoves = base;
+		ts->gave_up = 1;
+		return UNKNOWN;
+	}
 	order_lays(g, ts->moves + base, n);
 	for (size_t i = 0; i < n && answer != ENDS; i++) {
 		int r;
@@ -349,6 +360,7 @@ static int ask(struct turn_search *ts, const struct rpl_game *g)
 	if (turn_over(ts, g) || quick_end(g))
 		return ENDS;
 	ts->visited = 0;
+	ts->work = 0;
 	return search(ts, g, 0);
 }
 
