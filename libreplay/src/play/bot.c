@@ -305,10 +305,152 @@ static int keep_score(const struct rpl_game *g, rpl_card c)
 	return score - rpl__card_value(&g->rules, c) / 5;
 }
 
+/*
+ * The draw: take the pile or draw. The random bot takes one time in three
+ * (when a vulnerable side's take opens it); the greedy one takes a pile one
+ * of whose cards can be laid now (it will be: so piles shrink and a deal
+ * cannot cycle through endless takes). n moves in b->moves.
+ */
+static int choose_draw(rpl_bot *b, const struct rpl_game *g, size_t n)
+{
+	int side = SIDE(g->seat), take = -1, pick = 0, useful = 0;
+	cardset h;
+
+	for (size_t i = 0; i < n; i++)
+		if (b->moves[i].kind == RPL_ACT_TAKE)
+			take = (int)i;
+		else if (b->moves[i].kind == RPL_ACT_DRAW)
+			pick = (int)i;
+	if (take < 0)
+		return pick;
+	if (b->kind == RPL_BOT_RANDOM)
+		return rpl_rng_below(&b->rng, 3) == 0 && take_opens(b, g, &b->moves[take]) ? take : pick;
+	memcpy(h, g->hand[g->seat], sizeof(h));
+	for (int i = 0; i < g->pile_n; i++)
+		h[g->pile[i]]++;
+	memcpy(&b->scratch, g, sizeof(b->scratch));
+	if (rpl__apply(&b->scratch, &b->moves[take]) == 0) {
+		struct rpl_game *post = malloc(sizeof(*post));
+		if (post) {
+			memcpy(post, &b->scratch, sizeof(*post));
+			for (int i = 0; i < g->pile_n && !useful; i++)
+				useful = rpl__can_lay(g, side, h, g->pile[i], NULL) && rpl__can_lay(g, side, h, g->pile[i], post);
+			free(post);
+		}
+	}
+	/* a vulnerable side that has not opened takes only what lets it open */
+	if (useful)
+		useful = take_opens(b, g, &b->moves[take]);
+	return useful ? take : pick;
+}
+
+/* A lay that meets the pile-use duty: the greedy bot's of the most cards, the random bot's at random; or -1. */
+static int choose_duty(rpl_bot *b, const struct rpl_game *g, size_t n)
+{
+	int best = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!is_lay(&b->moves[i]) || !meets_duty(b, g, &b->moves[i]))
+			continue;
+		if (best < 0 ||
+		    (b->kind == RPL_BOT_GREEDY ? b->moves[i].ncards > b->moves[best].ncards : rpl_rng_below(&b->rng, 2) == 0))
+			best = (int)i;
+	}
+	return best;
+}
+
+/* The random bot: a reject, a lay or a discard, each kind alike, then any of that kind; or -1. */
+static int choose_random(rpl_bot *b, size_t n, size_t nlay)
+{
+	int want = (int)rpl_rng_below(&b->rng, 3), pick = -1;
+
+	for (int tries = 0; tries < 8 && pick < 0; tries++) {
+		size_t i = rpl_rng_below(&b->rng, (uint32_t)n);
+		const rpl_action *a = &b->moves[i];
+		int kind = a->kind == RPL_ACT_REJECT ? 0 : is_lay(a) ? 1 : 2;
+		if (kind == 1 && !nlay)
+			continue;
+		if (kind != want && tries < 6)
+			continue;
+		pick = (int)i;
+	}
+	return pick;
+}
+
+/* The greedy bot's lay: the one worth most (lay_worth); or -1. */
+static int choose_lay(rpl_bot *b, const struct rpl_game *g, size_t n)
+{
+	int best = -1, bestw = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int w;
+		if (!is_lay(&b->moves[i]))
+			continue;
+		w = lay_worth(g, &b->moves[i], b);
+		if (w > bestw) {
+			best = (int)i;
+			bestw = w;
+		}
+	}
+	return best;
+}
+
+/* A discard: the greedy one keeps what helps it and starves the opponents; a discard that goes out first. */
+static int choose_discard(rpl_bot *b, const struct rpl_game *g, size_t n)
+{
+	int best = -1, bests = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int s;
+		if (b->moves[i].kind != RPL_ACT_DISCARD)
+			continue;
+		s = b->kind == RPL_BOT_GREEDY ? keep_score(g, b->moves[i].cards[0]) : (int)rpl_rng_below(&b->rng, 1000);
+		/* a discard that goes out ends the deal in the bot's favour */
+		memcpy(&b->scratch, g, sizeof(b->scratch));
+		if (rpl__apply(&b->scratch, &b->moves[i]) == 0 && b->scratch.phase >= RPL_PHASE_DEAL_OVER &&
+		    b->scratch.out_seat == g->seat)
+			s = -100000;
+		if (best < 0 || s < bests) {
+			best = (int)i;
+			bests = s;
+		}
+	}
+	return best;
+}
+
+/* The play after the draw, in order: the pile duty, a vulnerable opening, a lay, a discard. */
+static int choose_play(rpl_bot *b, const struct rpl_game *g, size_t n)
+{
+	int side = SIDE(g->seat), pick = -1;
+	int vuln_closed = g->vulnerable[side] && !g->opened_before && g->laid_value < RV(&g->rules, VULNERABLE_MIN_OPEN);
+	size_t nlay = 0;
+
+	for (size_t i = 0; i < n; i++)
+		nlay += is_lay(&b->moves[i]);
+	/* 1: the pile-use duty comes first; a vulnerable side that has not opened meets it inside a plan */
+	if (g->duty && !g->duty_done)
+		pick = vuln_closed ? opening_plan(b, g, n) : choose_duty(b, g, n);
+	/* 2: a vulnerable side opens only with a plan that reaches the minimum */
+	if (pick < 0 && nlay && vuln_closed) {
+		pick = opening_plan(b, g, n);
+		if (pick < 0)
+			nlay = 0;
+	}
+	if (pick < 0 && b->kind == RPL_BOT_RANDOM)
+		pick = choose_random(b, n, nlay);
+	if (pick < 0 && b->kind == RPL_BOT_GREEDY && nlay)
+		pick = choose_lay(b, g, n);
+	if (pick < 0)
+		pick = choose_discard(b, g, n);
+	if (pick < 0)
+		pick = (int)rpl_rng_below(&b->rng, (uint32_t)n);
+	return pick;
+}
+
 int rpl_bot_choose(rpl_bot *b, const rpl_game *g, rpl_action *out)
 {
-	size_t n, nlay = 0;
-	int side, pick = -1;
+	size_t n;
+	int pick;
 
 	if (!b || !g || !out)
 		return RPL_EINVAL;
@@ -321,124 +463,7 @@ int rpl_bot_choose(rpl_bot *b, const rpl_game *g, rpl_action *out)
 		return RPL_ESTATE;
 	if (n > MAXMOVES)
 		n = MAXMOVES;
-	side = SIDE(g->seat);
-
-	if (g->phase == RPL_PHASE_MORTO) {
-		pick = 0;
-	} else if (g->phase == RPL_PHASE_DRAW) {
-		int take = -1;
-		pick = 0;
-		for (size_t i = 0; i < n; i++)
-			if (b->moves[i].kind == RPL_ACT_TAKE)
-				take = (int)i;
-			else if (b->moves[i].kind == RPL_ACT_DRAW)
-				pick = (int)i;
-		if (take >= 0) {
-			if (b->kind == RPL_BOT_RANDOM) {
-				if (rpl_rng_below(&b->rng, 3) == 0 && take_opens(b, g, &b->moves[take]))
-					pick = take;
-			} else {
-				/* greedy: take a pile one of whose cards can be laid now (it will be: so piles
-				 * shrink and a deal cannot cycle through endless takes) */
-				cardset h;
-				int useful = 0;
-				memcpy(h, g->hand[g->seat], sizeof(h));
-				for (int i = 0; i < g->pile_n; i++)
-					h[g->pile[i]]++;
-				memcpy(&b->scratch, g, sizeof(b->scratch));
-				if (rpl__apply(&b->scratch, &b->moves[take]) == 0) {
-					struct rpl_game *post = malloc(sizeof(*post));
-					if (post) {
-						memcpy(post, &b->scratch, sizeof(*post));
-						for (int i = 0; i < g->pile_n && !useful; i++)
-							useful = rpl__can_lay(g, side, h, g->pile[i], NULL) &&
-							         rpl__can_lay(g, side, h, g->pile[i], post);
-						free(post);
-					}
-				}
-				/* a vulnerable side that has not opened takes only what lets it open */
-				if (useful)
-					useful = take_opens(b, g, &b->moves[take]);
-				if (useful)
-					pick = take;
-			}
-		}
-	} else {
-		int vuln_closed = g->vulnerable[side] && !g->opened_before &&
-		                  g->laid_value < RV(&g->rules, VULNERABLE_MIN_OPEN);
-		for (size_t i = 0; i < n; i++)
-			nlay += is_lay(&b->moves[i]);
-		/* 1: the pile-use duty comes first; a vulnerable side that has not opened meets it inside a plan */
-		if (g->duty && !g->duty_done && vuln_closed) {
-			pick = opening_plan(b, g, n);
-		} else if (g->duty && !g->duty_done) {
-			int best = -1;
-			for (size_t i = 0; i < n; i++) {
-				if (!is_lay(&b->moves[i]) || !meets_duty(b, g, &b->moves[i]))
-					continue;
-				if (best < 0 || (b->kind == RPL_BOT_GREEDY ? b->moves[i].ncards > b->moves[best].ncards
-				                                           : rpl_rng_below(&b->rng, 2) == 0))
-					best = (int)i;
-			}
-			pick = best;
-		}
-		/* 2: a vulnerable side opens only with a plan that reaches the minimum */
-		if (pick < 0 && nlay && vuln_closed) {
-			pick = opening_plan(b, g, n);
-			if (pick < 0)
-				nlay = 0;
-		}
-		if (pick < 0 && b->kind == RPL_BOT_RANDOM) {
-			/* random: a reject, a lay or a discard, each kind alike, then any of that kind */
-			int want = (int)rpl_rng_below(&b->rng, 3);
-			for (int tries = 0; tries < 8 && pick < 0; tries++) {
-				size_t i = rpl_rng_below(&b->rng, (uint32_t)n);
-				const rpl_action *a = &b->moves[i];
-				int kind = a->kind == RPL_ACT_REJECT ? 0 : is_lay(a) ? 1 : 2;
-				if (kind == 1 && !nlay)
-					continue;
-				if (kind != want && tries < 6)
-					continue;
-				pick = (int)i;
-			}
-		}
-		if (pick < 0 && b->kind == RPL_BOT_GREEDY && nlay) {
-			int best = -1, bestw = 0;
-			for (size_t i = 0; i < n; i++) {
-				int w;
-				if (!is_lay(&b->moves[i]))
-					continue;
-				w = lay_worth(g, &b->moves[i], b);
-				if (w > bestw) {
-					best = (int)i;
-					bestw = w;
-				}
-			}
-			pick = best;
-		}
-		if (pick < 0) {
-			/* a discard: the greedy one keeps what helps it and starves the opponents */
-			int best = -1, bests = 0;
-			for (size_t i = 0; i < n; i++) {
-				int s;
-				if (b->moves[i].kind != RPL_ACT_DISCARD)
-					continue;
-				s = b->kind == RPL_BOT_GREEDY ? keep_score(g, b->moves[i].cards[0]) : (int)rpl_rng_below(&b->rng, 1000);
-				/* a discard that goes out ends the deal in the bot's favour */
-				memcpy(&b->scratch, g, sizeof(b->scratch));
-				if (rpl__apply(&b->scratch, &b->moves[i]) == 0 && b->scratch.phase >= RPL_PHASE_DEAL_OVER &&
-				    b->scratch.out_seat == g->seat)
-					s = -100000;
-				if (best < 0 || s < bests) {
-					best = (int)i;
-					bests = s;
-				}
-			}
-			pick = best;
-		}
-		if (pick < 0)
-			pick = (int)rpl_rng_below(&b->rng, (uint32_t)n);
-	}
+	pick = g->phase == RPL_PHASE_MORTO ? 0 : g->phase == RPL_PHASE_DRAW ? choose_draw(b, g, n) : choose_play(b, g, n);
 	*out = b->moves[pick];
 	return RPL_OK;
 }
