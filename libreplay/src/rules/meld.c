@@ -547,13 +547,16 @@ int rpl__meld_arrange_cards(const struct rpl_rules *r, const struct cards *cs, i
 	return f->code;
 }
 
-/* Fixed wilds (STBL, ABERTO): the cards already laid keep their positions. */
-static int add_fixed(const struct rpl_rules *r, const struct meld *m, const struct cards *cs, int n, int end,
-                     struct meld *out, struct meld_fail *f)
+/*
+ * What an addition to a fixed meld must pass before any arrangement is tried:
+ * its length, its suit, no card twice; its cards split by kind into *sp and
+ * the meld's naturals into *old_nat. 0, or the refusal's code.
+ */
+static int add_fixed_precheck(const struct meld *m, const struct cards *cs, int n, struct meld_fail *f,
+                              unsigned *old_nat, struct split *sp)
 {
-	int suit = m->suit, maxw = RV(r, MAX_WILDS), ndisp_max = 0;
-	unsigned old_nat, held, doubled;
-	struct split sp;
+	int suit = m->suit, ndisp_max = 0;
+	unsigned held, doubled;
 
 	/* a wild whose natural card arrives needs a place of its own: when only such wilds make the meld longer
 	   than 14, the placement below names the refusal meld.wild_stuck (docs/rules.md 3.5) */
@@ -564,113 +567,130 @@ static int add_fixed(const struct rpl_rules *r, const struct meld *m, const stru
 		return fail_at(f, 9, RPL_RULE_MELD_LONG, FM_LONG, rpl__meld_len(m) + n, 0, 0, 0);
 	if (check_suit(cs, suit, f) < 0)
 		return f->code;
-	old_nat = (2u << m->hi) - (1u << m->lo);
+	*old_nat = (2u << m->hi) - (1u << m->lo);
 	for (int i = 0; i < m->nw; i++)
-		old_nat &= ~BIT(m->wpos[i]);
+		*old_nat &= ~BIT(m->wpos[i]);
 	/* ranks 3..K (bit rank - 1): held twice, or held and already natural in the meld */
 	held = (unsigned)((cs->any & MID_BITS(suit)) >> (13 * suit));
 	doubled = (unsigned)((cs->multi & MID_BITS(suit)) >> (13 * suit));
-	doubled |= held & (old_nat >> 1);
+	doubled |= held & (*old_nat >> 1);
 	if (doubled)
 		return fail_at(f, 9, RPL_RULE_MELD_DUPLICATE, FM_HAS_PLACE, 13 * suit + ctz64(doubled), 0, 0, 0);
-	split_cards(cs, suit, &sp);
-	if (sp.aces > 2)
+	split_cards(cs, suit, sp);
+	if (sp->aces > 2)
 		return fail_at(f, 9, RPL_RULE_MELD_DUPLICATE, FM_MORE_THAN_TWO, RPL_CARD_MAKE(suit, 1), 0, 0, 0);
+	return 0;
+}
 
-	for (int tn = sp.twos > 0 ? 1 : 0; tn >= 0; tn--) {
-		/* each new ace takes position 1 or 14 */
-		int aopt[3][2];
-		int nopts = 0;
-		if (sp.aces == 0) {
-			aopt[nopts][0] = 0;
-			aopt[nopts++][1] = 0;
-		} else if (sp.aces == 1) {
-			aopt[nopts][0] = 1;
-			aopt[nopts++][1] = 0;
-			aopt[nopts][0] = 0;
-			aopt[nopts++][1] = 1;
+/*
+ * One arrangement of an addition to fixed meld m: the suit's own 2 natural
+ * (tn) or not, the new aces at position 1 (ace_lo) and 14 (ace_hi). The
+ * meld's wilds stay where they are, but those whose natural arrives, which
+ * move to an end (or, an own-suit 2, home); the new wilds fill the gaps, then
+ * the ends. 0 with *out, or -1 with the refusal noted in f.
+ */
+static int add_fixed_arrange(const struct rpl_rules *r, const struct meld *m, const struct split *sp, unsigned old_nat,
+                             int tn, int ace_lo, int ace_hi, int end, struct meld *out, struct meld_fail *f)
+{
+	int suit = m->suit, maxw = RV(r, MAX_WILDS);
+	unsigned newnat = sp->mask, nat, occ, gapmask;
+	/* nneww <= n <= 13, whatever the number of 2s; ends <= MAX_WILDS */
+	rpl_card neww[14], ends[MAX_WILDS + 8], disp[MAX_WILDS];
+	int nneww = 0, nends = 0, ndisp = 0, gi = 0, lo, hi, gaps, wild_total;
+	struct placed pl;
+
+	if (tn)
+		newnat |= BIT(2);
+	if (ace_lo)
+		newnat |= BIT(1);
+	if (ace_hi)
+		newnat |= BIT(14);
+	if (newnat & old_nat) {
+		fail_at(f, 1, RPL_RULE_MELD_DUPLICATE, FM_POS_TAKEN, 0, 0, 0, 0);
+		return -1;
+	}
+	for (int i = 0; i < sp->twos - tn; i++)
+		neww[nneww++] = RPL_CARD_MAKE(suit, 2);
+	for (int i = 0; i < sp->nother; i++)
+		neww[nneww++] = sp->otherw[i];
+	nat = old_nat | newnat;
+	pl.nw = 0;
+	occ = nat;
+	/* wilds whose natural card arrives are displaced; the others stay */
+	for (int i = 0; i < m->nw; i++) {
+		if (newnat & BIT(m->wpos[i])) {
+			disp[ndisp++] = m->wcard[i];
 		} else {
-			aopt[nopts][0] = 1;
-			aopt[nopts++][1] = 1;
+			placed_add(&pl, m->wpos[i], m->wcard[i]);
+			occ |= BIT(m->wpos[i]);
 		}
-		for (int o = 0; o < nopts; o++) {
-			unsigned newnat = 0, nat, occ, gapmask;
-			/* nneww <= n <= 13, whatever the number of 2s; ends <= MAX_WILDS */
-			rpl_card neww[14], ends[MAX_WILDS + 8];
-			int nneww = 0, nends = 0, ndisp = 0, gi = 0, lo, hi, gaps, wild_total;
-			struct placed pl;
+	}
+	lo = ctz64(occ);
+	hi = high64(occ);
+	/* the positions lo..hi that nothing occupies */
+	gapmask = ~occ & ((2u << hi) - (1u << lo));
+	gaps = popcount64(gapmask);
+	if (gaps > nneww) {
+		fail_at(f, 2, RPL_RULE_MELD_GAP, FM_GAP_ADDED, gaps, nneww, 0, 0);
+		return -1;
+	}
+	for (; gapmask; gapmask &= gapmask - 1)
+		placed_add(&pl, ctz64(gapmask), neww[gi++]);
+	occ |= (2u << hi) - (1u << lo);
+	pl.lo = lo;
+	pl.hi = hi;
+	/* a displaced own-suit 2 goes home to position 2 when the run reaches 3 */
+	for (int i = 0; i < ndisp; i++) {
+		if (disp[i] == RPL_CARD_MAKE(suit, 2) && !(occ & BIT(2)) && (occ & BIT(3))) {
+			nat |= BIT(2);
+			occ |= BIT(2);
+			if (pl.lo > 2)
+				pl.lo = 2;
+		} else {
+			ends[nends++] = disp[i];
+		}
+	}
+	wild_total = pl.nw + nends + (nneww - gi);
+	if (wild_total > maxw) {
+		fail_at(f, 3, RPL_RULE_MELD_WILDS, FM_TOO_MANY, wild_total, maxw, 0, 0);
+		return -1;
+	}
+	if (popcount64(nat) <= wild_total) {
+		fail_at(f, 3, RPL_RULE_MELD_WILDS, FM_TIE, 0, 0, 0, 0);
+		return -1;
+	}
+	if (place_ends(r, &pl, ends, nends, end, 1, f, 4) < 0)
+		return -1;
+	if (place_ends(r, &pl, neww + gi, nneww - gi, end, 0, f, 4) < 0)
+		return -1;
+	if (wrap_bad(r, &pl, suit, nat)) {
+		fail_at(f, 5, RPL_RULE_MELD_WRAP, FM_WRAP, RV(r, WRAP_AS_DIRTY), 0, 0, 0);
+		return -1;
+	}
+	placed_to_meld(&pl, suit, out);
+	return 0;
+}
 
-			newnat = sp.mask;
-			if (tn)
-				newnat |= BIT(2);
-			if (aopt[o][0])
-				newnat |= BIT(1);
-			if (aopt[o][1])
-				newnat |= BIT(14);
-			if (newnat & old_nat) {
-				fail_at(f, 1, RPL_RULE_MELD_DUPLICATE, FM_POS_TAKEN, 0, 0, 0, 0);
-				continue;
-			}
-			for (int i = 0; i < sp.twos - tn; i++)
-				neww[nneww++] = RPL_CARD_MAKE(suit, 2);
-			for (int i = 0; i < sp.nother; i++)
-				neww[nneww++] = sp.otherw[i];
-			nat = old_nat | newnat;
-			pl.nw = 0;
-			occ = nat;
-			/* wilds whose natural card arrives are displaced; the others stay */
-			rpl_card disp[MAX_WILDS];
-			for (int i = 0; i < m->nw; i++) {
-				if (newnat & BIT(m->wpos[i])) {
-					disp[ndisp++] = m->wcard[i];
-				} else {
-					placed_add(&pl, m->wpos[i], m->wcard[i]);
-					occ |= BIT(m->wpos[i]);
-				}
-			}
-			lo = ctz64(occ);
-			hi = high64(occ);
-			/* the positions lo..hi that nothing occupies */
-			gapmask = ~occ & ((2u << hi) - (1u << lo));
-			gaps = popcount64(gapmask);
-			if (gaps > nneww) {
-				fail_at(f, 2, RPL_RULE_MELD_GAP, FM_GAP_ADDED, gaps, nneww, 0, 0);
-				continue;
-			}
-			for (; gapmask; gapmask &= gapmask - 1)
-				placed_add(&pl, ctz64(gapmask), neww[gi++]);
-			occ |= (2u << hi) - (1u << lo);
-			pl.lo = lo;
-			pl.hi = hi;
-			/* a displaced own-suit 2 goes home to position 2 when the run reaches 3 */
-			for (int i = 0; i < ndisp; i++) {
-				if (disp[i] == RPL_CARD_MAKE(suit, 2) && !(occ & BIT(2)) && (occ & BIT(3))) {
-					nat |= BIT(2);
-					occ |= BIT(2);
-					if (pl.lo > 2)
-						pl.lo = 2;
-				} else {
-					ends[nends++] = disp[i];
-				}
-			}
-			wild_total = pl.nw + nends + (nneww - gi);
-			if (wild_total > maxw) {
-				fail_at(f, 3, RPL_RULE_MELD_WILDS, FM_TOO_MANY, wild_total, maxw, 0, 0);
-				continue;
-			}
-			if (popcount64(nat) <= wild_total) {
-				fail_at(f, 3, RPL_RULE_MELD_WILDS, FM_TIE, 0, 0, 0, 0);
-				continue;
-			}
-			if (place_ends(r, &pl, ends, nends, end, 1, f, 4) < 0)
-				continue;
-			if (place_ends(r, &pl, neww + gi, nneww - gi, end, 0, f, 4) < 0)
-				continue;
-			if (wrap_bad(r, &pl, suit, nat)) {
-				fail_at(f, 5, RPL_RULE_MELD_WRAP, FM_WRAP, RV(r, WRAP_AS_DIRTY), 0, 0, 0);
-				continue;
-			}
-			placed_to_meld(&pl, suit, out);
+/* Fixed wilds (STBL, ABERTO): the cards already laid keep their positions. */
+static int add_fixed(const struct rpl_rules *r, const struct meld *m, const struct cards *cs, int n, int end,
+                     struct meld *out, struct meld_fail *f)
+{
+	unsigned old_nat = 0;
+	struct split sp;
+	int err = add_fixed_precheck(m, cs, n, f, &old_nat, &sp);
+
+	if (err)
+		return err;
+	/* the own-suit 2 natural first; each new ace at position 1 or 14 (one ace: low first; two: both) */
+	for (int tn = sp.twos > 0 ? 1 : 0; tn >= 0; tn--) {
+		if (sp.aces == 0) {
+			if (add_fixed_arrange(r, m, &sp, old_nat, tn, 0, 0, end, out, f) == 0)
+				return 0;
+		} else if (sp.aces == 1) {
+			if (add_fixed_arrange(r, m, &sp, old_nat, tn, 1, 0, end, out, f) == 0 ||
+			    add_fixed_arrange(r, m, &sp, old_nat, tn, 0, 1, end, out, f) == 0)
+				return 0;
+		} else if (add_fixed_arrange(r, m, &sp, old_nat, tn, 1, 1, end, out, f) == 0) {
 			return 0;
 		}
 	}
