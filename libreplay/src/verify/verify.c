@@ -197,173 +197,183 @@ static int judge_refusal(const rpl_game *g, const struct rpl__turn_watch *tw, co
 	return 0;
 }
 
-int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_keyring *trusted, rpl_verdict *out,
-                              const rpl_verify_observer *obs)
-{
-	const rpl_match_info *info;
-	rpl_game *g = NULL;
-	rpl_event ev;
-	struct claim *claims = NULL;
-	size_t nclaims = 0, capclaims = 0;
-	struct dealscore *scores = NULL;
-	size_t capscores = 0;
-	uint64_t last_offset = 0, last_action = 0; /* the sections of the last event read, of the last decision */
-	struct dealcheck dc = { 0 };
-	struct rpl__turn_watch *tw = NULL;
-	int err = RPL_OK, got, last_turn = 0, judged = 0, read_all = 0;
+/* A replay under way: the game, what it keeps of the log (claims, the scores of the deals that ended), where. */
+struct replay {
+	rpl_reader *rd;
+	rpl_game *g;
+	const rpl_verify_observer *obs;
+	rpl_verdict *out;
+	struct claim *claims;
+	size_t nclaims, capclaims;
+	struct dealscore *scores;
+	size_t capscores;
+	uint64_t last_offset, last_action; /* the sections of the last event read, of the last decision */
+	int last_turn;
+	int refused; /* the last event was refused: the verdict is set */
+	struct dealcheck dc;
+	struct rpl__turn_watch *tw;
+};
 
-	if (!rd || !out)
-		return RPL_EINVAL;
-	memset(out, 0, sizeof(*out));
+/* What the header says of the match before any replay: its size, its committed deal. */
+static void verdict_start(struct replay *rp, const rpl_match_info *info)
+{
+	rpl_verdict *out = rp->out;
+
 	out->winner = -1;
-	out->bytes = rpl_reader_bytes(rd);
-	info = rpl_reader_info(rd);
-	if (info) {
-		dc.info = info;
-		dc.status = info->commitment ? RPL_DEAL_UNREVEALED : RPL_DEAL_NONE;
-		out->deal_commitment = dc.status;
-		if (info->commitment) {
-			memcpy(out->commitment, info->commitment, RPL_DEAL_COMMIT_SIZE);
-			out->player_seeds = info->nplayer_seeds;
-			out->commit_version = info->commit_version;
-			out->players = info->nplayers;
-		}
+	out->bytes = rpl_reader_bytes(rp->rd);
+	if (!info)
+		return;
+	rp->dc.info = info;
+	rp->dc.status = info->commitment ? RPL_DEAL_UNREVEALED : RPL_DEAL_NONE;
+	out->deal_commitment = rp->dc.status;
+	if (info->commitment) {
+		memcpy(out->commitment, info->commitment, RPL_DEAL_COMMIT_SIZE);
+		out->player_seeds = info->nplayer_seeds;
+		out->commit_version = info->commit_version;
+		out->players = info->nplayers;
 	}
-	if (!info) {
-		out->kind = RPL_VERDICT_MALFORMED;
-		out->offset = rpl_reader_offset(rd);
-		rpl__msgf(out->message, "%s", rpl_reader_errmsg(rd));
-		return judge_signatures(rd, trusted, out);
-	}
-	err = rpl_game_new(&g, rules ? rules : info->rules, info->nplayers, info->first_dealer);
-	if (err == RPL_ENOMEM)
-		goto cleanup;
-	if (err) {
+}
+
+/* A deal starts: 0 (rp->refused when the layout is refused: the verdict set), or an error or the observer's value. */
+static int replay_deal(struct replay *rp, const rpl_event *ev)
+{
+	rpl_verdict *out = rp->out;
+	int err = dealcheck_deal(&rp->dc, ev, rpl__reader_derived(rp->rd));
+
+	if (err)
+		return err;
+	if (rpl_game_deal(rp->g, &ev->layout) != 0) {
 		out->kind = RPL_VERDICT_ILLEGAL;
-		out->rule = RPL_RULE_BAD_ACTION;
-		rpl__msgf(out->message, "the rules do not allow a match of %d players", info->nplayers);
-		out->replay_offset = BRP_MAGIC_LEN; /* the header's */
-		err = RPL_OK;
-		goto cleanup;
+		out->deal = ev->deal;
+		out->rule = rpl_game_rule(rp->g);
+		out->replay_offset = ev->offset;
+		rpl__msgf(out->message, "%s", rpl_game_errmsg(rp->g));
+		rp->refused = 1;
+		return 0;
 	}
+	out->deals = ev->deal;
+	rp->last_turn = 0;
+	if (rp->obs && rp->obs->after)
+		return rp->obs->after(rp->obs->ctx, ev, rp->g);
+	return 0;
+}
+
+/* A decision: 0 (rp->refused when refused: the verdict set), or an error or the observer's value. */
+static int replay_action(struct replay *rp, const rpl_event *ev)
+{
+	rpl_game *g = rp->g;
+	int err;
+
+	if (rp->obs && rp->obs->before && (err = rp->obs->before(rp->obs->ctx, ev, g)) != 0)
+		return err;
+	if (!rp->tw && !(rp->tw = malloc(sizeof(*rp->tw))))
+		return RPL_ENOMEM;
+	if (g->phase == RPL_PHASE_DRAW)
+		rpl__turn_watch_before(rp->tw, g, &ev->action);
+	if (rpl_game_apply(g, &ev->action) != 0) {
+		rp->refused = 1;
+		return judge_refusal(g, rp->tw, ev, rp->out);
+	}
+	if (rp->tw->watching)
+		rpl__turn_watch_after(rp->tw, &ev->action, ev->offset);
+	rp->out->actions++;
+	rp->last_turn = ev->turn;
+	rp->last_action = ev->offset;
+	if (rpl_game_phase(g) >= RPL_PHASE_DEAL_OVER) {
+		int d = rpl_game_deal_number(g);
+		struct dealscore *p = rpl__grow(rp->scores, &rp->capscores, (size_t)d, sizeof(*p), 16);
+		if (!p)
+			return RPL_ENOMEM;
+		rp->scores = p;
+		rpl_game_deal_score(g, 0, &p[d - 1].score[0]);
+		rpl_game_deal_score(g, 1, &p[d - 1].score[1]);
+		p[d - 1].end = ev->offset;
+	}
+	if (rp->obs && rp->obs->after)
+		return rp->obs->after(rp->obs->ctx, ev, g);
+	return 0;
+}
+
+/* A claim, kept to be checked once the whole log is replayed: 0 or RPL_ENOMEM. */
+static int keep_claim(struct replay *rp, const rpl_event *ev)
+{
+	struct claim *p = rpl__grow(rp->claims, &rp->capclaims, rp->nclaims + 1, sizeof(*p), 16);
+
+	if (!p)
+		return RPL_ENOMEM;
+	rp->claims = p;
+	p[rp->nclaims].deal = ev->deal;
+	p[rp->nclaims].score[0] = ev->score[0];
+	p[rp->nclaims].score[1] = ev->score[1];
+	p[rp->nclaims].offset = ev->offset;
+	rp->nclaims++;
+	return 0;
+}
+
+/*
+ * Read the log to its end, replaying it until a verdict is reached (and on,
+ * for a committed match whose seed may still come). 0, or an error. *judged:
+ * a verdict was reached by the replay (illegal) or the reading (malformed).
+ */
+static int replay_log(struct replay *rp, int *judged)
+{
+	rpl_verdict *out = rp->out;
+	rpl_event ev;
+	int got, err = 0;
+
 	for (;;) {
-		got = rpl_reader_next(rd, &ev);
+		got = rpl_reader_next(rp->rd, &ev);
 		if (got == 0)
-			break;
+			return 0;
 		if (got == 1)
-			last_offset = ev.offset;
+			rp->last_offset = ev.offset;
 		if (got < 0) {
-			if (got == RPL_ENOMEM) {
-				err = got;
-				goto cleanup;
-			}
-			if (judged)
-				break; /* damage after the verdict ends the reading on, not the verdict */
+			if (got == RPL_ENOMEM)
+				return got;
+			if (*judged)
+				return 0; /* damage after the verdict ends the reading on, not the verdict */
 			out->kind = RPL_VERDICT_MALFORMED;
-			out->offset = rpl_reader_offset(rd);
-			rpl__msgf(out->message, "%s", rpl_reader_errmsg(rd));
-			goto cleanup;
+			out->offset = rpl_reader_offset(rp->rd);
+			rpl__msgf(out->message, "%s", rpl_reader_errmsg(rp->rd));
+			*judged = 2;
+			return 0;
 		}
-		if (judged) {
+		if (*judged) {
 			/* a verdict is reached: read on only for what the log proves of its deals */
-			if (ev.kind == RPL_EV_DEAL && (err = dealcheck_deal(&dc, &ev, rpl__reader_derived(rd))) != 0)
-				goto cleanup;
+			if (ev.kind == RPL_EV_DEAL && (err = dealcheck_deal(&rp->dc, &ev, rpl__reader_derived(rp->rd))) != 0)
+				return err;
 			if (ev.kind == RPL_EV_REVEAL)
-				dealcheck_reveal(&dc, &ev);
+				dealcheck_reveal(&rp->dc, &ev);
 			continue;
 		}
 		switch (ev.kind) {
-		case RPL_EV_REVEAL: dealcheck_reveal(&dc, &ev); break;
-		case RPL_EV_DEAL:
-			if ((err = dealcheck_deal(&dc, &ev, rpl__reader_derived(rd))) != 0)
-				goto cleanup;
-			if (rpl_game_deal(g, &ev.layout) != 0) {
-				out->kind = RPL_VERDICT_ILLEGAL;
-				out->deal = ev.deal;
-				out->rule = rpl_game_rule(g);
-				out->replay_offset = ev.offset;
-				rpl__msgf(out->message, "%s", rpl_game_errmsg(g));
-				goto illegal;
-			}
-			out->deals = ev.deal;
-			last_turn = 0;
-			if (obs && obs->after && (err = obs->after(obs->ctx, &ev, g)) != 0)
-				goto cleanup;
-			break;
-		case RPL_EV_ACTION: {
-			int was_over;
-			if (obs && obs->before && (err = obs->before(obs->ctx, &ev, g)) != 0)
-				goto cleanup;
-			if (!tw && !(tw = malloc(sizeof(*tw)))) {
-				err = RPL_ENOMEM;
-				goto cleanup;
-			}
-			if (g->phase == RPL_PHASE_DRAW)
-				rpl__turn_watch_before(tw, g, &ev.action);
-			if (rpl_game_apply(g, &ev.action) != 0) {
-				if ((err = judge_refusal(g, tw, &ev, out)) != 0)
-					goto cleanup;
-				goto illegal;
-			}
-			if (tw->watching)
-				rpl__turn_watch_after(tw, &ev.action, ev.offset);
-			out->actions++;
-			last_turn = ev.turn;
-			last_action = ev.offset;
-			was_over = rpl_game_phase(g) >= RPL_PHASE_DEAL_OVER;
-			if (was_over) {
-				int d = rpl_game_deal_number(g);
-				void *p = rpl__grow(scores, &capscores, (size_t)d, sizeof(*scores), 16);
-				if (!p) {
-					err = RPL_ENOMEM;
-					goto cleanup;
-				}
-				scores = p;
-				rpl_game_deal_score(g, 0, &scores[d - 1].score[0]);
-				rpl_game_deal_score(g, 1, &scores[d - 1].score[1]);
-				scores[d - 1].end = ev.offset;
-			}
-			if (obs && obs->after && (err = obs->after(obs->ctx, &ev, g)) != 0)
-				goto cleanup;
-			break;
-		}
-		case RPL_EV_CLAIM: {
-			struct claim *p = rpl__grow(claims, &capclaims, nclaims + 1, sizeof(*p), 16);
-			if (!p) {
-				err = RPL_ENOMEM;
-				goto cleanup;
-			}
-			claims = p;
-		}
-			claims[nclaims].deal = ev.deal;
-			claims[nclaims].score[0] = ev.score[0];
-			claims[nclaims].score[1] = ev.score[1];
-			claims[nclaims].offset = ev.offset;
-			nclaims++;
-			break;
+		case RPL_EV_REVEAL: dealcheck_reveal(&rp->dc, &ev); break;
+		case RPL_EV_DEAL: err = replay_deal(rp, &ev); break;
+		case RPL_EV_ACTION: err = replay_action(rp, &ev); break;
+		case RPL_EV_CLAIM: err = keep_claim(rp, &ev); break;
 		case RPL_EV_END: out->recovered = ev.recovered; break;
 		default: break;
 		}
-		continue;
-illegal:
-		if (dc.status != RPL_DEAL_UNREVEALED)
-			goto cleanup;
-		judged = 1; /* the verdict stands; the seed may still come */
+		if (err)
+			return err;
+		if (rp->refused) {
+			*judged = 1;
+			if (rp->dc.status != RPL_DEAL_UNREVEALED)
+				return 0;
+			/* the verdict stands; the seed may still come */
+		}
 	}
-	/* the reader is at its end (or at damage after a verdict): whether the log is closed, its identity */
-	read_all = 1;
-	if ((err = finish_reading(rd, out)) != 0)
-		goto cleanup;
-	if (judged)
-		goto cleanup;
-	out->replay_offset = last_offset; /* ok and incomplete rest on every section read */
-	out->total[0] = rpl_game_total(g, 0);
-	out->total[1] = rpl_game_total(g, 1);
-	out->winner = rpl_game_winner(g);
-	/* claimed scores against the recomputed ones: the first difference is the verdict */
-	for (size_t i = 0; i < nclaims; i++) {
-		const struct claim *c = &claims[i];
-		int ended = rpl_game_deal_number(g) - (rpl_game_phase(g) < RPL_PHASE_DEAL_OVER ? 1 : 0);
+}
+
+/* The claimed scores against the recomputed ones: 1 with the first difference as the verdict, else 0. */
+static int judge_claims(struct replay *rp)
+{
+	rpl_verdict *out = rp->out;
+	const rpl_game *g = rp->g;
+	int ended = rpl_game_deal_number(g) - (rpl_game_phase(g) < RPL_PHASE_DEAL_OVER ? 1 : 0);
+
+	for (size_t i = 0; i < rp->nclaims; i++) {
+		const struct claim *c = &rp->claims[i];
 		for (int s = 0; s < 2; s++) {
 			int32_t computed;
 			if (c->deal == 0) {
@@ -377,85 +387,147 @@ illegal:
 				out->claimed = c->score[s];
 				out->replay_offset = c->offset; /* not ended in the whole log, so not in any prefix of it */
 				rpl__msgf(out->message, "a score is claimed for deal %d, which never ended", c->deal);
-				goto cleanup;
+				return 1;
 			} else {
-				computed = scores[c->deal - 1].score[s].total;
+				computed = rp->scores[c->deal - 1].score[s].total;
 			}
-			if (computed != c->score[s]) {
-				out->kind = RPL_VERDICT_MISMATCH;
-				out->claim_deal = c->deal;
-				out->side = s;
-				out->claimed = c->score[s];
-				out->computed = computed;
-				/* the claim and the decisions it is checked against (a match total: every one, to the last) */
-				out->replay_offset = c->offset;
-				if (c->deal > 0 && scores[c->deal - 1].end > out->replay_offset)
-					out->replay_offset = scores[c->deal - 1].end;
-				if (c->deal == 0 && last_action > out->replay_offset)
-					out->replay_offset = last_action;
-				if (c->deal > 0) {
-					out->breakdown = scores[c->deal - 1].score[s];
-					rpl__msgf(out->message,
-					          "deal %d, side %d: claimed %d, recomputed %d (melded %d, bonus %d, going out %d, "
-					          "hand %d, morto %d)",
-					          c->deal, s, (int)c->score[s], (int)computed, (int)out->breakdown.melded,
-					          (int)out->breakdown.bonus, (int)out->breakdown.going_out, (int)out->breakdown.hand,
-					          (int)out->breakdown.morto);
-				} else {
-					rpl__msgf(out->message, "match total, side %d: claimed %d, recomputed %d", s, (int)c->score[s],
-					          (int)computed);
-				}
-				goto cleanup;
+			if (computed == c->score[s])
+				continue;
+			out->kind = RPL_VERDICT_MISMATCH;
+			out->claim_deal = c->deal;
+			out->side = s;
+			out->claimed = c->score[s];
+			out->computed = computed;
+			/* the claim and the decisions it is checked against (a match total: every one, to the last) */
+			out->replay_offset = c->offset;
+			if (c->deal > 0 && rp->scores[c->deal - 1].end > out->replay_offset)
+				out->replay_offset = rp->scores[c->deal - 1].end;
+			if (c->deal == 0 && rp->last_action > out->replay_offset)
+				out->replay_offset = rp->last_action;
+			if (c->deal > 0) {
+				out->breakdown = rp->scores[c->deal - 1].score[s];
+				rpl__msgf(out->message,
+				          "deal %d, side %d: claimed %d, recomputed %d (melded %d, bonus %d, going out %d, "
+				          "hand %d, morto %d)",
+				          c->deal, s, (int)c->score[s], (int)computed, (int)out->breakdown.melded,
+				          (int)out->breakdown.bonus, (int)out->breakdown.going_out, (int)out->breakdown.hand,
+				          (int)out->breakdown.morto);
+			} else {
+				rpl__msgf(out->message, "match total, side %d: claimed %d, recomputed %d", s, (int)c->score[s],
+				          (int)computed);
 			}
+			return 1;
 		}
 	}
+	return 0;
+}
+
+/* A log replayed to its end with every claim right: incomplete where it stops short of the match's end, else ok. */
+static void judge_end(struct replay *rp)
+{
+	rpl_verdict *out = rp->out;
+	const rpl_game *g = rp->g;
+
 	if (rpl_game_phase(g) != RPL_PHASE_MATCH_OVER) {
 		out->kind = RPL_VERDICT_INCOMPLETE;
 		out->deal = rpl_game_deal_number(g);
-		out->turn = last_turn;
+		out->turn = rp->last_turn;
 		if (rpl_game_phase(g) == RPL_PHASE_NO_DEAL)
 			rpl__msgf(out->message, "the log stops before the first deal");
 		else if (rpl_game_phase(g) == RPL_PHASE_DEAL_OVER)
 			rpl__msgf(out->message, "the log stops after deal %d; the match is not over (%d to %d)", out->deal,
 			          (int)out->total[0], (int)out->total[1]);
 		else
-			rpl__msgf(out->message, "the log stops in deal %d after turn %d", out->deal, last_turn);
-		goto cleanup;
+			rpl__msgf(out->message, "the log stops in deal %d after turn %d", out->deal, rp->last_turn);
+		return;
 	}
 	out->kind = RPL_VERDICT_OK;
 	rpl__msgf(out->message, "%d deal%s, %d decision%s; side %d won %d to %d%s", out->deals, out->deals == 1 ? "" : "s",
 	          out->actions, out->actions == 1 ? "" : "s", out->winner, (int)out->total[out->winner],
 	          (int)out->total[!out->winner],
 	          out->closed ? "" : "; no end section: claims recorded after its last section may be missing");
+}
+
+/* The deals are not those committed: never ok, whatever else holds (but malformed). */
+static void judge_dealing(struct replay *rp)
+{
+	rpl_verdict *out = rp->out;
+
+	out->kind = RPL_VERDICT_MISMATCH;
+	out->deal_mismatch = rp->dc.first_bad;
+	out->claim_deal = 0;
+	out->side = 0;
+	out->claimed = out->computed = 0;
+	memset(&out->breakdown, 0, sizeof(out->breakdown));
+	out->replay_offset = rp->last_offset; /* the seed may come last: the whole log */
+	if (rp->dc.first_bad == 0)
+		rpl__msgf(out->message, "the revealed seed is not the one the header commits to: the deals are not proven");
+	else
+		rpl__msgf(out->message, "deal %d: the layout is not the one the committed seed derives", rp->dc.first_bad);
+}
+
+int rpl_verify_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_keyring *trusted, rpl_verdict *out,
+                              const rpl_verify_observer *obs)
+{
+	const rpl_match_info *info;
+	struct replay rp;
+	int err = RPL_OK, judged = 0, read_all = 0;
+
+	if (!rd || !out)
+		return RPL_EINVAL;
+	memset(out, 0, sizeof(*out));
+	memset(&rp, 0, sizeof(rp));
+	rp.rd = rd;
+	rp.obs = obs;
+	rp.out = out;
+	info = rpl_reader_info(rd);
+	verdict_start(&rp, info);
+	if (!info) {
+		out->kind = RPL_VERDICT_MALFORMED;
+		out->offset = rpl_reader_offset(rd);
+		rpl__msgf(out->message, "%s", rpl_reader_errmsg(rd));
+		return judge_signatures(rd, trusted, out);
+	}
+	err = rpl_game_new(&rp.g, rules ? rules : info->rules, info->nplayers, info->first_dealer);
+	if (err == RPL_ENOMEM)
+		goto cleanup;
+	if (err) {
+		out->kind = RPL_VERDICT_ILLEGAL;
+		out->rule = RPL_RULE_BAD_ACTION;
+		rpl__msgf(out->message, "the rules do not allow a match of %d players", info->nplayers);
+		out->replay_offset = BRP_MAGIC_LEN; /* the header's */
+		err = RPL_OK;
+		goto cleanup;
+	}
+	if ((err = replay_log(&rp, &judged)) != 0 || judged == 2)
+		goto cleanup;
+	/* the reader is at its end (or at damage after a verdict): whether the log is closed, its identity */
+	read_all = 1;
+	if ((err = finish_reading(rd, out)) != 0 || judged)
+		goto cleanup;
+	out->replay_offset = rp.last_offset; /* ok and incomplete rest on every section read */
+	out->total[0] = rpl_game_total(rp.g, 0);
+	out->total[1] = rpl_game_total(rp.g, 1);
+	out->winner = rpl_game_winner(rp.g);
+	if (!judge_claims(&rp))
+		judge_end(&rp);
 cleanup:
 	if (err == RPL_OK && !read_all && out->kind != RPL_VERDICT_MALFORMED)
 		err = finish_reading(rd, out);
-	out->deal_commitment = dc.status;
-	if (err == RPL_OK && dc.status == RPL_DEAL_MISMATCH && out->kind != RPL_VERDICT_MALFORMED) {
-		/* the deals are not those committed: never ok, whatever else holds */
-		out->kind = RPL_VERDICT_MISMATCH;
-		out->deal_mismatch = dc.first_bad;
-		out->claim_deal = 0;
-		out->side = 0;
-		out->claimed = out->computed = 0;
-		memset(&out->breakdown, 0, sizeof(out->breakdown));
-		out->replay_offset = last_offset; /* the seed may come last: the whole log */
-		if (dc.first_bad == 0)
-			rpl__msgf(out->message, "the revealed seed is not the one the header commits to: the deals are not proven");
-		else
-			rpl__msgf(out->message, "deal %d: the layout is not the one the committed seed derives", dc.first_bad);
-	}
-	if (g && out->kind != RPL_VERDICT_OK) {
+	out->deal_commitment = rp.dc.status;
+	if (err == RPL_OK && rp.dc.status == RPL_DEAL_MISMATCH && out->kind != RPL_VERDICT_MALFORMED)
+		judge_dealing(&rp);
+	if (rp.g && out->kind != RPL_VERDICT_OK) {
 		/* what was replayed before the verdict: the totals of the deals that ended */
-		out->total[0] = rpl_game_total(g, 0);
-		out->total[1] = rpl_game_total(g, 1);
-		out->winner = rpl_game_winner(g);
+		out->total[0] = rpl_game_total(rp.g, 0);
+		out->total[1] = rpl_game_total(rp.g, 1);
+		out->winner = rpl_game_winner(rp.g);
 	}
-	rpl_game_free(g);
-	free(tw);
-	free(claims);
-	free(scores);
-	free(dc.layouts);
+	rpl_game_free(rp.g);
+	free(rp.tw);
+	free(rp.claims);
+	free(rp.scores);
+	free(rp.dc.layouts);
 	if (err == RPL_OK)
 		err = judge_signatures(rd, trusted, out);
 	return err;
