@@ -1,65 +1,67 @@
 /*
  * A turn that ran into a dead end: which decision made it so (dead_end.h,
- * docs/rules.md 11.10). The engine answers, through the search of the rest
- * of a turn (rules/turn.c): this file only replays the turn's decisions on
- * the state before it and asks after each.
+ * docs/rules.md 11.10). The engine answers, through the search of the rest of
+ * a turn (rules/turn.c): this file only replays the log a second time to the
+ * turn and asks after each of the turn's decisions.
  */
 #include <string.h>
 
+#include "log/format.h"
 #include "verify/dead_end.h"
 
-/* Can a turn of g reach a dead end? Only by a pile taken, or a vulnerable side's turn before it opened. */
-static int can_dead_end(const struct rpl_game *g, const rpl_action *a)
+int rpl__dead_end_find(rpl_reader *rd, const struct rpl_game *g, const rpl_event *refused, struct rpl__dead_end *out)
 {
-	int side = SIDE(g->seat);
+	const rpl_match_info *info;
+	rpl_reader *again = NULL;
+	rpl_game *replay = NULL;
+	rpl_event ev;
+	const uint8_t *data;
+	size_t len;
+	int r, found = 0, err;
 
-	return a->kind == RPL_ACT_TAKE || (g->vulnerable[side] && !g->opened_before);
-}
-
-void rpl__turn_watch_before(struct rpl__turn_watch *tw, const struct rpl_game *g, const rpl_action *a)
-{
-	tw->n = 0;
-	tw->watching = can_dead_end(g, a);
-	if (tw->watching)
-		memcpy(&tw->start, g, sizeof(tw->start));
-}
-
-void rpl__turn_watch_after(struct rpl__turn_watch *tw, const rpl_action *a, uint64_t offset)
-{
-	if (!tw->watching)
-		return;
-	if (tw->n == RPL__TURN_KEPT) {
-		tw->watching = 0; /* a turn longer than any legal one: not judged as a dead end */
-		return;
-	}
-	tw->dec[tw->n] = *a;
-	tw->offset[tw->n] = offset;
-	tw->n++;
-}
-
-int rpl__turn_watch_dead_end(const struct rpl__turn_watch *tw, const struct rpl_game *g, size_t *at)
-{
-	struct rpl_game replay;
-	int r;
-
-	if (!tw->watching || tw->n == 0 || g->phase != RPL_PHASE_PLAY || g->seat != tw->start.seat ||
-	    g->turn_no != tw->start.turn_no)
+	if (g->phase != RPL_PHASE_PLAY)
 		return 0;
 	r = rpl__turn_can_end(g, NULL);
 	if (r != 0)
 		return r == RPL_ENOMEM ? r : 0;
-	/* the first decision after which the turn could not end */
-	memcpy(&replay, &tw->start, sizeof(replay));
-	for (size_t i = 0; i < tw->n; i++) {
-		if (rpl__apply(&replay, &tw->dec[i]) != 0)
-			return 0; /* not the turn that was played: nothing to say */
-		r = rpl__turn_can_end(&replay, NULL);
-		if (r == RPL_ENOMEM)
-			return r;
+	data = rpl__reader_data(rd, &len);
+	if ((err = rpl__reader_open_view(&again, data, len)) != 0 || !(info = rpl_reader_info(again))) {
+		rpl_reader_free(again);
+		return err == RPL_ENOMEM ? err : 0;
+	}
+	/* the rules the refusal was made under (a verification may override the log's) */
+	if ((err = rpl_game_new(&replay, &g->rules, info->nplayers, info->first_dealer)) != 0)
+		goto cleanup;
+	while ((r = rpl_reader_next(again, &ev)) == 1) {
+		int in_turn = ev.kind == RPL_EV_ACTION && ev.deal == refused->deal && ev.turn == refused->turn;
+		if (ev.kind == RPL_EV_DEAL && rpl_game_deal(replay, &ev.layout) != 0)
+			break;
+		if (ev.kind != RPL_EV_ACTION)
+			continue;
+		if (rpl_game_apply(replay, &ev.action) != 0)
+			break; /* the refusal itself: the search is over */
+		if (!in_turn)
+			continue;
+		if (found) {
+			out->later++;
+			continue;
+		}
+		r = rpl__turn_can_end(replay, NULL);
+		if (r == RPL_ENOMEM) {
+			err = r;
+			goto cleanup;
+		}
 		if (r == 0) {
-			*at = i;
-			return 1;
+			out->action = ev.action;
+			out->offset = ev.offset;
+			out->later = 0;
+			found = 1;
 		}
 	}
-	return 0;
+	if (r == RPL_ENOMEM)
+		err = r;
+cleanup:
+	rpl_game_free(replay);
+	rpl_reader_free(again);
+	return err == RPL_ENOMEM ? err : found;
 }

@@ -166,12 +166,12 @@ static int judge_signatures(rpl_reader *rd, const rpl_keyring *trusted, rpl_verd
  * that made it so (turn.dead_end), with the refusal that followed in its
  * message. 0 or RPL_ENOMEM.
  */
-static int judge_refusal(const rpl_game *g, const struct rpl__turn_watch *tw, const rpl_event *ev, rpl_verdict *out)
+static int judge_refusal(rpl_reader *rd, const rpl_game *g, const rpl_event *ev, rpl_verdict *out)
 {
 	const char *msg = rpl_game_errmsg(g), *why = strstr(msg, ": ");
 	char text[128];
-	size_t at;
-	int dead = tw ? rpl__turn_watch_dead_end(tw, g, &at) : 0;
+	struct rpl__dead_end de;
+	int dead = rpl__dead_end_find(rd, g, ev, &de);
 
 	if (dead < 0)
 		return dead;
@@ -186,10 +186,10 @@ static int judge_refusal(const rpl_game *g, const struct rpl__turn_watch *tw, co
 		rpl__msgf(out->message, "%s", msg);
 		return 0;
 	}
-	out->action = tw->dec[at];
+	out->action = de.action;
 	out->rule = RPL_RULE_TURN_DEAD_END;
-	out->replay_offset = tw->offset[at];
-	out->actions -= (int)(tw->n - at);
+	out->replay_offset = de.offset;
+	out->actions -= 1 + de.later;
 	rpl_action_format(&ev->action, text, sizeof(text));
 	/* the engine's message is "PROFILE: why": the profile first here too */
 	rpl__msgf(out->message, "%.*s: after this decision the turn could not end legally: the later %s was refused (%s)",
@@ -211,7 +211,6 @@ struct replay {
 	int last_turn;
 	int refused; /* the last event was refused: the verdict is set */
 	struct dealcheck dc;
-	struct rpl__turn_watch *tw;
 };
 
 /* What the header says of the match before any replay: its size, its committed deal. */
@@ -266,16 +265,10 @@ static int replay_action(struct replay *rp, const rpl_event *ev)
 
 	if (rp->obs && rp->obs->before && (err = rp->obs->before(rp->obs->ctx, ev, g)) != 0)
 		return err;
-	if (!rp->tw && !(rp->tw = malloc(sizeof(*rp->tw))))
-		return RPL_ENOMEM;
-	if (g->phase == RPL_PHASE_DRAW)
-		rpl__turn_watch_before(rp->tw, g, &ev->action);
 	if (rpl_game_apply(g, &ev->action) != 0) {
 		rp->refused = 1;
-		return judge_refusal(g, rp->tw, ev, rp->out);
+		return judge_refusal(rp->rd, g, ev, rp->out);
 	}
-	if (rp->tw->watching)
-		rpl__turn_watch_after(rp->tw, &ev->action, ev->offset);
 	rp->out->actions++;
 	rp->last_turn = ev->turn;
 	rp->last_action = ev->offset;
@@ -524,7 +517,6 @@ cleanup:
 		out->winner = rpl_game_winner(rp.g);
 	}
 	rpl_game_free(rp.g);
-	free(rp.tw);
 	free(rp.claims);
 	free(rp.scores);
 	free(rp.dc.layouts);
