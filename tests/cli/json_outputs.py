@@ -103,6 +103,38 @@ def notation_from_json(d):
     return lines
 
 
+def not_utf8():
+    """A name and a path that are not UTF-8: every JSON writer gives UTF-8, each such byte as U+FFFD."""
+    with open(os.path.join(SAMPLES, "stbl-2p.txt"), encoding="utf-8") as f:
+        text = f.read().replace('[Seat "0" "greedy-0"]', '[Seat "0" "bad\\xffbyte\\xc3"]')
+    with open("bad.txt", "w", encoding="utf-8") as f:
+        f.write(text)
+    path = b"bad-\xe9.brp"  # a Latin-1 file name
+    brp("import", "bad.txt", "-o", "bad.brp")
+    os.rename("bad.brp", path)
+    name = "bad\ufffdbyte\ufffd"
+    for args, what in (([b"dump", b"--json", path], "dump --json"),
+                       ([b"verify", b"--json", path], "verify --json"),
+                       ([b"show", b"--json", b"-d", b"1", b"-t", b"0", path], "show --json"),
+                       ([b"view", b"-o", b"bad.html", path], "view")):
+        p = subprocess.run([os.fsencode(BRP)] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
+        check(p.returncode == 0, "%s of a name not UTF-8: exit %d" % (what, p.returncode))
+        if what == "view":
+            with open("bad.html", "rb") as f:
+                page = f.read()  # the page's data: the JSON of its script (its HTML text is not checked here)
+            check(b'"names":["bad\\ufffdbyte\\ufffd",' in page, "view: the name in the page's data is not %r" % name)
+            continue
+        try:
+            obj = json.loads(p.stdout.decode("utf-8"))
+        except ValueError as e:
+            check(False, "%s of a name not UTF-8: not UTF-8 JSON: %s: %r" % (what, e, p.stdout[:120]))
+            continue
+        if what == "verify --json":
+            check(obj.get("file") == "bad-\ufffd.brp", "verify --json: file %r" % obj.get("file"))
+        else:
+            check(obj.get("players", [None])[0] == name, "%s: seat 0 is %r" % (what, obj.get("players")))
+
+
 def main():
     # verify: every verdict, and one for a file that cannot be read
     out, _ = brp("verify", "--json", *logs(), "nosuch.brp", rc=(3,))
@@ -188,6 +220,8 @@ def main():
           (len(answers), len([l for l in body if l.strip()])))
     check(all(a["answer"] in ("ok", "kept") for a in answers), "record --json: not all taken: %r" %
           [a for a in answers if a["answer"] not in ("ok", "kept")][:2])
+
+    not_utf8()
 
     if failures:
         print("%d failures" % len(failures))

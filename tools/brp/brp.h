@@ -416,8 +416,17 @@ void brp_text(FILE *f, const char *s);
 /* The same, of at most the first max bytes of s (cut at a character's start). */
 void brp_text_n(FILE *f, const char *s, size_t max);
 
-/* Write s to f as a JSON string literal, quotes included. */
+/*
+ * Write s to f as a JSON string literal, quotes included: JSON is UTF-8, so a
+ * byte that is not part of well-formed UTF-8 is written as U+FFFD (as the
+ * export writes such a byte), a control character as \uXXXX.
+ */
 void brp_json_string(FILE *f, const char *s);
+/*
+ * The length of the well-formed UTF-8 sequence (RFC 3629: no overlong form,
+ * no surrogate, at most U+10FFFF) at p, else 0; p is NUL-terminated.
+ */
+size_t brp_utf8_len(const unsigned char *p);
 
 /*
  * A progress line on standard error while a long command runs, drawn only when

@@ -103,14 +103,20 @@ static void html_text(FILE *f, const char *s)
 static void json_text(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	size_t n;
 	fputc('"', f);
 	for (; *p; p++) {
 		if (*p == '"' || *p == '\\')
 			fprintf(f, "\\%c", *p);
 		else if (*p < 0x20 || *p == '<' || *p == '>' || *p == '&')
 			fprintf(f, "\\u%04x", *p);
-		else
+		else if (*p < 0x80)
 			fputc(*p, f);
+		else if ((n = brp_utf8_len(p)) != 0) {
+			fwrite(p, 1, n, f);
+			p += n - 1;
+		} else
+			fputs("\\ufffd", f); /* not UTF-8: as brp_json_string */
 	}
 	fputc('"', f);
 }

@@ -9,38 +9,13 @@
 /*
  * The length of the UTF-8 sequence at p if it is well formed and not a C1
  * control (U+0080 to U+009F, which some terminals obey as ESC sequences),
- * else 0. p is NUL-terminated: a NUL fails the first test that reaches it.
+ * else 0; p[0] >= 0x80.
  */
 static size_t utf8_printable(const unsigned char *p)
 {
-	unsigned c = p[0], lo = 0x80, hi = 0xbf;
-	size_t n;
-
-	if (c >= 0xc2 && c <= 0xdf) {
-		n = 2;
-		if (c == 0xc2)
-			lo = 0xa0;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		n = 3;
-		if (c == 0xe0)
-			lo = 0xa0; /* not overlong */
-		if (c == 0xed)
-			hi = 0x9f; /* not a surrogate */
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4;
-		if (c == 0xf0)
-			lo = 0x90;
-		if (c == 0xf4)
-			hi = 0x8f; /* not past U+10FFFF */
-	} else {
+	if (p[0] == 0xc2 && p[1] < 0xa0)
 		return 0;
-	}
-	if (p[1] < lo || p[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	return n;
+	return brp_utf8_len(p);
 }
 
 void brp_text_n(FILE *f, const char *s, size_t max)
@@ -198,12 +173,41 @@ fail:
 	return rc;
 }
 
+size_t brp_utf8_len(const unsigned char *p)
+{
+	unsigned c = p[0], lo = 0x80, hi = 0xbf;
+	size_t n;
+
+	if (c < 0x80)
+		return c ? 1 : 0;
+	if (c >= 0xc2 && c <= 0xdf) {
+		n = 2;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		n = 3;
+		lo = c == 0xe0 ? 0xa0 : 0x80; /* not overlong */
+		hi = c == 0xed ? 0x9f : 0xbf; /* not a surrogate */
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4;
+		lo = c == 0xf0 ? 0x90 : 0x80;
+		hi = c == 0xf4 ? 0x8f : 0xbf; /* not past U+10FFFF */
+	} else {
+		return 0;
+	}
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
 void brp_json_string(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	size_t n;
 
 	fputc('"', f);
-	for (; *p; p++) {
+	while (*p) {
 		switch (*p) {
 		case '"': fputs("\\\"", f); break;
 		case '\\': fputs("\\\\", f); break;
@@ -213,12 +217,20 @@ void brp_json_string(FILE *f, const char *s)
 		case '\r': fputs("\\r", f); break;
 		case '\t': fputs("\\t", f); break;
 		default:
-			/* bytes >= 0x80 pass through: the library's text is UTF-8 */
-			if (*p < 0x20 || *p == 0x7f)
+			if (*p < 0x20 || *p == 0x7f) {
 				fprintf(f, "\\u%04x", (unsigned)*p);
-			else
+			} else if (*p < 0x80) {
 				fputc(*p, f);
+			} else if ((n = brp_utf8_len(p)) != 0) {
+				fwrite(p, 1, n, f);
+				p += n;
+				continue;
+			} else {
+				/* JSON is UTF-8: a byte that is not, as the export writes it (U+FFFD) */
+				fputs("\\ufffd", f);
+			}
 		}
+		p++;
 	}
 	fputc('"', f);
 }

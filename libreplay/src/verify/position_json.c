@@ -8,6 +8,8 @@
 
 #include "libreplay/position.h"
 
+#include "base/utf8.h"
+
 /* The text so far: written into buf up to size, counted whole (snprintf's way). */
 struct out {
 	char *buf;
@@ -37,10 +39,15 @@ static void putc_(struct out *o, char c)
 	o->len++;
 }
 
-/* s as a JSON string literal: quotes, backslashes and control bytes escaped; bytes >= 0x80 (UTF-8) as they are. */
+/*
+ * s as a JSON string literal: quotes, backslashes and control bytes escaped;
+ * well-formed UTF-8 as it is, and each byte that is not U+FFFD (as the export
+ * writes it), so that the text is JSON whatever a log's names hold.
+ */
 static void put_string(struct out *o, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t n;
 
 	putc_(o, '"');
 	for (; *p; p++) {
@@ -53,10 +60,17 @@ static void put_string(struct out *o, const char *s)
 		case '\r': put(o, "\\r"); break;
 		case '\t': put(o, "\\t"); break;
 		default:
-			if (*p < 0x20 || *p == 0x7f)
+			if (*p < 0x20 || *p == 0x7f) {
 				put(o, "\\u%04x", (unsigned)*p);
-			else
+			} else if (*p < 0x80) {
 				putc_(o, (char)*p);
+			} else if ((n = rpl__utf8_len(p)) != 0) {
+				for (size_t i = 0; i < n; i++)
+					putc_(o, (char)p[i]);
+				p += n - 1;
+			} else {
+				put(o, "\\ufffd");
+			}
 		}
 	}
 	putc_(o, '"');
