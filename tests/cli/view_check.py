@@ -67,6 +67,10 @@ try:
         name = os.path.relpath(log, ROOT)
         out = os.path.join(tmp, 'page.html')
         p = run('view', '-o', out, log)
+        if name.endswith('not-a-log.brp'):  # not a log at all: no page, one line and exit 3
+            check(p.returncode == 3 and 'not a .brp match log' in p.stderr,
+                  '%s: exit %d %s' % (name, p.returncode, p.stderr))
+            continue
         check(p.returncode == 0 and p.stdout == '' and p.stderr == '', '%s: exit %d %s' % (name, p.returncode, p.stderr))
         text = open(out, encoding='utf-8').read()
         self_contained(name, text)

@@ -71,11 +71,21 @@ def test_decision_fields():
 def test_damaged_logs_raise_where():
     with pytest.raises(libreplay.Corrupt) as e:
         libreplay.open("samples/disputed/not-a-log.brp")
-    assert e.value.code == -4 and "byte 0" in e.value.message
+    # the byte said once: the library's message says it, nothing adds it again
+    assert e.value.code == -4 and e.value.message.count("byte 0") == 1
+    assert e.value.message == "samples/disputed/not-a-log.brp: byte 0: not a .brp match log (bad magic)"
     with libreplay.open("samples/disputed/damaged-byte.brp") as m:
         with pytest.raises(libreplay.Corrupt) as e:
             list(m.deals())
-    assert "byte 298" in e.value.message
+    assert e.value.message.count("byte 298") == 1
+
+
+def test_an_empty_file_is_said_empty(tmp_path):
+    (tmp_path / "empty.brp").write_bytes(b"")
+    for source in (str(tmp_path / "empty.brp"), bytearray()):
+        with pytest.raises(libreplay.Corrupt) as e:
+            libreplay.open(source)
+        assert "empty" in e.value.message and "magic" not in e.value.message
 
 
 def test_matches_iterates_a_corpus_one_at_a_time(samples):

@@ -6,6 +6,7 @@
  */
 #include "brp.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -124,8 +125,11 @@ static int open_sinks(struct exporter *e)
 			e->made_dir = 1;
 		} else {
 			struct stat st;
+			int why = errno;
 			if (stat(e->csv_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-				brp_error(name, "%s: cannot make the directory", e->csv_dir);
+				/* EEXIST: a file of that name, which is not a directory */
+				brp_error(name, "%s: cannot make the directory: %s", e->csv_dir,
+				          why == EEXIST ? "a file that is not a directory is in the way" : strerror(why));
 				return -1;
 			}
 		}

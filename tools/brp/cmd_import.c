@@ -83,14 +83,14 @@ int cmd_import(int argc, char **argv)
 	rc = BRP_EXIT_FAIL;
 	in.f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
 	if (!in.f) {
-		brp_error(name, "cannot open %s: %s", path, strerror(errno));
+		brp_error(name, "%s: cannot open: %s", path, strerror(errno));
 		goto cleanup;
 	}
 	errno = 0;
 	e = rpl_notation_import_stream(read_input, &in, out_path, err, sizeof err);
 	if (e < 0) {
 		if (in.error)
-			brp_error(name, "cannot read %s: %s", path, strerror(in.error));
+			brp_error(name, "%s: cannot read: %s", path, strerror(in.error));
 		/* the library's message says what went wrong; the path is ours to add */
 		else if (e == RPL_EIO)
 			brp_error(name, "cannot write %s: %s", out_path, err[0] ? err : rpl_strerror(e));

@@ -138,7 +138,7 @@ int cmd_recover(int argc, char **argv)
 		err = rpl_reader_open_fd(&rd, 0);
 		if (err == RPL_EIO || err == RPL_ENOMEM || err == RPL_EINVAL) {
 			memset(&rep, 0, sizeof(rep));
-			snprintf(rep.message, sizeof(rep.message), "nothing to salvage: %s",
+			snprintf(rep.message, sizeof(rep.message), "%s",
 			         rd && *rpl_reader_errmsg(rd) ? rpl_reader_errmsg(rd) : rpl_strerror(err));
 		} else {
 			err = rpl_recover_reader(rd, out, flags, &rep);

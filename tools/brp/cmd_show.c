@@ -22,9 +22,9 @@ static void usage(FILE *f)
 	      "      --symbols     write suits as symbols\n"
 	      "  -h, --help        print this help and exit\n"
 	      "\n"
-	      "Exit status: 0 shown, 1 the log stops or a decision is illegal before that\n"
-	      "point (the table is shown as it stood), 2 a usage error, 3 a log that cannot\n"
-	      "be read.\n",
+	      "Exit status: 0 shown, 1 the log stops, the deal ends or a decision is illegal\n"
+	      "before that point (the table is shown as it stood), 2 a usage error, 3 a log\n"
+	      "that cannot be read.\n",
 	      f);
 }
 
@@ -177,6 +177,11 @@ static int show_notes(char notes[][BRP_NOTE_SIZE], const struct pick *k, const r
 		else if (k->decision < 0 && k->best->turns < k->turn)
 			snprintf(notes[n++], BRP_NOTE_SIZE, "the log stops in deal %d at turn %d, before turn %ld", k->best->deal,
 			         k->best->turns, k->turn);
+	} else if (n == 0 && !k->beyond && k->turn >= 0 && (k->deal < 0 || k->best->deal == k->deal) &&
+	           k->best->turns < k->turn) {
+		/* the deal ended before the turn asked: its end is shown, and said, as a deal past the log's is */
+		snprintf(notes[n++], BRP_NOTE_SIZE, "deal %d ended at turn %d, before turn %ld", k->best->deal, k->best->turns,
+		         k->turn);
 	}
 	return n;
 }

@@ -118,6 +118,8 @@ static void count_file(const char *path, void *result, void *ud)
 		return;
 	}
 	c->verdicts[v.kind]++;
+	if (v.kind == RPL_VERDICT_MALFORMED) /* it makes the exit 3: said, as an unreadable log is */
+		snprintf(r->message, sizeof(r->message), "%s", v.message);
 	if (v.kind != RPL_VERDICT_OK)
 		return;
 	one.matches = 1;
@@ -137,7 +139,7 @@ static int add_one(const char *path, const void *result, void *ud)
 	const struct sresult *r = result;
 	struct stotal *t = ud;
 
-	if (r->err) {
+	if (r->err || r->message[0]) {
 		brp_progress_clear(&t->prog);
 		brp_error(name, "%s: %s", path, r->message);
 	}

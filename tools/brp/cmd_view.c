@@ -54,7 +54,8 @@ static void usage(FILE *f)
 	      "A page holds at most 64 MiB (about 350 000 positions): a larger one is refused.\n"
 	      "\n"
 	      "Exit status: 0 written (whatever the verdict), 2 a usage error, 3 a log that\n"
-	      "cannot be read, a page that would pass 64 MiB or that cannot be written.\n",
+	      "cannot be read or a file that is not a log (no page), a page that would pass\n"
+	      "64 MiB or that cannot be written.\n",
 	      f);
 }
 
@@ -648,7 +649,9 @@ int cmd_view(int argc, char **argv)
 		if (!out)
 			out = "-";
 	}
-	if (err == RPL_EIO || err == RPL_ENOMEM || err == RPL_EINVAL || !rd) {
+	/* a file that is not a log at all (its first byte is wrong, or it is empty) has no page to show */
+	if (err == RPL_EIO || err == RPL_ENOMEM || err == RPL_EINVAL || !rd ||
+	    (!rpl_reader_info(rd) && rpl_reader_offset(rd) == 0)) {
 		brp_error(name, "%s: %s", path, rd ? rpl_reader_errmsg(rd) : "out of memory");
 		goto cleanup;
 	}

@@ -96,10 +96,7 @@ class Match:
         if rc < 0:
             detail = _str(_lib.rpl_reader_errmsg(pp[0])) if pp[0] != _ffi.NULL else ""
             if pp[0] != _ffi.NULL:
-                off = int(_lib.rpl_reader_offset(pp[0]))
-                _lib.rpl_reader_free(pp[0])
-                if rc == -4:
-                    detail = "byte %d: %s" % (off, detail)
+                _lib.rpl_reader_free(pp[0])  # the detail says the byte (rpl_reader_errmsg)
             _raise(rc, "%s: %s" % (self.path, detail or _str(_lib.rpl_strerror(rc))))
         self._rd = pp[0]
         info = _lib.rpl_reader_info(self._rd)
@@ -155,8 +152,7 @@ class Match:
             if rc == 0:
                 break
             if rc < 0:
-                off = int(_lib.rpl_reader_offset(self._rd))
-                _raise(rc, "%s: byte %d: %s" % (self.path, off, _str(_lib.rpl_reader_errmsg(self._rd))))
+                _raise(rc, "%s: %s" % (self.path, _str(_lib.rpl_reader_errmsg(self._rd))))
             if ev.kind == 1:
                 if cur is not None:
                     yield cur

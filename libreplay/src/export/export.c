@@ -529,10 +529,16 @@ fail : {
 	if (!m)
 		return RPL_ENOMEM;
 	m->verdict.winner = -1;
-	if (e == 0 && why[0])
-		rpl__msgf(m->errmsg, "%s", why); /* not a regular file */
-	else if (err == RPL_ENOMEM || strerror_r(e, m->errmsg, sizeof(m->errmsg)) != 0)
-		rpl__msgf(m->errmsg, "%s", rpl_strerror(err));
+	if (err == RPL_ENOMEM) {
+		rpl__msgf(m->errmsg, "out of memory");
+	} else if (why[0]) {
+		rpl__msgf(m->errmsg, "%s", why); /* as a reader says it: "cannot open: ...", "a FIFO, not a regular file" */
+	} else {
+		char detail[128];
+		if (strerror_r(e, detail, sizeof(detail)) != 0)
+			snprintf(detail, sizeof(detail), "%s", rpl_strerror(err));
+		rpl__msgf(m->errmsg, "cannot read: %s", detail);
+	}
 	*out = m;
 	return err;
 }

@@ -64,6 +64,8 @@ static int start(struct rpl_reader *rd)
 	char why[RPL_ERRMSG_SIZE];
 	int err;
 
+	if (rd->n == 0)
+		return fail(rd, RPL_ECORRUPT, 0, "byte 0: empty, not a .brp match log");
 	if (rd->n < BRP_MAGIC_LEN || memcmp(rd->data, BRP_MAGIC, BRP_MAGIC_LEN) != 0)
 		return fail(rd, RPL_ECORRUPT, 0, "byte 0: not a .brp match log (bad magic)");
 	rd->pos = BRP_MAGIC_LEN;

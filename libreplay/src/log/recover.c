@@ -363,7 +363,11 @@ static int recover(const char *in, rpl_reader *given, const char *out, unsigned 
 		err = rpl_reader_info(rd) ? RPL_OK : RPL_ECORRUPT; /* a reader whose open failed */
 	}
 	if (err) {
-		rpl__msgf(rep->message, "nothing to salvage: %s", rd ? rpl_reader_errmsg(rd) : rpl_strerror(err));
+		/* a file that cannot be opened or read is said as every reader of a path says it */
+		if (err == RPL_EIO || err == RPL_ENOMEM)
+			rpl__msgf(rep->message, "%s", rd && *rpl_reader_errmsg(rd) ? rpl_reader_errmsg(rd) : rpl_strerror(err));
+		else
+			rpl__msgf(rep->message, "nothing to salvage: %s", rd ? rpl_reader_errmsg(rd) : rpl_strerror(err));
 		if (err != RPL_EIO && err != RPL_ENOMEM && err != RPL_EINVAL)
 			err = RPL_ECORRUPT;
 		goto cleanup;

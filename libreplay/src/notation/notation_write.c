@@ -251,7 +251,7 @@ int rpl_notation_write(rpl_reader *rd, int (*write)(void *ud, const char *s, siz
 		rc = o.err;
 		seterr(err, errlen, "cannot write the text: %s", rpl_strerror(rc));
 	} else if (rc < 0) {
-		seterr(err, errlen, "%s (byte %llu)", rpl_reader_errmsg(rd), (unsigned long long)rpl_reader_offset(rd));
+		seterr(err, errlen, "%s", rpl_reader_errmsg(rd)); /* it says the byte */
 	} else {
 		rc = 0;
 	}
