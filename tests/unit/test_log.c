@@ -778,8 +778,8 @@ static void test_reader_refusals(void **state)
 		put(&b, d, len);
 		b.p[3] = 'X';
 		assert_refused_bytes(&b, RPL_ECORRUPT, 0, "magic");
-		b.n = 0;
-		assert_refused_bytes(&b, RPL_ECORRUPT, 0, "magic");
+		b.n = 0; /* said empty, not a wrong magic */
+		assert_refused_bytes(&b, RPL_ECORRUPT, 0, "empty");
 		b.n = 5;
 		memcpy(b.p, d, 5);
 		assert_refused_bytes(&b, RPL_ECORRUPT, 0, "magic");
