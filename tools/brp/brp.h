@@ -210,7 +210,7 @@ int brp_opt_int(const struct brp_getopt *g, int lo, int hi, int *out);
 int brp_opt_u64(const struct brp_getopt *g, uint64_t *out);
 /* One of the words names[0..] (NULL-terminated): *out its index. */
 int brp_opt_choice(const struct brp_getopt *g, const char *const *names, int *out);
-/* A rule profile the library knows. */
+/* A rule profile the library knows, in any case (*out: its name as the library spells it). */
 int brp_opt_profile(const struct brp_getopt *g, const char **out);
 /* A path: anything but the empty string. */
 int brp_opt_path(const struct brp_getopt *g, const char **out);

@@ -9,6 +9,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 void brp_getopt_init(struct brp_getopt *g, const char *cmd, const struct brp_opt *opts, int argc, char **argv)
 {
@@ -182,12 +183,17 @@ int brp_opt_choice(const struct brp_getopt *g, const char *const *names, int *ou
 
 int brp_opt_profile(const struct brp_getopt *g, const char **out)
 {
-	int i;
-	int rc = brp_opt_choice(g, rpl_rules_profiles(), &i);
+	const char *const *names = rpl_rules_profiles();
+	char what[256];
 
-	if (rc == 0)
-		*out = g->arg;
-	return rc;
+	/* in any case, as rpl_rules_new and brp rules PROFILE take it: one rule for a profile's name */
+	for (int i = 0; names[i]; i++)
+		if (strcasecmp(g->arg, names[i]) == 0) {
+			*out = names[i];
+			return 0;
+		}
+	word_list(what, sizeof(what), names);
+	return brp_opt_refuse(g, what);
 }
 
 int brp_opt_path(const struct brp_getopt *g, const char **out)
