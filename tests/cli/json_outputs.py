@@ -221,6 +221,30 @@ def main():
     check(all(a["answer"] in ("ok", "kept") for a in answers), "record --json: not all taken: %r" %
           [a for a in answers if a["answer"] not in ("ok", "kept")][:2])
 
+    # import, deal, keygen, sign: one object each (a log: sign), naming what verify --json names alike
+    i = one(brp("import", "--json", os.path.join(SAMPLES, "stbl-2p.txt"), "-o", "imp.brp")[0], "import --json")
+    v = one(brp("verify", "--json", "imp.brp")[0], "verify --json imp.brp")
+    check(i["status"] == "imported" and all(i[k] == v[k] for k in ("deals", "decisions", "closed", "match_id")),
+          "import --json %r against verify --json" % i)
+    i = one(brp("import", "--json", "nosuch.txt", "-o", "imp2.brp", rc=(3,))[0], "import --json failed")
+    check(i["status"] == "failed" and "cannot open" in i["message"], "import --json failed: %r" % i)
+    committed = os.path.join(SAMPLES, "committed-v4-4p.brp")
+    d = one(brp("deal", "--json", "--log", committed)[0], "deal --json")
+    dumped = json.loads(brp("dump", "--json", committed)[0])["deals"][0]
+    check(d["commitment"] == d["log_commitment"] and d["deal"] == 1 and
+          all(d[k] == dumped[k] for k in ("hands", "mortos", "stock")), "deal --json: %r" % d)
+    k = one(brp("keygen", "--json", "-o", "signer")[0], "keygen --json")
+    check(k["secret_key"] == "signer.key" and k["public_key"] == "signer.pub" and not k["encrypted"],
+          "keygen --json: %r" % k)
+    brp("import", "-o", "tosign.brp", os.path.join(SAMPLES, "stbl-2p.txt"))
+    out, _ = brp("sign", "--json", "-k", "signer.key", "tosign.brp", "nosuch.brp", rc=(3,))
+    s = objects(out, "sign --json")
+    check(len(s) == 2 and s[0]["signed"] and not s[1]["signed"] and "cannot open" in s[1]["message"],
+          "sign --json: %r" % s)
+    v = one(brp("verify", "--json", "-K", "signer.pub", "tosign.brp")[0], "verify --json signed")
+    check(all(x["key"] == v["signature"]["key"] == k["key"] and x["fingerprint"] == k["fingerprint"] ==
+              v["signature"]["fingerprint"] for x in s), "sign --json names the signer as verify: %r %r" % (s, v))
+
     not_utf8()
 
     if failures:

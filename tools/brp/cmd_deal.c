@@ -13,7 +13,7 @@ static const char *const name = "deal";
 static void usage(FILE *f)
 {
 	fputs("Usage: brp deal --seed HEX [OPTION]...\n"
-	      "       brp deal --log FILE [--seed HEX] [-d N]\n"
+	      "       brp deal --log FILE [--seed HEX] [-d N] [--json]\n"
 	      "Print the commitment of a committed match and the layout it derives for one\n"
 	      "deal, as the text notation writes a layout (docs/format.md, sections 15 and\n"
 	      "18). Under protocol 2, the default (format version 4), the commitment binds\n"
@@ -40,6 +40,8 @@ static void usage(FILE *f)
 	      "                         it (in its header or an R section); - reads the log\n"
 	      "                         from standard input\n"
 	      "  -d, --deal N           the deal number (default 1)\n"
+	      "      --json             one JSON object: commitment, deal, hands, mortos,\n"
+	      "                         stock and, with --log, log_commitment\n"
 	      "  -h, --help             print this help and exit\n"
 	      "\n"
 	      "Exit status: 0 printed; 1 with --log, printed, but the seed is not the one\n"
@@ -106,7 +108,7 @@ static int check_terms(const rpl_match_info *info)
 /* What the command line says. */
 struct deal_args {
 	uint8_t seed[RPL_DEAL_SEED_SIZE], pseeds[RPL_DEAL_MAX_PLAYER_SEEDS][RPL_DEAL_SEED_SIZE];
-	int have_seed, npseeds, deal, commit_version;
+	int have_seed, npseeds, deal, commit_version, json;
 	const char *log_path;
 	struct brp_rules_opts ro;
 	struct brp_table_opts table;
@@ -127,6 +129,7 @@ static int deal_options(struct deal_args *a, int argc, char **argv)
 		{ "commitment-version", 1, OPT_COMMIT_VERSION, 0, 0 },
 		BRP_OPT_LOG,
 		{ "deal", 1, 'd', 0, 0 },
+		BRP_OPT_JSON_ROW,
 		BRP_OPT_HELP,
 		BRP_OPT_END,
 	};
@@ -171,6 +174,7 @@ static int deal_options(struct deal_args *a, int argc, char **argv)
 			if (brp_opt_int(&g, 1, RPL_MAX_DEALS, &a->deal) != 0)
 				return BRP_EXIT_USAGE;
 			break;
+		case BRP_OPT_JSON: a->json = 1; break;
 		case 'h': usage(stdout); return BRP_EXIT_OK;
 		}
 	}
@@ -248,6 +252,47 @@ static void print_deal(const uint8_t *commit, const rpl_layout *lay, int deal, i
 	print_cards("stock:", lay->stock, RPL_STOCK_SIZE(nplayers));
 }
 
+static void json_cards(const char *key, const rpl_card *c, int n)
+{
+	printf(",\"%s\":[", key);
+	for (int i = 0; i < n; i++)
+		printf("%s\"%s\"", i ? "," : "", rpl_card_name(c[i]));
+	putchar(']');
+}
+
+/* The same as one JSON object, with the keys of brp dump --json's deals; log_commit: --log's, else NULL. */
+static void print_deal_json(const uint8_t *commit, const rpl_layout *lay, int deal, int nplayers,
+                            const uint8_t *log_commit)
+{
+	fputs("{\"commitment\":\"", stdout);
+	print_hex(commit, RPL_DEAL_COMMIT_SIZE);
+	printf("\",\"deal\":%d,\"hands\":[", deal);
+	for (int s = 0; s < nplayers; s++) {
+		fputs(s ? ",[" : "[", stdout);
+		for (int i = 0; i < RPL_HAND_SIZE; i++)
+			printf("%s\"%s\"", i ? "," : "", rpl_card_name(lay->hand[s][i]));
+		putchar(']');
+	}
+	fputs("],\"mortos\":[", stdout);
+	for (int m = 0; m < 2; m++) {
+		fputs(m ? ",[" : "[", stdout);
+		for (int i = 0; i < RPL_MORTO_SIZE; i++)
+			printf("%s\"%s\"", i ? "," : "", rpl_card_name(lay->morto[m][i]));
+		putchar(']');
+	}
+	putchar(']');
+	json_cards("stock", lay->stock, RPL_STOCK_SIZE(nplayers));
+	fputs(",\"log_commitment\":", stdout);
+	if (log_commit) {
+		putchar('"');
+		print_hex(log_commit, RPL_DEAL_COMMIT_SIZE);
+		putchar('"');
+	} else {
+		fputs("null", stdout);
+	}
+	fputs("}\n", stdout);
+}
+
 int cmd_deal(int argc, char **argv)
 {
 	struct deal_args a = { .deal = 1, .table = BRP_TABLE_INIT };
@@ -285,7 +330,10 @@ int cmd_deal(int argc, char **argv)
 		brp_error(name, "the deal cannot be derived");
 		goto cleanup;
 	}
-	print_deal(commit, &lay, a.deal, info->nplayers);
+	if (a.json)
+		print_deal_json(commit, &lay, a.deal, info->nplayers, a.log_path ? info->commitment : NULL);
+	else
+		print_deal(commit, &lay, a.deal, info->nplayers);
 	rc = BRP_EXIT_OK;
 	/* the commitment the log states (or, revealing its seed, is computed from) must be this one */
 	if (a.log_path && memcmp(commit, info->commitment, sizeof(commit)) != 0) {

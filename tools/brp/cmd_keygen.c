@@ -22,6 +22,8 @@ static void usage(FILE *f)
 	      "      --fast-kdf          with --encrypt: scrypt's interactive limits (16 MiB)\n"
 	      "                          instead of minisign's (1 GiB); minisign reads either\n"
 	      "  -f, --force             replace existing key files\n"
+	      "      --json              one JSON object: the key's id and fingerprint, the\n"
+	      "                          files written and whether the secret key is encrypted\n"
 	      "  -h, --help              print this help and exit\n"
 	      "\n"
 	      "Exit status: 0 written, 2 a usage error, 3 a file that cannot be written (one\n"
@@ -38,6 +40,7 @@ int cmd_keygen(int argc, char **argv)
 		BRP_OPT_PASSFD_ROW,
 		{ "fast-kdf", 0, OPT_FAST, 0, 0 },
 		{ "force", 0, 'f', 0, 0 },
+		BRP_OPT_JSON_ROW,
 		BRP_OPT_HELP,
 		BRP_OPT_END,
 	};
@@ -45,7 +48,7 @@ int cmd_keygen(int argc, char **argv)
 	const char *out = NULL;
 	char *sec = NULL, *pub = NULL, pass[BRP_PASSPHRASE_MAX], id[RPL_KEY_ID_TEXT];
 	char fp[RPL_KEY_FINGERPRINT_TEXT];
-	int c, encrypt = 0, passfd = -1, status = BRP_EXIT_FAIL, err, first;
+	int c, encrypt = 0, passfd = -1, status = BRP_EXIT_FAIL, err, first, json = 0;
 	unsigned flags = 0;
 	rpl_seckey *k = NULL;
 	rpl_pubkey pk;
@@ -66,6 +69,7 @@ int cmd_keygen(int argc, char **argv)
 			break;
 		case OPT_FAST: flags |= RPL_KEY_FAST_KDF; break;
 		case 'f': flags |= RPL_KEY_OVERWRITE; break;
+		case BRP_OPT_JSON: json = 1; break;
 		case 'h': usage(stdout); return BRP_EXIT_OK;
 		}
 	}
@@ -102,8 +106,17 @@ int cmd_keygen(int argc, char **argv)
 	rpl_key_id_format(pk.id, id);
 	/* the fingerprint is what the platform publishes beside its .pub: anyone can copy the id */
 	rpl_pubkey_fingerprint(&pk, fp);
-	printf("key %s (fingerprint %s): secret key %s (%s), public key %s\n", id, fp, sec,
-	       encrypt ? "encrypted" : "unencrypted", pub);
+	if (json) {
+		/* the key named as brp verify --json and brp sign --json name a signer */
+		printf("{\"key\":\"%s\",\"fingerprint\":\"%s\",\"secret_key\":", id, fp);
+		brp_json_string(stdout, sec);
+		printf(",\"encrypted\":%s,\"public_key\":", encrypt ? "true" : "false");
+		brp_json_string(stdout, pub);
+		fputs("}\n", stdout);
+	} else {
+		printf("key %s (fingerprint %s): secret key %s (%s), public key %s\n", id, fp, sec,
+		       encrypt ? "encrypted" : "unencrypted", pub);
+	}
 	status = BRP_EXIT_OK;
 cleanup:
 	memset(pass, 0, sizeof(pass));

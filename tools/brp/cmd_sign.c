@@ -32,6 +32,8 @@ static void usage(FILE *f)
 	      "                          'minisign -Vm LOG -p KEY.pub' accepts; LOG is unchanged\n"
 	      "  -t, --trusted-comment TEXT  with --detached: the signed comment (default:\n"
 	      "                          minisign's, the time and the file's name)\n"
+	      "      --json              one JSON object a log: file, output, detached,\n"
+	      "                          signed, key, fingerprint and message (why not)\n"
 	      "  -h, --help              print this help and exit\n"
 	      "\n"
 	      "Exit status: 0 every log signed, 2 a usage error, 3 a key that cannot be read\n"
@@ -51,6 +53,23 @@ static int sign_held(rpl_seckey *k, const char *log, const char *sig, const char
 	return err;
 }
 
+/*
+ * One log's outcome as one JSON line: the log, where its signature went (the
+ * log itself, or sig), the signer as brp verify --json names it, and why it
+ * was not signed (why NULL: it was).
+ */
+static void print_json(const char *log, const char *sig, const char *id, const char *fp, const char *why)
+{
+	fputs("{\"file\":", stdout);
+	brp_json_string(stdout, log);
+	fputs(",\"output\":", stdout);
+	brp_json_string(stdout, sig ? sig : log);
+	printf(",\"detached\":%s,\"signed\":%s,\"key\":\"%s\",\"fingerprint\":\"%s\",\"message\":", sig ? "true" : "false",
+	       why ? "false" : "true", id, fp);
+	brp_json_string(stdout, why ? why : "");
+	fputs("}\n", stdout);
+}
+
 int cmd_sign(int argc, char **argv)
 {
 	enum { OPT_DETACHED = BRP_OPT_OWN };
@@ -59,13 +78,14 @@ int cmd_sign(int argc, char **argv)
 		BRP_OPT_PASSFD_ROW,
 		{ "detached", 0, OPT_DETACHED, 0, 0 },
 		{ "trusted-comment", 1, 't', 0, 0 },
+		BRP_OPT_JSON_ROW,
 		BRP_OPT_HELP,
 		BRP_OPT_END,
 	};
 	struct brp_getopt g;
 	int first;
 	const char *keyfile = NULL, *comment = NULL;
-	int c, passfd = -1, detached = 0, status = BRP_EXIT_OK;
+	int c, passfd = -1, detached = 0, status = BRP_EXIT_OK, json = 0;
 	rpl_seckey *k = NULL;
 	rpl_pubkey pk;
 	char id[RPL_KEY_ID_TEXT], fp[RPL_KEY_FINGERPRINT_TEXT];
@@ -85,6 +105,7 @@ int cmd_sign(int argc, char **argv)
 			break;
 		case OPT_DETACHED: detached = 1; break;
 		case 't': comment = g.arg; break;
+		case BRP_OPT_JSON: json = 1; break;
 		case 'h': usage(stdout); return BRP_EXIT_OK;
 		}
 	}
@@ -119,28 +140,28 @@ int cmd_sign(int argc, char **argv)
 	sigaddset(&hold, SIGQUIT);
 	for (int i = first; i < argc; i++) {
 		const char *log = argv[i];
+		char *sig = NULL;
 		int err;
 		if (detached) {
-			char *sig = malloc(strlen(log) + 9);
+			sig = malloc(strlen(log) + 9);
 			if (!sig) {
 				brp_error(name, "out of memory");
 				status = BRP_EXIT_FAIL;
 				break;
 			}
 			sprintf(sig, "%s.minisig", log);
-			err = sign_held(k, log, sig, comment, &hold);
-			if (!err && printf("%s: signed by key %s (fingerprint %s)\n", sig, id, fp) < 0)
-				err = RPL_EIO;
-			free(sig);
-		} else {
-			err = sign_held(k, log, NULL, NULL, &hold);
-			if (!err && printf("%s: signed by key %s (fingerprint %s)\n", log, id, fp) < 0)
-				err = RPL_EIO;
 		}
+		err = sign_held(k, log, sig, comment, &hold);
+		if (!err && !json && printf("%s: signed by key %s (fingerprint %s)\n", sig ? sig : log, id, fp) < 0)
+			err = RPL_EIO;
 		if (err) {
 			brp_error(name, "%s", rpl_seckey_errmsg(k)[0] ? rpl_seckey_errmsg(k) : rpl_strerror(err));
 			status = BRP_EXIT_FAIL;
 		}
+		if (json)
+			print_json(log, sig, id, fp,
+			           err ? (rpl_seckey_errmsg(k)[0] ? rpl_seckey_errmsg(k) : rpl_strerror(err)) : NULL);
+		free(sig);
 	}
 	rpl_seckey_free(k);
 	if (fflush(stdout) != 0) {
