@@ -6,7 +6,9 @@
 #    installed library relative to itself) and verifies a shipped sample;
 # 3. the man pages and the bash completion are where man and bash look; the Python
 #    package holds every module of bindings/python/libreplay/ and the _config.py that
-#    names the installed library;
+#    names the installed library, and, imported from the moved prefix, loads the
+#    library of that prefix (found relative to its own files) and reads a sample
+#    (not against a sanitized library, which a plain python3 cannot load);
 # 4. examples/table_server.c and object_store.c compile and link against the installed headers
 #    and library through the installed (relocatable) pkg-config file alone,
 #    each records a match, and the installed brp verifies it ok.
@@ -20,7 +22,7 @@ shift 3
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/brp-install.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 export LC_ALL=C TZ=UTC
-unset LD_LIBRARY_PATH
+unset LD_LIBRARY_PATH LIBREPLAY_LIBRARY
 fail=0
 bad() {
 	echo "FAIL: $*"
@@ -52,9 +54,30 @@ if [ -n "$pkg" ]; then
 	esac
 fi
 # move the whole tree elsewhere: nothing may depend on the configured prefix
+pkgrel=
+[ -n "$pkg" ] && case $pkg in "$prefix"/*) pkgrel=${pkg#"$prefix"/} ;; esac
 mv "$prefix" "$tmp/moved"
 prefix=$tmp/moved
 brp=$prefix/bin/brp
+
+# the Python package from the moved prefix: the library beside it, never the configured path
+case " $* " in
+*" -fsanitize="*) echo "the moved Python package is not imported: a sanitized library needs its runtime first" ;;
+*)
+	if [ -n "$pkgrel" ]; then
+		cat > "$tmp/moved.py" << 'EOF'
+import sys
+import libreplay
+prefix, sample = sys.argv[1], sys.argv[2]
+maps = [l.split()[-1] for l in open("/proc/self/maps") if "libreplay.so" in l]
+assert maps and all(m.startswith(prefix + "/") for m in maps), "libreplay.so loaded from %s" % sorted(set(maps))
+assert libreplay.verify(sample)["verdict"] == "ok"
+EOF
+		PYTHONPATH=$(dirname "$prefix/$pkgrel") python3 "$tmp/moved.py" "$prefix" "$root/samples/stbl-4p.brp" \
+			> "$tmp/py" 2>&1 || bad "the moved Python package: $(cat "$tmp/py")"
+	fi
+	;;
+esac
 
 "$brp" --version > "$tmp/version" 2>&1 || bad "installed brp does not start: $(cat "$tmp/version")"
 "$brp" verify "$root/samples/stbl-4p.brp" > "$tmp/verify" 2>&1 || bad "installed brp verify: $(cat "$tmp/verify")"

@@ -332,16 +332,24 @@ ffi.cdef(CDEF)
 
 def _library_path() -> str:
     """Where libreplay.so is: $LIBREPLAY_LIBRARY (meson devenv sets it to the
-    build tree's), else the path meson install wrote into _config.py, else
-    the dynamic linker's search for the soname."""
+    build tree's), else the installed library found relative to this
+    package's own files (as meson install placed them one from the other,
+    so a prefix moved whole still finds its own), else the path meson
+    install wrote into _config.py, else the dynamic linker's search for the
+    soname."""
     path = os.environ.get("LIBREPLAY_LIBRARY")
     if path:
         return path
     try:
         from . import _config  # written by meson install
-        return _config.LIBRARY
     except ImportError:
         return "libreplay.so.0"
+    here = os.path.dirname(os.path.abspath(__file__))
+    moved = os.path.normpath(os.path.join(here, os.path.relpath(_config.LIBRARY, _config.PACKAGE)))
+    for candidate in (moved, _config.LIBRARY):
+        if os.path.exists(candidate):
+            return candidate
+    return "libreplay.so.0"
 
 
 lib = ffi.dlopen(_library_path())
