@@ -64,7 +64,9 @@ brp=$prefix/bin/brp
 case " $* " in
 *" -fsanitize="*) echo "the moved Python package is not imported: a sanitized library needs its runtime first" ;;
 *)
-	if [ -n "$pkgrel" ]; then
+	if [ -n "$pkgrel" ] && ! python3 -c 'import cffi' > /dev/null 2>&1; then
+		echo "the moved Python package is not imported: python3 has no cffi"
+	elif [ -n "$pkgrel" ]; then
 		cat > "$tmp/moved.py" << 'EOF'
 import sys
 import libreplay

@@ -93,9 +93,10 @@ API = {
     "export_sqlite": "(paths, db, actions=False, timeout_ms=-1, base=None)",
     "merge_sqlite": "(db, shards, timeout_ms=-1)",
     "frames": "(paths, actions=False, tables=('matches', 'match_players', 'match_meta', 'deals', "
-              "'deal_scores', 'deal_seats', 'melds', 'actions'))",
+              "'deal_scores', 'deal_seats', 'melds', 'actions'), views=('player_stats', 'seat_results'))",
     "TABLES": "('matches', 'match_players', 'match_meta', 'deals', 'deal_scores', 'deal_seats', 'melds', "
               "'actions')",
+    "VIEWS": "('player_stats', 'seat_results')",
 }
 
 # Importable from libreplay but not in __all__ (not taken by "from libreplay import *"), as before.

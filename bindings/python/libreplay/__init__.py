@@ -34,7 +34,7 @@ them, so that a change of the API is a change of that test too.
 from ._base import PathLike, expand_paths, version  # PathLike: importable, not in __all__, as before
 from ._errors import (Corrupt, Error, IllegalMove, InvalidArgument, IOFailure, LimitExceeded, NotFound,
                       OutOfMemory, ParseError, StateError, Unsupported)
-from ._export import TABLES, export_sqlite, frames, merge_sqlite
+from ._export import TABLES, VIEWS, export_sqlite, frames, merge_sqlite
 from ._match import Claim, Deal, Decision, Match, matches, open
 from ._recorder import Recorder, shuffle
 from ._rules import card, meld, profiles, rules
@@ -46,5 +46,5 @@ __all__ = [
     "Unsupported", "StateError", "ParseError", "LimitExceeded",
     "version", "rules", "profiles", "meld", "card", "verify", "verify_json_keys", "open", "matches",
     "expand_paths", "Match", "Deal", "Decision", "Claim", "Recorder", "shuffle", "stats",
-    "export_sqlite", "merge_sqlite", "frames", "TABLES",
+    "export_sqlite", "merge_sqlite", "frames", "TABLES", "VIEWS",
 ]

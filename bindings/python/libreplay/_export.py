@@ -11,6 +11,11 @@ from ._base import PathLike, _check, _path, _raise, _str, expand_paths
 from ._ffi import ffi as _ffi, lib as _lib
 
 TABLES = ("matches", "match_players", "match_meta", "deals", "deal_scores", "deal_seats", "melds", "actions")
+# the views analysts query (docs/schema.md), with the order of their rows
+VIEWS = ("player_stats", "seat_results")
+_VIEW_ORDER = {"player_stats": "name", "seat_results": "match_id, seat"}
+# columns of a time as text (ISO 8601 UTC): a timestamp in a frame
+_TIMES = {"start_time"}
 
 
 def export_sqlite(paths: Union[PathLike, Iterable[PathLike]], db: PathLike, actions: bool = False,
@@ -88,27 +93,46 @@ def merge_sqlite(db: PathLike, shards: Iterable[PathLike], timeout_ms: int = -1)
         _lib.rpl_export_db_free(h)
 
 
-def _frames_from_db(db: PathLike, tables: Sequence[str] = TABLES):
-    """Each table of an export database as a DataFrame, in primary key order, with dtypes from the declared column types (INTEGER: Int64,
-    REAL: float64, TEXT: string; nullable)."""
+def _typed(df, name: str, decl: str, rows) -> None:
+    """Column name of df with a nullable dtype: from the declared type (INTEGER: Int64, REAL: float64,
+    TEXT: string), or for a view's computed column (no declared type) from its values; a time
+    (_TIMES) as a UTC timestamp."""
+    import pandas as pd
+
+    decl = decl.upper()
+    if not decl:  # a view's computed column: what SQLite holds in it
+        kinds = {type(r[name]) for r in rows if r[name] is not None}
+        decl = "INTEGER" if kinds and kinds <= {int} else "REAL" if kinds and kinds <= {int, float} else "TEXT"
+    if name in _TIMES:
+        df[name] = pd.to_datetime(df[name], utc=True, format="%Y-%m-%dT%H:%M:%SZ")
+    elif "INT" in decl:
+        df[name] = df[name].astype("Int64")
+    elif "REAL" in decl or "FLOA" in decl or "DOUB" in decl:
+        df[name] = df[name].astype("float64")
+    else:
+        df[name] = df[name].astype("string")
+
+
+def _frames_from_db(db: PathLike, tables: Sequence[str] = TABLES, views: Sequence[str] = VIEWS):
+    """Each table of an export database as a DataFrame, in primary key order, and each view, in the
+    order of _VIEW_ORDER; dtypes nullable (_typed)."""
     import pandas as pd
 
     con = sqlite3.connect("file:%s?mode=ro" % os.fspath(db), uri=True)
+    con.row_factory = sqlite3.Row
     try:
         out = {}
-        for t in tables:
+        for t in list(tables) + list(views):
             cols = con.execute("PRAGMA table_info(%s)" % t).fetchall()
-            pk = [c[1] for c in sorted((c for c in cols if c[5]), key=lambda c: c[5])]
-            order = ", ".join(pk) if pk else "rowid"
-            df = pd.read_sql_query("SELECT * FROM %s ORDER BY %s" % (t, order), con)
-            for _, name, decl, *_rest in cols:
-                decl = (decl or "").upper()
-                if "INT" in decl:
-                    df[name] = df[name].astype("Int64")
-                elif "REAL" in decl or "FLOA" in decl or "DOUB" in decl:
-                    df[name] = df[name].astype("float64")
-                else:
-                    df[name] = df[name].astype("string")
+            if t in _VIEW_ORDER:
+                order = _VIEW_ORDER[t]
+            else:
+                pk = [c[1] for c in sorted((c for c in cols if c[5]), key=lambda c: c[5])]
+                order = ", ".join(pk) if pk else "rowid"
+            rows = con.execute("SELECT * FROM %s ORDER BY %s" % (t, order)).fetchall()
+            df = pd.DataFrame([tuple(r) for r in rows], columns=[c[1] for c in cols])
+            for c in cols:
+                _typed(df, c[1], c[2] or "", rows)
             out[t] = df
         return out
     finally:
@@ -116,15 +140,17 @@ def _frames_from_db(db: PathLike, tables: Sequence[str] = TABLES):
 
 
 def frames(paths: Union[PathLike, Iterable[PathLike]], actions: bool = False,
-           tables: Sequence[str] = TABLES) -> Dict[str, Any]:
+           tables: Sequence[str] = TABLES, views: Sequence[str] = VIEWS) -> Dict[str, Any]:
     """The logs in paths as pandas DataFrames, one per table of the SQLite
     export (docs/schema.md): ``matches``, ``match_players``, ``match_meta``,
     ``deals``, ``deal_scores``, ``deal_seats``, ``melds``, ``actions`` (rows
-    only with actions=True). The rows are what ``brp export --sqlite`` writes
-    for the same logs (the C exporter writes a temporary database that is
-    read back), columns as the schema has them, dtypes nullable (Int64,
-    string, float64)."""
+    only with actions=True), and one per view: ``player_stats`` (by name),
+    ``seat_results`` (by match and seat). The rows are what ``brp export
+    --sqlite`` writes for the same logs (the C exporter writes a temporary
+    database that is read back), columns as the schema has them, dtypes
+    nullable (Int64, string, float64); ``start_time`` is a UTC timestamp
+    (datetime64[ns, UTC]; NaT when unknown)."""
     with tempfile.TemporaryDirectory(prefix="libreplay-frames-") as d:
         db = os.path.join(d, "export.db")
         export_sqlite(paths, db, actions=actions)
-        return _frames_from_db(db, tables)
+        return _frames_from_db(db, tables, views)
