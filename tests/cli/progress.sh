@@ -3,7 +3,8 @@
 #   progress.sh BRP
 # Each long command (simulate, verify, stats, export, merge) run under a
 # pseudo-terminal (script(1)) ends with its count on standard error
-# ("brp simulate: 40/40 matches, 100%"); the same command with standard error
+# ("brp simulate: 40/40 matches, 100%"; export and stats count their logs
+# ahead for the total, unless standard input gives them); the same command with standard error
 # to a file, or with -q, writes no progress at all; results printed to the
 # terminal never share a line with the progress line. Nothing here depends on
 # how long a command takes.
@@ -44,11 +45,15 @@ tty_run "$brp" verify -q c > verq.out
 [ -s ver.err ] && bad "verify with stderr to a file wrote: $(cat ver.err)"
 
 tty_run "$brp" stats c > st.out
-grep -q '^brp stats: 40 logs\(, .*\)\{0,1\}$' st.out || bad "stats on a terminal: $(tail -3 st.out)"
+grep -qx 'brp stats: 40/40 logs, 100%.*' st.out || bad "stats on a terminal (a total, counted ahead): $(tail -3 st.out)"
 grep -q '^matches  *40$' st.out || bad "stats' table is not whole: $(head -3 st.out)"
 
 tty_run "$brp" export --sqlite a.db c > ex.out
-grep -q '^brp export: 40 logs\(, .*\)\{0,1\}$' ex.out || bad "export on a terminal: $(cat ex.out)"
+grep -qx 'brp export: 40/40 logs, 100%.*' ex.out || bad "export on a terminal (a total, counted ahead): $(cat ex.out)"
+# a list of paths on standard input cannot be counted ahead without taking it: a count alone
+ls c/*.brp > list
+tty_run "cat list | $brp export --csv csvdir -" > exl.out
+grep -q '^brp export: 40 logs\(, .*\)\{0,1\}$' exl.out || bad "export of a piped list: $(cat exl.out)"
 grep -q '^40 logs: 40 added' ex.out || bad "export's summary: $(cat ex.out)"
 tty_run "$brp" export -q --sqlite b.db c > exq.out
 [ -s exq.out ] && bad "export -q on a terminal wrote: $(cat exq.out)"

@@ -376,6 +376,13 @@ int brp_output_open(struct brp_output *o, const char *path, char *why, size_t ca
 int brp_output_commit(struct brp_output *o, char *why, size_t cap);
 void brp_output_discard(struct brp_output *o);
 
+/*
+ * How many paths a source over the same arguments and list gives, walked
+ * once ahead without a word (for a progress line's total); 0 when it cannot
+ * be known without taking what it reads: standard input among them, or a
+ * list that is not a regular file (a pipe). The walk reads directories only.
+ */
+size_t brp_source_total(int argc, char **argv, const char *list);
 /* How many paths brp_source_next has given. */
 size_t brp_source_count(const struct brp_source *src);
 /* Accepts NULL. */

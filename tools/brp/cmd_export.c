@@ -334,6 +334,8 @@ int cmd_export(int argc, char **argv)
 	if (brp_source_new(&src, name, argc - first, argv + first, b.list) < 0)
 		goto cleanup;
 	brp_progress_start(&e.prog, name, "logs", b.quiet, 0);
+	if (e.prog.on) /* a total to count towards, on a terminal only */
+		e.prog.total = brp_source_total(argc - first, argv + first, b.list);
 	/*
 	 * The pool's window is 16 loaded matches a thread: with 4, the workers
 	 * waited for room often enough that -j 2 took 4 % longer (1.91 s against

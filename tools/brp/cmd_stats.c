@@ -274,6 +274,8 @@ int cmd_stats(int argc, char **argv)
 		goto cleanup;
 	}
 	brp_progress_start(&total.prog, name, "logs", b.quiet, 0);
+	if (total.prog.on && !stdin_first) /* a total to count towards, on a terminal only */
+		total.prog.total = brp_source_total(nargs, args, b.list);
 	rc = brp_pool_run(name, src, b.jobs, sizeof(struct sresult), count_file, add_one, NULL, &total);
 	brp_progress_end(&total.prog);
 	if (rc < 0)

@@ -75,6 +75,13 @@ struct brp_source {
 	size_t unreadable; /* directories a walk could not open or read, each said in its place */
 };
 
+/* A note on what a walk skips or cannot read, said unless the source is brp_source_total's own (cmd NULL). */
+#define walk_note(s, ...)                                                                                              \
+	do {                                                                                                               \
+		if ((s)->cmd)                                                                                                  \
+			brp_error((s)->cmd, __VA_ARGS__);                                                                          \
+	} while (0)
+
 static size_t fid_hash(struct fid f, size_t mask)
 {
 	uint64_t h = (f.ino ^ (f.dev * 0x9e3779b97f4a7c15u)) * 0xff51afd7ed558ccdu;
@@ -265,7 +272,7 @@ static int frame_read(struct brp_source *s, struct frame *f, DIR *d)
 		if (!(de = readdir(d))) {
 			if (errno) {
 				/* what was read is walked; the rest cannot be, and is said */
-				brp_error(s->cmd, "%s: cannot read: %s", f->dir, strerror(errno));
+				walk_note(s, "%s: cannot read: %s", f->dir, strerror(errno));
 				s->unreadable++;
 			}
 			break;
@@ -359,7 +366,7 @@ static int enter(struct brp_source *s, const char *dir)
 		 * a path too long) is said and skipped, as find does: the walk goes
 		 * on, and the command's exit status says a failure (brp_source_unreadable).
 		 */
-		brp_error(s->cmd, "%s: cannot open: %s", dir, strerror(errno));
+		walk_note(s, "%s: cannot open: %s", dir, strerror(errno));
 		s->unreadable++;
 		if (d)
 			closedir(d);
@@ -371,7 +378,7 @@ static int enter(struct brp_source *s, const char *dir)
 		if (fresh < 0) {
 			err = fail(s, NULL, NULL);
 		} else if (!fresh) {
-			brp_error(s->cmd,
+			walk_note(s,
 			          "%s: skipped: a directory this walk has entered already, reached again through a "
 			          "symbolic link",
 			          dir);
@@ -518,7 +525,7 @@ static int walk_next(struct brp_source *s)
 	if ((fresh = fid_add(&s->seen, id)) < 0)
 		return fail(s, NULL, NULL);
 	if (!fresh) {
-		brp_error(s->cmd, "%s: skipped: a log this walk has given already, reached again through a link", s->path);
+		walk_note(s, "%s: skipped: a log this walk has given already, reached again through a link", s->path);
 		return 0;
 	}
 	return 1;
@@ -870,4 +877,27 @@ void brp_output_discard(struct brp_output *o)
 	free(o->path);
 	memset(o, 0, sizeof(*o));
 	o->fd = -1;
+}
+
+size_t brp_source_total(int argc, char **argv, const char *list)
+{
+	struct brp_source *s = NULL;
+	const char *path;
+	struct stat st;
+	size_t n = 0;
+
+	/* standard input is read once, and a list that is not a regular file may be a pipe: not counted */
+	for (int i = 0; i < argc; i++)
+		if (brp_stdin_spelling(argv[i]))
+			return 0;
+	if (list && (strcmp(list, "-") == 0 || stat(list, &st) != 0 || !S_ISREG(st.st_mode)))
+		return 0;
+	if (brp_source_new(&s, NULL, argc, argv, list) < 0)
+		return 0;
+	while (brp_source_next(s, &path) == 0 && path)
+		n++;
+	if (s->failed)
+		n = 0;
+	brp_source_free(s);
+	return n;
 }
