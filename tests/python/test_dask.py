@@ -113,3 +113,39 @@ def test_cli_verify_local_2_prints_brp_verify_json(samples):
     rc, want = brp("verify", "--json", "samples/")
     assert p.stdout == want
     assert p.returncode == rc == 3
+
+
+def test_progress_is_dasks_own_bar_on_stderr(cluster, samples, capsys):
+    _, client = cluster
+    assert ldask.stats(samples, client, progress=True) == ldask.stats(samples, client)
+    out, err = capsys.readouterr()
+    assert out == "" and "100% Completed" in err
+
+
+def test_cli_shows_progress_on_a_terminal_only(samples):
+    import pty
+
+    master, slave = pty.openpty()
+    try:
+        p = subprocess.run([sys.executable, "-m", "libreplay.dask", "stats", "--local", "1", "samples/"],
+                           stdout=subprocess.PIPE, stderr=slave, env=ENV, text=True, check=False)
+        os.close(slave)
+        slave = -1
+        err = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # the terminal's other end is closed: all is read
+                break
+            if not chunk:
+                break
+            err += chunk
+    finally:
+        if slave >= 0:
+            os.close(slave)
+        os.close(master)
+    assert p.returncode == 0 and json.loads(p.stdout)["matches"] > 0
+    assert b"100% Completed" in err
+    q = subprocess.run([sys.executable, "-m", "libreplay.dask", "stats", "--local", "1", "samples/"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV, text=True, check=False)
+    assert q.returncode == 0 and "Completed" not in q.stderr

@@ -21,6 +21,7 @@ match.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import tempfile
@@ -51,7 +52,20 @@ def _verify_partition(paths: List[str], rules, base: str) -> List[Dict[str, Any]
 _INT_KEYS = ("deal", "turn", "seat", "side", "claimed", "computed", "offset", "deals", "decisions", "winner")
 
 
-def verify(paths, client, rules=None, partition_size: int = DEFAULT_PARTITION):
+def _result(client, collection, progress: bool):
+    """The collection computed on the cluster; with progress, Dask's own progress bar
+    (distributed.progress) drawn on standard error while it runs, so that results on
+    standard output never share a line with it."""
+    future = client.compute(collection)
+    if progress:
+        from distributed import progress as bar
+
+        with contextlib.redirect_stdout(sys.stderr):
+            bar(future, notebook=False)
+    return future.result()
+
+
+def verify(paths, client, rules=None, partition_size: int = DEFAULT_PARTITION, progress: bool = False):
     """Verdicts of the logs in paths, computed on the cluster's workers.
 
     Returns a pandas DataFrame, one row a log in the order brp verify gives
@@ -59,11 +73,12 @@ def verify(paths, client, rules=None, partition_size: int = DEFAULT_PARTITION):
     ``brp verify --json`` (a key a verdict lacks is missing: <NA>; numbers
     are Int64, texts string, total a list, breakdown and signature dicts,
     recovered and closed bool, match_id a str or None for JSON's null).
-    ``verdicts(df)`` gives back the dicts."""
+    ``verdicts(df)`` gives back the dicts. progress: Dask's progress bar on
+    standard error while the workers run."""
     import pandas as pd
 
     _, bag = _bag(paths, partition_size)
-    rows = client.compute(bag.map_partitions(_verify_partition, rules, os.getcwd())).result()
+    rows = _result(client, bag.map_partitions(_verify_partition, rules, os.getcwd()), progress)
     known = libreplay.verify_json_keys()
     seen = {k for r in rows for k in r}
     cols = [k for k in known if k in seen] + sorted(seen - set(known))
@@ -98,11 +113,11 @@ def _stats_partition(paths: List[str], base: str) -> List[Dict[str, Any]]:
     return [libreplay.stats(paths, raw=True, base=base)]
 
 
-def stats(paths, client, partition_size: int = DEFAULT_PARTITION) -> Dict[str, Any]:
+def stats(paths, client, partition_size: int = DEFAULT_PARTITION, progress: bool = False) -> Dict[str, Any]:
     """``brp stats --json``'s counts for the logs in paths, each partition counted
-    on a worker, the counts added up here."""
+    on a worker, the counts added up here (progress: as verify's)."""
     _, bag = _bag(paths, partition_size)
-    parts = client.compute(bag.map_partitions(_stats_partition, os.getcwd())).result()
+    parts = _result(client, bag.map_partitions(_stats_partition, os.getcwd()), progress)
     total = _stats_zero()
     for p in parts:
         _stats_add(total, p)
@@ -128,7 +143,8 @@ def _export_partition(paths: List[str], shard_dir: str, actions: bool, base: str
 
 
 def export_sqlite(paths, out_db, client, actions: bool = False, shard_dir: Optional[str] = None,
-                  partition_size: int = DEFAULT_PARTITION, keep_shards: bool = False) -> Dict[str, int]:
+                  partition_size: int = DEFAULT_PARTITION, keep_shards: bool = False,
+                  progress: bool = False) -> Dict[str, int]:
     """Export the logs in paths into the SQLite database out_db on the cluster.
 
     Each partition exports its own shard database with the C exporter on a
@@ -136,14 +152,15 @@ def export_sqlite(paths, out_db, client, actions: bool = False, shard_dir: Optio
     by default a new directory beside out_db); the shards are then merged
     here, in the order of the paths, with rpl_export_db_merge, so out_db
     holds what ``brp export --sqlite out_db PATH...`` writes. Returns
-    ``{"logs", "ok", "added"}`` (added: matches new to out_db)."""
+    ``{"logs", "ok", "added"}`` (added: matches new to out_db). progress: as
+    verify's, over the partitions' exports."""
     _, bag = _bag(paths, partition_size)
     own = shard_dir is None
     if own:
         shard_dir = tempfile.mkdtemp(prefix=".shards-", dir=os.path.dirname(os.path.abspath(out_db)))
     os.makedirs(shard_dir, exist_ok=True)
     try:
-        parts = client.compute(bag.map_partitions(_export_partition, shard_dir, actions, os.getcwd())).result()
+        parts = _result(client, bag.map_partitions(_export_partition, shard_dir, actions, os.getcwd()), progress)
         added = libreplay.merge_sqlite(out_db, [p["shard"] for p in parts])
         result = {"logs": sum(p["logs"] for p in parts), "ok": sum(p["ok"] for p in parts), "added": added}
         if not keep_shards:
@@ -220,6 +237,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                     "(shared storage; default: beside DB)")
     ap.add_argument("--actions", action="store_true", help="export: also every decision")
     ap.add_argument("--from-list", metavar="FILE", help="also the paths listed in FILE, one a line")
+    ap.add_argument("-q", "--quiet", action="store_true",
+                    help="no progress bar (shown on standard error when it is a terminal)")
     ap.add_argument("paths", nargs="*", metavar="PATH")
     args = ap.parse_intermixed_args(argv)
     if args.command == "export" and not args.sqlite:
@@ -234,20 +253,21 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         paths = [line.rstrip("\n") for line in sys.stdin if line.strip()]
     if not paths:
         ap.error("no log given")
+    bar = not args.quiet and sys.stderr.isatty()  # Dask's own bar, as brp's progress line: a terminal only
     client, cluster = _client(args)
     try:
         if args.command == "verify":
             worst = 0
-            for d in verdicts(verify(paths, client, partition_size=args.partition_size)):
+            for d in verdicts(verify(paths, client, partition_size=args.partition_size, progress=bar)):
                 print(_json(d))
                 rc = 0 if d["verdict"] == "ok" else 3 if d["verdict"] in ("malformed", "unreadable") else 1
                 worst = max(worst, rc)
             return worst
         if args.command == "stats":
-            print(_json(stats(paths, client, partition_size=args.partition_size)))
+            print(_json(stats(paths, client, partition_size=args.partition_size, progress=bar)))
             return 0
         r = export_sqlite(paths, args.sqlite, client, actions=args.actions, shard_dir=args.shard_dir,
-                          partition_size=args.partition_size)
+                          partition_size=args.partition_size, progress=bar)
         print("%d logs: %d added, %d already in the database; %d ok, %d not ok"
               % (r["logs"], r["added"], r["logs"] - r["added"], r["ok"], r["logs"] - r["ok"]))
         return 0
