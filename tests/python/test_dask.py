@@ -149,3 +149,10 @@ def test_cli_shows_progress_on_a_terminal_only(samples):
     q = subprocess.run([sys.executable, "-m", "libreplay.dask", "stats", "--local", "1", "samples/"],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV, text=True, check=False)
     assert q.returncode == 0 and "Completed" not in q.stderr
+
+
+def test_json_is_utf8_as_brp_writes_it():
+    # a file name that is not UTF-8 reaches Python with lone surrogates: written U+FFFD, as brp does
+    name = os.fsdecode(b"bad-\xe9.brp")
+    assert ldask._json({"file": name}) == '{"file":"bad-\ufffd.brp"}'
+    ldask._json({"file": name}).encode("utf-8")

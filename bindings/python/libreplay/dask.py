@@ -177,9 +177,12 @@ def export_sqlite(paths, out_db, client, actions: bool = False, shard_dir: Optio
 # ---- the command line ---------------------------------------------------------------------------
 
 def _json_string(s: str) -> str:
-    """A JSON string as brp writes it (tools/brp/util.c: brp_json_string)."""
+    """A JSON string as brp writes it (tools/brp/util.c: brp_json_string): a byte that
+    was not UTF-8 (a path's, kept by Python as a lone surrogate) as U+FFFD."""
     out = ['"']
     for ch in s:
+        if 0xD800 <= ord(ch) <= 0xDFFF:
+            ch = "\ufffd"
         if ch == '"':
             out.append('\\"')
         elif ch == "\\":
