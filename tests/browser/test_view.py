@@ -227,6 +227,10 @@ def main():
             name = os.path.relpath(log, ROOT).replace('/', '_')
             html = os.path.join(tmp, name + '.html')
             p = run('view', '-o', html, log)
+            if log.endswith('not-a-log.brp'):  # not a log at all: no page, one line and exit 3
+                check(p.returncode == 3 and 'not a .brp match log' in p.stderr and not os.path.exists(html),
+                      'brp view %s: exit %d %s' % (log, p.returncode, p.stderr))
+                continue
             if not check(p.returncode == 0, 'brp view %s: exit %d %s' % (log, p.returncode, p.stderr)):
                 continue
             text, data = page_data(html)
