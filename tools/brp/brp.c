@@ -11,6 +11,7 @@ static const struct brp_cmd commands[] = {
 	{ "rules", cmd_rules, "print a rule profile and every parameter" },
 	{ "meld", cmd_meld, "check whether cards form one new meld" },
 	{ "record", cmd_record, "record a match as it is played, from text notation" },
+	{ "play", cmd_play, "play a seat of a match against bots, at a terminal" },
 	{ "dump", cmd_dump, "write a match log as text notation" },
 	{ "import", cmd_import, "write text notation as a match log" },
 	{ "verify", cmd_verify, "replay match logs through the rules and judge them" },

@@ -37,6 +37,7 @@ struct brp_cmd {
 int cmd_rules(int argc, char **argv);
 int cmd_meld(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+int cmd_play(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
