@@ -182,12 +182,18 @@ static void log_path(char *buf, size_t cap, const struct job *j, long pair, int 
 	snprintf(buf, cap, "%s/pair-%06ld-a%d.brp", j->dir, pair + 1, a_side);
 }
 
-/* The bots of one seating: A's kind at the seats of a_side, B's at the others. 0, or -1 out of memory. */
+/*
+ * The bots of one seating: A's kind at the seats of a_side, B's at the
+ * others. A seat's seed depends on the pair and the seat, not on who sits
+ * there, so that the same table is the same game in whichever run it comes:
+ * B against A is A against B with the sign turned, and a kind against itself
+ * plays both seatings alike (a margin of 0). 0, or -1 out of memory.
+ */
 static int make_bots(const struct job *j, uint64_t pair_seed, int a_side, rpl_bot **bots)
 {
 	for (int s = 0; s < j->players; s++) {
 		const struct kind *k = &j->kinds[s % 2 == a_side ? 0 : 1];
-		uint64_t seed = mix(pair_seed + 16 * (uint64_t)(a_side + 1) + (uint64_t)s);
+		uint64_t seed = mix(pair_seed + (uint64_t)s + 1);
 		if (k->bot == RPL_BOT_SEARCH ? rpl_bot_new_search(&bots[s], seed, k->samples, 1) != 0
 		                             : rpl_bot_new(&bots[s], k->bot, seed) != 0)
 			return -1;
