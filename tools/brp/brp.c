@@ -19,6 +19,7 @@ static const struct brp_cmd commands[] = {
 	{ "view", cmd_view, "write a match as one HTML page, replayed turn by turn" },
 	{ "recover", cmd_recover, "salvage the complete turns of a damaged log" },
 	{ "simulate", cmd_simulate, "let bots play legal matches and record them" },
+	{ "arena", cmd_arena, "play one kind of bot against another on duplicate deals" },
 	{ "stats", cmd_stats, "count what happened in a corpus of logs" },
 	{ "export", cmd_export, "export logs to a SQLite database, CSV files or an XLSX workbook" },
 	{ "merge", cmd_merge, "merge the export databases of corpus shards into one" },

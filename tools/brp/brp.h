@@ -44,6 +44,7 @@ int cmd_verify(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_recover(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
+int cmd_arena(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_export(int argc, char **argv);
