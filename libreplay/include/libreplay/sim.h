@@ -88,7 +88,7 @@ RPL_API int rpl_bot_new_search(rpl_bot **out, uint64_t seed, int samples, int ro
  * The search bot's default strength: samples a decision (with 1 rollout
  * each), what rpl_bot_new and brp simulate -b search use.
  */
-#define RPL_SEARCH_SAMPLES 32
+#define RPL_SEARCH_SAMPLES 16
 
 /* Free a bot; NULL is accepted. */
 RPL_API void rpl_bot_free(rpl_bot *b);
