@@ -25,7 +25,7 @@ static const char *const name = "play";
 #define MAX_DECISIONS_PER_DEAL 20000
 
 /* The search bot's samples a decision when -b search has no :N (as in brp simulate). */
-#define SEARCH_SAMPLES 8
+#define SEARCH_SAMPLES RPL_SEARCH_SAMPLES
 
 /* Where the person's text goes in the turn line handed to the notation parser: "1. S: " */
 #define TURN_PREFIX 6
@@ -50,7 +50,7 @@ static void usage(FILE *f)
 	      "                        first\n"
 	      "      --name NAME       your name in the log (default player)\n"
 	      "  -b, --bot KIND        the bots: greedy, random or search[:N] (default\n"
-	      "                        greedy; search: N samples a decision, default 8)\n"
+	      "                        greedy; search: N samples a decision, default 16)\n"
 	      "      --seed S          the seed of the deals and the bots (default: a random\n"
 	      "                        one, said when the match ends)\n"
 	      "  -t, --target T        the match target (default: the profile's; 0: one deal)\n"
