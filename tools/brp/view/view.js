@@ -17,7 +17,11 @@
 		'dirty 14 canastra'];
 	var PHASES = ['no deal', 'to draw', 'to meld or discard', 'to pick up the morto', 'the deal is over',
 		'the match is over'];
-	var VERDICTS = ['ok', 'illegal', 'mismatch', 'incomplete', 'malformed'];
+	var VERDICTS = ['ok', 'illegal', 'mismatch', 'incomplete', 'malformed', 'tampered', 'untrusted'];
+	/* how a verdict looks (docs/view.md, "The verdict"): every one but ok is bad */
+	function tone(v) {
+		return v === 'ok' ? 'good' : 'bad';
+	}
 
 	/* the positions, each with every field (the data writes a field only when it changed) */
 	var P = [];
@@ -29,6 +33,7 @@
 			p.a = r.a;
 			p.r = r.r;
 			p.x = r.x;
+			p.hid = r.hid;
 			P.push(p);
 			prev = p;
 		});
@@ -122,6 +127,14 @@
 			': nothing decoded before it.' : 'The log holds no deal.';
 		banner.className = 'banner refused';
 		return;
+	}
+
+	/* turn.dead_end: the disputed position is the decision that left the turn no legal end */
+	var deadEnd = -1;
+	if (D.deadend) {
+		for (var q = P.length - 1; q >= 0 && deadEnd < 0; q--)
+			if (P[q].k === 1 && P[q].d === D.deadend.d && P[q].t === D.deadend.t && P[q].a === D.deadend.a)
+				deadEnd = q;
 	}
 
 	function sameTurn(a, b) {
@@ -373,13 +386,40 @@
 		banner.appendChild(el('span', 'what', what));
 		if (p.k !== 0)
 			banner.appendChild(el('code', 'decision', p.a));
-		if (p.k === 2) {
+		if (p.k === 2 && p.r === 'turn.dead_end' && D.deadend) {
+			banner.classList.add('refused');
+			banner.appendChild(el('span', 'illegal', ' is refused, after ' + D.deadend.a +
+				' (the disputed decision, before this one) left the turn no legal end: '));
+			banner.appendChild(el('code', 'rule', p.r));
+			banner.appendChild(el('span', 'message', ' ' + p.x));
+		} else if (p.k === 2) {
 			banner.classList.add('refused');
 			banner.appendChild(el('span', 'illegal', ' is illegal: '));
 			banner.appendChild(el('code', 'rule', p.r));
-			banner.appendChild(el('span', 'message', ' ' + p.x));
+			banner.appendChild(el('span', 'message', p.hid ?
+				' (a decision of another seat: its cards never left that hand, and are not shown)' : ' ' + p.x));
 		}
-		banner.appendChild(el('span', 'so-far v-' + VERDICTS[p.g[4]], 'verdict so far: ' + VERDICTS[p.g[4]]));
+		if (idx === deadEnd) {
+			banner.classList.add('refused');
+			banner.appendChild(el('span', 'illegal', ' left the turn no legal end: '));
+			banner.appendChild(el('code', 'rule', 'turn.dead_end'));
+			banner.appendChild(el('span', 'message', ' ' + (P[P.length - 1].hid ? 'a later decision of the turn was refused' :
+				P[P.length - 1].x)));
+		}
+		/* the running verdict; where the log stops (damaged, incomplete), the log's own */
+		var sofar = VERDICTS[p.g[4]];
+		if (idx === P.length - 1 && (D.verdict === 'malformed' || D.verdict === 'incomplete'))
+			sofar = D.verdict;
+		banner.setAttribute('data-so-far', sofar);
+		banner.appendChild(el('span', 'so-far v-' + sofar + ' tone-' + tone(sofar), 'verdict so far: ' + sofar));
+		if ((sofar === 'tampered' || sofar === 'untrusted') && (idx === 0 || P[idx - 1].g[4] !== p.g[4])) {
+			banner.classList.add('refused');
+			banner.appendChild(el('span', 'trust', sofar === 'tampered' ?
+				' From here on the log was changed after it was signed: no valid signature vouches for these bytes.' :
+				' From here on no ' + (D.keys ? 'trusted ' : '') + 'signature vouches for the log\'s bytes.'));
+		}
+		if (D.verdict === 'incomplete' && idx === P.length - 1)
+			banner.appendChild(el('span', 'damage', ' The log stops here.'));
 		if (D.mismatch && p.g[0] >= 4 && (p.d === D.mismatch.deal || (D.mismatch.deal === 0 && idx === P.length - 1))) {
 			banner.classList.add('mismatch');
 			banner.appendChild(el('span', 'claim', ' The claimed score differs: side ' + D.mismatch.side + ' claimed ' +
@@ -439,6 +479,8 @@
 
 	/* where the page opens: the link's position, else the dispute, else the start */
 	var start = fromFragment(location.hash);
+	if (start < 0 && deadEnd >= 0)
+		start = deadEnd;
 	if (start < 0 && D.open >= 0)
 		start = D.open;
 	if (start < 0 && D.mismatch) {
