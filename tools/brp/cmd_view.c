@@ -546,8 +546,9 @@ static void badge_dealing(FILE *f, const rpl_verdict *v)
 	case RPL_DEAL_NONE: fputs("not committed: the layouts are as the log says", f); break;
 	case RPL_DEAL_UNREVEALED: fputs("committed, the seed not revealed: no deal is proven", f); break;
 	case RPL_DEAL_REVEALED:
-		fprintf(f, "committed and revealed: every deal is the one the seed derives (protocol %d, %d of %d players' "
-		           "seeds%s)",
+		fprintf(f,
+		        "committed and revealed: every deal is the one the seed derives (protocol %d, %d of %d players' "
+		        "seeds%s)",
 		        v->commit_version, v->player_seeds, v->players, few ? ": only as fair as the platform" : "");
 		break;
 	default:
@@ -691,7 +692,8 @@ static void verdict_line(char *line, size_t size, const rpl_verdict *v, int seat
 		rpl_verdict_format(v, line, size);
 		return;
 	}
-	snprintf(line, size, "%s: deal %d, turn %d, seat %d: %s: a decision of seat %d (its cards are not shown to seat %d)",
+	snprintf(line, size,
+	         "%s: deal %d, turn %d, seat %d: %s: a decision of seat %d (its cards are not shown to seat %d)",
 	         rpl_verdict_name(v->kind), v->deal, v->turn, v->seat, rpl_rule_name(v->rule), v->seat, seat);
 }
 
@@ -768,8 +770,13 @@ static int view_options(int argc, char **argv, const char **out, const char **pa
 {
 	enum { OPT_SEAT = BRP_OPT_OWN };
 	static const struct brp_opt opts[] = {
-		{ "output", 1, 'o', 0, 0 }, { "seat", 1, OPT_SEAT, 0, 0 }, BRP_OPT_KEY, BRP_OPT_KEYRING_ROW, BRP_OPT_LOG,
-		BRP_OPT_HELP, BRP_OPT_END,
+		{ "output", 1, 'o', 0, 0 },
+		{ "seat", 1, OPT_SEAT, 0, 0 },
+		BRP_OPT_KEY,
+		BRP_OPT_KEYRING_ROW,
+		BRP_OPT_LOG,
+		BRP_OPT_HELP,
+		BRP_OPT_END,
 	};
 	struct brp_getopt g;
 	int c, first;

@@ -413,8 +413,8 @@ int rpl_positions_file(const char *path, const rpl_rules *rules, rpl_position_fn
 	return positions(path, NULL, rules, NULL, fn, ctx, out);
 }
 
-int rpl_positions_file_trusted(const char *path, const rpl_rules *rules, const rpl_keyring *trusted,
-                               rpl_position_fn fn, void *ctx, rpl_verdict *out)
+int rpl_positions_file_trusted(const char *path, const rpl_rules *rules, const rpl_keyring *trusted, rpl_position_fn fn,
+                               void *ctx, rpl_verdict *out)
 {
 	if (!path || !out)
 		return RPL_EINVAL;
@@ -428,8 +428,8 @@ int rpl_positions_reader(rpl_reader *rd, const rpl_rules *rules, rpl_position_fn
 	return positions(NULL, rd, rules, NULL, fn, ctx, out);
 }
 
-int rpl_positions_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_keyring *trusted,
-                                 rpl_position_fn fn, void *ctx, rpl_verdict *out)
+int rpl_positions_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_keyring *trusted, rpl_position_fn fn,
+                                 void *ctx, rpl_verdict *out)
 {
 	if (!rd || !out)
 		return RPL_EINVAL;
