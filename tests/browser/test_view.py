@@ -405,6 +405,15 @@ def main():
                 check(got['index'] == first and 'mismatch' in got['banner'] and
                       ('committed seed derives for deal %d' % deal if deal else 'commits to') in text,
                       '%s: opens on %s (%r), not deal %d as dealt' % (name, got['where'], text, deal))
+                # which cards differ from the derived layout (samples/disputed/make.sh swapped two stock cards)
+                diff = b.d.find_element(By.ID, 'dealing-diff').text
+                check('#41: 6s (derived Kh), #42: Kh (derived 6s)' in diff and 'hand' not in diff.split('\n', 2)[-1],
+                      '%s: the differing cards are not shown: %r' % (name, diff))
+                seat_html = os.path.join(tmp, 'seat-' + name + '.html')
+                run('view', '--seat', '0', '-o', seat_html, log)
+                seat_text = open(seat_html, encoding='utf-8').read()
+                check('data-place="stock"' in seat_text and 'derived Kh' not in seat_text,
+                      '%s: a seat page shows the stock\'s cards' % name)
             elif verdict == 'mismatch':
                 deal = int(detail['deal'])
                 check((deal == 0 and got['index'] == len(positions) - 1) or

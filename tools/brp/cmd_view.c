@@ -90,6 +90,7 @@ struct view {
 	int open_refused; /* index of the refused position, or -1 */
 	int open_trust;   /* index of the first position from bytes no (trusted) signature vouches for, or -1 */
 	int too_big;      /* the positions passed VIEW_MAX_PAGE: the page is refused */
+	const char *path; /* the log's path, as given (read again for a deal that is not the committed one) */
 };
 
 /* Write s as the text of an HTML element or attribute. */
@@ -461,6 +462,114 @@ static void summary_deals(FILE *f, const struct view *w, const rpl_verdict *v)
 }
 
 /*
+ * The cards of a hand in a but not in b (two decks: a card may be there
+ * twice), as card names into f, "none" when there is none; the count.
+ */
+static int hand_minus(FILE *f, const rpl_card *a, const rpl_card *b)
+{
+	int used[RPL_HAND_SIZE] = { 0 }, n = 0;
+
+	for (int i = 0; i < RPL_HAND_SIZE; i++) {
+		int found = 0;
+		for (int j = 0; j < RPL_HAND_SIZE && !found; j++)
+			if (!used[j] && b[j] == a[i])
+				used[j] = found = 1;
+		if (!found)
+			fprintf(f, "%s%s", n++ ? " " : "", rpl_card_name(a[i]));
+	}
+	if (!n)
+		fputs("none", f);
+	return n;
+}
+
+/* The places of a row (a morto, the stock) where got and want differ, as "#K: got (derived want)". */
+static void row_diff(FILE *f, const rpl_card *got, const rpl_card *want, int n)
+{
+	int any = 0;
+
+	for (int i = 0; i < n; i++)
+		if (got[i] != want[i])
+			fprintf(f, "%s#%d: %s (derived %s)", any++ ? ", " : "", i + 1, rpl_card_name(got[i]),
+			        rpl_card_name(want[i]));
+}
+
+/*
+ * A committed log whose deal is not the one its seed derives: the layout the
+ * log holds against the derived one, place by place, in the summary
+ * (docs/view.md, "Deals"): a hand by the cards in one and not the other, a
+ * morto and the stock card by card. The log is read again from path, for its layout
+ * and its revealed seed; a log from standard input cannot be, and gets the
+ * deal's number only. On a --seat page only the seat's own hand is shown
+ * card by card; the other places (hands, mortos, the stock) by name.
+ */
+static void dealing_diff(FILE *f, const char *path, const rpl_match_info *info, int deal, int seat)
+{
+	rpl_reader *rd = NULL;
+	rpl_event ev;
+	rpl_layout got, want;
+	uint8_t seed[RPL_DEAL_SEED_SIZE];
+	int have = 0, revealed = 0, n = info->nplayers, diff;
+
+	if (brp_stdin_spelling(path) || rpl_reader_open(&rd, path) != 0)
+		goto cleanup;
+	while (rpl_reader_next(rd, &ev) == 1) {
+		if (ev.kind == RPL_EV_DEAL && ev.deal == deal && !have) {
+			got = ev.layout;
+			have = 1;
+		} else if (ev.kind == RPL_EV_REVEAL) {
+			memcpy(seed, ev.seed, sizeof(seed));
+			revealed = 1;
+		}
+	}
+	if (!have || !revealed || rpl_deal_derive_match(&want, seed, info, deal) != 0)
+		goto cleanup;
+	fprintf(f,
+	        "<table id=\"dealing-diff\" class=\"dealing-diff\"><caption>Deal %d against the layout the committed "
+	        "seed derives</caption>\n<tr><th>Place</th><th>In the log, not derived</th><th>Derived, not in the log"
+	        "</th></tr>\n",
+	        deal);
+	for (int s = 0; s < n; s++) {
+		diff = 0;
+		for (int i = 0; i < RPL_HAND_SIZE; i++)
+			diff |= got.hand[s][i] != want.hand[s][i]; /* both sorted by card id */
+		if (!diff)
+			continue;
+		if (seat >= 0 && s != seat) {
+			fprintf(f,
+			        "<tr data-place=\"hand %d\"><td>hand %d</td><td colspan=\"2\">differs (not shown to seat "
+			        "%d)</td></tr>\n",
+			        s, s, seat);
+			continue;
+		}
+		fprintf(f, "<tr data-place=\"hand %d\"><td>hand %d</td><td class=\"cards-differ\">", s, s);
+		hand_minus(f, got.hand[s], want.hand[s]);
+		fputs("</td><td>", f);
+		hand_minus(f, want.hand[s], got.hand[s]);
+		fputs("</td></tr>\n", f);
+	}
+	for (int m = 0; m < 2; m++)
+		if (memcmp(got.morto[m], want.morto[m], sizeof(got.morto[m])) != 0) {
+			fprintf(f, "<tr data-place=\"morto %d\"><td>morto %d</td><td colspan=\"2\">", m, m);
+			if (seat < 0)
+				row_diff(f, got.morto[m], want.morto[m], RPL_MORTO_SIZE);
+			else
+				fputs("differs", f);
+			fputs("</td></tr>\n", f);
+		}
+	if (memcmp(got.stock, want.stock, (size_t)RPL_STOCK_SIZE(n) * sizeof(rpl_card)) != 0) {
+		fputs("<tr data-place=\"stock\"><td>stock (from its top)</td><td colspan=\"2\">", f);
+		if (seat < 0)
+			row_diff(f, got.stock, want.stock, RPL_STOCK_SIZE(n));
+		else
+			fputs("differs", f);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+cleanup:
+	rpl_reader_free(rd);
+}
+
+/*
  * How the verdict looks (docs/view.md, "The verdict"): "bad" for every
  * verdict but ok; "caution" for an ok log that is unclosed, unsigned (in
  * part or whole) or whose committed seed is not revealed, with why; "good".
@@ -587,6 +696,8 @@ static void write_summary(FILE *f, const struct view *w, const rpl_match_info *i
 		        w->seat);
 	if (info->rules)
 		summary_match(f, info);
+	if (info->rules && v->deal_commitment == RPL_DEAL_MISMATCH && v->deal_mismatch > 0)
+		dealing_diff(f, w->path, info, v->deal_mismatch, w->seat);
 	summary_deals(f, w, v);
 	fputs("</header>\n", f);
 }
@@ -857,6 +968,7 @@ int cmd_view(int argc, char **argv)
 		goto cleanup;
 	}
 	w->seat = (int)seat;
+	w->path = path;
 	w->open_refused = w->open_trust = -1;
 	if (replay_positions(w, rd, trusted, path, &v) != 0)
 		goto cleanup;

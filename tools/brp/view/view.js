@@ -429,7 +429,8 @@
 			banner.classList.add('mismatch');
 			banner.appendChild(el('span', 'dealing', D.dealing.deal === 0 ?
 				' The revealed seed is not the one the header commits to: no deal is proven fair.' :
-				' This layout is not the one the committed seed derives for deal ' + D.dealing.deal + '.'));
+				' This layout is not the one the committed seed derives for deal ' + D.dealing.deal +
+				(document.getElementById('dealing-diff') ? ': the summary lists the cards that differ.' : '.')));
 		}
 		if (D.damage !== undefined && idx === P.length - 1)
 			banner.appendChild(el('span', 'damage', ' The log is damaged at byte ' + D.damage +
