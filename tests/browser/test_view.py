@@ -334,6 +334,92 @@ def seat_refusal(b, tmp):
                                                                                                             banner))
 
 
+def navigation(b, tmp):
+    """The deal picker, the list of turns, the summary's deal links; a refused decision's cards in the hand."""
+    log = os.path.join(ROOT, 'samples', 'kzv-4p.brp')
+    html = os.path.join(tmp, 'nav.html')
+    run('view', '-o', html, log)
+    b.open(html)
+    picker = b.d.find_element(By.ID, 'deal-picker')
+    check([o.get_attribute('data-deal') for o in picker.find_elements(By.TAG_NAME, 'option')] == ['1', '2'],
+          'the deal picker does not list deals 1 and 2')
+    b.d.execute_script('var s = document.getElementById("deal-picker"); s.selectedIndex = 1;'
+                       's.dispatchEvent(new Event("change"))')
+    got = b.read()
+    check(got['where'] == {'d': 2, 't': 0, 'n': 0, 'k': 0}, 'the deal picker: %s' % got['where'])
+    links = b.d.find_elements(By.CSS_SELECTOR, '#turns li a')
+    check(len(links) > 10, 'the list of turns has %d entries' % len(links))
+    link = links[4]
+    turn = int(link.get_attribute('data-turn'))
+    link.click()
+    got = b.read()
+    nxt = b.d.execute_script('var i = brpView.index(); return i + 1 < brpView.count() ? '
+                             '(brpView.go(i + 1), brpView.position()) : null')
+    check(got['where']['d'] == 2 and got['where']['t'] == turn and (nxt is None or nxt['t'] != turn),
+          'a turn of the list: %s, not the end of turn %d (next %s)' % (got['where'], turn, nxt))
+    check(got['hash'] == '#d=2&t=%d&n=%d' % (turn, got['where']['n']), 'a turn of the list: fragment %s' % got['hash'])
+    b.d.find_element(By.CSS_SELECTOR, '#deals tr[data-deal="1"] a').click()
+    got = b.read()
+    check(got['where'] == {'d': 1, 't': 0, 'n': 0, 'k': 0}, 'the summary\'s deal link: %s' % got['where'])
+    log = os.path.join(ROOT, 'samples', 'disputed', 'meld-two-wilds.brp')
+    for seat, want in ((-1, ['2c', '3c', '4c', '2h', '2s']), (0, [])):
+        html = os.path.join(tmp, 'nav-refused%d.html' % seat)
+        run('view', '-o', html, log, *(['--seat', str(seat)] if seat >= 0 else []))
+        b.open(html)
+        cards = b.d.execute_script('return Array.from(document.querySelectorAll(".hand .card.refused-card"))'
+                                   '.map(c => [c.closest(".hand").dataset.seat, c.dataset.card])')
+        check(sorted(c for _, c in cards) == sorted(want) and all(s == '1' for s, _ in cards),
+              'seat %d page: the refused meld\'s cards outlined: %s' % (seat, cards))
+
+
+PHONE = r'''
+const W = innerWidth, out = [];
+const q = s => Array.from(document.querySelectorAll(s));
+if (document.documentElement.scrollWidth > W) out.push('the page is ' + document.documentElement.scrollWidth + ' px wide');
+q('.hand .card, .meld .card').forEach(c => { const r = c.getBoundingClientRect();
+  if (r.left < 0 || r.right > W + 0.5) out.push('card ' + (c.dataset.card || 'back') + ' at ' + r.left + '..' + r.right); });
+const sc = document.getElementById('score'), wrap = sc.parentNode;
+if (sc.getBoundingClientRect().right > wrap.getBoundingClientRect().right + 0.5 || wrap.scrollWidth > wrap.clientWidth)
+  out.push('the score table passes its panel: ' + sc.getBoundingClientRect().right);
+q('#stepper button, #stepper select, #slider, #turns a, #deals a, details > summary').forEach(e => {
+  const r = e.getBoundingClientRect();
+  if (r.height && (r.height < 43.5 || r.width < 43.5)) out.push((e.id || e.tagName) + ' ' + r.width + 'x' + r.height); });
+return {problems: out.slice(0, 8), stepper: document.getElementById('stepper').getBoundingClientRect().top + scrollY};
+'''
+
+
+def phone(b, tmp):
+    """At 400x800: no horizontal scroll, every card of a hand and a meld on the screen, 44 px touch targets;
+    at 1400x900, the score table (its claimed column too) within its panel."""
+    pages = []
+    for name in ('kzv-4p.brp', 'stbl-2p.brp', 'aberto-4p.brp', 'disputed/claim-deal.brp', 'disputed/meld-two-wilds.brp'):
+        log = os.path.join(ROOT, 'samples', name)
+        html = os.path.join(tmp, 'phone-' + os.path.basename(name) + '.html')
+        run('view', '-o', html, log)
+        pages.append((name, html, page_data(html)[1]['positions']))
+    for width, height in ((400, 800), (1400, 900)):
+        b.d.execute_cdp_cmd('Emulation.setDeviceMetricsOverride', {'width': width, 'height': height,
+                                                                    'deviceScaleFactor': 1, 'mobile': width < 600})
+        for name, html, positions in pages:
+            b.open(html)
+            n = len(positions)
+            # the largest hands and melds of the match, and a few positions between
+            full, prev = [], {}
+            for r in positions:
+                prev = dict(prev, **r)
+                full.append(prev)
+            widest = max(range(n), key=lambda i: max(len(full[i].get('h%d' % s, '')) for s in range(4)))
+            for i in sorted({0, n // 2, n - 1, widest}):
+                b.go(i)
+                got = b.d.execute_script(PHONE)
+                check(not got['problems'], '%dx%d %s #%d: %s' % (width, height, name, i, got['problems']))
+            if width == 400:
+                b.go(0)
+                top = b.d.execute_script(PHONE)['stepper']
+                check(top < height, '400x800 %s: the stepper starts %d px down' % (name, top))
+    b.d.execute_cdp_cmd('Emulation.clearDeviceMetricsOverride', {})
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix='brp-view-')
     logs = []
@@ -446,6 +532,8 @@ def main():
                         break
         trust(b, tmp)
         seat_refusal(b, tmp)
+        navigation(b, tmp)
+        phone(b, tmp)
         # deep links, keys and buttons, on the KZV sample
         log = os.path.join(ROOT, 'samples', 'kzv-4p.brp')
         html = os.path.join(tmp, 'links.html')

@@ -427,8 +427,9 @@ static void summary_deals(FILE *f, const struct view *w, const rpl_verdict *v)
 	for (int i = 0; i < w->ndeals; i++) {
 		const struct deal_sum *d = &w->deals[i];
 		int ended = d->phase >= RPL_PHASE_DEAL_OVER;
-		fprintf(f, "<tr data-deal=\"%d\"><td>%d%s</td><td>%d</td>", d->deal, d->deal, ended ? "" : " (unfinished)",
-		        d->dealer);
+		/* the deal's number links to it as dealt: the stepper follows the fragment */
+		fprintf(f, "<tr data-deal=\"%d\"><td><a href=\"#d=%d&amp;t=0&amp;n=0\">%d</a>%s</td><td>%d</td>", d->deal,
+		        d->deal, d->deal, ended ? "" : " (unfinished)", d->dealer);
 		for (int s = 0; s < 2; s++) {
 			int differs = d->claimed && d->claim[s] != d->score[s].total;
 			int hide = w->seat >= 0 && !ended; /* as the stepper: the hands are counted at the deal's end */
@@ -694,8 +695,12 @@ static void write_summary(FILE *f, const struct view *w, const rpl_match_info *i
 	if (w->seat >= 0)
 		fprintf(f, "<p class=\"seatview\">As seen by seat %d: the other hands are shown as card counts.</p>\n",
 		        w->seat);
-	if (info->rules)
+	if (info->rules) {
+		/* folded by the script on a narrow screen, so that the stepper comes first */
+		fputs("<details id=\"match-details\" open><summary>Players and rules</summary>\n", f);
 		summary_match(f, info);
+		fputs("</details>\n", f);
+	}
 	if (info->rules && v->deal_commitment == RPL_DEAL_MISMATCH && v->deal_mismatch > 0)
 		dealing_diff(f, w->path, info, v->deal_mismatch, w->seat);
 	summary_deals(f, w, v);

@@ -101,6 +101,22 @@
 		buttons[b[0]] = e;
 		bar.appendChild(e);
 	});
+	/* the deal picker: the first position of each deal */
+	var picker = el('select');
+	picker.id = 'deal-picker';
+	picker.setAttribute('aria-label', 'deal');
+	P.forEach(function (p, i) {
+		if (i === 0 || P[i - 1].d !== p.d) {
+			var o = el('option', '', 'deal ' + p.d);
+			o.value = i;
+			o.setAttribute('data-deal', p.d);
+			picker.appendChild(o);
+		}
+	});
+	picker.addEventListener('change', function () {
+		go(parseInt(picker.value, 10));
+	});
+	bar.appendChild(picker);
 	var slider = el('input');
 	slider.type = 'range';
 	slider.id = 'slider';
@@ -118,9 +134,20 @@
 	banner.id = 'banner';
 	var board = el('div', 'board');
 	board.id = 'board';
+	/* the deal's turns, each a link to its end (BBO's handviewer, lichess's move list) */
+	var turns = el('ol', 'turns');
+	turns.id = 'turns';
+	turns.setAttribute('aria-label', 'turns of the deal');
+	var turnsDeal = -1;
 	root.appendChild(bar);
 	root.appendChild(banner);
+	root.appendChild(turns);
 	root.appendChild(board);
+	if (window.matchMedia && window.matchMedia('(max-width: 600px)').matches) {
+		var det = document.getElementById('match-details');
+		if (det)
+			det.open = false;
+	}
 	if (!P.length) {
 		bar.hidden = true;
 		banner.textContent = D.damage !== undefined ? 'The log is damaged at byte ' + D.damage +
@@ -370,8 +397,58 @@
 		return t;
 	}
 
+	/* the list of the deal's turns: rebuilt when the deal changes, the current turn marked */
+	function drawTurns(p) {
+		if (turnsDeal !== p.d) {
+			turnsDeal = p.d;
+			turns.textContent = '';
+			for (var i = 0; i < P.length; i++) {
+				var q = P[i];
+				if (q.d !== p.d || q.k === 0 || (i + 1 < P.length && sameTurn(i + 1, i)))
+					continue;
+				/* i is the end of its turn: its decisions are those before it in the turn */
+				var first = i;
+				while (first > 0 && sameTurn(first - 1, i))
+					first--;
+				var li = el('li', 'turn');
+				var a = el('a', '', q.t + '. seat ' + q.s + ': ' + P.slice(first, i + 1).map(function (r) {
+					return r.a;
+				}).join(', '));
+				a.href = fragment(q);
+				a.setAttribute('data-index', i);
+				a.setAttribute('data-turn', q.t);
+				if (q.k === 2)
+					li.classList.add('refused');
+				li.appendChild(a);
+				turns.appendChild(li);
+			}
+		}
+		Array.prototype.forEach.call(turns.querySelectorAll('li'), function (li) {
+			var on = +li.firstChild.getAttribute('data-turn') === p.t;
+			li.classList.toggle('current', on);
+			if (on && li.scrollIntoView && turns.scrollHeight > turns.clientHeight)
+				turns.scrollTop = li.offsetTop - turns.offsetTop - turns.clientHeight / 2;
+		});
+	}
+
+	/* the cards a refused decision names, outlined in the hand that holds them (each card once) */
+	function refusedCards(p) {
+		var want = {};
+		if (p.k !== 2 || p.hid)
+			return want;
+		p.a.split(' ').forEach(function (w) {
+			if (/^(?:A|[2-9]|10|J|Q|K)[cdhs]$|^JK$/.test(w))
+				want[w] = (want[w] || 0) + 1;
+		});
+		return want;
+	}
+
 	function render() {
 		var p = P[idx], moved = movedSet(p);
+		picker.value = String(P.reduce(function (b, q, i) {
+			return b < 0 && q.d === p.d ? i : b;
+		}, -1));
+		drawTurns(p);
 		where.textContent = 'position ' + (idx + 1) + ' of ' + P.length + ' \u00b7 deal ' + p.d + ', turn ' + p.t +
 			', decision ' + p.n;
 		slider.value = idx;
@@ -437,14 +514,27 @@
 				': nothing after this position could be read.'));
 		board.textContent = '';
 		var hands = el('section', 'hands');
-		for (var s = 0; s < D.players; s++)
-			hands.appendChild(drawHand(p, s, moved));
+		var refused = refusedCards(p);
+		for (var s = 0; s < D.players; s++) {
+			var hand = drawHand(p, s, moved);
+			if (s === p.s && p.k === 2)
+				Array.prototype.forEach.call(hand.querySelectorAll('.card[data-card]'), function (c) {
+					if (refused[c.dataset.card] > 0) {
+						refused[c.dataset.card]--;
+						c.classList.add('refused-card');
+						c.title = 'in the refused decision';
+					}
+				});
+			hands.appendChild(hand);
+		}
 		var sides = el('section', 'sides');
 		sides.appendChild(drawSide(p, 0, moved));
 		sides.appendChild(drawSide(p, 1, moved));
 		var mid = el('section', 'table');
 		mid.appendChild(drawMiddle(p, moved));
-		mid.appendChild(drawScore(p));
+		var wrap = el('div', 'score-wrap');
+		wrap.appendChild(drawScore(p));
+		mid.appendChild(wrap);
 		board.appendChild(hands);
 		board.appendChild(mid);
 		board.appendChild(sides);
