@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "view_assets.h"
 
@@ -87,10 +88,12 @@ struct view {
 	int ndeals, capdeals;
 	int32_t match_claim[2];
 	int match_claimed;
-	int open_refused; /* index of the refused position, or -1 */
-	int open_trust;   /* index of the first position from bytes no (trusted) signature vouches for, or -1 */
-	int too_big;      /* the positions passed VIEW_MAX_PAGE: the page is refused */
-	const char *path; /* the log's path, as given (read again for a deal that is not the committed one) */
+	int open_refused;           /* index of the refused position, or -1 */
+	int open_trust;             /* index of the first position from bytes no (trusted) signature vouches for, or -1 */
+	int too_big;                /* the positions passed VIEW_MAX_PAGE: the page is refused */
+	const char *path;           /* the log's path, as given (read again for a deal that is not the committed one) */
+	const unsigned char *bytes; /* a log from standard input: its bytes (read again from here) */
+	size_t nbytes;
 };
 
 /* Write s as the text of an HTML element or attribute. */
@@ -498,20 +501,21 @@ static void row_diff(FILE *f, const rpl_card *got, const rpl_card *want, int n)
  * A committed log whose deal is not the one its seed derives: the layout the
  * log holds against the derived one, place by place, in the summary
  * (docs/view.md, "Deals"): a hand by the cards in one and not the other, a
- * morto and the stock card by card. The log is read again from path, for its layout
- * and its revealed seed; a log from standard input cannot be, and gets the
- * deal's number only. On a --seat page only the seat's own hand is shown
+ * morto and the stock card by card. The log is read again, from its path or
+ * the bytes kept of standard input, for its layout and its revealed seed. On a --seat page only the seat's own hand is shown
  * card by card; the other places (hands, mortos, the stock) by name.
  */
-static void dealing_diff(FILE *f, const char *path, const rpl_match_info *info, int deal, int seat)
+static void dealing_diff(FILE *f, const struct view *w, const rpl_match_info *info, int deal)
 {
+	const char *path = w->path;
+	int seat = w->seat;
 	rpl_reader *rd = NULL;
 	rpl_event ev;
 	rpl_layout got, want;
 	uint8_t seed[RPL_DEAL_SEED_SIZE];
 	int have = 0, revealed = 0, n = info->nplayers, diff;
 
-	if (brp_stdin_spelling(path) || rpl_reader_open(&rd, path) != 0)
+	if (w->bytes ? rpl_reader_open_memory(&rd, w->bytes, w->nbytes) != 0 : rpl_reader_open(&rd, path) != 0)
 		goto cleanup;
 	while (rpl_reader_next(rd, &ev) == 1) {
 		if (ev.kind == RPL_EV_DEAL && ev.deal == deal && !have) {
@@ -702,7 +706,7 @@ static void write_summary(FILE *f, const struct view *w, const rpl_match_info *i
 		fputs("</details>\n", f);
 	}
 	if (info->rules && v->deal_commitment == RPL_DEAL_MISMATCH && v->deal_mismatch > 0)
-		dealing_diff(f, w->path, info, v->deal_mismatch, w->seat);
+		dealing_diff(f, w, info, v->deal_mismatch);
 	summary_deals(f, w, v);
 	fputs("</header>\n", f);
 }
@@ -881,6 +885,45 @@ static int write_page(const char *out, struct brp_output *o, const char *headbuf
 	return 0;
 }
 
+/*
+ * Standard input read whole into *buf (the caller's to free, set or not), at
+ * most one byte past the 64 MiB a reader accepts (docs/format.md section 10),
+ * so that the reader refuses a longer log as it would the file: kept, the
+ * bytes are read a second time for a deal that is not the committed one.
+ * 0, or -1 (said).
+ */
+static int read_stdin(unsigned char **buf, size_t *len)
+{
+	const size_t most = ((size_t)64 << 20) + 1;
+	size_t cap = 0;
+
+	*len = 0;
+	for (;;) {
+		ssize_t got;
+		if (*len == cap) {
+			unsigned char *grown;
+			if (cap == most)
+				return 0;
+			cap = cap ? (2 * cap < most ? 2 * cap : most) : 65536;
+			if (!(grown = realloc(*buf, cap))) {
+				brp_error(name, "-: out of memory");
+				return -1;
+			}
+			*buf = grown;
+		}
+		got = read(0, *buf + *len, cap - *len);
+		if (got == 0)
+			return 0;
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			brp_error(name, "-: cannot read: %s", strerror(errno));
+			return -1;
+		}
+		*len += (size_t)got;
+	}
+}
+
 /* The options: -1 when the command goes on (*path NULL: the operand is the log), else the code it exits with (said). */
 static int view_options(int argc, char **argv, const char **out, const char **path, long *seat, rpl_keyring **trusted)
 {
@@ -933,6 +976,8 @@ int cmd_view(int argc, char **argv)
 {
 	const char *out = NULL, *path = NULL, *base;
 	char *outbuf = NULL, *data = NULL, *headbuf = NULL, line[1024];
+	unsigned char *stdin_bytes = NULL;
+	size_t stdin_len = 0;
 	size_t datalen = 0, headlen = 0;
 	int status, err;
 	long seat = -1;
@@ -949,7 +994,13 @@ int cmd_view(int argc, char **argv)
 	status = BRP_EXIT_FAIL;
 	if (!path)
 		path = argv[argc - 1]; /* the one operand */
-	err = brp_open_log(path, &rd);
+	if (brp_stdin_spelling(path)) {
+		if (read_stdin(&stdin_bytes, &stdin_len) != 0)
+			goto cleanup;
+		err = rpl_reader_open_memory(&rd, stdin_bytes, stdin_len);
+	} else {
+		err = brp_open_log(path, &rd);
+	}
 	if (brp_stdin_spelling(path)) {
 		path = brp_stdin_name; /* named so in messages and the page */
 		if (!out)
@@ -974,6 +1025,8 @@ int cmd_view(int argc, char **argv)
 	}
 	w->seat = (int)seat;
 	w->path = path;
+	w->bytes = stdin_bytes;
+	w->nbytes = stdin_len;
 	w->open_refused = w->open_trust = -1;
 	if (replay_positions(w, rd, trusted, path, &v) != 0)
 		goto cleanup;
@@ -1009,6 +1062,7 @@ cleanup:
 	free(data);
 	free(headbuf);
 	free(outbuf);
+	free(stdin_bytes);
 	rpl_reader_free(rd);
 	rpl_keyring_free(trusted);
 	return status;
