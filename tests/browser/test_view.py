@@ -26,6 +26,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import zlib
 
 SKIP = 77
 
@@ -54,6 +55,7 @@ BRP = os.path.abspath(sys.argv[1])
 ROOT = os.path.abspath(sys.argv[2])
 SHOT = sys.argv[4] if len(sys.argv) > 4 and sys.argv[3] == '--screenshot' else None
 FAILURES = []
+TONE_COLOUR = {'good': 'rgb(30, 123, 52)', 'caution': 'rgb(199, 119, 0)', 'bad': 'rgb(179, 38, 30)'}
 CATEGORY = {'none': 0, 'dirty': 1, 'clean': 2, 'clean13': 3, 'clean14': 4, 'dirty14': 5}
 
 
@@ -106,6 +108,7 @@ return {
   totals: q('#score tr[data-side]').map(r => [r.dataset.total === 'hidden' ? null : +r.dataset.total, +r.dataset.match]),
   moved: q('.card.moved').length,
   banner: document.getElementById('banner').className,
+  so_far: document.getElementById('banner').dataset.soFar,
   hash: location.hash,
 };
 '''
@@ -204,6 +207,219 @@ def check_log(b, log, html, positions, seat=-1):
     return got
 
 
+MAGIC = b'\x89BRP\r\n\x1a\n'
+
+
+def sections(data):
+    """The (type, payload) of every whole section of a log (docs/format.md: type, varint length, payload, CRC-32)."""
+    out, pos = [], 8
+    while pos < len(data):
+        start, t, length, shift = pos, data[pos], 0, 0
+        pos += 1
+        while True:
+            b = data[pos]
+            pos += 1
+            length |= (b & 0x7F) << shift
+            shift += 7
+            if not b & 0x80:
+                break
+        out.append((chr(t), data[pos:pos + length]))
+        pos += length + 4
+    return out
+
+
+def build(secs):
+    """A log of these sections, every CRC computed: only a signature can tell an edit."""
+    out = bytearray(MAGIC)
+    for t, payload in secs:
+        head = bytearray([ord(t)])
+        n = len(payload)
+        while True:
+            head.append((n & 0x7F) | (0x80 if n > 0x7F else 0))
+            n >>= 7
+            if not n:
+                break
+        out += head + payload + zlib.crc32(bytes(head) + payload).to_bytes(4, 'little')
+    return bytes(out)
+
+
+def trust(b, tmp):
+    """Signed logs: the verdict's look, the badges, -K, where a tampered or untrusted page opens."""
+    for k in ('platform', 'other'):
+        check(run('keygen', '-o', os.path.join(tmp, k)).returncode == 0, 'keygen ' + k)
+    key, pub, other = (os.path.join(tmp, f) for f in ('platform.key', 'platform.pub', 'other.pub'))
+    secs = sections(open(os.path.join(ROOT, 'samples', 'kzv-4p.brp'), 'rb').read())
+    second = [i for i, (t, _) in enumerate(secs) if t == 'D'][1]
+    # signed as it grew: a signature after deal 1, another at the end
+    grown = os.path.join(tmp, 'grown.brp')
+    with open(grown, 'wb') as f:
+        f.write(build(secs[:second]))
+    run('sign', '-k', key, grown)
+    first_half = open(grown, 'rb').read()
+    with open(grown, 'wb') as f:
+        f.write(first_half + build(secs[second:])[len(MAGIC):])
+    partial = os.path.join(tmp, 'partial.brp')  # the second signature never made: untrusted from deal 2
+    with open(partial, 'wb') as f:
+        f.write(open(grown, 'rb').read())
+    run('sign', '-k', key, grown)
+    # deal 2 changed after signing (a byte of its decisions, its CRC made good): tampered from deal 2
+    tampered = os.path.join(tmp, 'tampered.brp')
+    body = sections(open(grown, 'rb').read())
+    last = [i for i, (t, _) in enumerate(body) if t == 'D'][-1]
+    edited = bytearray(body[last][1])
+    edited[-8] ^= 0x10
+    body[last] = ('D', bytes(edited))
+    with open(tampered, 'wb') as f:
+        f.write(build(body))
+
+    def page(log, *keys):
+        html = os.path.join(tmp, 'trust-%s-%d.html' % (os.path.basename(log), len(keys)))
+        p = run('view', '-o', html, *(list(keys) + [log]))
+        check(p.returncode == 0, 'brp view %s %s: %s' % (log, keys, p.stderr))
+        got = b.open(html)
+        badge = b.d.find_element(By.ID, 'badge-signature')
+        data = page_data(html)[1]
+        line = run('verify', *(list(keys) + [log])).stdout.strip()
+        check(line == log + ': ' + data['line'], '%s: page verdict line %r, brp verify %r' % (html, data['line'], line))
+        return got, data, {a: badge.get_attribute('data-' + a) for a in ('status', 'trusted', 'covered', 'size')}, \
+            badge.get_attribute('class'), b.d.find_element(By.ID, 'verdict').get_attribute('data-tone')
+
+    def first_of_deal(data, d):
+        return next(i for i, p in enumerate(data['positions']) if p['d'] == d)
+
+    got, data, badge, cls, tone = page(grown)
+    check(data['verdict'] == 'ok' and tone == 'good' and 'tone-caution' in cls and badge['trusted'] == 'unchecked',
+          'signed, no keys: verdict %s %s, badge %s %s' % (data['verdict'], tone, cls, badge))
+    got, data, badge, cls, tone = page(grown, '-K', pub)
+    check(data['verdict'] == 'ok' and tone == 'good' and 'tone-good' in cls and badge['trusted'] == 'yes' and
+          badge['covered'] == badge['size'], 'signed, trusted: verdict %s %s, badge %s %s' % (data['verdict'], tone,
+                                                                                            cls, badge))
+    check(got['index'] == 0 and got['so_far'] == 'ok', 'signed, trusted: opens at %d (%s)' % (got['index'],
+                                                                                          got['so_far']))
+    got, data, badge, cls, tone = page(grown, '--keyring', other)
+    check(data['verdict'] == 'untrusted' and tone == 'bad' and 'tone-bad' in cls and badge['trusted'] == 'no',
+          'another key: verdict %s %s, badge %s %s' % (data['verdict'], tone, cls, badge))
+    check(got['index'] == 0 and got['so_far'] == 'untrusted', 'another key: opens at %d (%s)' % (got['index'],
+                                                                                             got['so_far']))
+    got, data, badge, cls, tone = page(tampered)
+    deal2 = first_of_deal(data, 2)
+    check(data['verdict'] == 'tampered' and tone == 'bad' and badge['status'] == 'invalid' and 'tone-bad' in cls,
+          'tampered: verdict %s %s, badge %s %s' % (data['verdict'], tone, cls, badge))
+    check(got['index'] == deal2 and got['so_far'] == 'tampered' and 'refused' in got['banner'],
+          'tampered: opens at %d (%s), not deal 2 as dealt (%d)' % (got['index'], got['so_far'], deal2))
+    check(b.go(deal2 - 1)['so_far'] == 'ok', 'tampered: the signed deal 1 does not read ok')
+    got, data, badge, cls, tone = page(partial)
+    check(data['verdict'] == 'untrusted' and badge['status'] == 'partial' and got['index'] == first_of_deal(data, 2)
+          and got['so_far'] == 'untrusted', 'signed deal 1 only: verdict %s, badge %s, opens at %d (%s)' %
+          (data['verdict'], badge, got['index'], got['so_far']))
+
+
+def seat_refusal(b, tmp):
+    """Another seat's refused decision: its kind and rule on a --seat page, never its cards (docs/view.md)."""
+    log = os.path.join(ROOT, 'samples', 'disputed', 'meld-two-wilds.brp')  # seat 1's meld refused
+    for seat in (0, 1, 2, 3):
+        html = os.path.join(tmp, 'refusal-%d.html' % seat)
+        check(run('view', '--seat', str(seat), '-o', html, log).returncode == 0, 'view --seat %d' % seat)
+        text = open(html, encoding='utf-8').read()
+        got = b.open(html)
+        banner = b.d.find_element(By.ID, 'banner').text
+        check(got['where']['k'] == 2 and 'meld.wilds' in banner, 'seat %d: not on the refusal: %s' % (seat, banner))
+        if seat == 1:
+            check(text.count('meld 2c 3c 4c 2h 2s') >= 2 and 'meld 2c 3c 4c 2h 2s' in banner,
+                  'seat 1 does not see its own refused meld')
+        else:
+            check('2c 3c 4c' not in text and '2 wilds in one meld' not in text,
+                  'seat %d: the refused meld\'s cards or message are in the page' % seat)
+            check('meld (its cards not shown)' in banner, 'seat %d: the refused decision is not named: %s' % (seat,
+                                                                                                            banner))
+
+
+def navigation(b, tmp):
+    """The deal picker, the list of turns, the summary's deal links; a refused decision's cards in the hand."""
+    log = os.path.join(ROOT, 'samples', 'kzv-4p.brp')
+    html = os.path.join(tmp, 'nav.html')
+    run('view', '-o', html, log)
+    b.open(html)
+    picker = b.d.find_element(By.ID, 'deal-picker')
+    check([o.get_attribute('data-deal') for o in picker.find_elements(By.TAG_NAME, 'option')] == ['1', '2'],
+          'the deal picker does not list deals 1 and 2')
+    b.d.execute_script('var s = document.getElementById("deal-picker"); s.selectedIndex = 1;'
+                       's.dispatchEvent(new Event("change"))')
+    got = b.read()
+    check(got['where'] == {'d': 2, 't': 0, 'n': 0, 'k': 0}, 'the deal picker: %s' % got['where'])
+    links = b.d.find_elements(By.CSS_SELECTOR, '#turns li a')
+    check(len(links) > 10, 'the list of turns has %d entries' % len(links))
+    link = links[4]
+    turn = int(link.get_attribute('data-turn'))
+    link.click()
+    got = b.read()
+    nxt = b.d.execute_script('var i = brpView.index(); return i + 1 < brpView.count() ? '
+                             '(brpView.go(i + 1), brpView.position()) : null')
+    check(got['where']['d'] == 2 and got['where']['t'] == turn and (nxt is None or nxt['t'] != turn),
+          'a turn of the list: %s, not the end of turn %d (next %s)' % (got['where'], turn, nxt))
+    check(got['hash'] == '#d=2&t=%d&n=%d' % (turn, got['where']['n']), 'a turn of the list: fragment %s' % got['hash'])
+    b.d.find_element(By.CSS_SELECTOR, '#deals tr[data-deal="1"] a').click()
+    got = b.read()
+    check(got['where'] == {'d': 1, 't': 0, 'n': 0, 'k': 0}, 'the summary\'s deal link: %s' % got['where'])
+    log = os.path.join(ROOT, 'samples', 'disputed', 'meld-two-wilds.brp')
+    for seat, want in ((-1, ['2c', '3c', '4c', '2h', '2s']), (0, [])):
+        html = os.path.join(tmp, 'nav-refused%d.html' % seat)
+        run('view', '-o', html, log, *(['--seat', str(seat)] if seat >= 0 else []))
+        b.open(html)
+        cards = b.d.execute_script('return Array.from(document.querySelectorAll(".hand .card.refused-card"))'
+                                   '.map(c => [c.closest(".hand").dataset.seat, c.dataset.card])')
+        check(sorted(c for _, c in cards) == sorted(want) and all(s == '1' for s, _ in cards),
+              'seat %d page: the refused meld\'s cards outlined: %s' % (seat, cards))
+
+
+PHONE = r'''
+const W = innerWidth, out = [];
+const q = s => Array.from(document.querySelectorAll(s));
+if (document.documentElement.scrollWidth > W) out.push('the page is ' + document.documentElement.scrollWidth + ' px wide');
+q('.hand .card, .meld .card').forEach(c => { const r = c.getBoundingClientRect();
+  if (r.left < 0 || r.right > W + 0.5) out.push('card ' + (c.dataset.card || 'back') + ' at ' + r.left + '..' + r.right); });
+const sc = document.getElementById('score'), wrap = sc.parentNode;
+if (sc.getBoundingClientRect().right > wrap.getBoundingClientRect().right + 0.5 || wrap.scrollWidth > wrap.clientWidth)
+  out.push('the score table passes its panel: ' + sc.getBoundingClientRect().right);
+q('#stepper button, #stepper select, #slider, #turns a, #deals a, details > summary').forEach(e => {
+  const r = e.getBoundingClientRect();
+  if (r.height && (r.height < 43.5 || r.width < 43.5)) out.push((e.id || e.tagName) + ' ' + r.width + 'x' + r.height); });
+return {problems: out.slice(0, 8), stepper: document.getElementById('stepper').getBoundingClientRect().top + scrollY};
+'''
+
+
+def phone(b, tmp):
+    """At 400x800: no horizontal scroll, every card of a hand and a meld on the screen, 44 px touch targets;
+    at 1400x900, the score table (its claimed column too) within its panel."""
+    pages = []
+    for name in ('kzv-4p.brp', 'stbl-2p.brp', 'aberto-4p.brp', 'disputed/claim-deal.brp', 'disputed/meld-two-wilds.brp'):
+        log = os.path.join(ROOT, 'samples', name)
+        html = os.path.join(tmp, 'phone-' + os.path.basename(name) + '.html')
+        run('view', '-o', html, log)
+        pages.append((name, html, page_data(html)[1]['positions']))
+    for width, height in ((400, 800), (1400, 900)):
+        b.d.execute_cdp_cmd('Emulation.setDeviceMetricsOverride', {'width': width, 'height': height,
+                                                                    'deviceScaleFactor': 1, 'mobile': width < 600})
+        for name, html, positions in pages:
+            b.open(html)
+            n = len(positions)
+            # the largest hands and melds of the match, and a few positions between
+            full, prev = [], {}
+            for r in positions:
+                prev = dict(prev, **r)
+                full.append(prev)
+            widest = max(range(n), key=lambda i: max(len(full[i].get('h%d' % s, '')) for s in range(4)))
+            for i in sorted({0, n // 2, n - 1, widest}):
+                b.go(i)
+                got = b.d.execute_script(PHONE)
+                check(not got['problems'], '%dx%d %s #%d: %s' % (width, height, name, i, got['problems']))
+            if width == 400:
+                b.go(0)
+                top = b.d.execute_script(PHONE)['stepper']
+                check(top < height, '400x800 %s: the stepper starts %d px down' % (name, top))
+    b.d.execute_cdp_cmd('Emulation.clearDeviceMetricsOverride', {})
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix='brp-view-')
     logs = []
@@ -252,7 +468,20 @@ def main():
                 continue
             # where it opens
             got = b.open(html)
-            if verdict == 'illegal':
+            # the verdict looks what it is: every sample is unsigned, so an ok one is cautionary
+            tone = b.d.find_element(By.ID, 'verdict').get_attribute('data-tone')
+            check(tone == ('caution' if verdict == 'ok' else 'bad'), '%s: verdict %s looks %s' % (name, verdict, tone))
+            check(b.d.execute_script('return getComputedStyle(document.getElementById("verdict")).borderLeftColor') ==
+                  TONE_COLOUR['caution' if verdict == 'ok' else 'bad'], '%s: the verdict box is not coloured' % name)
+            if verdict == 'illegal' and detail['rule'] == 'turn.dead_end':
+                # the disputed position is the decision that left the turn no legal end
+                want = (int(detail['deal']), int(detail['turn']))
+                p = positions[got['index']]
+                check(got['where']['k'] == 1 and (got['where']['d'], got['where']['t']) == want and
+                      p.get('a') == detail['decision'] and 'refused' in got['banner'] and
+                      'turn.dead_end' in b.d.find_element(By.ID, 'banner').text,
+                      '%s: opens on %s, not the decision %s' % (name, got['where'], detail['decision']))
+            elif verdict == 'illegal':
                 want = (int(detail['deal']), int(detail['turn']))
                 check(got['where']['k'] == 2 and (got['where']['d'], got['where']['t']) == want and
                       'refused' in got['banner'], '%s: opens on %s, not the illegal decision %s' % (name, got['where'],
@@ -266,6 +495,15 @@ def main():
                 check(got['index'] == first and 'mismatch' in got['banner'] and
                       ('committed seed derives for deal %d' % deal if deal else 'commits to') in text,
                       '%s: opens on %s (%r), not deal %d as dealt' % (name, got['where'], text, deal))
+                # which cards differ from the derived layout (samples/disputed/make.sh swapped two stock cards)
+                diff = b.d.find_element(By.ID, 'dealing-diff').text
+                check('#41: 6s (derived Kh), #42: Kh (derived 6s)' in diff and 'hand' not in diff.split('\n', 2)[-1],
+                      '%s: the differing cards are not shown: %r' % (name, diff))
+                seat_html = os.path.join(tmp, 'seat-' + name + '.html')
+                run('view', '--seat', '0', '-o', seat_html, log)
+                seat_text = open(seat_html, encoding='utf-8').read()
+                check('data-place="stock"' in seat_text and 'derived Kh' not in seat_text,
+                      '%s: a seat page shows the stock\'s cards' % name)
             elif verdict == 'mismatch':
                 deal = int(detail['deal'])
                 check((deal == 0 and got['index'] == len(positions) - 1) or
@@ -276,8 +514,12 @@ def main():
             elif verdict == 'malformed':
                 check(got['index'] == len(positions) - 1 and 'byte ' + detail['offset'] in
                       b.d.find_element(By.ID, 'banner').text, '%s: does not open on the damage' % name)
+                check(got['so_far'] == 'malformed', '%s: the running verdict at the damage is %s' % (name, got['so_far']))
                 check('byte ' + detail['offset'] in b.d.find_element(By.ID, 'summary').text,
                       '%s: the summary does not say where the log is damaged' % name)
+            elif verdict == 'incomplete':
+                check(got['index'] == len(positions) - 1 and got['so_far'] == 'incomplete',
+                      '%s: opens at %d (%s), not where it stops' % (name, got['index'], got['so_far']))
             else:
                 check(got['index'] == 0, '%s: opens at %d, not the start' % (name, got['index']))
             check(got['hash'] == '#d=%d&t=%d&n=%d' % (got['where']['d'], got['where']['t'], got['where']['n']),
@@ -292,6 +534,10 @@ def main():
                         compare(name + ' revealed #%d' % i, b.read(), show(log, p['d'], p['t'], p['n']), revealed=True)
                         b.d.find_element(By.ID, 'reveal-pile').click()
                         break
+        trust(b, tmp)
+        seat_refusal(b, tmp)
+        navigation(b, tmp)
+        phone(b, tmp)
         # deep links, keys and buttons, on the KZV sample
         log = os.path.join(ROOT, 'samples', 'kzv-4p.brp')
         html = os.path.join(tmp, 'links.html')

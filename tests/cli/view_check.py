@@ -2,7 +2,7 @@
 """brp view's pages, read as files (no browser): view_check.py BRP SRCROOT
 
 For every sample: the page is one self-contained file (a Content-Security-Policy
-that allows no fetch; no src, href, url() or @import that could reach out); the
+that allows no fetch; no src, href but to a fragment, url() or @import that could reach out); the
 summary, outside any script, holds the verdict line exactly as brp verify
 prints it, one row a deal and the damage offset of a malformed log; the
 embedded positions are as many as brp show can select, each at the deal, turn
@@ -53,7 +53,7 @@ def positions(data):
 
 def self_contained(name, text):
     check("default-src 'none'" in text, name + ': no Content-Security-Policy that forbids fetching')
-    for pat in (r'\ssrc\s*=', r'\shref\s*=', r'url\(', r'@import', r'https?://', r'fetch\(', r'XMLHttpRequest',
+    for pat in (r'\ssrc\s*=', r'\shref\s*=\s*"(?!#)', r'url\(', r'@import', r'https?://', r'fetch\(', r'XMLHttpRequest',
                 r'WebSocket', r'\bimport\('):
         check(not re.search(pat, text), '%s: %s in the page' % (name, pat))
 

@@ -23,7 +23,9 @@ static void test_search_arguments(void **state)
 	assert_null(b);
 	assert_int_equal(rpl_bot_new_search(&b, 1, 2, 0), RPL_EINVAL);
 	assert_int_equal(rpl_bot_new_search(&b, 1, 1001, 1), RPL_EINVAL);
-	assert_int_equal(rpl_bot_new(&b, RPL_BOT_SEARCH, 1), RPL_EINVAL);
+	assert_int_equal(rpl_bot_new(&b, 3, 1), RPL_EINVAL);
+	assert_null(b);
+	assert_int_equal(rpl_bot_new(NULL, RPL_BOT_SEARCH, 1), RPL_EINVAL);
 	assert_int_equal(rpl_bot_new_search(&b, 1, 1, 1), 0);
 	assert_int_equal(rpl_bot_choose(b, NULL, NULL), RPL_EINVAL);
 	rpl_bot_free(b);
@@ -97,11 +99,51 @@ static void test_search_plays(void **state)
 	tl_context = NULL;
 }
 
+/*
+ * rpl_bot_new makes the search bot at its default strength: at positions
+ * of a greedy deal it decides as rpl_bot_new_search(RPL_SEARCH_SAMPLES, 1)
+ * with the same seed.
+ */
+static void test_search_default(void **state)
+{
+	rpl_game *g = tl_game("stbl", NULL, 2, 1);
+	rpl_bot *greedy, *def, *made;
+	rpl_layout lay;
+	rpl_rng rng;
+	int searched = 0;
+
+	(void)state;
+	rpl_rng_seed(&rng, 7);
+	rpl_layout_shuffle(&lay, 2, &rng);
+	assert_int_equal(rpl_game_deal(g, &lay), 0);
+	assert_int_equal(rpl_bot_new(&greedy, RPL_BOT_GREEDY, 7), 0);
+	for (int step = 0; rpl_game_phase(g) < RPL_PHASE_DEAL_OVER && searched < 4; step++) {
+		rpl_action a, b;
+		if (step % 9 == 4) {
+			assert_int_equal(rpl_bot_new(&def, RPL_BOT_SEARCH, 11), 0);
+			assert_int_equal(rpl_bot_new_search(&made, 11, RPL_SEARCH_SAMPLES, 1), 0);
+			assert_int_equal(rpl_bot_choose(def, g, &a), 0);
+			assert_int_equal(rpl_bot_choose(made, g, &b), 0);
+			assert_memory_equal(&a, &b, sizeof(a));
+			assert_int_equal(rpl_game_check(g, &a, NULL), 0);
+			rpl_bot_free(def);
+			rpl_bot_free(made);
+			searched++;
+		}
+		assert_int_equal(rpl_bot_choose(greedy, g, &a), 0);
+		assert_int_equal(rpl_game_apply(g, &a), 0);
+	}
+	assert_int_equal(searched, 4);
+	rpl_bot_free(greedy);
+	rpl_game_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_search_arguments),
 		cmocka_unit_test(test_search_plays),
+		cmocka_unit_test(test_search_default),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,12 +37,14 @@ struct brp_cmd {
 int cmd_rules(int argc, char **argv);
 int cmd_meld(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+int cmd_play(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_recover(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
+int cmd_arena(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_export(int argc, char **argv);

@@ -31,7 +31,7 @@ static void usage(FILE *f)
 	      "      --seed S          the seed of the whole corpus (default 1)\n"
 	      "  -b, --bot KIND        greedy, random, mixed or search[:N] (default greedy;\n"
 	      "                        mixed: greedy and random bots at random seats;\n"
-	      "                        search: N samples a decision, default 8, slow)\n"
+	      "                        search: N samples a decision, default 16, slow)\n"
 	      "  -t, --target T        the match target (default: the profile's; 0: one deal)\n"
 	      "      --commit          committed matches (format version 3): every deal derived\n"
 	      "                        from a seed committed to in the header and revealed at\n"
@@ -58,8 +58,8 @@ static void usage(FILE *f)
 
 enum { BOT_GREEDY, BOT_RANDOM, BOT_MIXED, BOT_SEARCH };
 
-/* The search bot's samples a decision when -b search has no :N. */
-#define SEARCH_SAMPLES 8
+/* The search bot's samples a decision when -b search has no :N: the library's default strength. */
+#define SEARCH_SAMPLES RPL_SEARCH_SAMPLES
 
 struct job {
 	const rpl_rules *rules;

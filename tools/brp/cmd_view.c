@@ -6,7 +6,10 @@
  * stepper is tools/brp/view/view.js drawing the positions that
  * rpl_positions_file computes, embedded as JSON (docs/view.md describes the
  * encoding): the page judges nothing, it draws what the engine said.
- * With --seat N every card seat N could not see is left out of the file.
+ * With --seat N every card seat N could not see is left out of the file,
+ * the cards of another seat's refused decision included (they were never
+ * laid). With -K or --keyring the signatures are judged against trusted
+ * keys, as brp verify does: the verdict and the running verdict say so.
  *
  * A page holds at most VIEW_MAX_PAGE bytes (docs/view.md, "Size"): the
  * positions are written into memory and stop there, so brp view's memory
@@ -18,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "view_assets.h"
 
@@ -48,7 +52,11 @@ static void usage(FILE *f)
 	      "                    -: standard output)\n"
 	      "      --log FILE    the log to write (the same as FILE)\n"
 	      "      --seat N      only what seat N could see: its own hand, the table, the\n"
-	      "                    pile as the profile shows it; other hands as counts\n"
+	      "                    pile as the profile shows it; other hands as counts;\n"
+	      "                    another seat's refused decision without its cards\n"
+	      "  -K, --key FILE    a trusted public key (a minisign .pub file; repeatable):\n"
+	      "                    the log is untrusted unless such a key signs all of it\n"
+	      "      --keyring FILE  trusted public keys, one after another in a file\n"
 	      "  -h, --help        print this help and exit\n"
 	      "\n"
 	      "A page holds at most 64 MiB (about 350 000 positions): a larger one is refused.\n"
@@ -81,8 +89,12 @@ struct view {
 	int ndeals, capdeals;
 	int32_t match_claim[2];
 	int match_claimed;
-	int open_refused; /* index of the refused position, or -1 */
-	int too_big;      /* the positions passed VIEW_MAX_PAGE: the page is refused */
+	int open_refused;           /* index of the refused position, or -1 */
+	int open_trust;             /* index of the first position from bytes no (trusted) signature vouches for, or -1 */
+	int too_big;                /* the positions passed VIEW_MAX_PAGE: the page is refused */
+	const char *path;           /* the log's path, as given (read again for a deal that is not the committed one) */
+	const unsigned char *bytes; /* a log from standard input: its bytes (read again from here) */
+	size_t nbytes;
 };
 
 /* Write s as the text of an HTML element or attribute. */
@@ -233,6 +245,37 @@ static int deal_sum_keep(struct view *w, const rpl_position *p)
 	return 0;
 }
 
+/*
+ * The decision's text, "a". hide: only its kind (its first word), for a
+ * refused decision of another seat on a --seat page: its cards never left
+ * that hand (docs/view.md, "--seat N").
+ */
+static void action_field(struct view *w, const rpl_position *p, int hide)
+{
+	char act[160];
+
+	rpl_action_format(&p->action, act, sizeof(act));
+	if (hide && strchr(act, ' '))
+		strcpy(strchr(act, ' '), " (its cards not shown)");
+	fputs(",\"a\":", w->data);
+	json_text(w->data, act);
+}
+
+/* A refused decision: its text, rule ("r") and message ("x"); "hid" 1 when another seat's, on a --seat page. */
+static void refused_fields(struct view *w, const rpl_position *p)
+{
+	int hide = w->seat >= 0 && p->seat != w->seat;
+
+	action_field(w, p, hide);
+	fputs(",\"r\":", w->data);
+	json_text(w->data, rpl_rule_name(p->rule));
+	fputs(",\"x\":", w->data);
+	json_text(w->data, hide ? "" : p->message); /* the engine's message names the cards */
+	if (hide)
+		fputs(",\"hid\":1", w->data);
+	w->open_refused = w->npos;
+}
+
 static int on_position(void *ctx, const rpl_position *p)
 {
 	struct view *w = ctx;
@@ -244,19 +287,12 @@ static int on_position(void *ctx, const rpl_position *p)
 	fprintf(w->data, "\"k\":%d,\"d\":%d,\"t\":%d,\"n\":%d,\"s\":%d", p->kind - 1, p->deal, p->turn, p->decision,
 	        p->seat);
 	first = 0;
-	if (p->kind != RPL_POS_DEALT) {
-		char act[160];
-		rpl_action_format(&p->action, act, sizeof(act));
-		fputs(",\"a\":", w->data);
-		json_text(w->data, act);
-	}
-	if (p->kind == RPL_POS_REFUSED) {
-		fputs(",\"r\":", w->data);
-		json_text(w->data, rpl_rule_name(p->rule));
-		fputs(",\"x\":", w->data);
-		json_text(w->data, p->message);
-		w->open_refused = w->npos;
-	}
+	if (p->kind == RPL_POS_REFUSED)
+		refused_fields(w, p);
+	else if (p->kind != RPL_POS_DEALT)
+		action_field(w, p, 0);
+	if (p->verdict >= RPL_VERDICT_TAMPERED && w->open_trust < 0)
+		w->open_trust = w->npos;
 	snprintf(buf, sizeof(buf), "[%d,%d,%d,%d,%d]", p->phase, p->to_move, p->turns, p->dealer, p->verdict);
 	field(w, 0, "g", buf, full, &first);
 	for (int s = 0; s < p->nplayers; s++) {
@@ -401,8 +437,9 @@ static void summary_deals(FILE *f, const struct view *w, const rpl_verdict *v)
 	for (int i = 0; i < w->ndeals; i++) {
 		const struct deal_sum *d = &w->deals[i];
 		int ended = d->phase >= RPL_PHASE_DEAL_OVER;
-		fprintf(f, "<tr data-deal=\"%d\"><td>%d%s</td><td>%d</td>", d->deal, d->deal, ended ? "" : " (unfinished)",
-		        d->dealer);
+		/* the deal's number links to it as dealt: the stepper follows the fragment */
+		fprintf(f, "<tr data-deal=\"%d\"><td><a href=\"#d=%d&amp;t=0&amp;n=0\">%d</a>%s</td><td>%d</td>", d->deal,
+		        d->deal, d->deal, ended ? "" : " (unfinished)", d->dealer);
 		for (int s = 0; s < 2; s++) {
 			int differs = d->claimed && d->claim[s] != d->score[s].total;
 			int hide = w->seat >= 0 && !ended; /* as the stepper: the hands are counted at the deal's end */
@@ -435,20 +472,248 @@ static void summary_deals(FILE *f, const struct view *w, const rpl_verdict *v)
 	fputs("</table>\n", f);
 }
 
+/*
+ * The cards of a hand in a but not in b (two decks: a card may be there
+ * twice), as card names into f, "none" when there is none; the count.
+ */
+static int hand_minus(FILE *f, const rpl_card *a, const rpl_card *b)
+{
+	int used[RPL_HAND_SIZE] = { 0 }, n = 0;
+
+	for (int i = 0; i < RPL_HAND_SIZE; i++) {
+		int found = 0;
+		for (int j = 0; j < RPL_HAND_SIZE && !found; j++)
+			if (!used[j] && b[j] == a[i])
+				used[j] = found = 1;
+		if (!found)
+			fprintf(f, "%s%s", n++ ? " " : "", rpl_card_name(a[i]));
+	}
+	if (!n)
+		fputs("none", f);
+	return n;
+}
+
+/* The places of a row (a morto, the stock) where got and want differ, as "#K: got (derived want)". */
+static void row_diff(FILE *f, const rpl_card *got, const rpl_card *want, int n)
+{
+	int any = 0;
+
+	for (int i = 0; i < n; i++)
+		if (got[i] != want[i])
+			fprintf(f, "%s#%d: %s (derived %s)", any++ ? ", " : "", i + 1, rpl_card_name(got[i]),
+			        rpl_card_name(want[i]));
+}
+
+/*
+ * A committed log whose deal is not the one its seed derives: the layout the
+ * log holds against the derived one, place by place, in the summary
+ * (docs/view.md, "Deals"): a hand by the cards in one and not the other, a
+ * morto and the stock card by card. The log is read again, from its path or
+ * the bytes kept of standard input, for its layout and its revealed seed. On a --seat page only the seat's own hand is shown
+ * card by card; the other places (hands, mortos, the stock) by name.
+ */
+static void dealing_diff(FILE *f, const struct view *w, const rpl_match_info *info, int deal)
+{
+	const char *path = w->path;
+	int seat = w->seat;
+	rpl_reader *rd = NULL;
+	rpl_event ev;
+	rpl_layout got, want;
+	uint8_t seed[RPL_DEAL_SEED_SIZE];
+	int have = 0, revealed = 0, n = info->nplayers, diff;
+
+	if (w->bytes ? rpl_reader_open_memory(&rd, w->bytes, w->nbytes) != 0 : rpl_reader_open(&rd, path) != 0)
+		goto cleanup;
+	while (rpl_reader_next(rd, &ev) == 1) {
+		if (ev.kind == RPL_EV_DEAL && ev.deal == deal && !have) {
+			got = ev.layout;
+			have = 1;
+		} else if (ev.kind == RPL_EV_REVEAL) {
+			memcpy(seed, ev.seed, sizeof(seed));
+			revealed = 1;
+		}
+	}
+	if (!have || !revealed || rpl_deal_derive_match(&want, seed, info, deal) != 0)
+		goto cleanup;
+	fprintf(f,
+	        "<table id=\"dealing-diff\" class=\"dealing-diff\"><caption>Deal %d against the layout the committed "
+	        "seed derives</caption>\n<tr><th>Place</th><th>In the log, not derived</th><th>Derived, not in the log"
+	        "</th></tr>\n",
+	        deal);
+	for (int s = 0; s < n; s++) {
+		diff = 0;
+		for (int i = 0; i < RPL_HAND_SIZE; i++)
+			diff |= got.hand[s][i] != want.hand[s][i]; /* both sorted by card id */
+		if (!diff)
+			continue;
+		if (seat >= 0 && s != seat) {
+			fprintf(f,
+			        "<tr data-place=\"hand %d\"><td>hand %d</td><td colspan=\"2\">differs (not shown to seat "
+			        "%d)</td></tr>\n",
+			        s, s, seat);
+			continue;
+		}
+		fprintf(f, "<tr data-place=\"hand %d\"><td>hand %d</td><td class=\"cards-differ\">", s, s);
+		hand_minus(f, got.hand[s], want.hand[s]);
+		fputs("</td><td>", f);
+		hand_minus(f, want.hand[s], got.hand[s]);
+		fputs("</td></tr>\n", f);
+	}
+	for (int m = 0; m < 2; m++)
+		if (memcmp(got.morto[m], want.morto[m], sizeof(got.morto[m])) != 0) {
+			fprintf(f, "<tr data-place=\"morto %d\"><td>morto %d</td><td colspan=\"2\">", m, m);
+			if (seat < 0)
+				row_diff(f, got.morto[m], want.morto[m], RPL_MORTO_SIZE);
+			else
+				fputs("differs", f);
+			fputs("</td></tr>\n", f);
+		}
+	if (memcmp(got.stock, want.stock, (size_t)RPL_STOCK_SIZE(n) * sizeof(rpl_card)) != 0) {
+		fputs("<tr data-place=\"stock\"><td>stock (from its top)</td><td colspan=\"2\">", f);
+		if (seat < 0)
+			row_diff(f, got.stock, want.stock, RPL_STOCK_SIZE(n));
+		else
+			fputs("differs", f);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+cleanup:
+	rpl_reader_free(rd);
+}
+
+/*
+ * How the verdict looks (docs/view.md, "The verdict"): "bad" for every
+ * verdict but ok; "caution" for an ok log that is unclosed, unsigned (in
+ * part or whole) or whose committed seed is not revealed, with why; "good".
+ */
+static const char *verdict_tone(const rpl_verdict *v, char *why, size_t size)
+{
+	size_t k = 0;
+
+	why[0] = '\0';
+	if (v->kind != RPL_VERDICT_OK)
+		return "bad";
+	if (!v->closed)
+		k += (size_t)snprintf(why + k, size - k, "%sunclosed: what was recorded after its last section may be missing",
+		                      k ? "; " : "");
+	if (v->signature.status == RPL_SIG_UNSIGNED && k < size)
+		k += (size_t)snprintf(why + k, size - k, "%sunsigned: nothing shows who wrote it", k ? "; " : "");
+	else if (v->signature.status == RPL_SIG_PARTIAL && k < size)
+		k += (size_t)snprintf(why + k, size - k, "%sits last %llu bytes are signed by no one", k ? "; " : "",
+		                      (unsigned long long)(v->signature.size - v->signature.covered));
+	if (v->deal_commitment == RPL_DEAL_UNREVEALED && k < size)
+		snprintf(why + k, size - k, "%sthe committed seed is not revealed: no deal is proven", k ? "; " : "");
+	return why[0] ? "caution" : "good";
+}
+
+/* The signature's badge: the key, trusted or not, the bytes covered (docs/view.md). */
+static void badge_signature(FILE *f, const rpl_verdict *v)
+{
+	const rpl_signature_report *sr = &v->signature;
+	char id[RPL_KEY_ID_TEXT], fp[RPL_KEY_FINGERPRINT_TEXT];
+	const char *tone, *trust = "unchecked";
+
+	rpl_key_id_format(sr->key.id, id);
+	rpl_pubkey_fingerprint(&sr->key, fp);
+	if (sr->status == RPL_SIG_UNSIGNED)
+		tone = v->header_flags & RPL_LOG_SIGNED ? "bad" : "caution";
+	else if (sr->status == RPL_SIG_INVALID)
+		tone = "bad";
+	else if (v->keys > 0)
+		tone = sr->trusted ? "good" : "bad";
+	else
+		tone = v->kind == RPL_VERDICT_UNTRUSTED ? "bad" : "caution";
+	if (sr->status != RPL_SIG_UNSIGNED && v->keys > 0)
+		trust = sr->key_trusted ? "yes" : "no";
+	fprintf(f,
+	        "<span id=\"badge-signature\" class=\"badge tone-%s\" data-status=\"%s\" data-trusted=\"%s\" "
+	        "data-covered=\"%llu\" data-size=\"%llu\" data-key=\"%s\"><b>Signature</b> ",
+	        tone, rpl_signature_status_name(sr->status), trust, (unsigned long long)sr->covered,
+	        (unsigned long long)sr->size, sr->status == RPL_SIG_UNSIGNED ? "" : id);
+	if (sr->status == RPL_SIG_UNSIGNED) {
+		fputs(v->header_flags & RPL_LOG_SIGNED ? "none, though the header says the log is signed: its signatures were "
+		                                         "cut off"
+		                                       : "unsigned: nothing shows who wrote the log",
+		      f);
+	} else if (sr->status == RPL_SIG_INVALID) {
+		fprintf(f, "the signature at byte %llu (key %s) does not verify: bytes were changed after signing",
+		        (unsigned long long)sr->offset, id);
+	} else {
+		fprintf(f, "key %s (fingerprint <code>%s</code>), ", id, fp);
+		if (v->keys == 0)
+			fputs("not checked against trusted keys (brp view -K), ", f);
+		else if (sr->key_trusted)
+			fputs("a trusted key, ", f);
+		else
+			fputs("<b>not a trusted key</b>, ", f);
+		if (v->keys > 0 && !sr->key_trusted && sr->trusted_covered > 0)
+			fprintf(f, "a trusted key signs bytes 0 to %llu, ", (unsigned long long)sr->trusted_covered);
+		fprintf(f, "covers bytes 0 to %llu of %llu%s", (unsigned long long)sr->covered, (unsigned long long)sr->size,
+		        sr->covered < sr->size ? " (the rest is signed by no one)" : "");
+	}
+	fputs("</span>\n", f);
+}
+
+/* The dealing's badge: what the log proves of its deals (docs/format.md 16.4). */
+static void badge_dealing(FILE *f, const rpl_verdict *v)
+{
+	static const char *const tones[] = { "none", "caution", "good", "bad" };
+	int dc = v->deal_commitment >= 0 && v->deal_commitment <= RPL_DEAL_MISMATCH ? v->deal_commitment : 0;
+	int few = dc == RPL_DEAL_REVEALED && v->player_seeds < v->players;
+
+	fprintf(f, "<span id=\"badge-dealing\" class=\"badge tone-%s\" data-dealing=\"%s\"><b>Deals</b> ",
+	        few ? "caution" : tones[dc], rpl_deal_commitment_name(dc));
+	switch (dc) {
+	case RPL_DEAL_NONE: fputs("not committed: the layouts are as the log says", f); break;
+	case RPL_DEAL_UNREVEALED: fputs("committed, the seed not revealed: no deal is proven", f); break;
+	case RPL_DEAL_REVEALED:
+		fprintf(f,
+		        "committed and revealed: every deal is the one the seed derives (protocol %d, %d of %d players' "
+		        "seeds%s)",
+		        v->commit_version, v->player_seeds, v->players, few ? ": only as fair as the platform" : "");
+		break;
+	default:
+		if (v->deal_mismatch == 0)
+			fputs("<b>the revealed seed is not the one the header commits to</b>: no deal is proven", f);
+		else
+			fprintf(f, "<b>deal %d is not the one the committed seed derives</b>", v->deal_mismatch);
+	}
+	fputs("</span>\n", f);
+}
+
 static void write_summary(FILE *f, const struct view *w, const rpl_match_info *info, const rpl_verdict *v,
                           const char *line, const char *logname)
 {
+	char why[512];
+	const char *tone = verdict_tone(v, why, sizeof(why));
+
 	fputs("<header id=\"summary\">\n<h1>Match ", f);
 	html_text(f, logname);
 	fputs("</h1>\n", f);
-	fprintf(f, "<p id=\"verdict\" class=\"verdict v-%s\"><b>Verdict</b> <code>", rpl_verdict_name(v->kind));
+	fprintf(f, "<div id=\"verdict\" class=\"verdict v-%s tone-%s\" data-tone=\"%s\"><p><b>Verdict</b> <code>",
+	        rpl_verdict_name(v->kind), tone, tone);
 	html_text(f, line);
 	fputs("</code></p>\n", f);
+	if (why[0]) {
+		fputs("<p class=\"why\">ok, but ", f);
+		html_text(f, why);
+		fputs("</p>\n", f);
+	}
+	fputs("<p class=\"badges\">", f);
+	badge_signature(f, v);
+	badge_dealing(f, v);
+	fputs("</p></div>\n", f);
 	if (w->seat >= 0)
 		fprintf(f, "<p class=\"seatview\">As seen by seat %d: the other hands are shown as card counts.</p>\n",
 		        w->seat);
-	if (info->rules)
+	if (info->rules) {
+		/* folded by the script on a narrow screen, so that the stepper comes first */
+		fputs("<details id=\"match-details\" open><summary>Players and rules</summary>\n", f);
 		summary_match(f, info);
+		fputs("</details>\n", f);
+	}
+	if (info->rules && v->deal_commitment == RPL_DEAL_MISMATCH && v->deal_mismatch > 0)
+		dealing_diff(f, w, info, v->deal_mismatch);
 	summary_deals(f, w, v);
 	fputs("</header>\n", f);
 }
@@ -457,9 +722,28 @@ static void write_summary(FILE *f, const struct view *w, const rpl_match_info *i
  * Everything of the page before the positions: the document's head, the
  * summary, and the data's start (the match, the verdict, where the page opens).
  */
+/*
+ * Where the page opens (the index, or -1: the script decides): a tampered or
+ * untrusted log where the bytes no (trusted) signature vouches for begin (its
+ * last position when they hold none), an incomplete one where it stops, an
+ * illegal one on the refused decision. On a mismatched claim the script
+ * finds the deal's end; on deals that are not those committed, the deal as
+ * dealt; on a malformed log, the last position.
+ */
+static int open_at(const struct view *w, const rpl_verdict *v)
+{
+	if (v->kind == RPL_VERDICT_TAMPERED || v->kind == RPL_VERDICT_UNTRUSTED)
+		return w->open_trust >= 0 ? w->open_trust : w->npos - 1;
+	if (v->kind == RPL_VERDICT_INCOMPLETE)
+		return w->npos - 1;
+	return w->open_refused;
+}
+
 static void write_head(FILE *head, const struct view *w, const rpl_match_info *info, const rpl_verdict *v,
                        const char *line, const char *base)
 {
+	char why[512];
+
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
 	      "script-src 'unsafe-inline'; img-src data:\">\n"
@@ -481,15 +765,19 @@ static void write_head(FILE *head, const struct view *w, const rpl_match_info *i
 			fputc(',', head);
 		json_text(head, seat_name(info, s));
 	}
-	fprintf(head, "],\"seat\":%d,\"verdict\":", w->seat);
+	fprintf(head, "],\"seat\":%d,\"keys\":%d,\"verdict\":", w->seat, v->keys);
 	json_text(head, rpl_verdict_name(v->kind));
 	fputs(",\"line\":", head);
 	json_text(head, line);
-	/*
-	 * the page opens on the refused decision; on a mismatched claim, the script
-	 * finds the deal's end; on deals that are not those committed, the deal as dealt
-	 */
-	fprintf(head, ",\"open\":%d", w->open_refused);
+	fprintf(head, ",\"tone\":\"%s\",\"open\":%d", verdict_tone(v, why, sizeof(why)), open_at(w, v));
+	if (v->replay == RPL_VERDICT_ILLEGAL && v->rule == RPL_RULE_TURN_DEAD_END && v->turn > 0) {
+		/* the disputed decision is the one that left the turn no legal end: the script finds it */
+		char act[160];
+		rpl_action_format(&v->action, act, sizeof(act));
+		fprintf(head, ",\"deadend\":{\"d\":%d,\"t\":%d,\"a\":", v->deal, v->turn);
+		json_text(head, act);
+		fputc('}', head);
+	}
 	if (v->kind == RPL_VERDICT_MISMATCH && v->deal_commitment == RPL_DEAL_MISMATCH)
 		fprintf(head, ",\"dealing\":{\"deal\":%d}", v->deal_mismatch); /* 0: the seed itself */
 	else if (v->kind == RPL_VERDICT_MISMATCH)
@@ -501,9 +789,10 @@ static void write_head(FILE *head, const struct view *w, const rpl_match_info *i
 }
 
 /* Every position of the log into w->data (the page's data, in memory), its verdict into *v: 0, or -1 (said). */
-static int replay_positions(struct view *w, rpl_reader *rd, const char *path, rpl_verdict *v)
+static int replay_positions(struct view *w, rpl_reader *rd, const rpl_keyring *trusted, const char *path,
+                            rpl_verdict *v)
 {
-	int err = rpl_positions_reader(rd, NULL, on_position, w, v);
+	int err = rpl_positions_reader_trusted(rd, NULL, trusted, on_position, w, v);
 
 	fclose(w->data);
 	w->data = NULL;
@@ -517,6 +806,22 @@ static int replay_positions(struct view *w, rpl_reader *rd, const char *path, rp
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * The verdict's line, as brp verify prints it; on a --seat page, when the
+ * replay found another seat's decision illegal, without the decision and the
+ * engine's message, which name cards that never left that seat's hand.
+ */
+static void verdict_line(char *line, size_t size, const rpl_verdict *v, int seat)
+{
+	if (seat < 0 || v->replay != RPL_VERDICT_ILLEGAL || v->turn <= 0 || v->seat == seat) {
+		rpl_verdict_format(v, line, size);
+		return;
+	}
+	snprintf(line, size,
+	         "%s: deal %d, turn %d, seat %d: %s: a decision of seat %d (its cards are not shown to seat %d)",
+	         rpl_verdict_name(v->kind), v->deal, v->turn, v->seat, rpl_rule_name(v->rule), v->seat, seat);
 }
 
 /* write_head into memory (*buf, which the caller frees, set or not): 0, or -1 (said). */
@@ -587,12 +892,57 @@ static int write_page(const char *out, struct brp_output *o, const char *headbuf
 	return 0;
 }
 
+/*
+ * Standard input read whole into *buf (the caller's to free, set or not), at
+ * most one byte past the 64 MiB a reader accepts (docs/format.md section 10),
+ * so that the reader refuses a longer log as it would the file: kept, the
+ * bytes are read a second time for a deal that is not the committed one.
+ * 0, or -1 (said).
+ */
+static int read_stdin(unsigned char **buf, size_t *len)
+{
+	const size_t most = ((size_t)64 << 20) + 1;
+	size_t cap = 0;
+
+	*len = 0;
+	for (;;) {
+		ssize_t got;
+		if (*len == cap) {
+			unsigned char *grown;
+			if (cap == most)
+				return 0;
+			cap = cap ? (2 * cap < most ? 2 * cap : most) : 65536;
+			if (!(grown = realloc(*buf, cap))) {
+				brp_error(name, "-: out of memory");
+				return -1;
+			}
+			*buf = grown;
+		}
+		got = read(0, *buf + *len, cap - *len);
+		if (got == 0)
+			return 0;
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			brp_error(name, "-: cannot read: %s", strerror(errno));
+			return -1;
+		}
+		*len += (size_t)got;
+	}
+}
+
 /* The options: -1 when the command goes on (*path NULL: the operand is the log), else the code it exits with (said). */
-static int view_options(int argc, char **argv, const char **out, const char **path, long *seat)
+static int view_options(int argc, char **argv, const char **out, const char **path, long *seat, rpl_keyring **trusted)
 {
 	enum { OPT_SEAT = BRP_OPT_OWN };
 	static const struct brp_opt opts[] = {
-		{ "output", 1, 'o', 0, 0 }, { "seat", 1, OPT_SEAT, 0, 0 }, BRP_OPT_LOG, BRP_OPT_HELP, BRP_OPT_END,
+		{ "output", 1, 'o', 0, 0 },
+		{ "seat", 1, OPT_SEAT, 0, 0 },
+		BRP_OPT_KEY,
+		BRP_OPT_KEYRING_ROW,
+		BRP_OPT_LOG,
+		BRP_OPT_HELP,
+		BRP_OPT_END,
 	};
 	struct brp_getopt g;
 	int c, first;
@@ -613,6 +963,11 @@ static int view_options(int argc, char **argv, const char **out, const char **pa
 			if (brp_opt_path(&g, path) != 0)
 				return BRP_EXIT_USAGE;
 			break;
+		case 'K':
+		case BRP_OPT_KEYRING:
+			if (brp_keyring_add(name, trusted, g.arg) < 0)
+				return BRP_EXIT_FAIL;
+			break;
 		case 'h': usage(stdout); return BRP_EXIT_OK;
 		}
 	}
@@ -628,22 +983,31 @@ int cmd_view(int argc, char **argv)
 {
 	const char *out = NULL, *path = NULL, *base;
 	char *outbuf = NULL, *data = NULL, *headbuf = NULL, line[1024];
+	unsigned char *stdin_bytes = NULL;
+	size_t stdin_len = 0;
 	size_t datalen = 0, headlen = 0;
 	int status, err;
 	long seat = -1;
 	struct view *w = NULL;
 	rpl_reader *rd = NULL;
+	rpl_keyring *trusted = NULL;
 	const rpl_match_info *info;
 	static const rpl_match_info no_header;
 	rpl_verdict v;
 	struct brp_output o = { NULL, -1, NULL, NULL, 0 };
 
-	if ((status = view_options(argc, argv, &out, &path, &seat)) >= 0)
-		return status;
+	if ((status = view_options(argc, argv, &out, &path, &seat, &trusted)) >= 0)
+		goto cleanup;
 	status = BRP_EXIT_FAIL;
 	if (!path)
 		path = argv[argc - 1]; /* the one operand */
-	err = brp_open_log(path, &rd);
+	if (brp_stdin_spelling(path)) {
+		if (read_stdin(&stdin_bytes, &stdin_len) != 0)
+			goto cleanup;
+		err = rpl_reader_open_memory(&rd, stdin_bytes, stdin_len);
+	} else {
+		err = brp_open_log(path, &rd);
+	}
 	if (brp_stdin_spelling(path)) {
 		path = brp_stdin_name; /* named so in messages and the page */
 		if (!out)
@@ -669,10 +1033,13 @@ int cmd_view(int argc, char **argv)
 		goto cleanup;
 	}
 	w->seat = (int)seat;
-	w->open_refused = -1;
-	if (replay_positions(w, rd, path, &v) != 0)
+	w->path = path;
+	w->bytes = stdin_bytes;
+	w->nbytes = stdin_len;
+	w->open_refused = w->open_trust = -1;
+	if (replay_positions(w, rd, trusted, path, &v) != 0)
 		goto cleanup;
-	rpl_verdict_format(&v, line, sizeof(line));
+	verdict_line(line, sizeof(line), &v, w->seat);
 	base = strrchr(path, '/');
 	base = base ? base + 1 : path;
 	if (!out) {
@@ -704,6 +1071,8 @@ cleanup:
 	free(data);
 	free(headbuf);
 	free(outbuf);
+	free(stdin_bytes);
 	rpl_reader_free(rd);
+	rpl_keyring_free(trusted);
 	return status;
 }

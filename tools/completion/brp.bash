@@ -76,6 +76,11 @@ _brp()
 		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
 		return
 	fi
+	if [ "$cmd" = arena ]; then
+		# the two bot kinds, A and B
+		COMPREPLY=($(compgen -W "greedy random search search:" -- "$cur"))
+		return
+	fi
 	if [ "$cmd" = rules ]; then
 		COMPREPLY=($(compgen -W "kzv stbl aberto" -- "$cur"))
 		return

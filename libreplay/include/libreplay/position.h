@@ -76,7 +76,11 @@ typedef struct rpl_position {
 	/* the running verdict: RPL_VERDICT_OK while every decision was legal and
 	   every claim of the deals ended so far matches; RPL_VERDICT_MISMATCH from
 	   the end of a deal whose claimed score differs; RPL_VERDICT_ILLEGAL on
-	   the refused decision */
+	   the refused decision; before all of them, RPL_VERDICT_TAMPERED or
+	   RPL_VERDICT_UNTRUSTED for a position read from bytes that no valid (or,
+	   with trusted keys, no trusted) signature vouches for, when the log's
+	   verdict is tampered or untrusted (the bytes after the last valid
+	   signature before a broken one; after the last trusted one) */
 	int verdict;
 
 	/* the table */
@@ -147,6 +151,18 @@ RPL_API int rpl_positions_file(const char *path, const rpl_rules *rules, rpl_pos
  */
 RPL_API int rpl_positions_reader(rpl_reader *rd, const rpl_rules *rules, rpl_position_fn fn, void *ctx,
                                  rpl_verdict *out);
+/*
+ * rpl_positions_file and rpl_positions_reader judging the log's signatures
+ * against trusted keys (NULL or empty: none), as rpl_verify_file_trusted
+ * does: the verdict is that one's, and the positions read from bytes no
+ * trusted signature vouches for carry the running verdict UNTRUSTED. The
+ * same returns.
+ */
+RPL_API int rpl_positions_file_trusted(const char *path, const rpl_rules *rules, const rpl_keyring *trusted,
+                                       rpl_position_fn fn, void *ctx, rpl_verdict *out);
+/* rpl_positions_reader with trusted keys, as rpl_positions_file_trusted. */
+RPL_API int rpl_positions_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_keyring *trusted,
+                                         rpl_position_fn fn, void *ctx, rpl_verdict *out);
 
 /*
  * Position p as one JSON object, the one brp show --json prints (docs/view.md

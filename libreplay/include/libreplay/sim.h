@@ -50,31 +50,45 @@ typedef struct rpl_bot rpl_bot;
 
 /*
  * A bot of kind (enum rpl_bot_kind) with its own random stream, started
- * from seed. Returns 0 with *out owned by the caller (rpl_bot_free);
- * RPL_EINVAL for an unknown kind, RPL_BOT_SEARCH (made by
- * rpl_bot_new_search) or a NULL out, RPL_ENOMEM. On failure *out is NULL.
+ * from seed; RPL_BOT_SEARCH at its default strength
+ * (rpl_bot_new_search(out, seed, RPL_SEARCH_SAMPLES, 1)). Returns 0 with
+ * *out owned by the caller (rpl_bot_free); RPL_EINVAL for an unknown kind
+ * or a NULL out, RPL_ENOMEM. On failure *out is NULL.
  */
 RPL_API int rpl_bot_new(rpl_bot **out, int kind, uint64_t seed);
 /*
  * A search bot (RPL_BOT_SEARCH), started from seed: Perfect Information
- * Monte Carlo. At a decision with more than one legal choice (and at most
- * RPL_SEARCH_MAX_CANDIDATES of them; beyond, the greedy bot's choice) it
- * deals samples games of what its seat cannot see (rpl_infoset_sample),
- * plays each candidate out rollouts times on each of them to the end of
- * the deal, the rollouts made by the greedy bot with one decision in 16
- * taken at random, and takes the candidate with the best mean of its
- * side's deal score less the other side's (the first listed of equals).
+ * Monte Carlo over whole turns. At the draw it compares drawing with
+ * taking the pile; in the rest of the turn, plans to the end of the turn:
+ * the greedy bot's lays followed by each legal discard, and each discard
+ * with nothing laid (an ABERTO reject and the choice of a morto are
+ * candidates of their own). A plan chosen is followed while the seat sees
+ * what it foresaw. Each candidate is played out to the end of the deal on
+ * the same deals of what the seat cannot see (rpl_infoset_sample), up to
+ * samples of them, rollouts times each: the first rollout of a sample by
+ * the greedy bot, the others with one decision in 16 taken at random.
+ * Samples are drawn 8 at a time, and a candidate whose mean is below the
+ * best's by 2.5 standard errors of their difference is dropped; the search
+ * ends when one is left or the samples are spent. It takes the candidate
+ * with the best mean of its side's deal score less the other side's (the
+ * first of equals). With more than RPL_SEARCH_MAX_CANDIDATES candidates
+ * it considers the first of them only (the greedy bot's choices first).
  * It never reads a card its seat cannot see. Its decisions are a function
- * of seed and the game alone. samples and rollouts run from 1 to 1000; the
- * cost of a decision grows with candidates * samples * rollouts. Returns 0
- * with *out owned by the caller (rpl_bot_free); RPL_EINVAL for a NULL out
- * or a strength out of range, RPL_ENOMEM. On failure *out is NULL.
- * rpl_bot_new refuses the kind: the search bot needs its strength.
+ * of seed and the game alone, the same on every machine (the search counts
+ * in integers). samples and rollouts run from 1 to 1000; the cost of a
+ * decision grows with candidates * samples * rollouts. Returns 0 with *out
+ * owned by the caller (rpl_bot_free); RPL_EINVAL for a NULL out or a
+ * strength out of range, RPL_ENOMEM. On failure *out is NULL.
  */
 RPL_API int rpl_bot_new_search(rpl_bot **out, uint64_t seed, int samples, int rollouts);
 
-/* The most legal decisions the search bot compares; with more it plays the greedy bot's choice. */
-#define RPL_SEARCH_MAX_CANDIDATES 24
+/* The most candidates the search bot compares at one decision. */
+#define RPL_SEARCH_MAX_CANDIDATES 64
+/*
+ * The search bot's default strength: samples a decision (with 1 rollout
+ * each), what rpl_bot_new and brp simulate -b search use.
+ */
+#define RPL_SEARCH_SAMPLES 16
 
 /* Free a bot; NULL is accepted. */
 RPL_API void rpl_bot_free(rpl_bot *b);

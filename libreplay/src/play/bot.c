@@ -93,7 +93,7 @@ void rpl_layout_shuffle(rpl_layout *out, int nplayers, rpl_rng *rng)
 		out->stock[i] = deck[k++];
 }
 
-int rpl_bot_new(rpl_bot **out, int kind, uint64_t seed)
+int rpl__bot_new(rpl_bot **out, int kind, uint64_t seed)
 {
 	rpl_bot *b;
 
@@ -113,7 +113,7 @@ int rpl_bot_new(rpl_bot **out, int kind, uint64_t seed)
 
 int rpl__bot_new_ext(rpl_bot **out, int kind, uint64_t seed, const struct rpl__bot_ext *ext)
 {
-	int err = rpl_bot_new(out, RPL_BOT_GREEDY, seed);
+	int err = rpl__bot_new(out, RPL_BOT_GREEDY, seed);
 
 	if (err)
 		return err;

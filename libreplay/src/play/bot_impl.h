@@ -8,12 +8,17 @@
  *
  * A bot whose decisions a later file makes (the search bot) is an rpl_bot
  * that bot.c calls back through a table of functions: bot.c never names
- * the later file, so the order holds.
+ * the later file, so the order holds. For the same reason the public
+ * rpl_bot_new, which makes every kind, is search.c's, and bot.c's own
+ * maker of the random and greedy bots is rpl__bot_new.
  */
 #ifndef RPL_BOT_IMPL_H
 #define RPL_BOT_IMPL_H
 
 #include "libreplay/sim.h"
+
+/* rpl_bot_new for RPL_BOT_RANDOM and RPL_BOT_GREEDY (any other kind: RPL_EINVAL). */
+int rpl__bot_new(rpl_bot **out, int kind, uint64_t seed);
 
 /* What a bot made by a later file does in place of bot.c's own play: its choice, and its state freed. */
 struct rpl__bot_ext {

@@ -5,7 +5,9 @@
  * judges it; its observer sees the game before and after each decision, and
  * this module copies the table out of the engine's queries into an
  * rpl_position. The claims of the log (which the observer does not see) come
- * from a first, light pass of the reader.
+ * from a first, light pass of the reader, and so does where its signatures
+ * stop vouching for its bytes (trust_start), so that the running verdict of
+ * a position read from bytes no signature vouches for says so.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -41,13 +43,50 @@ struct walk {
 	struct claim *claims; /* by deal (0: the match), RPL_MAX_DEALS + 1 of them: each deal's first claim */
 	int index, turn, decision, deal_decision;
 	int verdict;
+	int trust_verdict;   /* TAMPERED or UNTRUSTED: what a position from trust_from on is; else OK */
+	uint64_t trust_from; /* the offset where the bytes no (trusted) signature vouches for begin */
 };
 
 /*
- * The claims of the log, read ahead from the file at path or (path NULL)
- * from the bytes log read; a log that cannot be read has none.
+ * Where the log's bytes stop being vouched for, as verification judges its
+ * signatures (judge_signatures, verify.c): after the last valid signature
+ * before a broken one (the change lies there: tampered), after the last
+ * trusted signature when trusted keys are given and none covers the log,
+ * after the last signature of a log whose header says it is signed and
+ * whose end none covers (untrusted). 0, or rpl_signatures_check's error.
  */
-static int read_claims(const char *path, const rpl_reader *log, struct walk *w)
+static int trust_start(const rpl_reader *rd, const rpl_keyring *trusted, struct walk *w)
+{
+	rpl_signature_report sr, valid;
+	size_t n;
+	const uint8_t *data = rpl__reader_data(rd, &n);
+	int err = data ? rpl_signatures_check(data, n, trusted, &sr) : RPL_OK;
+
+	if (err || !data)
+		return err;
+	if (sr.status == RPL_SIG_INVALID) {
+		/* the bytes before the broken signature, checked alone: what the valid ones before it cover */
+		if ((err = rpl_signatures_check(data, (size_t)sr.offset, trusted, &valid)) != 0)
+			return err;
+		w->trust_verdict = RPL_VERDICT_TAMPERED;
+		w->trust_from = valid.covered;
+	} else if (rpl_keyring_count(trusted) > 0 && !sr.trusted) {
+		w->trust_verdict = RPL_VERDICT_UNTRUSTED;
+		w->trust_from = sr.trusted_covered;
+	} else if ((rpl_reader_flags(rd) & RPL_LOG_SIGNED) &&
+	           (sr.status == RPL_SIG_UNSIGNED || sr.status == RPL_SIG_PARTIAL)) {
+		w->trust_verdict = RPL_VERDICT_UNTRUSTED;
+		w->trust_from = sr.covered;
+	}
+	return 0;
+}
+
+/*
+ * The claims of the log and where its trusted bytes end (trust_start), read
+ * ahead from the file at path or (path NULL) from the bytes log read; a log
+ * that cannot be read has none.
+ */
+static int read_claims(const char *path, const rpl_reader *log, const rpl_keyring *trusted, struct walk *w)
 {
 	rpl_reader *rd = NULL;
 	rpl_event ev;
@@ -63,6 +102,10 @@ static int read_claims(const char *path, const rpl_reader *log, struct walk *w)
 	if (e != 0) {
 		rpl_reader_free(rd);
 		return RPL_OK;
+	}
+	if ((err = trust_start(rd, trusted, w)) != 0) {
+		rpl_reader_free(rd);
+		return err;
 	}
 	/* indexed by deal (the reader checks the number): every claim and every position costs O(1) */
 	while (rpl_reader_next(rd, &ev) == 1) {
@@ -231,10 +274,11 @@ static void find_moves(rpl_position *p, const rpl_game *b, const rpl_action *a, 
 	}
 }
 
-static int emit(struct walk *w)
+/* ev's position, with the running verdict: a position from bytes no signature vouches for says so first */
+static int emit(struct walk *w, const rpl_event *ev)
 {
 	w->pos->index = w->index++;
-	w->pos->verdict = w->verdict;
+	w->pos->verdict = w->trust_verdict && ev->offset >= w->trust_from ? w->trust_verdict : w->verdict;
 	return w->fn ? w->fn(w->ctx, w->pos) : 0;
 }
 
@@ -276,7 +320,7 @@ static int on_after(void *ctx, const rpl_event *ev, const rpl_game *g)
 		p->seat = -1;
 		w->turn = w->decision = w->deal_decision = 0;
 		fill_table(p, g, w);
-		return emit(w);
+		return emit(w, ev);
 	}
 	if (ev->turn != w->turn) {
 		w->turn = ev->turn;
@@ -294,7 +338,7 @@ static int on_after(void *ctx, const rpl_event *ev, const rpl_game *g)
 	if (w->before)
 		find_moves(p, w->before, &ev->action, ev->seat);
 	check_claims(w, p);
-	return emit(w);
+	return emit(w, ev);
 }
 
 void rpl_position_of_game(const rpl_game *g, rpl_position *out)
@@ -312,8 +356,8 @@ void rpl_position_of_game(const rpl_game *g, rpl_position *out)
 }
 
 /* The positions of the log at path, or (path NULL) of the log rd reads. */
-static int positions(const char *path, rpl_reader *rd, const rpl_rules *rules, rpl_position_fn fn, void *ctx,
-                     rpl_verdict *out)
+static int positions(const char *path, rpl_reader *rd, const rpl_rules *rules, const rpl_keyring *trusted,
+                     rpl_position_fn fn, void *ctx, rpl_verdict *out)
 {
 	struct walk w;
 	rpl_verify_observer obs;
@@ -326,14 +370,16 @@ static int positions(const char *path, rpl_reader *rd, const rpl_rules *rules, r
 	w.pos = malloc(sizeof(*w.pos));
 	if (!w.pos)
 		return RPL_ENOMEM;
-	err = read_claims(path, rd, &w);
+	err = read_claims(path, rd, trusted, &w);
 	if (err)
 		goto cleanup;
 	obs.ctx = &w;
 	obs.before = on_before;
 	obs.after = on_after;
-	err = path ? rpl_verify_file_observe(path, rules, out, &obs) : rpl_verify_reader_observe(rd, rules, out, &obs);
-	if (err == 0 && out->kind == RPL_VERDICT_ILLEGAL && out->turn > 0 && w.before) {
+	err = path ? rpl_verify_file_trusted(path, rules, trusted, out, &obs)
+	           : rpl_verify_reader_trusted(rd, rules, trusted, out, &obs);
+	/* replay: what the replay found, also under a tampered or untrusted verdict */
+	if (err == 0 && out->replay == RPL_VERDICT_ILLEGAL && out->turn > 0 && w.before) {
 		/* the refused decision: the table as it stood, the rule it breaks */
 		rpl_position *p = w.pos;
 		memset(p, 0, offsetof(rpl_position, move));
@@ -351,7 +397,7 @@ static int positions(const char *path, rpl_reader *rd, const rpl_rules *rules, r
 		snprintf(p->message, sizeof(p->message), "%s", out->message);
 		fill_table(p, w.before, &w);
 		w.verdict = RPL_VERDICT_ILLEGAL;
-		err = emit(&w);
+		err = emit(&w, &w.ev);
 	}
 cleanup:
 	rpl_game_free(w.before);
@@ -364,12 +410,28 @@ int rpl_positions_file(const char *path, const rpl_rules *rules, rpl_position_fn
 {
 	if (!path || !out)
 		return RPL_EINVAL;
-	return positions(path, NULL, rules, fn, ctx, out);
+	return positions(path, NULL, rules, NULL, fn, ctx, out);
+}
+
+int rpl_positions_file_trusted(const char *path, const rpl_rules *rules, const rpl_keyring *trusted, rpl_position_fn fn,
+                               void *ctx, rpl_verdict *out)
+{
+	if (!path || !out)
+		return RPL_EINVAL;
+	return positions(path, NULL, rules, trusted, fn, ctx, out);
 }
 
 int rpl_positions_reader(rpl_reader *rd, const rpl_rules *rules, rpl_position_fn fn, void *ctx, rpl_verdict *out)
 {
 	if (!rd || !out)
 		return RPL_EINVAL;
-	return positions(NULL, rd, rules, fn, ctx, out);
+	return positions(NULL, rd, rules, NULL, fn, ctx, out);
+}
+
+int rpl_positions_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_keyring *trusted, rpl_position_fn fn,
+                                 void *ctx, rpl_verdict *out)
+{
+	if (!rd || !out)
+		return RPL_EINVAL;
+	return positions(NULL, rd, rules, trusted, fn, ctx, out);
 }

@@ -17,7 +17,11 @@
 		'dirty 14 canastra'];
 	var PHASES = ['no deal', 'to draw', 'to meld or discard', 'to pick up the morto', 'the deal is over',
 		'the match is over'];
-	var VERDICTS = ['ok', 'illegal', 'mismatch', 'incomplete', 'malformed'];
+	var VERDICTS = ['ok', 'illegal', 'mismatch', 'incomplete', 'malformed', 'tampered', 'untrusted'];
+	/* how a verdict looks (docs/view.md, "The verdict"): every one but ok is bad */
+	function tone(v) {
+		return v === 'ok' ? 'good' : 'bad';
+	}
 
 	/* the positions, each with every field (the data writes a field only when it changed) */
 	var P = [];
@@ -29,6 +33,7 @@
 			p.a = r.a;
 			p.r = r.r;
 			p.x = r.x;
+			p.hid = r.hid;
 			P.push(p);
 			prev = p;
 		});
@@ -96,6 +101,22 @@
 		buttons[b[0]] = e;
 		bar.appendChild(e);
 	});
+	/* the deal picker: the first position of each deal */
+	var picker = el('select');
+	picker.id = 'deal-picker';
+	picker.setAttribute('aria-label', 'deal');
+	P.forEach(function (p, i) {
+		if (i === 0 || P[i - 1].d !== p.d) {
+			var o = el('option', '', 'deal ' + p.d);
+			o.value = i;
+			o.setAttribute('data-deal', p.d);
+			picker.appendChild(o);
+		}
+	});
+	picker.addEventListener('change', function () {
+		go(parseInt(picker.value, 10));
+	});
+	bar.appendChild(picker);
 	var slider = el('input');
 	slider.type = 'range';
 	slider.id = 'slider';
@@ -113,15 +134,34 @@
 	banner.id = 'banner';
 	var board = el('div', 'board');
 	board.id = 'board';
+	/* the deal's turns, each a link to its end (BBO's handviewer, lichess's move list) */
+	var turns = el('ol', 'turns');
+	turns.id = 'turns';
+	turns.setAttribute('aria-label', 'turns of the deal');
+	var turnsDeal = -1;
 	root.appendChild(bar);
 	root.appendChild(banner);
+	root.appendChild(turns);
 	root.appendChild(board);
+	if (window.matchMedia && window.matchMedia('(max-width: 600px)').matches) {
+		var det = document.getElementById('match-details');
+		if (det)
+			det.open = false;
+	}
 	if (!P.length) {
 		bar.hidden = true;
 		banner.textContent = D.damage !== undefined ? 'The log is damaged at byte ' + D.damage +
 			': nothing decoded before it.' : 'The log holds no deal.';
 		banner.className = 'banner refused';
 		return;
+	}
+
+	/* turn.dead_end: the disputed position is the decision that left the turn no legal end */
+	var deadEnd = -1;
+	if (D.deadend) {
+		for (var q = P.length - 1; q >= 0 && deadEnd < 0; q--)
+			if (P[q].k === 1 && P[q].d === D.deadend.d && P[q].t === D.deadend.t && P[q].a === D.deadend.a)
+				deadEnd = q;
 	}
 
 	function sameTurn(a, b) {
@@ -357,8 +397,58 @@
 		return t;
 	}
 
+	/* the list of the deal's turns: rebuilt when the deal changes, the current turn marked */
+	function drawTurns(p) {
+		if (turnsDeal !== p.d) {
+			turnsDeal = p.d;
+			turns.textContent = '';
+			for (var i = 0; i < P.length; i++) {
+				var q = P[i];
+				if (q.d !== p.d || q.k === 0 || (i + 1 < P.length && sameTurn(i + 1, i)))
+					continue;
+				/* i is the end of its turn: its decisions are those before it in the turn */
+				var first = i;
+				while (first > 0 && sameTurn(first - 1, i))
+					first--;
+				var li = el('li', 'turn');
+				var a = el('a', '', q.t + '. seat ' + q.s + ': ' + P.slice(first, i + 1).map(function (r) {
+					return r.a;
+				}).join(', '));
+				a.href = fragment(q);
+				a.setAttribute('data-index', i);
+				a.setAttribute('data-turn', q.t);
+				if (q.k === 2)
+					li.classList.add('refused');
+				li.appendChild(a);
+				turns.appendChild(li);
+			}
+		}
+		Array.prototype.forEach.call(turns.querySelectorAll('li'), function (li) {
+			var on = +li.firstChild.getAttribute('data-turn') === p.t;
+			li.classList.toggle('current', on);
+			if (on && li.scrollIntoView && turns.scrollHeight > turns.clientHeight)
+				turns.scrollTop = li.offsetTop - turns.offsetTop - turns.clientHeight / 2;
+		});
+	}
+
+	/* the cards a refused decision names, outlined in the hand that holds them (each card once) */
+	function refusedCards(p) {
+		var want = {};
+		if (p.k !== 2 || p.hid)
+			return want;
+		p.a.split(' ').forEach(function (w) {
+			if (/^(?:A|[2-9]|10|J|Q|K)[cdhs]$|^JK$/.test(w))
+				want[w] = (want[w] || 0) + 1;
+		});
+		return want;
+	}
+
 	function render() {
 		var p = P[idx], moved = movedSet(p);
+		picker.value = String(P.reduce(function (b, q, i) {
+			return b < 0 && q.d === p.d ? i : b;
+		}, -1));
+		drawTurns(p);
 		where.textContent = 'position ' + (idx + 1) + ' of ' + P.length + ' \u00b7 deal ' + p.d + ', turn ' + p.t +
 			', decision ' + p.n;
 		slider.value = idx;
@@ -373,13 +463,40 @@
 		banner.appendChild(el('span', 'what', what));
 		if (p.k !== 0)
 			banner.appendChild(el('code', 'decision', p.a));
-		if (p.k === 2) {
+		if (p.k === 2 && p.r === 'turn.dead_end' && D.deadend) {
+			banner.classList.add('refused');
+			banner.appendChild(el('span', 'illegal', ' is refused, after ' + D.deadend.a +
+				' (the disputed decision, before this one) left the turn no legal end: '));
+			banner.appendChild(el('code', 'rule', p.r));
+			banner.appendChild(el('span', 'message', ' ' + p.x));
+		} else if (p.k === 2) {
 			banner.classList.add('refused');
 			banner.appendChild(el('span', 'illegal', ' is illegal: '));
 			banner.appendChild(el('code', 'rule', p.r));
-			banner.appendChild(el('span', 'message', ' ' + p.x));
+			banner.appendChild(el('span', 'message', p.hid ?
+				' (a decision of another seat: its cards never left that hand, and are not shown)' : ' ' + p.x));
 		}
-		banner.appendChild(el('span', 'so-far v-' + VERDICTS[p.g[4]], 'verdict so far: ' + VERDICTS[p.g[4]]));
+		if (idx === deadEnd) {
+			banner.classList.add('refused');
+			banner.appendChild(el('span', 'illegal', ' left the turn no legal end: '));
+			banner.appendChild(el('code', 'rule', 'turn.dead_end'));
+			banner.appendChild(el('span', 'message', ' ' + (P[P.length - 1].hid ? 'a later decision of the turn was refused' :
+				P[P.length - 1].x)));
+		}
+		/* the running verdict; where the log stops (damaged, incomplete), the log's own */
+		var sofar = VERDICTS[p.g[4]];
+		if (idx === P.length - 1 && (D.verdict === 'malformed' || D.verdict === 'incomplete'))
+			sofar = D.verdict;
+		banner.setAttribute('data-so-far', sofar);
+		banner.appendChild(el('span', 'so-far v-' + sofar + ' tone-' + tone(sofar), 'verdict so far: ' + sofar));
+		if ((sofar === 'tampered' || sofar === 'untrusted') && (idx === 0 || P[idx - 1].g[4] !== p.g[4])) {
+			banner.classList.add('refused');
+			banner.appendChild(el('span', 'trust', sofar === 'tampered' ?
+				' From here on the log was changed after it was signed: no valid signature vouches for these bytes.' :
+				' From here on no ' + (D.keys ? 'trusted ' : '') + 'signature vouches for the log\'s bytes.'));
+		}
+		if (D.verdict === 'incomplete' && idx === P.length - 1)
+			banner.appendChild(el('span', 'damage', ' The log stops here.'));
 		if (D.mismatch && p.g[0] >= 4 && (p.d === D.mismatch.deal || (D.mismatch.deal === 0 && idx === P.length - 1))) {
 			banner.classList.add('mismatch');
 			banner.appendChild(el('span', 'claim', ' The claimed score differs: side ' + D.mismatch.side + ' claimed ' +
@@ -389,21 +506,35 @@
 			banner.classList.add('mismatch');
 			banner.appendChild(el('span', 'dealing', D.dealing.deal === 0 ?
 				' The revealed seed is not the one the header commits to: no deal is proven fair.' :
-				' This layout is not the one the committed seed derives for deal ' + D.dealing.deal + '.'));
+				' This layout is not the one the committed seed derives for deal ' + D.dealing.deal +
+				(document.getElementById('dealing-diff') ? ': the summary lists the cards that differ.' : '.')));
 		}
 		if (D.damage !== undefined && idx === P.length - 1)
 			banner.appendChild(el('span', 'damage', ' The log is damaged at byte ' + D.damage +
 				': nothing after this position could be read.'));
 		board.textContent = '';
 		var hands = el('section', 'hands');
-		for (var s = 0; s < D.players; s++)
-			hands.appendChild(drawHand(p, s, moved));
+		var refused = refusedCards(p);
+		for (var s = 0; s < D.players; s++) {
+			var hand = drawHand(p, s, moved);
+			if (s === p.s && p.k === 2)
+				Array.prototype.forEach.call(hand.querySelectorAll('.card[data-card]'), function (c) {
+					if (refused[c.dataset.card] > 0) {
+						refused[c.dataset.card]--;
+						c.classList.add('refused-card');
+						c.title = 'in the refused decision';
+					}
+				});
+			hands.appendChild(hand);
+		}
 		var sides = el('section', 'sides');
 		sides.appendChild(drawSide(p, 0, moved));
 		sides.appendChild(drawSide(p, 1, moved));
 		var mid = el('section', 'table');
 		mid.appendChild(drawMiddle(p, moved));
-		mid.appendChild(drawScore(p));
+		var wrap = el('div', 'score-wrap');
+		wrap.appendChild(drawScore(p));
+		mid.appendChild(wrap);
 		board.appendChild(hands);
 		board.appendChild(mid);
 		board.appendChild(sides);
@@ -439,6 +570,8 @@
 
 	/* where the page opens: the link's position, else the dispute, else the start */
 	var start = fromFragment(location.hash);
+	if (start < 0 && deadEnd >= 0)
+		start = deadEnd;
 	if (start < 0 && D.open >= 0)
 		start = D.open;
 	if (start < 0 && D.mismatch) {
