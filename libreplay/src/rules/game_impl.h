@@ -199,5 +199,11 @@ size_t rpl__legal_gen_seen(const struct rpl_game *g, rpl_action *out, size_t cap
  * its limit of positions and the answer 1 is not proven.
  */
 int rpl__turn_can_end(const struct rpl_game *g, int *gave_up);
+/*
+ * rpl__turn_can_end within a budget of decisions listed, shared by several
+ * questions: *budget is lowered by what this one listed; at 0 or below the
+ * answer is 1 with *gave_up set, without a search.
+ */
+int rpl__turn_can_end_within(const struct rpl_game *g, int *gave_up, long *budget);
 
 #endif

@@ -40,7 +40,7 @@ enum { UNKNOWN = 0, ENDS = 1, DEAD = 2 };
 struct turn_search {
 	int32_t turn_no; /* the turn asked about */
 	uint8_t seat;
-	long visited, work;
+	long visited, work, work_limit; /* work_limit: WORK_LIMIT, or less when the caller's budget is smaller */
 	int gave_up;
 	struct rpl_game *states[SEARCH_DEPTH]; /* one a depth, made as the search goes deeper (they never move) */
 	rpl_action *moves;                     /* a stack of the lays still to try at each depth */
@@ -302,7 +302,7 @@ static int search(struct turn_search *ts, const struct rpl_game *g, int d)
 	}
 	ts->nmoves = base + n;
 	ts->work += (long)n + 1;
-	if (ts->work > WORK_LIMIT) {
+	if (ts->work > (ts->work_limit ? ts->work_limit : WORK_LIMIT)) {
 		ts->nmoves = base;
 		ts->gave_up = 1;
 		return UNKNOWN;
@@ -364,7 +364,7 @@ static int ask(struct turn_search *ts, const struct rpl_game *g)
 	return search(ts, g, 0);
 }
 
-int rpl__turn_can_end(const struct rpl_game *g, int *gave_up)
+int rpl__turn_can_end_within(const struct rpl_game *g, int *gave_up, long *budget)
 {
 	struct turn_search ts;
 	int r;
@@ -375,15 +375,29 @@ int rpl__turn_can_end(const struct rpl_game *g, int *gave_up)
 		return RPL_ESTATE;
 	if (quick_end(g))
 		return 1;
+	if (budget && *budget <= 0) {
+		if (gave_up)
+			*gave_up = 1;
+		return 1;
+	}
 	if (search_init(&ts) != RPL_OK)
 		return RPL_ENOMEM;
 	ts.turn_no = g->turn_no;
 	ts.seat = g->seat;
+	if (budget && *budget < WORK_LIMIT)
+		ts.work_limit = *budget;
 	r = ask(&ts, g);
+	if (budget)
+		*budget -= ts.work;
 	if (gave_up)
 		*gave_up = ts.gave_up;
 	search_free(&ts);
 	return r != DEAD;
+}
+
+int rpl__turn_can_end(const struct rpl_game *g, int *gave_up)
+{
+	return rpl__turn_can_end_within(g, gave_up, NULL);
 }
 
 int rpl_game_turn_can_end(const rpl_game *g)

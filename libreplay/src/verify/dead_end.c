@@ -9,6 +9,13 @@
 #include "log/format.h"
 #include "verify/dead_end.h"
 
+/*
+ * The decisions the searches of one refusal may list in all: a hostile log's
+ * turn of a hundred lays, each over a hand of hundreds of cards, is judged in
+ * a bounded time (then nothing is said of a dead end).
+ */
+#define FIND_BUDGET 400000
+
 int rpl__dead_end_find(rpl_reader *rd, const struct rpl_game *g, const rpl_event *refused, struct rpl__dead_end *out)
 {
 	const rpl_match_info *info;
@@ -17,12 +24,13 @@ int rpl__dead_end_find(rpl_reader *rd, const struct rpl_game *g, const rpl_event
 	rpl_event ev;
 	const uint8_t *data;
 	size_t len;
-	int r, found = 0, err;
+	long budget = FIND_BUDGET;
+	int r, found = 0, err, gave_up = 0;
 
 	if (g->phase != RPL_PHASE_PLAY)
 		return 0;
-	r = rpl__turn_can_end(g, NULL);
-	if (r != 0)
+	r = rpl__turn_can_end_within(g, &gave_up, &budget);
+	if (r != 0 || gave_up)
 		return r == RPL_ENOMEM ? r : 0;
 	data = rpl__reader_data(rd, &len);
 	if ((err = rpl__reader_open_view(&again, data, len)) != 0 || !(info = rpl_reader_info(again))) {
@@ -46,11 +54,13 @@ int rpl__dead_end_find(rpl_reader *rd, const struct rpl_game *g, const rpl_event
 			out->later++;
 			continue;
 		}
-		r = rpl__turn_can_end(replay, NULL);
+		r = rpl__turn_can_end_within(replay, &gave_up, &budget);
 		if (r == RPL_ENOMEM) {
 			err = r;
 			goto cleanup;
 		}
+		if (gave_up)
+			break; /* past the budget: nothing is said */
 		if (r == 0) {
 			out->action = ev.action;
 			out->offset = ev.offset;
