@@ -460,6 +460,19 @@ void brp_progress_end(struct brp_progress *p);
 
 #define BRP_DEFAULT_PROFILE "stbl"
 
+/* ---- simulated matches (util.c): what simulate, arena and play derive from a seed ---- */
+
+/* splitmix64's finalizer: a seed spread over 64 bits (the same on every machine). */
+uint64_t brp_mix64(uint64_t x);
+/*
+ * The committed seed of a simulated match and nplayer_seeds players' seeds,
+ * drawn in that order from a stream started at brp_mix64(seed ^ salt): not
+ * secret, so that the same seed deals the same match again. Each command has
+ * its own salt, so that its matches are its own.
+ */
+void brp_commit_secrets(uint64_t seed, uint64_t salt, int nplayer_seeds, uint8_t dseed[RPL_DEAL_SEED_SIZE],
+                        uint8_t pseeds[][RPL_DEAL_SEED_SIZE]);
+
 /* ---- keys (keys.c) ---- */
 #define BRP_PASSPHRASE_MAX 1024
 

@@ -99,14 +99,6 @@ struct job {
 	char errmsg[512];
 };
 
-static uint64_t mix(uint64_t x)
-{
-	x += 0x9E3779B97F4A7C15ull;
-	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-	x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-	return x ^ (x >> 31);
-}
-
 /* A or B: greedy, random, search or search:N (1..1000); 0, or -1 (not one of them). */
 static int parse_kind(const char *s, struct kind *k)
 {
@@ -149,27 +141,6 @@ static void job_fail(struct job *j, const char *a, const char *b)
 	pthread_mutex_unlock(&j->lock);
 }
 
-/*
- * The pair's committed seed and its players' seeds (one a player, as brp
- * simulate --commit gives by default): a deterministic "secret", so that a
- * run can be made again; revealed at the end of every log.
- */
-static void pair_secrets(uint64_t pair_seed, int players, uint8_t dseed[RPL_DEAL_SEED_SIZE],
-                         uint8_t pseeds[][RPL_DEAL_SEED_SIZE])
-{
-	rpl_rng srng;
-
-	rpl_rng_seed(&srng, mix(pair_seed ^ 0x6172656e61ull));
-	for (int p = -1; p < players; p++) {
-		uint8_t *out = p < 0 ? dseed : pseeds[p];
-		for (int i = 0; i < RPL_DEAL_SEED_SIZE; i += 8) {
-			uint64_t w = rpl_rng_next(&srng);
-			for (int b = 0; b < 8; b++)
-				out[i + b] = (uint8_t)(w >> (8 * b));
-		}
-	}
-}
-
 static double thread_cpu(void)
 {
 	struct timespec ts;
@@ -193,7 +164,7 @@ static int make_bots(const struct job *j, uint64_t pair_seed, int a_side, rpl_bo
 {
 	for (int s = 0; s < j->players; s++) {
 		const struct kind *k = &j->kinds[s % 2 == a_side ? 0 : 1];
-		uint64_t seed = mix(pair_seed + (uint64_t)s + 1);
+		uint64_t seed = brp_mix64(pair_seed + (uint64_t)s + 1);
 		if (k->bot == RPL_BOT_SEARCH ? rpl_bot_new_search(&bots[s], seed, k->samples, 1) != 0
 		                             : rpl_bot_new(&bots[s], k->bot, seed) != 0)
 			return -1;
@@ -268,7 +239,7 @@ static int play_out(struct job *j, rpl_game *g, rpl_recorder *rec, rpl_bot *cons
 static int play_seating(struct job *j, long pair, int a_side, struct pair_result *r)
 {
 	static const char *const seat_names[4] = { "seat-0", "seat-1", "seat-2", "seat-3" };
-	uint64_t pair_seed = mix(j->seed ^ mix((uint64_t)pair));
+	uint64_t pair_seed = brp_mix64(j->seed ^ brp_mix64((uint64_t)pair));
 	char path[4096], m_seed[32], m_pair[32], m_side[8];
 	const char *keys[6] = { "platform", "arena_seed", "pair", "a", "b", "a_side" };
 	const char *values[6] = { "brp arena", m_seed, m_pair, j->kinds[0].text, j->kinds[1].text, m_side };
@@ -304,7 +275,7 @@ static int play_seating(struct job *j, long pair, int a_side, struct pair_result
 	info.nmeta = 6;
 	info.meta_keys = keys;
 	info.meta_values = values;
-	pair_secrets(pair_seed, j->players, dseed, pseeds);
+	brp_commit_secrets(pair_seed, 0x6172656e61ull, j->players, dseed, pseeds);
 	info.nplayer_seeds = j->players;
 	info.player_seeds = (const uint8_t(*)[RPL_DEAL_SEED_SIZE])pseeds;
 	if (rpl_deal_commit_match(commitment, dseed, &info) != 0) {

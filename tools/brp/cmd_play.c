@@ -102,38 +102,6 @@ struct play {
 /* What became of a step of the session: it goes on, the person quit, the question stands, a failure (said). */
 enum { STEP_ON, STEP_QUIT, STEP_AGAIN, STEP_FAIL = -1 };
 
-static uint64_t mix(uint64_t x)
-{
-	x += 0x9E3779B97F4A7C15ull;
-	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-	x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-	return x ^ (x >> 31);
-}
-
-/*
- * The committed seed and the players' seeds of a match from its seed, as
- * brp simulate --commit derives them (commit_secrets there): not secret,
- * so that the same --seed deals the same match again.
- */
-static void commit_secrets(uint64_t seed, int nplayer_seeds, uint8_t dseed[RPL_DEAL_SEED_SIZE],
-                           uint8_t pseeds[][RPL_DEAL_SEED_SIZE])
-{
-	rpl_rng srng;
-
-	rpl_rng_seed(&srng, mix(seed ^ 0x636f6d6d6974ull));
-	for (int i = 0; i < RPL_DEAL_SEED_SIZE; i += 8) {
-		uint64_t w = rpl_rng_next(&srng);
-		for (int b = 0; b < 8; b++)
-			dseed[i + b] = (uint8_t)(w >> (8 * b));
-	}
-	for (int p = 0; p < nplayer_seeds; p++)
-		for (int i = 0; i < RPL_DEAL_SEED_SIZE; i += 8) {
-			uint64_t w = rpl_rng_next(&srng);
-			for (int b = 0; b < 8; b++)
-				pseeds[p][i + b] = (uint8_t)(w >> (8 * b));
-		}
-}
-
 /* -b KIND: greedy, random, search or search:N (N samples a decision, 1..1000), as brp simulate reads it. */
 static int bot_option(const struct brp_getopt *g, struct play_args *a)
 {
@@ -737,7 +705,7 @@ static int play_start(struct play *pl, const rpl_rules *rules, const char **keys
 	int v = 0;
 
 	for (int s = 0; s < a->players; s++) {
-		uint64_t bseed = mix(a->seed + (uint64_t)s + 1);
+		uint64_t bseed = brp_mix64(a->seed + (uint64_t)s + 1);
 		int e;
 		if (s == a->seat) {
 			pl->names[s] = a->player;
@@ -755,7 +723,7 @@ static int play_start(struct play *pl, const rpl_rules *rules, const char **keys
 	}
 	rpl_rules_get_id(rules, RPL_P_PILE_RULE, &v);
 	pl->top_only = v == RPL_PILE_TOP_LAID;
-	commit_secrets(a->seed, a->players, pl->dseed, pl->pseeds);
+	brp_commit_secrets(a->seed, 0x636f6d6d6974ull, a->players, pl->dseed, pl->pseeds);
 	pl->info.rules = rules;
 	pl->info.nplayers = a->players;
 	for (int s = 0; s < a->players; s++)

@@ -80,14 +80,6 @@ struct job {
 	char errmsg[512];
 };
 
-static uint64_t mix(uint64_t x)
-{
-	x += 0x9E3779B97F4A7C15ull;
-	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-	x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-	return x ^ (x >> 31);
-}
-
 /* -b KIND: a name of bots (in the order of BOT_*), or search:N, N samples a decision (1..1000). */
 static int bot_option(const struct brp_getopt *g, const char *const *bots, struct job *j)
 {
@@ -113,29 +105,6 @@ static void job_fail(struct job *j, const char *a, const char *b)
 		snprintf(j->errmsg, sizeof(j->errmsg), "%s%s%s", a, a[0] && b[0] ? ": " : "", b);
 	atomic_store(&j->failed, 1);
 	pthread_mutex_unlock(&j->lock);
-}
-
-/*
- * The seed of a committed match and its players' seeds: a deterministic
- * "secret", so that simulated matches are made again byte for byte.
- */
-static void commit_secrets(uint64_t seed, int nplayer_seeds, uint8_t dseed[RPL_DEAL_SEED_SIZE],
-                           uint8_t pseeds[][RPL_DEAL_SEED_SIZE])
-{
-	rpl_rng srng;
-
-	rpl_rng_seed(&srng, mix(seed ^ 0x636f6d6d6974ull));
-	for (int i = 0; i < RPL_DEAL_SEED_SIZE; i += 8) {
-		uint64_t w = rpl_rng_next(&srng);
-		for (int b = 0; b < 8; b++)
-			dseed[i + b] = (uint8_t)(w >> (8 * b));
-	}
-	for (int p = 0; p < nplayer_seeds; p++)
-		for (int i = 0; i < RPL_DEAL_SEED_SIZE; i += 8) {
-			uint64_t w = rpl_rng_next(&srng);
-			for (int b = 0; b < 8; b++)
-				pseeds[p][i + b] = (uint8_t)(w >> (8 * b));
-		}
 }
 
 /*
@@ -185,7 +154,7 @@ static int play_deal(struct job *j, rpl_game *g, rpl_recorder *rec, rpl_bot *con
 /* One match: a pure function of (seed, index). */
 static int play_match(struct job *j, long index)
 {
-	uint64_t seed = mix(j->seed ^ mix((uint64_t)index));
+	uint64_t seed = brp_mix64(j->seed ^ brp_mix64((uint64_t)index));
 	char path[4096], meta_seed[32], meta_index[32];
 	const char *names[4] = { NULL, NULL, NULL, NULL };
 	const char *keys[3] = { "platform", "corpus_seed", "match" };
@@ -213,8 +182,8 @@ static int play_match(struct job *j, long index)
 		static const char *const kind_names[] = { "random", "greedy", "search" };
 		snprintf(namebuf[s], sizeof(namebuf[s]), "%s-%d", kind_names[kind], s);
 		names[s] = namebuf[s];
-		if (kind == RPL_BOT_SEARCH ? rpl_bot_new_search(&bots[s], mix(seed + (uint64_t)s + 1), j->samples, 1) != 0
-		                           : rpl_bot_new(&bots[s], kind, mix(seed + (uint64_t)s + 1)) != 0)
+		if (kind == RPL_BOT_SEARCH ? rpl_bot_new_search(&bots[s], brp_mix64(seed + (uint64_t)s + 1), j->samples, 1) != 0
+		                           : rpl_bot_new(&bots[s], kind, brp_mix64(seed + (uint64_t)s + 1)) != 0)
 			goto cleanup;
 	}
 	memset(&info, 0, sizeof(info));
@@ -228,7 +197,7 @@ static int play_match(struct job *j, long index)
 	info.meta_keys = keys;
 	info.meta_values = values;
 	if (j->commit) {
-		commit_secrets(seed, j->player_seeds, dseed, pseeds);
+		brp_commit_secrets(seed, 0x636f6d6d6974ull, j->player_seeds, dseed, pseeds);
 		info.nplayer_seeds = j->player_seeds;
 		info.player_seeds = (const uint8_t(*)[RPL_DEAL_SEED_SIZE])pseeds;
 		if (rpl_deal_commit_match(commitment, dseed, &info) != 0) {

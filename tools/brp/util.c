@@ -271,3 +271,27 @@ int brp_parse_hex(const char *s, uint8_t *out, size_t n)
 	}
 	return 0;
 }
+
+uint64_t brp_mix64(uint64_t x)
+{
+	x += 0x9E3779B97F4A7C15ull;
+	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+	x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+	return x ^ (x >> 31);
+}
+
+void brp_commit_secrets(uint64_t seed, uint64_t salt, int nplayer_seeds, uint8_t dseed[RPL_DEAL_SEED_SIZE],
+                        uint8_t pseeds[][RPL_DEAL_SEED_SIZE])
+{
+	rpl_rng srng;
+
+	rpl_rng_seed(&srng, brp_mix64(seed ^ salt));
+	for (int p = -1; p < nplayer_seeds; p++) {
+		uint8_t *out = p < 0 ? dseed : pseeds[p];
+		for (int i = 0; i < RPL_DEAL_SEED_SIZE; i += 8) {
+			uint64_t w = rpl_rng_next(&srng);
+			for (int b = 0; b < 8; b++)
+				out[i + b] = (uint8_t)(w >> (8 * b));
+		}
+	}
+}
