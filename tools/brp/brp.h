@@ -473,6 +473,19 @@ uint64_t brp_mix64(uint64_t x);
 void brp_commit_secrets(uint64_t seed, uint64_t salt, int nplayer_seeds, uint8_t dseed[RPL_DEAL_SEED_SIZE],
                         uint8_t pseeds[][RPL_DEAL_SEED_SIZE]);
 
+/*
+ * The search bot's strength in a bot kind: "search" (RPL_SEARCH_SAMPLES
+ * samples a decision) or "search:N", N digits 1 to 1000. 0 with *samples
+ * set; -1 for any other text (another kind, or a bad N), *samples unchanged.
+ */
+int brp_search_kind(const char *arg, int *samples);
+/*
+ * Run fn(arg) on jobs threads and wait for them all. Returns how many
+ * started (fewer than jobs: "cannot start a thread" said), or -1 when out of
+ * memory (said); the caller counts a shortfall as a failure.
+ */
+int brp_threads_run(const char *cmd, int jobs, void *(*fn)(void *), void *arg);
+
 /* ---- keys (keys.c) ---- */
 #define BRP_PASSPHRASE_MAX 1024
 

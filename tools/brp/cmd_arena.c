@@ -30,8 +30,6 @@ static const char *const name = "arena";
 /* A deal that runs this long is a bot bug, not a game (as in brp simulate). */
 #define MAX_DECISIONS_PER_DEAL 20000
 
-/* The search bot's samples a decision when a kind says search without :N (as brp simulate -b search). */
-#define SEARCH_SAMPLES RPL_SEARCH_SAMPLES
 
 static void usage(FILE *f)
 {
@@ -102,27 +100,14 @@ struct job {
 /* A or B: greedy, random, search or search:N (1..1000); 0, or -1 (not one of them). */
 static int parse_kind(const char *s, struct kind *k)
 {
-	char *end;
-	long n;
-
 	k->samples = 0;
 	if (strcmp(s, "greedy") == 0)
 		k->bot = RPL_BOT_GREEDY;
 	else if (strcmp(s, "random") == 0)
 		k->bot = RPL_BOT_RANDOM;
-	else if (strcmp(s, "search") == 0) {
+	else if (brp_search_kind(s, &k->samples) == 0)
 		k->bot = RPL_BOT_SEARCH;
-		k->samples = SEARCH_SAMPLES;
-	} else if (strncmp(s, "search:", 7) == 0) {
-		if (s[7] < '0' || s[7] > '9')
-			return -1;
-		errno = 0;
-		n = strtol(s + 7, &end, 10);
-		if (errno || *end || n < 1 || n > 1000)
-			return -1;
-		k->bot = RPL_BOT_SEARCH;
-		k->samples = (int)n;
-	} else
+	else
 		return -1;
 	if (k->bot == RPL_BOT_SEARCH)
 		snprintf(k->text, sizeof(k->text), "search:%d", k->samples);
@@ -329,25 +314,14 @@ static void *worker(void *arg)
 /* The pairs played by jobs threads, with the progress line (unless quiet): 0, or -1 out of memory (said). */
 static int run_workers(struct job *j, int jobs, int quiet)
 {
-	pthread_t *th = calloc((size_t)jobs, sizeof(*th));
+	int started;
 
-	if (!th) {
-		brp_error(name, "out of memory");
-		return -1;
-	}
 	brp_progress_start(&j->prog, name, "pairs", quiet, (size_t)j->pairs);
-	for (int i = 0; i < jobs; i++)
-		if (pthread_create(&th[i], NULL, worker, j) != 0) {
-			brp_error(name, "cannot start a thread");
-			jobs = i;
-			atomic_store(&j->failed, 1);
-			break;
-		}
-	for (int i = 0; i < jobs; i++)
-		pthread_join(th[i], NULL);
+	started = brp_threads_run(name, jobs, worker, j);
 	brp_progress_end(&j->prog);
-	free(th);
-	return 0;
+	if (started >= 0 && started < jobs)
+		atomic_store(&j->failed, 1);
+	return started < 0 ? -1 : 0;
 }
 
 /*

@@ -105,17 +105,11 @@ enum { STEP_ON, STEP_QUIT, STEP_AGAIN, STEP_FAIL = -1 };
 /* -b KIND: greedy, random, search or search:N (N samples a decision, 1..1000), as brp simulate reads it. */
 static int bot_option(const struct brp_getopt *g, struct play_args *a)
 {
-	const char *colon = strchr(g->arg, ':');
-	char *end;
-	long n;
-
-	if (!colon)
+	if (!strchr(g->arg, ':'))
 		return brp_opt_choice(g, bot_kinds, &a->bot);
-	n = strtol(colon + 1, &end, 10);
-	if (colon - g->arg != 6 || strncmp(g->arg, "search", 6) != 0 || end == colon + 1 || *end || n < 1 || n > 1000)
+	if (brp_search_kind(g->arg, &a->samples) != 0)
 		return brp_opt_refuse(g, "greedy, random, search or search:N (N samples a decision, 1 to 1000)");
 	a->bot = BOT_SEARCH;
-	a->samples = (int)n;
 	return 0;
 }
 

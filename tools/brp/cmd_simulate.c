@@ -83,17 +83,11 @@ struct job {
 /* -b KIND: a name of bots (in the order of BOT_*), or search:N, N samples a decision (1..1000). */
 static int bot_option(const struct brp_getopt *g, const char *const *bots, struct job *j)
 {
-	const char *colon = strchr(g->arg, ':');
-	char *end;
-	long n;
-
-	if (!colon)
+	if (!strchr(g->arg, ':'))
 		return brp_opt_choice(g, bots, &j->bot);
-	n = strtol(colon + 1, &end, 10);
-	if (colon - g->arg != 6 || strncmp(g->arg, "search", 6) != 0 || end == colon + 1 || *end || n < 1 || n > 1000)
+	if (brp_search_kind(g->arg, &j->samples) != 0)
 		return brp_opt_refuse(g, "greedy, random, mixed, search or search:N (N samples a decision, 1 to 1000)");
 	j->bot = BOT_SEARCH;
-	j->samples = (int)n;
 	return 0;
 }
 
@@ -477,25 +471,14 @@ static int players_allowed(const rpl_rules *rules, int players)
 /* The matches played by jobs threads, with the progress line (unless quiet): 0, or -1 out of memory (said). */
 static int run_workers(struct job *j, int jobs, int quiet)
 {
-	pthread_t *th = calloc((size_t)jobs, sizeof(*th));
+	int started;
 
-	if (!th) {
-		brp_error(name, "out of memory");
-		return -1;
-	}
 	brp_progress_start(&j->prog, name, "matches", quiet, (size_t)j->matches);
-	for (int i = 0; i < jobs; i++)
-		if (pthread_create(&th[i], NULL, worker, j) != 0) {
-			brp_error(name, "cannot start a thread");
-			jobs = i;
-			atomic_store(&j->failed, 1);
-			break;
-		}
-	for (int i = 0; i < jobs; i++)
-		pthread_join(th[i], NULL);
+	started = brp_threads_run(name, jobs, worker, j);
 	brp_progress_end(&j->prog);
-	free(th);
-	return 0;
+	if (started >= 0 && started < jobs)
+		atomic_store(&j->failed, 1);
+	return started < 0 ? -1 : 0;
 }
 
 /* What was written: a JSON object, or a line unless quiet. */

@@ -2,6 +2,7 @@
 #include "brp.h"
 
 #include <getopt.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -294,4 +295,45 @@ void brp_commit_secrets(uint64_t seed, uint64_t salt, int nplayer_seeds, uint8_t
 				out[i + b] = (uint8_t)(w >> (8 * b));
 		}
 	}
+}
+
+int brp_search_kind(const char *arg, int *samples)
+{
+	long n = 0;
+
+	if (strcmp(arg, "search") == 0) {
+		*samples = RPL_SEARCH_SAMPLES;
+		return 0;
+	}
+	if (strncmp(arg, "search:", 7) != 0 || !arg[7] || strlen(arg + 7) > 4)
+		return -1;
+	for (const char *p = arg + 7; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return -1;
+		n = n * 10 + (*p - '0');
+	}
+	if (n < 1 || n > 1000)
+		return -1;
+	*samples = (int)n;
+	return 0;
+}
+
+int brp_threads_run(const char *cmd, int jobs, void *(*fn)(void *), void *arg)
+{
+	pthread_t *th = calloc((size_t)jobs, sizeof(*th));
+	int started = 0;
+
+	if (!th) {
+		brp_error(cmd, "out of memory");
+		return -1;
+	}
+	for (; started < jobs; started++)
+		if (pthread_create(&th[started], NULL, fn, arg) != 0) {
+			brp_error(cmd, "cannot start a thread");
+			break;
+		}
+	for (int i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	free(th);
+	return started;
 }
