@@ -30,7 +30,6 @@ static const char *const name = "arena";
 /* A deal that runs this long is a bot bug, not a game (as in brp simulate). */
 #define MAX_DECISIONS_PER_DEAL 20000
 
-
 static void usage(FILE *f)
 {
 	fputs("Usage: brp arena A B [OPTION]...\n"

@@ -16,6 +16,7 @@
 
 #include "libreplay/position.h"
 #include "log/format.h"
+#include "verify/verdict.h"
 
 const char *rpl_zone_name(int zone)
 {
@@ -49,7 +50,7 @@ struct walk {
 
 /*
  * Where the log's bytes stop being vouched for, as verification judges its
- * signatures (judge_signatures, verify.c): after the last valid signature
+ * signatures (rpl__signatures_judge, verdict.c): after the last valid signature
  * before a broken one (the change lies there: tampered), after the last
  * trusted signature when trusted keys are given and none covers the log,
  * after the last signature of a log whose header says it is signed and
@@ -64,19 +65,15 @@ static int trust_start(const rpl_reader *rd, const rpl_keyring *trusted, struct 
 
 	if (err || !data)
 		return err;
-	if (sr.status == RPL_SIG_INVALID) {
+	/* verification's own rule decides the verdict (rpl__signatures_judge); here, where it starts */
+	w->trust_verdict = rpl__signatures_judge(&sr, rpl_keyring_count(trusted), rpl_reader_flags(rd));
+	if (w->trust_verdict == RPL_VERDICT_TAMPERED) {
 		/* the bytes before the broken signature, checked alone: what the valid ones before it cover */
 		if ((err = rpl_signatures_check(data, (size_t)sr.offset, trusted, &valid)) != 0)
 			return err;
-		w->trust_verdict = RPL_VERDICT_TAMPERED;
 		w->trust_from = valid.covered;
-	} else if (rpl_keyring_count(trusted) > 0 && !sr.trusted) {
-		w->trust_verdict = RPL_VERDICT_UNTRUSTED;
-		w->trust_from = sr.trusted_covered;
-	} else if ((rpl_reader_flags(rd) & RPL_LOG_SIGNED) &&
-	           (sr.status == RPL_SIG_UNSIGNED || sr.status == RPL_SIG_PARTIAL)) {
-		w->trust_verdict = RPL_VERDICT_UNTRUSTED;
-		w->trust_from = sr.covered;
+	} else if (w->trust_verdict == RPL_VERDICT_UNTRUSTED) {
+		w->trust_from = rpl_keyring_count(trusted) > 0 ? sr.trusted_covered : sr.covered;
 	}
 	return 0;
 }

@@ -246,3 +246,15 @@ size_t rpl_verdict_format(const rpl_verdict *v, char *buf, size_t size)
 	}
 	return len;
 }
+
+int rpl__signatures_judge(const rpl_signature_report *sr, size_t keys, unsigned header_flags)
+{
+	if (sr->status == RPL_SIG_INVALID)
+		return RPL_VERDICT_TAMPERED;
+	if (keys > 0)
+		return sr->trusted ? RPL_VERDICT_OK : RPL_VERDICT_UNTRUSTED;
+	/* without keys, a log that says it is signed must be: a cut of its signatures is not ok */
+	if ((header_flags & RPL_LOG_SIGNED) && (sr->status == RPL_SIG_UNSIGNED || sr->status == RPL_SIG_PARTIAL))
+		return RPL_VERDICT_UNTRUSTED;
+	return RPL_VERDICT_OK;
+}

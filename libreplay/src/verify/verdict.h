@@ -27,4 +27,16 @@ size_t rpl__verdict_untrusted_text(const rpl_verdict *v, int fp, char *buf, size
  */
 size_t rpl__verdict_replay_text(const rpl_verdict *v, char *buf, size_t size);
 
+/*
+ * What a log's signatures make of its verdict, whatever the replay found
+ * (docs/security.md, "Signed logs"): RPL_VERDICT_TAMPERED when a signature
+ * does not verify; RPL_VERDICT_UNTRUSTED when trusted keys were given (keys
+ * > 0) and none covers the whole log, or, without keys, when the header
+ * declares the log signed (header_flags) and no signature covers its end;
+ * else RPL_VERDICT_OK (the replay's finding stands). The one rule of
+ * verification (judge_signatures) and of the positions (their running
+ * verdict).
+ */
+int rpl__signatures_judge(const rpl_signature_report *sr, size_t keys, unsigned header_flags);
+
 #endif

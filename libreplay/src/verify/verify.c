@@ -138,7 +138,8 @@ static int judge_signatures(rpl_reader *rd, const rpl_keyring *trusted, rpl_verd
 		out->replay_offset = out->offset;
 	/* a section that starts before the end of a signature ends before it too */
 	out->replay_trusted = sr->trusted_covered > 0 && out->replay_offset < sr->trusted_covered;
-	if (sr->status == RPL_SIG_INVALID) {
+	switch (rpl__signatures_judge(sr, rpl_keyring_count(trusted), out->header_flags)) {
+	case RPL_VERDICT_TAMPERED:
 		rpl_key_id_format(sr->key.id, id);
 		rpl_pubkey_fingerprint(&sr->key, fp);
 		out->kind = RPL_VERDICT_TAMPERED;
@@ -148,13 +149,9 @@ static int judge_signatures(rpl_reader *rd, const rpl_keyring *trusted, rpl_verd
 		          "after signing",
 		          (unsigned long long)sr->offset, id, fp, (unsigned long long)sr->covered);
 		return 0;
+	case RPL_VERDICT_OK: return 0;
+	default: break;
 	}
-	/* without keys, a log that says it is signed must be: a cut of its signatures is not ok */
-	if (out->keys == 0 &&
-	    (!(out->header_flags & RPL_LOG_SIGNED) || (sr->status != RPL_SIG_UNSIGNED && sr->status != RPL_SIG_PARTIAL)))
-		return 0;
-	if (out->keys > 0 && sr->trusted)
-		return 0;
 	out->kind = RPL_VERDICT_UNTRUSTED;
 	rpl__verdict_untrusted_text(out, 0, out->message, sizeof(out->message));
 	return 0;
