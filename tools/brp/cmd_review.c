@@ -240,7 +240,7 @@ static void print_results(const struct run *r, const rpl_match_info *info, int j
 			printf("seat %d (", seat);
 			brp_text(stdout, player(info, seat));
 			printf("): accuracy %.1f%%, match rate %.1f%%, %d decisions, %.1f points lost; "
-			       "%d inaccuracies, %d mistakes, %d blunders\n",
+			       "inaccuracies %d, mistakes %d, blunders %d\n",
 			       rpl_review_summary_accuracy(&s), rpl_review_summary_match_rate(&s), s.decisions, s.loss_sum,
 			       s.classes[RPL_REVIEW_INACCURACY], s.classes[RPL_REVIEW_MISTAKE], s.classes[RPL_REVIEW_BLUNDER]);
 			print_worst(r, seat);

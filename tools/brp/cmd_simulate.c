@@ -87,7 +87,8 @@ static int bot_option(const struct brp_getopt *g, const char *const *bots, struc
 	if (!strchr(g->arg, ':'))
 		return brp_opt_choice(g, bots, &j->bot);
 	if (brp_search_kind(g->arg, &j->samples) != 0)
-		return brp_opt_refuse(g, "greedy, random, mixed, blunder, search or search:N (N samples a decision, 1 to 1000)");
+		return brp_opt_refuse(g,
+		                      "greedy, random, mixed, blunder, search or search:N (N samples a decision, 1 to 1000)");
 	j->bot = BOT_SEARCH;
 	return 0;
 }
@@ -170,8 +171,8 @@ static int play_match(struct job *j, long index)
 	snprintf(meta_seed, sizeof(meta_seed), "%llu", (unsigned long long)j->seed);
 	snprintf(meta_index, sizeof(meta_index), "%ld", index + 1);
 	for (int s = 0; s < j->players; s++) {
-		int kind = j->bot == BOT_GREEDY   ? RPL_BOT_GREEDY
-		           : j->bot == BOT_RANDOM ? RPL_BOT_RANDOM
+		int kind = j->bot == BOT_GREEDY    ? RPL_BOT_GREEDY
+		           : j->bot == BOT_RANDOM  ? RPL_BOT_RANDOM
 		           : j->bot == BOT_SEARCH  ? RPL_BOT_SEARCH
 		           : j->bot == BOT_BLUNDER ? RPL_BOT_BLUNDER
 		                                   : (int)rpl_rng_below(&rng, 2);

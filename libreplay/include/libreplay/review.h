@@ -11,9 +11,12 @@
  * candidates are judged on the same samples, and a candidate clearly worse
  * than the best (2.5 standard errors of their paired difference) is dropped
  * after each block of 8 samples, as the search bot does (sim.h), but the
- * decision played is never dropped. The engine's preferred decision is the
- * candidate of the best value; the loss is its value less the played one's,
- * with the standard error of that paired difference; the loss's class
+ * decision played is never dropped. The best of them is then judged again
+ * against the decision played on other samples (the best of many noisy
+ * means is biased upwards): the engine's preferred decision is that
+ * candidate if it is still the better there, else the decision played. The
+ * loss is the value of the engine's decision less the played one's, on those
+ * samples, with the standard error of that paired difference; its class
  * (inaccuracy, mistake, blunder) comes from thresholds of the options.
  *
  * Everything that decides a choice or a class is counted in integers, and the
@@ -38,15 +41,16 @@ extern "C" {
 /* The default cap of candidates a decision (at most RPL_SEARCH_MAX_CANDIDATES, sim.h). */
 #define RPL_REVIEW_CANDIDATES 16
 /* The default thresholds of the classes, in points of expected deal-score margin. */
-#define RPL_REVIEW_INACCURACY_POINTS 40
-#define RPL_REVIEW_MISTAKE_POINTS 100
-#define RPL_REVIEW_BLUNDER_POINTS 250
+#define RPL_REVIEW_INACCURACY_POINTS 40 /* an inaccuracy: a loss of at least this */
+#define RPL_REVIEW_MISTAKE_POINTS 100   /* a mistake */
+#define RPL_REVIEW_BLUNDER_POINTS 250   /* a blunder */
 /*
- * The margin→win% curve: win% = 100 / (1 + exp(-margin / RPL_REVIEW_WIN_SCALE)),
- * its scale in points fitted on simulated matches (tools/review-fit.py,
+ * The margin to win% curve: win% = 100 / (1 + exp(-margin / RPL_REVIEW_WIN_SCALE)),
+ * the chance that a side wins a match with a target given its margin in one
+ * deal, its scale in points fitted on simulated matches (tools/review-fit.py,
  * docs/review.md).
  */
-#define RPL_REVIEW_WIN_SCALE 540.0
+#define RPL_REVIEW_WIN_SCALE 290.0
 
 /* The class of a decision's loss. */
 enum rpl_review_class {
@@ -77,26 +81,26 @@ RPL_API void rpl_review_options_init(rpl_review_options *o);
 
 /* One decision reviewed: plain data, the caller's. */
 typedef struct rpl_review_decision {
-	int deal;                 /* 1-based */
-	int turn;                 /* the turn of the deal, 1-based (rpl_game_turn_number) */
-	int number;               /* the decision's number in the deal, 1-based (decisions applied before it, plus one) */
-	int seat;                 /* who decided */
-	rpl_action played;        /* the decision played */
-	rpl_action best;          /* the engine's preferred one (played when none is better) */
-	rpl_action greedy;        /* the greedy bot's choice at the same position */
-	int candidates;           /* how many were judged */
-	int samples;              /* the samples played and best were both judged on */
-	int64_t sum_played;       /* the sums of their margins over those samples */
+	int deal;           /* 1-based */
+	int turn;           /* the turn of the deal, 1-based (rpl_game_turn_number) */
+	int number;         /* the decision's number in the deal, 1-based (decisions applied before it, plus one) */
+	int seat;           /* who decided */
+	rpl_action played;  /* the decision played */
+	rpl_action best;    /* the engine's preferred one (played when none is better) */
+	rpl_action greedy;  /* the greedy bot's choice at the same position */
+	int candidates;     /* how many were judged */
+	int samples;        /* the samples played and best were both judged on (the second judgement's) */
+	int64_t sum_played; /* the sums of their margins over those samples (each clamped to +-20000) */
 	int64_t sum_best;
-	int64_t sum_sq;           /* the sum of the squares of best's margin less played's */
-	double value_played;      /* sum_played / samples */
-	double value_best;        /* sum_best / samples */
-	double loss;              /* value_best - value_played (>= 0) */
-	double se;                /* the standard error of loss (the paired difference) */
-	int cls;                  /* enum rpl_review_class */
-	int uncertain;            /* 1: the class would differ somewhere within loss ± se */
-	double win_loss;          /* the loss in win%: the curve at value_best less at value_played */
-	double accuracy;          /* 0..100, from win_loss (docs/review.md) */
+	int64_t sum_sq;      /* the sum of the squares of best's margin less played's */
+	double value_played; /* sum_played / samples */
+	double value_best;   /* sum_best / samples */
+	double loss;         /* value_best - value_played (>= 0) */
+	double se;           /* the standard error of loss (the paired difference) */
+	int cls;             /* enum rpl_review_class */
+	int uncertain;       /* 1: the class would differ somewhere within loss ± se */
+	double win_loss;     /* the loss in win%: the curve at value_best less at value_played */
+	double accuracy;     /* 0..100, from win_loss (docs/review.md) */
 } rpl_review_decision;
 
 /*
@@ -106,6 +110,7 @@ typedef struct rpl_review_decision {
  * for NULL or options out of range, RPL_ENOMEM (*out then NULL).
  */
 typedef struct rpl_reviewer rpl_reviewer;
+/* Make a reviewer with options o (copied), as said above. */
 RPL_API int rpl_reviewer_new(rpl_reviewer **out, const rpl_review_options *o);
 /* Free a reviewer; NULL is accepted. */
 RPL_API void rpl_reviewer_free(rpl_reviewer *rv);
@@ -117,25 +122,25 @@ RPL_API void rpl_reviewer_free(rpl_reviewer *rv);
  * RPL_ESTATE when no turn is in progress, RPL_EINVAL for NULL, RPL_ENOMEM.
  * Without hindsight it reads only what the seat to move sees in g.
  */
-RPL_API int rpl_review_one(rpl_review_decision *out, rpl_reviewer *rv, const rpl_game *g,
-                           const rpl_action *played);
+RPL_API int rpl_review_one(rpl_review_decision *out, rpl_reviewer *rv, const rpl_game *g, const rpl_action *played);
 
 /*
- * The margin→win% curve (RPL_REVIEW_WIN_SCALE) at margin, and the accuracy
+ * The margin to win% curve (RPL_REVIEW_WIN_SCALE) at margin, and the accuracy
  * of a decision that lost win_loss win% (lichess's formula, docs/review.md):
  * 103.1668 exp(-0.04354 win_loss) - 3.1669, within 0..100.
  */
-RPL_API double rpl_review_win_percent(double margin);
+RPL_API double rpl_review_win_percent(double margin); /* the curve at margin (above) */
+/* The accuracy of a decision that lost win_loss win% (above). */
 RPL_API double rpl_review_accuracy(double win_loss);
 
 /* The decisions of one seat in one deal (or a whole match: deal 0), summed; plain data, the caller's. */
 typedef struct rpl_review_summary {
 	int seat, deal;
-	int decisions;        /* reviewed */
-	int matched;          /* where played was the engine's preferred decision */
-	int classes[4];       /* by enum rpl_review_class */
-	double accuracy_sum;  /* the sum of the decisions' accuracy */
-	double loss_sum;      /* the sum of their loss in points */
+	int decisions;       /* reviewed */
+	int matched;         /* where played was the engine's preferred decision */
+	int classes[4];      /* by enum rpl_review_class */
+	double accuracy_sum; /* the sum of the decisions' accuracy */
+	double loss_sum;     /* the sum of their loss in points */
 } rpl_review_summary;
 
 /* Add d to s (zeroed first, seat and deal set by the caller). */

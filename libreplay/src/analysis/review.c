@@ -281,8 +281,8 @@ static int before(void *ctx, const rpl_event *ev, const rpl_game *g)
 	return r == 1 && w->fn ? w->fn(w->ctx, &d) : 0;
 }
 
-int rpl_review_reader(rpl_reader *rd, const rpl_rules *rules, const rpl_review_options *o, rpl_review_fn fn,
-                      void *ctx, rpl_verdict *out)
+int rpl_review_reader(rpl_reader *rd, const rpl_rules *rules, const rpl_review_options *o, rpl_review_fn fn, void *ctx,
+                      rpl_verdict *out)
 {
 	struct walk w = { NULL, o, fn, ctx };
 	rpl_verify_observer obs = { &w, before, NULL };

@@ -363,8 +363,7 @@ static int choose_duty(rpl_bot *b, const struct rpl_game *g, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (!is_lay(&b->moves[i]) || !meets_duty(b, g, &b->moves[i]))
 			continue;
-		if (best < 0 ||
-		    (greedy_like(b) ? b->moves[i].ncards > b->moves[best].ncards : rpl_rng_below(&b->rng, 2) == 0))
+		if (best < 0 || (greedy_like(b) ? b->moves[i].ncards > b->moves[best].ncards : rpl_rng_below(&b->rng, 2) == 0))
 			best = (int)i;
 	}
 	return best;

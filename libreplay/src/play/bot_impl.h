@@ -64,8 +64,8 @@ int rpl__bot_new_ext(rpl_bot **out, int kind, uint64_t seed, const struct rpl__b
 struct rpl__search;
 int rpl__search_new(struct rpl__search **out, int samples);
 void rpl__search_free(struct rpl__search *s);
-int rpl__search_judge(struct rpl__search *s, const rpl_game *g, const rpl_action *cand, int n, int keep,
-                      int hindsight, uint64_t seed);
+int rpl__search_judge(struct rpl__search *s, const rpl_game *g, const rpl_action *cand, int n, int keep, int hindsight,
+                      uint64_t seed);
 int rpl__search_judged(const struct rpl__search *s, int c);
 int32_t rpl__search_value(const struct rpl__search *s, int k, int c);
 int rpl__search_greedy(struct rpl__search *s, const rpl_game *g, uint64_t seed, rpl_action *out);

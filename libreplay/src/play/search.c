@@ -60,11 +60,11 @@ struct rpl__search {
 	int ncand;
 	struct plan cand[MAXCAND];
 	int live[MAXCAND];
-	int32_t *value; /* value[k * MAXCAND + c]: candidate c on the k-th rollout (of all samples) */
+	int32_t *value;      /* value[k * MAXCAND + c]: candidate c on the k-th rollout (of all samples) */
 	int judged[MAXCAND]; /* the rollouts candidate c was judged on: its first judged[c] values */
 	int keep;            /* a candidate never dropped (the review's played decision), or -1 */
 	int hindsight;       /* judge on g itself rather than on samples (the review's hindsight) */
-	size_t cap;     /* rollouts value has room for */
+	size_t cap;          /* rollouts value has room for */
 	/* the plan being followed: its next decision and the position it foresees */
 	struct plan plan;
 	int plan_next, plan_turn;
@@ -418,8 +418,8 @@ void rpl__search_free(struct rpl__search *s)
 	search_free(s);
 }
 
-int rpl__search_judge(struct rpl__search *s, const rpl_game *g, const rpl_action *cand, int n, int keep,
-                      int hindsight, uint64_t seed)
+int rpl__search_judge(struct rpl__search *s, const rpl_game *g, const rpl_action *cand, int n, int keep, int hindsight,
+                      uint64_t seed)
 {
 	if (n < 2 || n > MAXCAND)
 		return RPL_EINVAL;
