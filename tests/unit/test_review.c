@@ -125,11 +125,11 @@ static void test_review_twins(void **state)
 
 /*
  * The greedy bot's decisions judged by greedy rollouts: along a greedy deal
- * (8 samples a decision), the greedy choice is a candidate, most of them are
- * the engine's choice too, their mean loss is under the blunder threshold
- * and none is a blunder for sure (a blunder whose class is not uncertain).
- * At this strength a decision's standard error is 200 points or more
- * (docs/review.md): a mean loss near zero would need far more samples.
+ * (8 samples a decision), the greedy choice is a candidate, at least three
+ * in four are the engine's choice too (this deal: 18 of 20), their mean loss
+ * is under the mistake threshold, and at most one in ten is a mistake or a
+ * blunder for sure (not uncertain; this deal: 2 of 20: the greedy bot's own
+ * continuations sometimes prefer another decision to its choice).
  */
 static void test_review_greedy(void **state)
 {
@@ -138,7 +138,7 @@ static void test_review_greedy(void **state)
 	rpl_reviewer *rv;
 	rpl_bot *bot;
 	double loss = 0;
-	int n = 0, matched = 0;
+	int n = 0, matched = 0, sure = 0;
 
 	(void)state;
 	rpl_review_options_init(&o);
@@ -152,7 +152,7 @@ static void test_review_greedy(void **state)
 		if (step % 3 == 0 && rpl_review_one(&d, rv, g, &act) == 1) {
 			assert_memory_equal(&d.greedy, &act, sizeof(act));
 			assert_true(d.loss >= 0);
-			assert_false(d.cls == RPL_REVIEW_BLUNDER && !d.uncertain);
+			sure += d.cls >= RPL_REVIEW_MISTAKE && !d.uncertain;
 			loss += d.loss;
 			n++;
 			matched += !memcmp(&d.best, &act, sizeof(act));
@@ -160,8 +160,9 @@ static void test_review_greedy(void **state)
 		assert_int_equal(rpl_game_apply(g, &act), 0);
 	}
 	assert_true(n >= 10);
-	assert_true(2 * matched > n);
-	assert_true(loss / n < RPL_REVIEW_BLUNDER_POINTS);
+	assert_true(4 * matched >= 3 * n);
+	assert_true(10 * sure <= n);
+	assert_true(loss / n < RPL_REVIEW_MISTAKE_POINTS);
 	rpl_bot_free(bot);
 	rpl_reviewer_free(rv);
 	rpl_game_free(g);

@@ -12,9 +12,11 @@
  * than the best (2.5 standard errors of their paired difference) is dropped
  * after each block of 8 samples, as the search bot does (sim.h), but the
  * decision played is never dropped. The best of them is then judged again
- * against the decision played on other samples (the best of many noisy
- * means is biased upwards): the engine's preferred decision is that
- * candidate if it is still the better there, else the decision played. The
+ * against the decision played on twice as many other samples (the best of
+ * many noisy means is biased upwards): the engine's preferred decision is
+ * that candidate if it is better there by more than the options'
+ * significance (2 standard errors of the difference), else the decision
+ * played. The
  * loss is the value of the engine's decision less the played one's, on those
  * samples, with the standard error of that paired difference; its class
  * (inaccuracy, mistake, blunder) comes from thresholds of the options.
@@ -40,6 +42,11 @@ extern "C" {
 #define RPL_REVIEW_SAMPLES 24
 /* The default cap of candidates a decision (at most RPL_SEARCH_MAX_CANDIDATES, sim.h). */
 #define RPL_REVIEW_CANDIDATES 16
+/*
+ * The engine's choice replaces the decision played only when it is better
+ * by this many tenths of a standard error (default: 2 standard errors).
+ */
+#define RPL_REVIEW_SIGNIFICANCE 20
 /* The default thresholds of the classes, in points of expected deal-score margin. */
 #define RPL_REVIEW_INACCURACY_POINTS 40 /* an inaccuracy: a loss of at least this */
 #define RPL_REVIEW_MISTAKE_POINTS 100   /* a mistake */
@@ -70,13 +77,14 @@ typedef struct rpl_review_options {
 	int32_t inaccuracy; /* the thresholds in points, 0 < inaccuracy <= mistake <= blunder */
 	int32_t mistake;
 	int32_t blunder;
-	uint64_t seed;  /* the samples' seed: another seed, other samples */
-	int hindsight;  /* 1: judge on the real cards (every card visible, docs/review.md) */
-	unsigned seats; /* bit s set: review seat s; 0: every seat */
-	int deal;       /* review this deal only (1-based); 0: every deal */
+	int significance; /* tenths of a standard error, 0..100 (RPL_REVIEW_SIGNIFICANCE) */
+	uint64_t seed;    /* the samples' seed: another seed, other samples */
+	int hindsight;    /* 1: judge on the real cards (every card visible, docs/review.md) */
+	unsigned seats;   /* bit s set: review seat s; 0: every seat */
+	int deal;         /* review this deal only (1-based); 0: every deal */
 } rpl_review_options;
 
-/* The defaults into *o: RPL_REVIEW_SAMPLES, RPL_REVIEW_CANDIDATES, the RPL_REVIEW_*_POINTS thresholds, seed 1, every seat and deal. */
+/* The defaults into *o: RPL_REVIEW_SAMPLES, RPL_REVIEW_CANDIDATES, the RPL_REVIEW_*_POINTS thresholds, RPL_REVIEW_SIGNIFICANCE, seed 1, every seat and deal. */
 RPL_API void rpl_review_options_init(rpl_review_options *o);
 
 /* One decision reviewed: plain data, the caller's. */

@@ -53,6 +53,7 @@ void rpl_review_options_init(rpl_review_options *o)
 	o->inaccuracy = RPL_REVIEW_INACCURACY_POINTS;
 	o->mistake = RPL_REVIEW_MISTAKE_POINTS;
 	o->blunder = RPL_REVIEW_BLUNDER_POINTS;
+	o->significance = RPL_REVIEW_SIGNIFICANCE;
 	o->seed = 1;
 }
 
@@ -65,7 +66,8 @@ int rpl_reviewer_new(rpl_reviewer **out, const rpl_review_options *o)
 		return RPL_EINVAL;
 	*out = NULL;
 	if (!o || o->samples < 2 || o->samples > 1000 || o->candidates < 2 || o->candidates > MAXCAND ||
-	    o->inaccuracy < 1 || o->mistake < o->inaccuracy || o->blunder < o->mistake || o->blunder > CLAMP)
+	    o->inaccuracy < 1 || o->mistake < o->inaccuracy || o->blunder < o->mistake || o->blunder > CLAMP ||
+	    o->significance < 0 || o->significance > 100)
 		return RPL_EINVAL;
 	rv = calloc(1, sizeof(*rv));
 	if (!rv)
@@ -138,6 +140,24 @@ static void classify(rpl_review_decision *d, const rpl_review_options *o, int64_
 	}
 }
 
+/*
+ * Is candidate 1 better than the played one (candidate 0) by more than
+ * o.significance tenths of a standard error of their paired difference?
+ * In integers: S > 0 and 100 S^2 (k - 1) > z10^2 (k sq - S^2).
+ */
+static int significant(const rpl_reviewer *rv)
+{
+	const struct rpl__search *s = rv->search;
+	int64_t k = rpl__search_judged(s, 0), sum = 0, sq = 0, z = rv->o.significance;
+
+	for (int i = 0; i < k; i++) {
+		int64_t x = (int64_t)clamped(s, i, 1) - clamped(s, i, 0);
+		sum += x;
+		sq += x * x;
+	}
+	return sum > 0 && (k < 2 || 100 * sum * sum * (k - 1) > z * z * (k * sq - sum * sum));
+}
+
 /* The figures of candidate best against the played one (candidate 0). */
 static void fill(rpl_review_decision *d, const rpl_reviewer *rv, int best)
 {
@@ -205,11 +225,14 @@ int rpl_review_one(rpl_review_decision *out, rpl_reviewer *rv, const rpl_game *g
 		add_candidate(rv, &ncand, &rv->moves[i]);
 	if (ncand < 2)
 		return 0;
-	best = rpl__search_judge(rv->search, g, rv->cand, ncand, 0, rv->o.hindsight, seed);
+	best = rpl__search_judge(rv->search, g, rv->cand, ncand, 0, rv->o.hindsight, rv->o.samples, seed);
 	if (best > 0) {
-		/* measured again on other samples: the best of many noisy means is biased upwards */
+		/* measured again on twice the samples, other ones: the best of many noisy means is biased upwards */
 		rv->cand[1] = rv->cand[best];
-		best = rpl__search_judge(rv->search, g, rv->cand, 2, 0, rv->o.hindsight, mix64(seed ^ 0xD1B54A32D192ED03ull));
+		best = rpl__search_judge(rv->search, g, rv->cand, 2, 0, rv->o.hindsight, 2 * rv->o.samples,
+		                         mix64(seed ^ 0xD1B54A32D192ED03ull));
+		if (best == 1 && !significant(rv))
+			best = 0;
 	}
 	if (best < 0)
 		return best;

@@ -419,10 +419,11 @@ void rpl__search_free(struct rpl__search *s)
 }
 
 int rpl__search_judge(struct rpl__search *s, const rpl_game *g, const rpl_action *cand, int n, int keep, int hindsight,
-                      uint64_t seed)
+                      int samples, uint64_t seed)
 {
-	if (n < 2 || n > MAXCAND)
+	if (n < 2 || n > MAXCAND || samples < 1 || samples > 2000)
 		return RPL_EINVAL;
+	s->samples = samples;
 	if (!s->det) {
 		s->det = rpl_game_clone(g);
 		s->play = rpl_game_clone(g);
