@@ -353,7 +353,7 @@ int cmd_review(int argc, char **argv)
 			brp_json_string(stdout, text);
 			fputs("}\n", stdout);
 		} else {
-			fputs("reviewed up to where the log stops: ", stdout);
+			fputs("verdict (a refused decision, damage or the end of the log stops the review): ", stdout);
 			brp_text(stdout, text);
 			putchar('\n');
 		}
