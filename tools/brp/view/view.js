@@ -153,9 +153,11 @@
 	root.appendChild(turns);
 	root.appendChild(board);
 	if (window.matchMedia && window.matchMedia('(max-width: 600px)').matches) {
-		var det = document.getElementById('match-details');
-		if (det)
-			det.open = false;
+		['match-details', 'review-marks'].forEach(function (id) {
+			var det = document.getElementById(id);
+			if (det)
+				det.open = false;
+		});
 	}
 	if (!P.length) {
 		bar.hidden = true;
@@ -421,8 +423,11 @@
 					first--;
 				var li = el('li', 'turn');
 				var a = el('a', '', q.t + '. seat ' + q.s + ': ');
-				for (var j = first; j <= i; j++)
-					a.appendChild(decisionText(j, j === first));
+				for (var j = first; j <= i; j++) {
+					if (j > first)
+						a.appendChild(document.createTextNode(', '));
+					a.appendChild(decisionText(j));
+				}
 				a.href = fragment(q);
 				a.setAttribute('data-index', i);
 				a.setAttribute('data-turn', q.t);
@@ -441,8 +446,8 @@
 	}
 
 	/* a decision in the list of turns; one the review marks has its class and symbol, and is a way to it */
-	function decisionText(j, first) {
-		var r = R[j], span = el('span', 'dec', (first ? '' : ', ') + P[j].a);
+	function decisionText(j) {
+		var r = R[j], span = el('span', 'dec', P[j].a);
 		if (r && r[0] > 0) {
 			span.classList.add('rv', 'rv-' + CLASSES[r[0]]);
 			span.setAttribute('data-index', j);
