@@ -811,7 +811,10 @@ static void write_head(FILE *head, const struct view *w, const rpl_match_info *i
 	fputs(",\"positions\":[\n", head);
 }
 
-/* Every position of the log into w->data (the page's data, in memory), its verdict into *v: 0, or -1 (said). */
+/*
+ * Every position of the log into w->data (the page's data, in memory), its
+ * verdict into *v, each reviewed decision found at its position: 0, or -1 (said).
+ */
 static int replay_positions(struct view *w, rpl_reader *rd, const rpl_keyring *trusted, const char *path,
                             rpl_verdict *v)
 {
@@ -828,7 +831,7 @@ static int replay_positions(struct view *w, rpl_reader *rd, const rpl_keyring *t
 		brp_error(name, "%s: %s", path, v->message[0] ? v->message : rpl_strerror(err));
 		return -1;
 	}
-	return 0;
+	return w->review ? brp_view_review_check(w->review, name, v) : 0; /* of this match, each decision the log's */
 }
 
 /*
@@ -1019,6 +1022,22 @@ static int view_options(int argc, char **argv, const char **out, const char **pa
 	return -1;
 }
 
+/*
+ * The review, read or made before the replay, so that the replay finds each
+ * reviewed decision's position (view_review.c); the log is read again for a
+ * review made here. 0 (w->review NULL when none is asked), or -1 (said).
+ */
+static int review_start(struct view *w, const struct view_review_opt *rv)
+{
+	if (rv->file)
+		w->review = brp_view_review_load(name, rv->file, w->seat);
+	else if (rv->strength)
+		w->review = brp_view_review_compute(name, w->path, w->bytes, w->nbytes, rv->strength, w->seat);
+	else
+		return 0;
+	return w->review ? 0 : -1;
+}
+
 int cmd_view(int argc, char **argv)
 {
 	const char *out = NULL, *path = NULL, *base;
@@ -1078,14 +1097,7 @@ int cmd_view(int argc, char **argv)
 	w->bytes = stdin_bytes;
 	w->nbytes = stdin_len;
 	w->open_refused = w->open_trust = -1;
-	/* the review first, so that the replay finds each reviewed decision's position */
-	if (rv.file && !(w->review = brp_view_review_load(name, rv.file, w->seat)))
-		goto cleanup;
-	if (rv.strength && !(w->review = brp_view_review_compute(name, path, stdin_bytes, stdin_len, rv.strength, w->seat)))
-		goto cleanup;
-	if (replay_positions(w, rd, trusted, path, &v) != 0)
-		goto cleanup;
-	if (w->review && brp_view_review_check(w->review, name, rv.file, &v) != 0)
+	if (review_start(w, &rv) != 0 || replay_positions(w, rd, trusted, path, &v) != 0)
 		goto cleanup;
 	verdict_line(line, sizeof(line), &v, w->seat);
 	base = strrchr(path, '/');

@@ -46,7 +46,8 @@ struct brp_view_review {
 	int samples, hindsight, deal;
 	unsigned long long seed;
 	int computed;
-	long bad; /* a row the replay passed without finding it: its index + 1 */
+	char *file; /* the review file's name, as given (NULL: computed here) */
+	long bad;   /* a row the replay passed without finding it: its index + 1 */
 };
 
 static const char *const class_sym[4] = { "", "?!", "?", "??" };
@@ -56,6 +57,7 @@ void brp_view_review_free(struct brp_view_review *r)
 	if (!r)
 		return;
 	free(r->rows);
+	free(r->file);
 	free(r);
 }
 
@@ -104,7 +106,9 @@ static const char *json_string(const char *s, char *out, size_t size)
 		if (c == '\\') {
 			s++;
 			switch (*s) {
-			case '"': case '\\': case '/': c = (unsigned char)*s; break;
+			case '"':
+			case '\\':
+			case '/': c = (unsigned char)*s; break;
 			case 'b': c = '\b'; break;
 			case 'f': c = '\f'; break;
 			case 'n': c = '\n'; break;
@@ -267,10 +271,9 @@ static int read_summary(struct brp_view_review *r, const struct kv *kv, int n, i
 	struct seat_sum sum;
 
 	memset(&sum, 0, sizeof(sum));
-	if (get_int(kv, n, "seat", 0, RPL_MAX_SEATS - 1, &s) ||
-	    get_int(kv, n, "decisions", 0, 1 << 30, &sum.decisions) || get_num(kv, n, "accuracy", &sum.accuracy) ||
-	    get_num(kv, n, "match_rate", &sum.match_rate) || get_num(kv, n, "loss", &sum.loss) ||
-	    get_int(kv, n, "inaccuracies", 0, 1 << 30, &sum.classes[1]) ||
+	if (get_int(kv, n, "seat", 0, RPL_MAX_SEATS - 1, &s) || get_int(kv, n, "decisions", 0, 1 << 30, &sum.decisions) ||
+	    get_num(kv, n, "accuracy", &sum.accuracy) || get_num(kv, n, "match_rate", &sum.match_rate) ||
+	    get_num(kv, n, "loss", &sum.loss) || get_int(kv, n, "inaccuracies", 0, 1 << 30, &sum.classes[1]) ||
 	    get_int(kv, n, "mistakes", 0, 1 << 30, &sum.classes[2]) ||
 	    get_int(kv, n, "blunders", 0, 1 << 30, &sum.classes[3]))
 		return -1;
@@ -290,8 +293,8 @@ static int read_header(struct brp_view_review *r, const struct kv *kv, int n)
 	int version;
 
 	if (get_int(kv, n, "review", 1, 1, &version) || !h || get_int(kv, n, "strength", 2, 1000, &r->samples) ||
-	    get_num(kv, n, "seed", &seed) || (!get(kv, n, "deal", J_NULL) && get_int(kv, n, "deal", 1, RPL_MAX_DEALS,
-	                                                                             &r->deal)))
+	    get_num(kv, n, "seed", &seed) ||
+	    (!get(kv, n, "deal", J_NULL) && get_int(kv, n, "deal", 1, RPL_MAX_DEALS, &r->deal)))
 		return -1;
 	if (id && strlen(id->str) == RPL_MATCH_ID_SIZE - 1)
 		memcpy(r->match_id, id->str, RPL_MATCH_ID_SIZE);
@@ -322,7 +325,7 @@ struct brp_view_review *brp_view_review_load(const char *cmd, const char *file, 
 	int ok = 0, header = 0;
 	struct kv kv[32];
 
-	if (!r) {
+	if (!r || !(r->file = strdup(file))) {
 		brp_error(cmd, "out of memory");
 		goto cleanup;
 	}
@@ -342,8 +345,7 @@ struct brp_view_review *brp_view_review_load(const char *cmd, const char *file, 
 			continue;
 		}
 		if (!header) {
-			brp_error(cmd,
-			          "%s: not brp review --json output naming its match (its first line is {\"review\":1,...})",
+			brp_error(cmd, "%s: not brp review --json output naming its match (its first line is {\"review\":1,...})",
 			          file);
 			goto cleanup;
 		}
@@ -448,8 +450,8 @@ struct brp_view_review *brp_view_review_compute(const char *cmd, const char *pat
 	if (err == 0)
 		err = rpl_review_reader(rd, NULL, &o, on_decision, &c, &v);
 	if (err) {
-		brp_error(cmd, "%s: the review failed: %s", path, rd && *rpl_reader_errmsg(rd) ? rpl_reader_errmsg(rd) :
-		                                                                               rpl_strerror(err));
+		brp_error(cmd, "%s: the review failed: %s", path,
+		          rd && *rpl_reader_errmsg(rd) ? rpl_reader_errmsg(rd) : rpl_strerror(err));
 		goto cleanup;
 	}
 	info = rpl_reader_info(rd);
@@ -511,8 +513,10 @@ void brp_view_review_position(struct brp_view_review *r, const rpl_position *p, 
 	}
 }
 
-int brp_view_review_check(const struct brp_view_review *r, const char *cmd, const char *name, const rpl_verdict *v)
+int brp_view_review_check(const struct brp_view_review *r, const char *cmd, const rpl_verdict *v)
 {
+	const char *name = r->file;
+
 	if (!r->computed && (!r->match_id[0] || strcmp(r->match_id, v->match_id) != 0)) {
 		if (!v->match_id[0])
 			brp_error(cmd,
@@ -522,8 +526,8 @@ int brp_view_review_check(const struct brp_view_review *r, const char *cmd, cons
 		else if (!r->match_id[0])
 			brp_error(cmd, "%s: the review names no match (its log was damaged)", name);
 		else
-			brp_error(cmd, "%s: the review of another match (%.16s..., the log is %.16s...)", name,
-			          r->match_id, v->match_id);
+			brp_error(cmd, "%s: the review of another match (%.16s..., the log is %.16s...)", name, r->match_id,
+			          v->match_id);
 		return -1;
 	}
 	if (r->bad || r->next < r->n) {
@@ -531,8 +535,7 @@ int brp_view_review_check(const struct brp_view_review *r, const char *cmd, cons
 		if (r->computed)
 			brp_error(cmd, "the review's decision %d of deal %d is not the log's", w->number, w->deal);
 		else
-			brp_error(cmd,
-			          "%s: line %ld: deal %d, turn %d, decision %d is not '%s' by seat %d in the log", name,
+			brp_error(cmd, "%s: line %ld: deal %d, turn %d, decision %d is not '%s' by seat %d in the log", name,
 			          w->line, w->deal, w->turn, w->decision, w->played, w->seat);
 		return -1;
 	}
@@ -574,8 +577,9 @@ void brp_view_review_html(FILE *f, const struct brp_view_review *r, const rpl_ma
 		fprintf(f, "<tr data-seat=\"%d\" data-accuracy=\"%.1f\" data-match-rate=\"%.1f\"><td>%d</td><td>", s,
 		        m->accuracy, m->match_rate, s);
 		brp_view_html_text(f, info->players[s] && info->players[s][0] ? info->players[s] : "(unnamed)");
-		fprintf(f, "</td><td><b>%.1f%%</b></td><td>%.1f%%</td><td>%d</td><td>%.1f</td><td>%d</td><td>%d</td>"
-		           "<td>%d</td></tr>\n",
+		fprintf(f,
+		        "</td><td><b>%.1f%%</b></td><td>%.1f%%</td><td>%d</td><td>%.1f</td><td>%d</td><td>%d</td>"
+		        "<td>%d</td></tr>\n",
 		        m->accuracy, m->match_rate, m->decisions, m->loss, m->classes[1], m->classes[2], m->classes[3]);
 	}
 	fputs("</table>\n", f);
@@ -594,12 +598,14 @@ void brp_view_review_html(FILE *f, const struct brp_view_review *r, const rpl_ma
 		const char *cls = rpl_review_class_name(w->cls);
 		if (!cls)
 			continue;
-		fprintf(f, "<tr class=\"rv rv-%s\" data-deal=\"%d\" data-turn=\"%d\" data-decision=\"%d\" data-seat=\"%d\">"
-		           "<td><a href=\"",
+		fprintf(f,
+		        "<tr class=\"rv rv-%s\" data-deal=\"%d\" data-turn=\"%d\" data-decision=\"%d\" data-seat=\"%d\">"
+		        "<td><a href=\"",
 		        cls, w->deal, w->turn, w->decision, w->seat);
 		fragment(f, w);
-		fprintf(f, "\">deal %d, turn %d, decision %d</a></td><td>%d</td><td><b class=\"rv-sym\">%s</b> %s</td>"
-		           "<td><code>",
+		fprintf(f,
+		        "\">deal %d, turn %d, decision %d</a></td><td>%d</td><td><b class=\"rv-sym\">%s</b> %s</td>"
+		        "<td><code>",
 		        w->deal, w->turn, w->decision, w->seat, class_sym[w->cls], cls);
 		brp_view_html_text(f, w->played);
 		fputs("</code></td><td><code>", f);

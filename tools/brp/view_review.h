@@ -35,10 +35,9 @@ void brp_view_review_free(struct brp_view_review *r);
 void brp_view_review_position(struct brp_view_review *r, const rpl_position *p, int index);
 /*
  * After the replay: the review is of this match (v's identity) and each of
- * its decisions is the log's. 0, or -1 after saying why (name: the review
- * file's, as given).
+ * its decisions is the log's. 0, or -1 after saying why.
  */
-int brp_view_review_check(const struct brp_view_review *r, const char *cmd, const char *name, const rpl_verdict *v);
+int brp_view_review_check(const struct brp_view_review *r, const char *cmd, const rpl_verdict *v);
 
 /* The summary's part: each seat's accuracy and the marked decisions, linked to their positions. */
 void brp_view_review_html(FILE *f, const struct brp_view_review *r, const rpl_match_info *info, int seat);
