@@ -13,8 +13,9 @@ pages carry a review (brp view --review, brp review --json at strength 2):
 the page holds only that seat's reviewed decisions and summary, and each
 better decision names only cards of the seat's hand before it; the
 director's page has every marked decision and each seat's accuracy in its
-summary, outside any script, and is the page --review-strength 2 makes. The
-default output name, -o -, and the page of a log that is not a log.
+summary, outside any script, and is the page --review-strength 2 makes; the
+review of an illegal log is shown, a file reviewing a damaged log refused.
+The default output name, -o -, and the page of a log that is not a log.
 """
 import html
 import json
@@ -190,6 +191,17 @@ try:
                       '%s --seat %d: the points left in the hands during the deal at %d' % (log, seat, i))
                 for m in r.get('mv', []):
                     check(m[0] != 2 or m[1] == seat, '%s --seat %d: a card into hand %d' % (log, seat, m[1]))
+    # a review of an illegal log (its last line, the verdict, is long); of a damaged log, which has no
+    # identity to match a file to: refused, and made here instead
+    for log, rc in (('disputed/dead-end.brp', 0), ('disputed/damaged-byte.brp', 3)):
+        path, rfile = os.path.join(ROOT, 'samples', log), os.path.join(tmp, 'review.json')
+        review_lines(path, rfile)
+        p = run('view', '--review', rfile, '-o', '-', path)
+        check(p.returncode == rc and (rc == 0 or 'no match identity' in p.stderr),
+              '%s --review: exit %d %s' % (log, p.returncode, p.stderr))
+        p = run('view', '--review-strength', '2', '-o', '-', path)
+        check(p.returncode == 0 and 'id="review-seats"' in p.stdout, '%s --review-strength 2: exit %d %s' %
+              (log, p.returncode, p.stderr))
     # the default output name, and standard output
     shutil.copy(os.path.join(ROOT, 'samples', 'stbl-2p.brp'), tmp)
     p = run('view', 'stbl-2p.brp', cwd=tmp)

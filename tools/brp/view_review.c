@@ -94,7 +94,18 @@ static const char *skip_ws(const char *s)
 	return s;
 }
 
-/* A JSON string at *s (after its quote) into out (size bytes, NUL-terminated): the end past its quote, or NULL. */
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = (char)(c | 0x20);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/*
+ * A JSON string at *s (after its quote) into out (size bytes, NUL-terminated,
+ * cut to fit): the end past its quote, or NULL.
+ */
 static const char *json_string(const char *s, char *out, size_t size)
 {
 	size_t k = 0;
@@ -114,28 +125,23 @@ static const char *json_string(const char *s, char *out, size_t size)
 			case 'n': c = '\n'; break;
 			case 'r': c = '\r'; break;
 			case 't': c = '\t'; break;
-			case 'u': {
-				char hex[5];
-				char *end;
-				memcpy(hex, s + 1, 4);
-				hex[4] = '\0';
-				if (strlen(hex) != 4)
-					return NULL;
-				c = (unsigned)strtoul(hex, &end, 16);
-				if (*end)
-					return NULL;
-				s += 4;
-				if (c >= 0x80) { /* what brp review writes is ASCII but the names: those are not read */
-					c = '?';
+			case 'u':
+				c = 0;
+				for (int d = 1; d <= 4; d++) { /* stops at the string's end: a NUL is no hex digit */
+					int h = hex_digit(s[d]);
+					if (h < 0)
+						return NULL;
+					c = c * 16 + (unsigned)h;
 				}
+				s += 4;
+				if (c >= 0x80)
+					c = '?'; /* brp review writes ASCII but in the players' names, which are not read */
 				break;
-			}
 			default: return NULL;
 			}
 		}
-		if (k + 1 >= size)
-			return NULL; /* longer than any decision's text */
-		out[k++] = (char)c;
+		if (k + 1 < size) /* a longer one is cut: only a verdict's message is, which is not read */
+			out[k++] = (char)c;
 	}
 	if (*s != '"')
 		return NULL;
@@ -180,8 +186,10 @@ static int parse_line(const char *s, struct kv *kv, int max)
 			char *end;
 			p->type = J_NUM;
 			p->num = strtod(s, &end);
-			if (end == s)
+			if (end == s || (size_t)(end - s) >= sizeof(p->str))
 				return -1;
+			memcpy(p->str, s, (size_t)(end - s)); /* its text too: a seed is read whole from it */
+			p->str[end - s] = '\0';
 			s = end;
 		}
 		s = skip_ws(s);
@@ -206,7 +214,7 @@ static int get_int(const struct kv *kv, int n, const char *key, int lo, int hi, 
 {
 	const struct kv *p = get(kv, n, key, J_NUM);
 
-	if (!p || p->num != (double)(long)p->num || p->num < lo || p->num > hi)
+	if (!p || !(p->num >= lo && p->num <= hi) || p->num != (double)(int)p->num)
 		return -1;
 	*out = (int)p->num;
 	return 0;
@@ -289,11 +297,12 @@ static int read_summary(struct brp_view_review *r, const struct kv *kv, int n, i
 static int read_header(struct brp_view_review *r, const struct kv *kv, int n)
 {
 	const struct kv *id = get(kv, n, "match_id", J_STR), *h = get(kv, n, "hindsight", J_BOOL);
-	double seed;
+	const struct kv *seed = get(kv, n, "seed", J_NUM);
+	char *end;
 	int version;
 
-	if (get_int(kv, n, "review", 1, 1, &version) || !h || get_int(kv, n, "strength", 2, 1000, &r->samples) ||
-	    get_num(kv, n, "seed", &seed) ||
+	if (get_int(kv, n, "review", 1, 1, &version) || !h || get_int(kv, n, "strength", 2, 1000, &r->samples) || !seed ||
+	    seed->str[0] < '0' || seed->str[0] > '9' ||
 	    (!get(kv, n, "deal", J_NULL) && get_int(kv, n, "deal", 1, RPL_MAX_DEALS, &r->deal)))
 		return -1;
 	if (id && strlen(id->str) == RPL_MATCH_ID_SIZE - 1)
@@ -301,8 +310,9 @@ static int read_header(struct brp_view_review *r, const struct kv *kv, int n)
 	else if (id || !get(kv, n, "match_id", J_NULL))
 		return -1;
 	r->hindsight = h->num != 0;
-	r->seed = (unsigned long long)seed;
-	return 0;
+	errno = 0;
+	r->seed = strtoull(seed->str, &end, 10);
+	return *end || errno ? -1 : 0;
 }
 
 /* The rows are in the log's order, each after the one before: so the replay finds them in one pass. */
