@@ -18,8 +18,9 @@ within 250 KB. With a review (brp view --review, brp review --json at
 strength 2): the list of turns marks exactly the decisions the review
 classes, each with its symbol; a click on one opens its position, which
 shows the better decision and the loss; the summary gives each seat's
-accuracy and match rate, with or without JavaScript; a --seat page holds
-no other seat's hand and no other seat's review.
+accuracy and match rate, with or without JavaScript; on a phone the page
+does not scroll sideways and the stepper starts within the first screen;
+a --seat page holds no other seat's hand and no other seat's review.
 
 Exit 77 (meson: skipped) with a message when chromium, chromedriver or
 selenium is not installed; any other failure fails.
@@ -390,6 +391,14 @@ def review(b, tmp):
           'no JavaScript: not every marked decision in the summary')
     b.d.execute_cdp_cmd('Emulation.setScriptExecutionDisabled', {'value': False})
     b.logs(html)
+    # on a phone the review folds as the players do: no sideways scroll, the stepper within the first screen
+    b.d.execute_cdp_cmd('Emulation.setDeviceMetricsOverride', {'width': 400, 'height': 800, 'deviceScaleFactor': 1,
+                                                                'mobile': True})
+    b.open(html)
+    width, top = b.d.execute_script('return [document.documentElement.scrollWidth, '
+                                    'document.getElementById("stepper").getBoundingClientRect().top + scrollY]')
+    check(width <= 400 and top < 800, 'a review page at 400x800: %d px wide, the stepper at %d px' % (width, top))
+    b.d.execute_cdp_cmd('Emulation.clearDeviceMetricsOverride', {})
     # a seat's page: its own review only, no other hand
     for seat in range(4):
         html = os.path.join(tmp, 'review-seat%d.html' % seat)

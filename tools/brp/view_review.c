@@ -563,7 +563,8 @@ void brp_view_review_html(FILE *f, const struct brp_view_review *r, const rpl_ma
 {
 	int marked = 0;
 
-	fputs("<section id=\"review\" class=\"review\">\n<h2>Review</h2>\n<p class=\"review-how\">", f);
+	/* folded by the script on a narrow screen, as the players are, so that the stepper comes first */
+	fputs("<details id=\"review\" class=\"review\" open><summary>Review</summary>\n<p class=\"review-how\">", f);
 	fprintf(f,
 	        "Each decision where its seat had a choice, judged against the engine's preferred one on %d samples of "
 	        "the cards that seat could not see%s (brp review, seed %llu%s). Marks: <b>?!</b> inaccuracy (a loss of "
@@ -596,7 +597,7 @@ void brp_view_review_html(FILE *f, const struct brp_view_review *r, const rpl_ma
 	for (size_t i = 0; i < r->n; i++)
 		marked += r->rows[i].cls > 0;
 	if (!marked) {
-		fputs("<p class=\"review-none\">No decision is marked.</p>\n</section>\n", f);
+		fputs("<p class=\"review-none\">No decision is marked.</p>\n</details>\n", f);
 		return;
 	}
 	fprintf(f,
@@ -623,7 +624,7 @@ void brp_view_review_html(FILE *f, const struct brp_view_review *r, const rpl_ma
 		fprintf(f, "</code></td><td>%.1f &plusmn; %.1f%s</td></tr>\n", w->loss, w->se,
 		        w->uncertain ? " (uncertain)" : "");
 	}
-	fputs("</table>\n</details>\n</section>\n", f);
+	fputs("</table>\n</details>\n</details>\n", f);
 }
 
 void brp_view_review_json(FILE *f, const struct brp_view_review *r)

@@ -153,7 +153,7 @@
 	root.appendChild(turns);
 	root.appendChild(board);
 	if (window.matchMedia && window.matchMedia('(max-width: 600px)').matches) {
-		['match-details', 'review-marks'].forEach(function (id) {
+		['match-details', 'review'].forEach(function (id) {
 			var det = document.getElementById(id);
 			if (det)
 				det.open = false;
