@@ -6,6 +6,7 @@
  * written as a string cell, which no spreadsheet evaluates as a formula (so
  * unlike the CSV files no leading ' is needed or added).
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -69,7 +70,7 @@ static const char *const cat_names[NCAT] = { "dirty", "clean", "clean13", "clean
  * say so) shows the right bars. The column indexes are found by name.
  */
 struct summary {
-	int m_players, m_winner, d_out_side, d_turns, d_taken, d_frozen, s_side, s_total, s_cat, t_seat, t_out;
+	int m_players, m_winner, d_out_side, d_turns, d_taken, d_frozen, s_side, s_total, s_cat[NCAT], t_seat, t_out;
 	long long seat_out[4], seat_wins[4], side_wins[2], side_out[2];
 	long long scores[2][NBINS_MAX], turns[NBINS_MAX], taken[NBINS_MAX], frozen[NBINS_MAX];
 	long long cat_sum[2][NCAT], cat_rows[2];
@@ -121,7 +122,8 @@ static int col_of(int table, const char *name)
 	for (int i = 0; i < tb->ncols; i++)
 		if (strcmp(tb->cols[i], name) == 0)
 			return i;
-	return -1;
+	assert(!"a column the Summary reads is missing from export_table.c");
+	return 0;
 }
 
 static void summary_init(struct summary *u)
@@ -135,7 +137,11 @@ static void summary_init(struct summary *u)
 	u->d_frozen = col_of(XT_DEALS, "pile_frozen");
 	u->s_side = col_of(XT_SCORES, "side");
 	u->s_total = col_of(XT_SCORES, "total");
-	u->s_cat = col_of(XT_SCORES, "canastras_dirty"); /* the first of the NCAT columns of cat_names */
+	for (int k = 0; k < NCAT; k++) {
+		char name[32];
+		snprintf(name, sizeof(name), "canastras_%s", cat_names[k]);
+		u->s_cat[k] = col_of(XT_SCORES, name);
+	}
 	u->t_seat = col_of(XT_SEATS, "seat");
 	u->t_out = col_of(XT_SEATS, "went_out");
 }
@@ -191,7 +197,7 @@ static void summary_count(struct summary *u, int table, const struct xcell *c, i
 			break;
 		u->cat_rows[a]++;
 		for (int k = 0; k < NCAT; k++)
-			u->cat_sum[a][k] += cell_int(c, n, u->s_cat + k, &h2);
+			u->cat_sum[a][k] += cell_int(c, n, u->s_cat[k], &h2);
 		if ((b = cell_int(c, n, u->s_total, &h2)), h2)
 			bins_count(score_bins, NBINS(score_bins), u->scores[a], b);
 		break;
@@ -497,9 +503,8 @@ static void sw_formula(struct sw *s, lxw_row_t r, lxw_col_t c, const char *formu
 static void whole_col(char *buf, size_t size, int table, const char *name)
 {
 	char letters[8];
-	int col = col_of(table, name);
 
-	lxw_col_to_name(letters, (lxw_col_t)(col < 0 ? 0 : col), 1);
+	lxw_col_to_name(letters, (lxw_col_t)col_of(table, name), 1);
 	snprintf(buf, size, "%s!%s:%s", rpl__export_tables[table].name, letters, letters);
 }
 
