@@ -16,12 +16,12 @@ static void usage(FILE *f)
 	fputs("Usage: brp report [OPTION]... FILE|DIR|-...\n"
 	      "Replay each log, as brp stats does, and write one HTML page of what the corpus\n"
 	      "holds: how many logs of each verdict, the disputed ones linked to their brp view\n"
-	      "page when one lies beside the log (NAME.html), brp stats' figures, and charts\n"
-	      "drawn as SVG (wins by place in the order of play and by side, each side's deal\n"
-	      "scores, deal length in turns, canastras of each category a deal, pile takes and\n"
-	      "frozen piles a deal), the whole corpus and then each profile and table size.\n"
-	      "The page is one file that needs no network and no JavaScript. Paths are given\n"
-	      "as to brp stats.\n"
+	      "page when one lies beside the log (FILE.html for FILE.brp; the first 100 are\n"
+	      "listed), brp stats' figures for the whole corpus and for each profile and table\n"
+	      "size, and for each of these charts drawn as SVG: wins by place in the order of\n"
+	      "play and by side, each side's deal scores, deal length in turns, canastras of\n"
+	      "each category a deal, pile takes and frozen piles a deal. The page is one file\n"
+	      "that needs no network and no JavaScript. Paths are given as to brp stats.\n"
 	      "\n"
 	      "  -o, --output FILE  write the page to FILE\n"
 	      "      --json       one JSON object with the same figures, on standard output\n"
@@ -32,10 +32,12 @@ static void usage(FILE *f)
 	      "  -q, --quiet      no progress line on a terminal\n"
 	      "  -h, --help       print this help and exit\n"
 	      "\n"
-	      "At least one of -o and --json is needed. Exit status, as brp stats': 0 every\n"
-	      "log ok; 1 some illegal, mismatch, incomplete, tampered or untrusted; 2 a usage\n"
-	      "error, or arguments that name no log; 3 some malformed or unreadable, a page\n"
-	      "that cannot be written, or out of memory.\n",
+	      "At least one of -o and --json is needed.\n"
+	      "\n"
+	      "Exit status, as brp stats': 0 every log ok; 1 some illegal, mismatch,\n"
+	      "incomplete, tampered or untrusted; 2 a usage error, or arguments that name no\n"
+	      "log; 3 some malformed or unreadable, a page that cannot be written, or out of\n"
+	      "memory.\n",
 	      f);
 }
 
@@ -315,7 +317,7 @@ static void print_json(FILE *f, const struct rtotal *t, int ngroups)
 	json_figures(f, &t->all, 0);
 	fputs(",\"disputed\":[", f);
 	for (int i = 0; i < t->ndisputed; i++) {
-		fprintf(f, "%s{\"path\":", i ? "," : "");
+		fprintf(f, "%s{\"file\":", i ? "," : "");
 		brp_json_string(f, t->disputed[i].path);
 		fprintf(f, ",\"verdict\":\"%s\"}", kind_name(t->disputed[i].kind));
 	}
@@ -731,6 +733,8 @@ int cmd_report(int argc, char **argv)
 		status = BRP_EXIT_USAGE;
 		goto cleanup;
 	}
+	if ((size_t)total->all.c.unreadable == brp_source_count(src))
+		goto cleanup; /* as brp stats: figures of zeros would say nothing of logs that could not be read */
 	if (json)
 		print_json(stdout, total, ngroups);
 	if (out) {
