@@ -402,37 +402,25 @@ static void html_verdicts(FILE *f, const struct rtotal *t)
 	fputs("</section>\n", f);
 }
 
-static double per(long a, long b)
-{
-	return b ? (double)a / (double)b : 0.0;
-}
-
-/* The charts of a group (id: its id in the page; players: its table size). */
-static void html_charts(FILE *f, const struct figures *g, const char *id, int players)
+/* The wins: by place in the order of play, and by side (ids id-c1 and id-c2). */
+static void charts_wins(FILE *f, const struct figures *g, const char *id, int players)
 {
 	static const char *const places[] = { "1st", "2nd", "3rd", "4th" };
 	static const char *const place_rows[] = { "1st to play", "2nd to play", "3rd to play", "4th to play" };
 	static const char *const sides[] = { "side 0", "side 1" };
 	static const char *const side_rows[] = { "side 0 (seats 0 and 2)", "side 1 (seats 1 and 3)" };
 	static const char *const side_rows2[] = { "side 0 (seat 0)", "side 1 (seat 1)" };
-	static const char *const piles[] = { "pile taken", "pile frozen" };
-	static const int colours_place[] = { BRP_BLUE, BRP_VERMILLION, BRP_BLUE, BRP_VERMILLION };
-	char ids[6][64], lab_s[SCORE_BINS][16], row_s[SCORE_BINS][40], lab_t[TURN_BINS][16], row_t[TURN_BINS][40];
-	const char *labels[SCORE_BINS], *rows[SCORE_BINS], *cats[RPL_CANASTRA_NCAT];
-	double v[SCORE_BINS];
-	int colours[RPL_MAX_SEATS], lo, hi;
+	static const int place_colours[] = { BRP_BLUE, BRP_VERMILLION, BRP_BLUE, BRP_VERMILLION };
+	static const int side_colours[] = { BRP_BLUE, BRP_VERMILLION };
+	char cid[2][64];
+	double v[RPL_MAX_SEATS];
 	struct brp_chart c;
 
-	for (int i = 0; i < 6; i++)
-		snprintf(ids[i], sizeof(ids[i]), "%s-c%d", id, i + 1);
-	fputs("<div class=\"charts\">\n", f);
-
-	/* wins by place in the order of play: a side's seats share its wins */
-	for (int k = 0; k < players; k++) {
+	snprintf(cid[0], sizeof(cid[0]), "%s-c1", id);
+	snprintf(cid[1], sizeof(cid[1]), "%s-c2", id);
+	for (int k = 0; k < players; k++)
 		v[k] = (double)g->wins_place[k];
-		colours[k] = colours_place[k];
-	}
-	c = (struct brp_chart){ ids[0],
+	c = (struct brp_chart){ cid[0],
 		                    "Wins by place in the order of play",
 		                    "Matches won by the side of the seat that played first, second and so on in the "
 		                    "match; the 1st and 3rd share a side, and so its wins (blue: the side that played "
@@ -443,17 +431,13 @@ static void html_charts(FILE *f, const struct figures *g, const char *id, int pl
 		                    places,
 		                    place_rows,
 		                    v,
-		                    NULL,
+		                    place_colours,
 		                    0,
 		                    0 };
-	c.colours = colours;
 	brp_svg_chart(f, &c);
-
-	for (int s = 0; s < 2; s++) {
+	for (int s = 0; s < 2; s++)
 		v[s] = (double)g->wins_side[s];
-		colours[s] = s ? BRP_VERMILLION : BRP_BLUE;
-	}
-	c = (struct brp_chart){ ids[1],
+	c = (struct brp_chart){ cid[1],
 		                    "Wins by side",
 		                    "Matches won by each side: side 0 holds seats 0 and 2 (seat 0 alone at two), side 1 "
 		                    "seats 1 and 3.",
@@ -463,78 +447,72 @@ static void html_charts(FILE *f, const struct figures *g, const char *id, int pl
 		                    sides,
 		                    players == 2 ? side_rows2 : side_rows,
 		                    v,
-		                    colours,
+		                    side_colours,
 		                    0,
 		                    0 };
 	brp_svg_chart(f, &c);
+}
 
-	/* each side's deal score, the bins from the first to the last that holds one */
-	for (lo = 0; lo < SCORE_BINS - 1 && !g->scores[lo]; lo++)
+/*
+ * A histogram of fixed bins (n of them, width wide from from; the first
+ * open below when open_low, the last open above), drawn from the first bin
+ * that holds a count to the last: chart c with its texts set.
+ */
+static void chart_bins(FILE *f, struct brp_chart *c, const long *bins, int n, int from, int width, int open_low)
+{
+	enum { MAXBINS = SCORE_BINS > TURN_BINS ? SCORE_BINS : TURN_BINS };
+	char lab[MAXBINS][16], row[MAXBINS][40];
+	const char *labels[MAXBINS], *rows[MAXBINS];
+	double v[MAXBINS];
+	int lo, hi;
+
+	for (lo = 0; lo < n - 1 && !bins[lo]; lo++)
 		;
-	for (hi = SCORE_BINS - 1; hi > lo && !g->scores[hi]; hi--)
+	for (hi = n - 1; hi > lo && !bins[hi]; hi--)
 		;
 	for (int i = lo; i <= hi; i++) {
-		int from = SCORE_FROM + i * SCORE_WIDTH;
-		snprintf(lab_s[i - lo], sizeof(lab_s[0]), "%d", from);
-		if (i == 0)
-			snprintf(row_s[i - lo], sizeof(row_s[0]), "below %d", from + SCORE_WIDTH);
-		else if (i == SCORE_BINS - 1)
-			snprintf(row_s[i - lo], sizeof(row_s[0]), "%d or more", from);
+		int start = from + i * width, k = i - lo;
+		snprintf(lab[k], sizeof(lab[k]), "%d", start);
+		if (i == 0 && open_low)
+			snprintf(row[k], sizeof(row[k]), "below %d", start + width);
+		else if (i == n - 1)
+			snprintf(row[k], sizeof(row[k]), "%d or more", start);
 		else
-			snprintf(row_s[i - lo], sizeof(row_s[0]), "%d to %d", from, from + SCORE_WIDTH - 1);
-		labels[i - lo] = lab_s[i - lo];
-		rows[i - lo] = row_s[i - lo];
-		v[i - lo] = (double)g->scores[i];
+			snprintf(row[k], sizeof(row[k]), "%d to %d", start, start + width - 1);
+		labels[k] = lab[k];
+		rows[k] = row[k];
+		v[k] = (double)bins[i];
 	}
-	c = (struct brp_chart){ ids[2],
-		                    "Deal scores",
-		                    "How each side's score of a deal spreads, in bins of 100 points: each deal counts "
-		                    "twice, once a side.",
-		                    "deal score (bins of 100 points)",
-		                    "side-deals",
-		                    hi - lo + 1,
-		                    (const char *const *)labels,
-		                    (const char *const *)rows,
-		                    v,
-		                    NULL,
-		                    1,
-		                    0 };
-	brp_svg_chart(f, &c);
+	c->n = hi - lo + 1;
+	c->labels = labels;
+	c->rows = rows;
+	c->values = v;
+	c->histogram = 1;
+	brp_svg_chart(f, c);
+}
 
-	for (lo = 0; lo < TURN_BINS - 1 && !g->turns[lo]; lo++)
-		;
-	for (hi = TURN_BINS - 1; hi > lo && !g->turns[hi]; hi--)
-		;
-	for (int i = lo; i <= hi; i++) {
-		int from = i * TURN_WIDTH;
-		snprintf(lab_t[i - lo], sizeof(lab_t[0]), "%d", from);
-		if (i == TURN_BINS - 1)
-			snprintf(row_t[i - lo], sizeof(row_t[0]), "%d or more", from);
-		else
-			snprintf(row_t[i - lo], sizeof(row_t[0]), "%d to %d", from, from + TURN_WIDTH - 1);
-		labels[i - lo] = lab_t[i - lo];
-		rows[i - lo] = row_t[i - lo];
-		v[i - lo] = (double)g->turns[i];
-	}
-	c = (struct brp_chart){ ids[3],
-		                    "Deal length",
-		                    "How many turns a deal ran, in bins of 5 turns.",
-		                    "turns in the deal (bins of 5)",
-		                    "deals",
-		                    hi - lo + 1,
-		                    (const char *const *)labels,
-		                    (const char *const *)rows,
-		                    v,
-		                    NULL,
-		                    1,
-		                    0 };
-	brp_svg_chart(f, &c);
+static double per(long a, long b)
+{
+	return b ? (double)a / (double)b : 0.0;
+}
 
+/* The averages a deal: canastras of each category, pile takes and frozen piles (ids id-c5 and id-c6). */
+static void charts_means(FILE *f, const struct figures *g, const char *id)
+{
+	static const char *const piles[] = { "pile taken", "pile frozen" };
+	static const int pile_colours[] = { BRP_ORANGE, BRP_SKY_BLUE };
+	const char *cats[RPL_CANASTRA_NCAT];
+	char cid[2][64];
+	double v[RPL_CANASTRA_NCAT];
+	struct brp_chart c;
+
+	snprintf(cid[0], sizeof(cid[0]), "%s-c5", id);
+	snprintf(cid[1], sizeof(cid[1]), "%s-c6", id);
 	for (int k = 1; k < RPL_CANASTRA_NCAT; k++) {
 		cats[k - 1] = rpl_canastra_name(k);
 		v[k - 1] = per(g->c.canastras[k], g->c.deals);
 	}
-	c = (struct brp_chart){ ids[4],
+	c = (struct brp_chart){ cid[0],
 		                    "Canastras a deal",
 		                    "How many canastras of each category a deal brings, both sides together, on average.",
 		                    "canastra category",
@@ -547,12 +525,9 @@ static void html_charts(FILE *f, const struct figures *g, const char *id, int pl
 		                    0,
 		                    3 };
 	brp_svg_chart(f, &c);
-
 	v[0] = per(g->c.pile_taken, g->c.deals);
 	v[1] = per(g->c.pile_frozen, g->c.deals);
-	colours[0] = BRP_ORANGE;
-	colours[1] = BRP_SKY_BLUE;
-	c = (struct brp_chart){ ids[5],
+	c = (struct brp_chart){ cid[1],
 		                    "Pile takes and frozen piles",
 		                    "How often a deal sees the pile taken, and the pile frozen by a wild discarded, on "
 		                    "average.",
@@ -562,10 +537,50 @@ static void html_charts(FILE *f, const struct figures *g, const char *id, int pl
 		                    piles,
 		                    NULL,
 		                    v,
-		                    colours,
+		                    pile_colours,
 		                    0,
 		                    3 };
 	brp_svg_chart(f, &c);
+}
+
+/* The charts of a group (id: its id in the page; players: its table size). */
+static void html_charts(FILE *f, const struct figures *g, const char *id, int players)
+{
+	char cid[2][64];
+	struct brp_chart c;
+
+	snprintf(cid[0], sizeof(cid[0]), "%s-c3", id);
+	snprintf(cid[1], sizeof(cid[1]), "%s-c4", id);
+	fputs("<div class=\"charts\">\n", f);
+	charts_wins(f, g, id, players);
+	c = (struct brp_chart){ cid[0],
+		                    "Deal scores",
+		                    "How each side's score of a deal spreads, in bins of 100 points: each deal counts "
+		                    "twice, once a side.",
+		                    "deal score (bins of 100 points)",
+		                    "side-deals",
+		                    0,
+		                    NULL,
+		                    NULL,
+		                    NULL,
+		                    NULL,
+		                    1,
+		                    0 };
+	chart_bins(f, &c, g->scores, SCORE_BINS, SCORE_FROM, SCORE_WIDTH, 1);
+	c = (struct brp_chart){ cid[1],
+		                    "Deal length",
+		                    "How many turns a deal ran, in bins of 5 turns.",
+		                    "turns in the deal (bins of 5)",
+		                    "deals",
+		                    0,
+		                    NULL,
+		                    NULL,
+		                    NULL,
+		                    NULL,
+		                    1,
+		                    0 };
+	chart_bins(f, &c, g->turns, TURN_BINS, 0, TURN_WIDTH, 0);
+	charts_means(f, g, id);
 	fputs("</div>\n", f);
 }
 
@@ -610,6 +625,106 @@ static void write_page(FILE *f, const struct rtotal *t, int ngroups)
 	fputs("</body>\n</html>\n", f);
 }
 
+/*
+ * The page's output, opened before any work so that a page that cannot be
+ * written stops the command first, and its folder's real path into
+ * t->outdir (NULL when it cannot be had: no link is made then); *outdir is
+ * the caller's to free. 0, or -1 (said).
+ */
+static int open_page(const char *out, struct brp_output *o, char **outdir, struct rtotal *t)
+{
+	char why[256], *slash;
+
+	if (brp_output_open(o, out, why, sizeof(why)) != 0) {
+		brp_error(name, "%s: %s", out, why);
+		return -1;
+	}
+	if (!(*outdir = malloc(strlen(out) + 3))) {
+		brp_error(name, "out of memory");
+		return -1;
+	}
+	strcpy(*outdir, out);
+	if ((slash = strrchr(*outdir, '/')) != NULL)
+		slash[slash == *outdir] = '\0'; /* "/r.html": the root, "/" */
+	else
+		strcpy(*outdir, ".");
+	t->outdir = realpath(*outdir, NULL);
+	return 0;
+}
+
+/* The JSON (json) and the page (out, into o): 0, or -1 (said). */
+static int write_outputs(int json, const char *out, struct brp_output *o, const struct rtotal *t, int ngroups)
+{
+	char why[256];
+
+	if (json)
+		print_json(stdout, t, ngroups);
+	if (out) {
+		write_page(o->f, t, ngroups);
+		if (brp_output_commit(o, why, sizeof(why)) != 0) {
+			brp_error(name, "%s: %s", out, why);
+			return -1;
+		}
+	}
+	if (json && (fflush(stdout) != 0 || ferror(stdout))) {
+		brp_error(name, "cannot write the output: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Count every log of the arguments (args[0..nargs), the list of b,
+ * standard input) into t, in one pass a log, on b->jobs threads. 0, or the
+ * exit code (said): BRP_EXIT_USAGE for standard input asked twice or no
+ * log found, BRP_EXIT_FAIL for a failure or when no log could be read (*src
+ * is the caller's to free).
+ */
+static int read_corpus(struct brp_source **src, int nargs, char **args, const struct brp_batch *b, int stdin_first,
+                       struct rtotal *t)
+{
+	int rc;
+
+	if (brp_source_new(src, name, nargs, args, b->list) < 0)
+		return BRP_EXIT_FAIL;
+	if (brp_source_stdin_log(*src, stdin_first) < 0)
+		return BRP_EXIT_USAGE; /* standard input twice: the command line is wrong */
+	brp_progress_start(&t->prog, name, "logs", b->quiet, 0);
+	if (t->prog.on && !stdin_first) /* a total to count towards, on a terminal only */
+		t->prog.total = brp_source_total(nargs, args, b->list);
+	rc = brp_pool_run(name, *src, b->jobs, sizeof(struct rresult), count_file, add_one, NULL, t);
+	brp_progress_end(&t->prog);
+	if (t->oom) {
+		brp_error(name, "out of memory");
+		return BRP_EXIT_FAIL;
+	}
+	if (rc < 0)
+		return BRP_EXIT_FAIL;
+	if (brp_source_count(*src) == 0 && brp_source_unreadable(*src))
+		return BRP_EXIT_FAIL; /* a directory that could not be walked, said */
+	if (brp_source_count(*src) == 0) {
+		brp_error(name, "no .brp log found in the arguments");
+		return BRP_EXIT_USAGE;
+	}
+	if ((size_t)t->all.c.unreadable == brp_source_count(*src))
+		return BRP_EXIT_FAIL; /* as brp stats: figures of zeros would say nothing of logs that could not be read */
+	return 0;
+}
+
+/* Accepts NULL. */
+static void rtotal_free(struct rtotal *t)
+{
+	if (!t)
+		return;
+	for (int i = 0; i < t->ndisputed; i++) {
+		free(t->disputed[i].path);
+		free(t->disputed[i].href);
+	}
+	free((char *)t->outdir);
+	free(t->groups);
+	free(t);
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct brp_opt opts[] = {
@@ -627,13 +742,13 @@ int cmd_report(int argc, char **argv)
 	struct brp_output o = { NULL, -1, NULL, NULL, 0 };
 	int json = 0, c, status = BRP_EXIT_USAGE, rc, first, logs = 0, stdin_first = 0, nargs, ngroups = 0;
 	const char **logs_v = NULL, *out = NULL;
-	char **args = NULL, *outdir = NULL, why[256];
+	char **args = NULL, *outdir = NULL;
 	struct brp_source *src = NULL;
 	struct rtotal *total = NULL;
 
 	logs_v = calloc((size_t)argc + 1, sizeof(char *));
 	total = calloc(1, sizeof(*total));
-	if (!logs_v || !total) {
+	if (!logs_v || !total || !(total->groups = calloc((size_t)nprofiles() * TABLE_SIZES, sizeof(*total->groups)))) {
 		brp_error(name, "out of memory");
 		status = BRP_EXIT_FAIL;
 		goto cleanup;
@@ -680,27 +795,8 @@ int cmd_report(int argc, char **argv)
 	}
 	status = BRP_EXIT_FAIL;
 	ngroups = nprofiles() * TABLE_SIZES;
-	if (!(total->groups = calloc((size_t)ngroups, sizeof(*total->groups)))) {
-		brp_error(name, "out of memory");
+	if (out && open_page(out, &o, &outdir, total) != 0)
 		goto cleanup;
-	}
-	if (out) {
-		/* opened first: a page that cannot be written stops the command before any work */
-		if (brp_output_open(&o, out, why, sizeof(why)) != 0) {
-			brp_error(name, "%s: %s", out, why);
-			goto cleanup;
-		}
-		if (!(outdir = malloc(strlen(out) + 3))) {
-			brp_error(name, "out of memory");
-			goto cleanup;
-		}
-		strcpy(outdir, out);
-		if (strrchr(outdir, '/'))
-			strrchr(outdir, '/')[strrchr(outdir, '/') == outdir] = '\0';
-		else
-			strcpy(outdir, ".");
-		total->outdir = realpath(outdir, NULL);
-	}
 	/* the --log paths are arguments that come first */
 	nargs = logs + argc - first;
 	if (!(args = calloc((size_t)nargs + 1, sizeof(char *)))) {
@@ -709,59 +805,18 @@ int cmd_report(int argc, char **argv)
 	}
 	memcpy(args, logs_v, (size_t)logs * sizeof(char *));
 	memcpy(args + logs, argv + first, (size_t)(argc - first) * sizeof(char *));
-	if (brp_source_new(&src, name, nargs, args, b.list) < 0)
-		goto cleanup;
-	if (brp_source_stdin_log(src, stdin_first) < 0) {
-		status = BRP_EXIT_USAGE; /* standard input twice: the command line is wrong */
+	if ((rc = read_corpus(&src, nargs, args, &b, stdin_first, total)) != 0) {
+		status = rc;
 		goto cleanup;
 	}
-	brp_progress_start(&total->prog, name, "logs", b.quiet, 0);
-	if (total->prog.on && !stdin_first) /* a total to count towards, on a terminal only */
-		total->prog.total = brp_source_total(nargs, args, b.list);
-	rc = brp_pool_run(name, src, b.jobs, sizeof(struct rresult), count_file, add_one, NULL, total);
-	brp_progress_end(&total->prog);
-	if (total->oom) {
-		brp_error(name, "out of memory");
+	if (write_outputs(json, out, &o, total, ngroups) != 0)
 		goto cleanup;
-	}
-	if (rc < 0)
-		goto cleanup;
-	if (brp_source_count(src) == 0 && brp_source_unreadable(src))
-		goto cleanup; /* a directory that could not be walked, said */
-	if (brp_source_count(src) == 0) {
-		brp_error(name, "no .brp log found in the arguments");
-		status = BRP_EXIT_USAGE;
-		goto cleanup;
-	}
-	if ((size_t)total->all.c.unreadable == brp_source_count(src))
-		goto cleanup; /* as brp stats: figures of zeros would say nothing of logs that could not be read */
-	if (json)
-		print_json(stdout, total, ngroups);
-	if (out) {
-		write_page(o.f, total, ngroups);
-		if (brp_output_commit(&o, why, sizeof(why)) != 0) {
-			brp_error(name, "%s: %s", out, why);
-			goto cleanup;
-		}
-	}
-	if (json && (fflush(stdout) != 0 || ferror(stdout))) {
-		brp_error(name, "cannot write the output: %s", strerror(errno));
-		goto cleanup;
-	}
 	status = brp_counts_status(&total->all.c, brp_source_unreadable(src));
 cleanup:
 	if (out)
 		brp_output_discard(&o); /* a page that failed is not left */
 	brp_source_free(src);
-	if (total) {
-		for (int i = 0; i < total->ndisputed; i++) {
-			free(total->disputed[i].path);
-			free(total->disputed[i].href);
-		}
-		free((char *)total->outdir);
-		free(total->groups);
-	}
-	free(total);
+	rtotal_free(total);
 	free(outdir);
 	free(logs_v);
 	free(args);
