@@ -148,7 +148,6 @@ static void count_file(const char *path, void *result, void *ud)
 	r->kind = r->err ? -1 : v.kind;
 	if (r->err || v.kind != RPL_VERDICT_OK)
 		return; /* its verdict alone is counted, as brp stats counts it */
-	memcpy(mine.c.verdicts, r->fig.c.verdicts, sizeof(mine.c.verdicts));
 	mine.c = r->fig.c;
 	if (v.winner >= 0 && w.players > 0) {
 		for (int k = 0; k < w.players; k++)
