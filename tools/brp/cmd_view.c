@@ -95,6 +95,7 @@ struct view {
 	const char *path;           /* the log's path, as given (read again for a deal that is not the committed one) */
 	const unsigned char *bytes; /* a log from standard input: its bytes (read again from here) */
 	size_t nbytes;
+	struct brp_course *course; /* what the course charts need of each position (view_course.c) */
 };
 
 /* Write s as the text of an HTML element or attribute. */
@@ -333,7 +334,7 @@ static int on_position(void *ctx, const rpl_position *p)
 	fputc('}', w->data);
 	w->npos++;
 	w->nplayers = p->nplayers;
-	if (deal_sum_keep(w, p) < 0)
+	if (deal_sum_keep(w, p) < 0 || brp_course_add(w->course, p) < 0)
 		return RPL_ENOMEM;
 	if (p->match_claimed) {
 		w->match_claimed = 1;
@@ -757,6 +758,8 @@ static void write_head(FILE *head, const struct view *w, const rpl_match_info *i
 	fputs("<main id=\"stepper\"><noscript><p>The stepper over every decision needs JavaScript; the summary above "
 	      "does not.</p></noscript></main>\n",
 	      head);
+	/* under the stepper, as lichess's graph under a game: on a phone the stepper comes first */
+	brp_course_write(head, w->course, brp_course_disputed(w->course, v, open_at(w, v)), v);
 	fputs("<script type=\"application/json\" id=\"brp-data\">\n{\"version\":1,\"profile\":", head);
 	json_text(head, info->rules ? rpl_rules_profile(info->rules) : "");
 	fprintf(head, ",\"players\":%d,\"names\":[", info->nplayers);
@@ -1028,7 +1031,7 @@ int cmd_view(int argc, char **argv)
 		goto cleanup;
 	}
 	w = calloc(1, sizeof(*w));
-	if (!w || !(w->data = open_memstream(&data, &datalen))) {
+	if (!w || !(w->course = brp_course_new()) || !(w->data = open_memstream(&data, &datalen))) {
 		brp_error(name, "out of memory");
 		goto cleanup;
 	}
@@ -1066,6 +1069,7 @@ cleanup:
 		if (w->data)
 			fclose(w->data);
 		free(w->deals);
+		brp_course_free(w->course);
 	}
 	free(w);
 	free(data);
