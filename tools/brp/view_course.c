@@ -143,7 +143,7 @@ static int32_t round_range(int32_t *lo, int32_t *hi)
 {
 	int32_t step = tick_step((int64_t)*hi - *lo);
 
-	*lo = -(int32_t)(((int64_t)-*lo + step - 1) / step * step);
+	*lo = -(int32_t)(((int64_t) - *lo + step - 1) / step * step);
 	*hi = (int32_t)(((int64_t)*hi + step - 1) / step * step);
 	return step;
 }
@@ -174,8 +174,7 @@ static void axes(FILE *f, int32_t lo, int32_t hi, int32_t step, int n, const cha
 	for (int k = 0; k <= n; k += xstep)
 		fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"mx\">%d</text>", x_of(k, n), PY1 + 15, k);
 	fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"mx\">%s</text>", (PX0 + PX1) / 2, CH - 4, xlabel);
-	fprintf(f, "<text transform=\"translate(13 %d)rotate(-90)\" class=\"mx\">%s</text></g>\n", (PY0 + PY1) / 2,
-	        ylabel);
+	fprintf(f, "<text transform=\"translate(13 %d)rotate(-90)\" class=\"mx\">%s</text></g>\n", (PY0 + PY1) / 2, ylabel);
 	/* the legend: each side by its colour, its line and its marker (the page also prints in grey) */
 	fprintf(f,
 	        "<g class=\"legend\"><path class=\"s0\" d=\"M%d 12h24\"/><circle class=\"s0\" cx=\"%d\" cy=\"12\" r=\"4\"/>"
@@ -199,9 +198,9 @@ static void dispute_mark(FILE *f, int x, const struct course_pt *q, const rpl_ve
 {
 	fprintf(f,
 	        "<a class=\"disputed\" href=\"#d=%d&amp;t=%d&amp;n=%d\"><path d=\"M%d %dV%d\"/>"
-	        "<text x=\"%d\" y=\"%d\">%s</text></a>\n",
-	        (int)q->deal, (int)q->turn, (int)q->n, x, PY0 - 4, PY1, x > PX1 - 60 ? x - 4 : x + 4, PY0 + 8,
-	        rpl_verdict_name(v->kind));
+	        "<text x=\"%d\" y=\"%d\"%s>%s</text></a>\n",
+	        (int)q->deal, (int)q->turn, (int)q->n, x, PY0 - 4, PY1, x > PX1 - 90 ? x - 4 : x + 4, PY0 + 8,
+	        x > PX1 - 90 ? " class=\"ry\"" : "", rpl_verdict_name(v->kind)); /* its label left of a line on the right */
 }
 
 /* Is position i the last of its turn (a dealt position is its turn 0)? */
@@ -275,8 +274,9 @@ static void deal_data(FILE *f, const struct brp_course *c, int from, int to, int
 {
 	int deal = c->pt[from].deal;
 
-	fprintf(f, "<details><summary>Deal %d's points on the table, turn by turn</summary><table><tr><th>Turn</th>"
-	           "<th>Side 0</th><th>Side 1</th></tr>",
+	fprintf(f,
+	        "<details><summary>Deal %d's points on the table, turn by turn</summary><table><tr><th>Turn</th>"
+	        "<th>Side 0</th><th>Side 1</th></tr>",
 	        deal);
 	for (int i = from + 1; i < to; i++) {
 		int here = disputed >= from && disputed < to && c->pt[disputed].turn == c->pt[i].turn;
@@ -330,8 +330,9 @@ static void chart_deal(FILE *f, const struct brp_course *c, int from, int to, in
 	}
 	if (here)
 		dispute_mark(f, x_of(c->pt[disputed].turn, n), &c->pt[disputed], v);
-	fprintf(f, "</svg><figcaption>Deal %d: each side's melds and canastra bonuses on the table, at the end of each "
-	           "turn; a point opens its turn.</figcaption>",
+	fprintf(f,
+	        "</svg><figcaption>Deal %d: each side's melds and canastra bonuses on the table, at the end of each "
+	        "turn; a point opens its turn.</figcaption>",
 	        deal);
 	deal_data(f, c, from, to, disputed, v);
 	fputs("</figure>\n", f);
