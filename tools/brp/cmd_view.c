@@ -6,6 +6,9 @@
  * stepper is tools/brp/view/view.js drawing the positions that
  * rpl_positions_file computes, embedded as JSON (docs/view.md describes the
  * encoding): the page judges nothing, it draws what the engine said.
+ * Under the stepper, the match's course: inline SVG charts that view_course.c
+ * writes from the public numbers of each position (the points on the table,
+ * the match totals), the same on a --seat page.
  * With --seat N every card seat N could not see is left out of the file,
  * the cards of another seat's refused decision included (they were never
  * laid). With -K or --keyring the signatures are judged against trusted
@@ -13,7 +16,8 @@
  *
  * A page holds at most VIEW_MAX_PAGE bytes (docs/view.md, "Size"): the
  * positions are written into memory and stop there, so brp view's memory
- * is bounded by it too, whatever the log holds.
+ * is bounded by it too, whatever the log holds (the course keeps some 30
+ * bytes a position beside them).
  */
 #include "brp.h"
 
@@ -42,10 +46,11 @@ static void usage(FILE *f)
 {
 	fputs("Usage: brp view [OPTION]... FILE\n"
 	      "Write a match log as one self-contained HTML page that replays it decision\n"
-	      "by decision: the summary (players, rules, verdict, the deals' scores) and a\n"
-	      "stepper over every position, opened on the disputed one. The page makes no\n"
-	      "network request; its summary reads without JavaScript. FILE - (or\n"
-	      "/dev/stdin, or --log -) reads the log from standard input.\n"
+	      "by decision: the summary (players, rules, verdict, the deals' scores), a\n"
+	      "stepper over every position, opened on the disputed one, and the match's\n"
+	      "course as charts. The page makes no network request; its summary and charts\n"
+	      "read without JavaScript. FILE - (or /dev/stdin, or --log -) reads the log\n"
+	      "from standard input.\n"
 	      "\n"
 	      "  -o, --output OUT  write the page to OUT (default: FILE with .html for .brp,\n"
 	      "                    standard output for a log read from standard input;\n"

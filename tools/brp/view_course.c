@@ -34,8 +34,8 @@ struct brp_course {
 	int nacts, capacts, acts_from;
 };
 
-/* The chart's frame, in the SVG's own units: the plot inside the axes. */
-enum { CW = 600, CH = 190, PX0 = 56, PX1 = 588, PY0 = 26, PY1 = 150 };
+/* The chart's frame, in the SVG's own units: the plot inside the axes; above it the legend, then the dispute's label. */
+enum { CW = 600, CH = 200, PX0 = 56, PX1 = 588, PY0 = 36, PY1 = 160 };
 
 struct brp_course *brp_course_new(void)
 {
@@ -199,7 +199,7 @@ static void dispute_mark(FILE *f, int x, const struct course_pt *q, const rpl_ve
 	fprintf(f,
 	        "<a class=\"disputed\" href=\"#d=%d&amp;t=%d&amp;n=%d\"><path d=\"M%d %dV%d\"/>"
 	        "<text x=\"%d\" y=\"%d\"%s>%s</text></a>\n",
-	        (int)q->deal, (int)q->turn, (int)q->n, x, PY0 - 4, PY1, x > PX1 - 90 ? x - 4 : x + 4, PY0 + 8,
+	        (int)q->deal, (int)q->turn, (int)q->n, x, PY0 - 16, PY1, x > PX1 - 90 ? x - 4 : x + 4, PY0 - 5,
 	        x > PX1 - 90 ? " class=\"ry\"" : "", rpl_verdict_name(v->kind)); /* its label left of a line on the right */
 }
 
@@ -227,7 +227,7 @@ static void chart_match(FILE *f, const struct brp_course *c, int disputed, const
 	n = n ? n : 1;
 	hi = hi > lo ? hi : lo + 100;
 	step = round_range(&lo, &hi);
-	fputs("<figure id=\"course-match\"><svg role=\"img\" aria-labelledby=\"cm-t cm-d\" viewBox=\"0 0 600 190\">"
+	fputs("<figure id=\"course-match\"><svg role=\"img\" aria-labelledby=\"cm-t cm-d\" viewBox=\"0 0 600 200\">"
 	      "<title id=\"cm-t\">The match: each side's running total after each deal</title><desc id=\"cm-d\">",
 	      f);
 	for (int s = 0; s < 2; s++) {

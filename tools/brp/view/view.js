@@ -553,7 +553,8 @@
 		var svg = fig.querySelector('svg'), x0 = +svg.dataset.x0;
 		var x = x0 + Math.min(p.t, +svg.dataset.turns) * (svg.dataset.x1 - x0) / svg.dataset.turns;
 		fig.classList.add('on');
-		svg.querySelector('.cursor').setAttribute('d', 'M' + x + ' 26V150');
+		var cursor = svg.querySelector('.cursor');
+		cursor.setAttribute('d', cursor.getAttribute('d').replace(/^M[\d.]+/, 'M' + x));
 	}
 
 	function go(i) {
