@@ -212,7 +212,7 @@ static int turn_end(const struct brp_course *c, int i)
 /* The running totals: a point a deal ended, the start at 0 to 0. The data is the summary's deal table. */
 static void chart_match(FILE *f, const struct brp_course *c, int disputed, const rpl_verdict *v)
 {
-	int nd = 0, ddeal = disputed >= 0 ? c->pt[disputed].deal : 0;
+	int nd = 0, ddeal = disputed >= 0 ? c->pt[disputed].deal : 0, n;
 	int32_t lo = 0, hi = 0, step;
 
 	for (int i = 0; i < c->n; i++)
@@ -223,13 +223,14 @@ static void chart_match(FILE *f, const struct brp_course *c, int disputed, const
 				hi = c->pt[i].total[s] > hi ? c->pt[i].total[s] : hi;
 			}
 		}
-	int n = ddeal > nd ? ddeal : nd;
-	n = n ? n : 1;
+	n = ddeal > nd ? ddeal : nd;
+	n = n ? n : 1; /* the x axis: deals 0 to the last ended, or the disputed one */
 	hi = hi > lo ? hi : lo + 100;
 	step = round_range(&lo, &hi);
-	fputs("<figure id=\"course-match\"><svg role=\"img\" aria-labelledby=\"cm-t cm-d\" viewBox=\"0 0 600 200\">"
-	      "<title id=\"cm-t\">The match: each side's running total after each deal</title><desc id=\"cm-d\">",
-	      f);
+	fprintf(f,
+	        "<figure id=\"course-match\"><svg role=\"img\" aria-labelledby=\"cm-t cm-d\" viewBox=\"0 0 %d %d\">"
+	        "<title id=\"cm-t\">The match: each side's running total after each deal</title><desc id=\"cm-d\">",
+	        CW, CH);
 	for (int s = 0; s < 2; s++) {
 		fprintf(f, "%s %d: 0", s ? "; side" : "Side", s);
 		for (int i = 0; i < c->n; i++)
