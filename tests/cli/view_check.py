@@ -8,7 +8,8 @@ prints it, one row a deal and the damage offset of a malformed log; the
 embedded positions are as many as brp show can select, each at the deal, turn
 and decision brp show --json gives. For every seat of the 4- and 2-player
 samples, a --seat page holds no other seat's hand, no pile card beyond the
-ones the profile shows, and no moved card into another hand. The default
+ones the profile shows, and no moved card into another hand, and its course
+charts are the director's. The default
 output name, -o -, and the page of a log that is not a log.
 """
 import html
@@ -49,6 +50,12 @@ def positions(data):
         prev = dict(prev, **r)
         out.append(prev)
     return out
+
+
+def course(text):
+    """The page's course charts (docs/view.md, "The match's course"), as written."""
+    m = re.search(r'<section id="course".*?</section>', text, re.S)
+    return m.group(0) if m else None
 
 
 def self_contained(name, text):
@@ -95,11 +102,15 @@ try:
     for log, n in (('stbl-4p.brp', 4), ('stbl-2p.brp', 2), ('kzv-4p.brp', 4), ('aberto-4p.brp', 4),
                    ('disputed/meld-two-wilds.brp', 4)):
         path = os.path.join(ROOT, 'samples', log)
-        full = positions(parts(run('view', '-o', '-', path).stdout)[0])
+        director = run('view', '-o', '-', path).stdout
+        full = positions(parts(director)[0])
         for seat in range(n):
             p = run('view', '--seat', str(seat), '-o', '-', path)
             check(p.returncode == 0, '%s --seat %d: exit %d' % (log, seat, p.returncode))
             self_contained(log, p.stdout)
+            # the course charts draw public numbers only (melds on the table, totals of deals ended)
+            check(course(p.stdout) and course(p.stdout) == course(director),
+                  '%s --seat %d: the course charts differ from the director\'s' % (log, seat))
             data = parts(p.stdout)[0]
             check(data['seat'] == seat, log + ': the page does not say its seat')
             prev = {}

@@ -537,4 +537,24 @@ int brp_seckey_open(const char *cmd, const char *path, int passfd, rpl_seckey **
 /* Add the public keys of path (a .pub file or a keyring) to *kr, made on first use. */
 int brp_keyring_add(const char *cmd, rpl_keyring **kr, const char *path);
 
+/* ---- brp view's course charts (view_course.c; docs/view.md, "The match's course") ---- */
+struct brp_course;
+/* An empty record of a match's course: NULL out of memory. */
+struct brp_course *brp_course_new(void);
+/* Free c (NULL: nothing). */
+void brp_course_free(struct brp_course *c);
+/* Keep what the charts need of p, the next position of the match: 0, or RPL_ENOMEM. */
+int brp_course_add(struct brp_course *c, const rpl_position *p);
+/*
+ * The index of the disputed position for verdict v (-1: none, an ok log),
+ * where the page opens for it: open, the index brp view opens at (the
+ * refused decision, where trust ends, where an incomplete log stops), except
+ * for a dead end (the decision that caused it), a mismatch (the end of the
+ * mismatched deal; the deal as dealt for one the committed seed does not
+ * derive), a malformed log (its last position).
+ */
+int brp_course_disputed(const struct brp_course *c, const rpl_verdict *v, int open);
+/* The charts of the match's course as an HTML section into f, disputed marked (-1: nothing); none for no position. */
+void brp_course_write(FILE *f, const struct brp_course *c, int disputed, const rpl_verdict *v);
+
 #endif

@@ -6,6 +6,9 @@
  * stepper is tools/brp/view/view.js drawing the positions that
  * rpl_positions_file computes, embedded as JSON (docs/view.md describes the
  * encoding): the page judges nothing, it draws what the engine said.
+ * Under the stepper, the match's course: inline SVG charts that view_course.c
+ * writes from the public numbers of each position (the points on the table,
+ * the match totals), the same on a --seat page.
  * With --seat N every card seat N could not see is left out of the file,
  * the cards of another seat's refused decision included (they were never
  * laid). With -K or --keyring the signatures are judged against trusted
@@ -13,7 +16,8 @@
  *
  * A page holds at most VIEW_MAX_PAGE bytes (docs/view.md, "Size"): the
  * positions are written into memory and stop there, so brp view's memory
- * is bounded by it too, whatever the log holds.
+ * is bounded by it too, whatever the log holds (the course keeps some 30
+ * bytes a position beside them).
  */
 #include "brp.h"
 
@@ -42,10 +46,11 @@ static void usage(FILE *f)
 {
 	fputs("Usage: brp view [OPTION]... FILE\n"
 	      "Write a match log as one self-contained HTML page that replays it decision\n"
-	      "by decision: the summary (players, rules, verdict, the deals' scores) and a\n"
-	      "stepper over every position, opened on the disputed one. The page makes no\n"
-	      "network request; its summary reads without JavaScript. FILE - (or\n"
-	      "/dev/stdin, or --log -) reads the log from standard input.\n"
+	      "by decision: the summary (players, rules, verdict, the deals' scores), a\n"
+	      "stepper over every position, opened on the disputed one, and the match's\n"
+	      "course as charts. The page makes no network request; its summary and charts\n"
+	      "read without JavaScript. FILE - (or /dev/stdin, or --log -) reads the log\n"
+	      "from standard input.\n"
 	      "\n"
 	      "  -o, --output OUT  write the page to OUT (default: FILE with .html for .brp,\n"
 	      "                    standard output for a log read from standard input;\n"
@@ -95,6 +100,7 @@ struct view {
 	const char *path;           /* the log's path, as given (read again for a deal that is not the committed one) */
 	const unsigned char *bytes; /* a log from standard input: its bytes (read again from here) */
 	size_t nbytes;
+	struct brp_course *course; /* what the course charts need of each position (view_course.c) */
 };
 
 /* Write s as the text of an HTML element or attribute. */
@@ -333,7 +339,7 @@ static int on_position(void *ctx, const rpl_position *p)
 	fputc('}', w->data);
 	w->npos++;
 	w->nplayers = p->nplayers;
-	if (deal_sum_keep(w, p) < 0)
+	if (deal_sum_keep(w, p) < 0 || brp_course_add(w->course, p) < 0)
 		return RPL_ENOMEM;
 	if (p->match_claimed) {
 		w->match_claimed = 1;
@@ -757,6 +763,8 @@ static void write_head(FILE *head, const struct view *w, const rpl_match_info *i
 	fputs("<main id=\"stepper\"><noscript><p>The stepper over every decision needs JavaScript; the summary above "
 	      "does not.</p></noscript></main>\n",
 	      head);
+	/* under the stepper, as lichess's graph under a game: on a phone the stepper comes first */
+	brp_course_write(head, w->course, brp_course_disputed(w->course, v, open_at(w, v)), v);
 	fputs("<script type=\"application/json\" id=\"brp-data\">\n{\"version\":1,\"profile\":", head);
 	json_text(head, info->rules ? rpl_rules_profile(info->rules) : "");
 	fprintf(head, ",\"players\":%d,\"names\":[", info->nplayers);
@@ -1028,7 +1036,7 @@ int cmd_view(int argc, char **argv)
 		goto cleanup;
 	}
 	w = calloc(1, sizeof(*w));
-	if (!w || !(w->data = open_memstream(&data, &datalen))) {
+	if (!w || !(w->course = brp_course_new()) || !(w->data = open_memstream(&data, &datalen))) {
 		brp_error(name, "out of memory");
 		goto cleanup;
 	}
@@ -1066,6 +1074,7 @@ cleanup:
 		if (w->data)
 			fclose(w->data);
 		free(w->deals);
+		brp_course_free(w->course);
 	}
 	free(w);
 	free(data);
