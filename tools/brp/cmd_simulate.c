@@ -31,7 +31,7 @@ static void usage(FILE *f)
 	      "      --seed S          the seed of the whole corpus (default 1)\n"
 	      "  -b, --bot KIND        greedy, random, mixed or search[:N] (default greedy;\n"
 	      "                        mixed: greedy and random bots at random seats;\n"
-	      "                        search: N samples a decision, default 16, slow)\n"
+	      "                        search: N samples a decision, default 128, slow)\n"
 	      "  -t, --target T        the match target (default: the profile's; 0: one deal)\n"
 	      "      --commit          committed matches (format version 3): every deal derived\n"
 	      "                        from a seed committed to in the header and revealed at\n"
