@@ -19,46 +19,18 @@ the pictures of docs/report.md.
 Exit 77 (meson: skipped) with a message when chromium, chromedriver or
 selenium is not installed; any other failure fails.
 """
-import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 
-SKIP = 77
-
-
-def skip(msg):
-    print('SKIP: ' + msg + ' (tools/dev.sh installs chromium, chromium-driver and python3-selenium)')
-    sys.exit(SKIP)
-
-
-CHROMIUM = shutil.which('chromium') or '/usr/bin/chromium'
-DRIVER = shutil.which('chromedriver') or '/usr/bin/chromedriver'
-if not os.access(CHROMIUM, os.X_OK):
-    skip('no chromium')
-if not os.access(DRIVER, os.X_OK):
-    skip('no chromedriver')
-try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
-except ImportError:
-    skip('no selenium for ' + sys.executable)
+from browser import By, FAILURES, check, check_quiet, offline_driver  # exits 77 without a browser
 
 BRP = os.path.abspath(sys.argv[1])
 ROOT = os.path.abspath(sys.argv[2])
 PICTURES = sys.argv[4] if len(sys.argv) > 4 and sys.argv[3] == '--pictures' else None
-FAILURES = []
 
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print('FAIL: ' + what)
-    return cond
 
 
 def run(*args):
@@ -89,7 +61,8 @@ return Array.from(document.querySelectorAll('svg.chart')).map(function (s) {
     labelledby: ids, labels: ids.map(text),
     x: axis('x-axis'), y: axis('y-axis'),
     bars: s.querySelectorAll('g.bars rect').length,
-    rows: fig ? fig.querySelectorAll('table tbody tr').length : 0
+    rows: fig ? fig.querySelectorAll('table tbody tr').length : 0,
+    series: fig ? fig.querySelectorAll('table thead th').length - 1 : 0
   };
 });
 '''
@@ -97,29 +70,12 @@ return Array.from(document.querySelectorAll('svg.chart')).map(function (s) {
 
 class Browser:
     def __init__(self):
-        o = Options()
-        o.binary_location = CHROMIUM
-        for a in ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--window-size=1280,900',
-                  '--no-first-run', '--disable-extensions', '--disable-background-networking',
-                  '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP * ~NOTFOUND',
-                  '--proxy-server=127.0.0.1:9', '--force-device-scale-factor=1']:
-            o.add_argument(a)
-        o.set_capability('goog:loggingPrefs', {'browser': 'ALL', 'performance': 'ALL'})
-        self.d = webdriver.Chrome(service=Service(DRIVER), options=o)
-        self.d.execute_cdp_cmd('Network.enable', {})
-        self.d.execute_cdp_cmd('Network.emulateNetworkConditions',
-                               {'offline': True, 'latency': 0, 'downloadThroughput': 0, 'uploadThroughput': 0})
+        self.d = offline_driver('--force-device-scale-factor=1')
 
     def open(self, path):
         self.d.get('about:blank')
         self.d.get('file://' + path)
-        for e in self.d.get_log('browser'):
-            check(e['level'] not in ('SEVERE', 'ERROR'), '%s: console: %s' % (path, e['message']))
-        for e in self.d.get_log('performance'):
-            m = json.loads(e['message'])['message']
-            if m.get('method') == 'Network.requestWillBeSent':
-                url = m['params']['request']['url']
-                check(url.startswith('file://') or url == 'about:blank', '%s: the page asked for %s' % (path, url))
+        check_quiet(self.d, path)
         return self.d.execute_script(READ)
 
     def quit(self):
@@ -142,7 +98,8 @@ def check_chart(c):
               what + ': the %s axis has no rendered tick labels' % name)
         check(len(a['title']) == 1 and a['title'][0][0] and a['title'][0][1][0] > 0,
               what + ': the %s axis has no rendered title' % name)
-    check(c['bars'] >= 1 and c['bars'] == c['rows'], what + ': %d bars for %d rows of figures' % (c['bars'], c['rows']))
+    check(c['bars'] >= 1 and c['bars'] == c['rows'] * c['series'],
+          what + ': %d bars for %d rows of %d series' % (c['bars'], c['rows'], c['series']))
 
 
 def main():

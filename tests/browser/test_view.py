@@ -28,42 +28,14 @@ import sys
 import tempfile
 import zlib
 
-SKIP = 77
-
-
-def skip(msg):
-    print('SKIP: ' + msg + ' (tools/dev.sh installs chromium, chromium-driver and python3-selenium)')
-    sys.exit(SKIP)
-
-
-CHROMIUM = shutil.which('chromium') or '/usr/bin/chromium'
-DRIVER = shutil.which('chromedriver') or '/usr/bin/chromedriver'
-if not os.access(CHROMIUM, os.X_OK):
-    skip('no chromium')
-if not os.access(DRIVER, os.X_OK):
-    skip('no chromedriver')
-try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.common.keys import Keys
-except ImportError:
-    skip('no selenium for ' + sys.executable)
+from browser import By, FAILURES, Keys, check, check_quiet, offline_driver  # exits 77 without a browser
 
 BRP = os.path.abspath(sys.argv[1])
 ROOT = os.path.abspath(sys.argv[2])
 SHOT = sys.argv[4] if len(sys.argv) > 4 and sys.argv[3] == '--screenshot' else None
-FAILURES = []
 TONE_COLOUR = {'good': 'rgb(30, 123, 52)', 'caution': 'rgb(199, 119, 0)', 'bad': 'rgb(179, 38, 30)'}
 CATEGORY = {'none': 0, 'dirty': 1, 'clean': 2, 'clean13': 3, 'clean14': 4, 'dirty14': 5}
 
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print('FAIL: ' + what)
-    return cond
 
 
 def run(*args):
@@ -125,18 +97,7 @@ return {
 
 class Browser:
     def __init__(self):
-        o = Options()
-        o.binary_location = CHROMIUM
-        for a in ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--window-size=1280,900',
-                  '--no-first-run', '--disable-extensions', '--disable-background-networking',
-                  '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP * ~NOTFOUND',
-                  '--proxy-server=127.0.0.1:9', '--allow-file-access-from-files']:
-            o.add_argument(a)
-        o.set_capability('goog:loggingPrefs', {'browser': 'ALL', 'performance': 'ALL'})
-        self.d = webdriver.Chrome(service=Service(DRIVER), options=o)
-        self.d.execute_cdp_cmd('Network.enable', {})
-        self.d.execute_cdp_cmd('Network.emulateNetworkConditions',
-                               {'offline': True, 'latency': 0, 'downloadThroughput': 0, 'uploadThroughput': 0})
+        self.d = offline_driver('--allow-file-access-from-files')
 
     def open(self, path, fragment=''):
         self.d.get('about:blank')
@@ -148,14 +109,7 @@ class Browser:
         return self.d.execute_script(READ)
 
     def logs(self, path):
-        for e in self.d.get_log('browser'):
-            check(e['level'] not in ('SEVERE', 'ERROR'), '%s: console: %s' % (path, e['message']))
-        for e in self.d.get_log('performance'):
-            m = json.loads(e['message'])['message']
-            if m.get('method') == 'Network.requestWillBeSent':
-                url = m['params']['request']['url']
-                check(url.startswith('file://') or url.startswith('data:') or url == 'about:blank',
-                      '%s: the page asked the network for %s' % (path, url))
+        check_quiet(self.d, path, data_urls=True)
 
     def go(self, i):
         self.d.execute_script('brpView.go(arguments[0])', i)

@@ -12,15 +12,20 @@ block is about (by their headers); every value the workbook carries is the one c
 from the data sheets' rows; there are six charts on Summary, one a block, with the block's title,
 whose series take their categories from the block's first column, their values from the column
 headed by the series' name, over exactly the block's rows, and their colours from the Okabe-Ito
-palette (side 0 blue, side 1 vermillion).
+palette (side 0 blue, side 1 vermillion striped with white, which a greyscale print keeps apart).
 
 With --libreoffice: the workbook converted to PDF has the Summary first, a page a table and a page
 a chart: each chart's page has its title and axis names as text (pdftotext) and bars of each of
 its series' colours (pdftoppm, pixels counted); and a copy of the workbook with a row added to
 the deals sheet (through openpyxl, which keeps formulas but not charts), converted to CSV, has
 the Summary's counts grown by that row: rows an analyst adds count.
+
+Without --libreoffice, also: brp report on the same logs draws the same six charts (docs/report.md):
+its --json figures for the corpus are the Summary's values, bin for bin (the same bounds), and each
+chart of its page has a block's title, the block's rows as its table's rows and the block's series.
 """
 import csv
+import json
 import os
 import re
 import shutil
@@ -74,7 +79,64 @@ def export(brp, root, tmp):
     run(brp, 'export', '-q', '--xlsx', xlsx, *logs)
     if not os.path.exists(xlsx):
         fail('no workbook written')
-    return xlsx
+    return xlsx, logs
+
+
+def report_values(j, title, k, r):
+    """What brp report --json (the corpus) gives for row k of a Summary block (r: the row, bounds in r[1:3])."""
+    bins = {'Deal scores': 'deal_scores', 'Deal length': 'deal_turns', 'Pile takes and frozen piles': 'piles'}
+    if title in bins:
+        b = j[bins[title]]
+        if b['bins'][k] != [r[1], r[2]]:
+            fail(f'{title}, row {r[0]!r}: brp report\'s bin is {b["bins"][k]}, the Summary\'s [{r[1]}, {r[2]}]')
+    if title == 'Wins by seat':
+        return [j['wins_by_seat']['deals_gone_out'][k], j['wins_by_seat']['matches_won'][k]]
+    if title == 'Wins by side':
+        return j['wins_by_side']['matches_won' if k == 0 else 'deals_gone_out']
+    if title == 'Deal scores':
+        return [j['deal_scores']['side0'][k], j['deal_scores']['side1'][k]]
+    if title == 'Deal length':
+        return [j['deal_turns']['deals'][k]]
+    if title == 'Canastras per deal':
+        c = j['canastras']
+        return [c['side%d' % s][k] / c['deals'] if c['deals'] else 0 for s in (0, 1)]
+    return [j['piles']['taken'][k], j['piles']['frozen'][k]]
+
+
+def check_report(brp, logs, tmp, found):
+    """brp report on the same logs: the same figures, bins, titles, rows and series as the Summary."""
+    page = os.path.join(tmp, 'report.html')
+    p = subprocess.run([brp, 'report', '-q', '--json', '-o', page] + logs, capture_output=True, text=True)
+    if p.returncode not in (0, 1, 2, 3):
+        fail(f'brp report: exit {p.returncode}: {p.stderr.strip()}')
+    j = json.loads(p.stdout)
+    for title, (trow, head, data, first) in found.items():
+        lead = 3 if head[1:3] == ['From', 'To'] else 1
+        if len(data) != len(j['deal_scores']['bins']) and title == 'Deal scores':
+            fail(f'{title}: brp report has {len(j["deal_scores"]["bins"])} bins, the Summary {len(data)}')
+        for k, r in enumerate(data):
+            want = r[lead:lead + len([h for h in head[lead:] if h])]
+            got = report_values(j, title, k, r)
+            if len(got) != len(want) or any(abs(g - w) > 1e-9 for g, w in zip(got, want)):
+                fail(f'{title}, row {r[0]!r}: brp report counts {got}, the Summary {want}')
+    # the page: a 4-player group's six charts are the Summary's blocks, in order, with their rows and series
+    text = open(page, encoding='utf-8').read()
+    sec = re.search(r'<section id="g-kzv-4">(.*?)</section>', text, re.S)
+    if not sec:
+        fail('brp report: no section g-kzv-4 for the samples')
+    figs = re.findall(r'<figure id="[^"]*">\n<figcaption>([^<]*)</figcaption>.*?<thead><tr>(.*?)</tr></thead>'
+                      r'(.*?)</tbody>', sec.group(1), re.S)
+    if [f[0] for f in figs] != list(BLOCKS):
+        fail(f'brp report\'s charts are {[f[0] for f in figs]}, the Summary\'s {list(BLOCKS)}')
+    for (title, thead, tbody), (_, head, data, _) in zip(figs, found.values()):
+        lead = 3 if head[1:3] == ['From', 'To'] else 1
+        series = re.findall(r'<th scope="col">([^<]*)</th>', thead)[1:]
+        rows = re.findall(r'<th scope="row">([^<]*)</th>', tbody)
+        if series != [h for h in head[lead:] if h]:
+            fail(f'{title}: brp report\'s series {series}, the Summary\'s {head[lead:]}')
+        if rows != [r[0] for r in data]:
+            fail(f'{title}: brp report\'s rows {rows}, the Summary\'s {[r[0] for r in data]}')
+    print('brp report: the same six charts, titles, rows, series, bins and figures as the Summary')
 
 
 def blocks(ws):
@@ -195,7 +257,9 @@ def check_charts(xlsx, found):
             name = s.find('c:tx/c:strRef/c:f', NS).text
             cat = s.find('c:cat//c:f', NS).text
             val = s.find('c:val/c:numRef/c:f', NS).text
-            colour = s.find('c:spPr/a:solidFill/a:srgbClr', NS).get('val').upper()
+            solid = s.find('c:spPr/a:solidFill/a:srgbClr', NS)
+            stripes = s.find('c:spPr/a:pattFill/a:bgClr/a:srgbClr', NS)  # side 1: white stripes on its colour
+            colour = (solid if solid is not None else stripes).get('val').upper()
             mn = re.fullmatch(r'Summary!\$([A-Z])\$(\d+)', name)
             mv = re.fullmatch(r'Summary!\$([A-Z])\$(\d+):\$([A-Z])\$(\d+)', val)
             if cat != f'Summary!$A${first}:$A${last}':
@@ -208,6 +272,8 @@ def check_charts(xlsx, found):
                 fail(f'{title}, {label}: colour {colour} is not of the Okabe-Ito palette')
             if label in SIDE_COLOUR and colour != SIDE_COLOUR[label]:
                 fail(f'{title}, {label}: colour {colour}, expected {SIDE_COLOUR[label]}')
+            if (label == 'Side 1') != (stripes is not None):
+                fail(f'{title}, {label}: {"no" if label == "Side 1" else ""} stripes (side 1 alone has them, for print)')
     if sorted(seen) != sorted(BLOCKS):
         fail(f'charts {seen}, expected one each of {list(BLOCKS)}')
     print(f'charts: {len(names)} on Summary, each over its block\'s rows, Okabe-Ito colours')
@@ -330,13 +396,14 @@ def main():
         sys.exit(77)
     tmp = tempfile.mkdtemp(prefix='brp-summary.')
     try:
-        xlsx = export(brp, root, tmp)
+        xlsx, logs = export(brp, root, tmp)
         found = check_tables(xlsx)
         if lo:
             check_pdf(tmp, xlsx, found)
             check_added_row(tmp, xlsx, found)
         else:
             check_charts(xlsx, found)
+            check_report(brp, logs, tmp, found)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -4,9 +4,18 @@
 Usage: palette.py SRCROOT
        palette.py --self
 
-The palette is the table `palette[PAL_COUNT]` of libreplay/src/export/export_xlsx.c (the XLSX
-Summary's charts); the pairs of colours a chart shows side by side are the `{ PAL_A, PAL_B }` of
-its `chart_specs`. Fails when
+Three palettes, each checked the same way:
+
+- the workbook's (the XLSX Summary's charts): the table `palette[PAL_COUNT]` of
+  libreplay/src/export/export_xlsx.c; the pairs a chart shows side by side are the
+  `{ PAL_A, PAL_B }` of its `chart_specs`;
+- brp report's: the table `brp_palette[]` of tools/brp/svg.c (rows `{ "name", "#RRGGBB" }`); the
+  pairs are the `{ BRP_A, BRP_B }` series colours of tools/brp/cmd_report.c;
+- brp view's course charts: the custom properties `--side0`, `--side1`, `--dispute` of
+  tools/brp/view/view.css; every two are shown together.
+
+And the three must agree on the sides: side 0 and side 1 have one colour each in all three
+(PAL_SIDE0/PAL_SIDE1, brp_palette's first two rows, --side0/--side1). A palette fails when
 
 - two colours of the palette are closer than MIN_DELTA_E (CIE 1976 ΔE*ab in CIELAB, D65) as a
   person with normal colour vision sees them, or as one with protanopia, deuteranopia or
@@ -45,6 +54,15 @@ MACHADO = {
 
 PALETTE = re.compile(r'\[PAL_(\w+)\]\s*=\s*0x([0-9A-Fa-f]{6})')
 PAIR = re.compile(r'\{\s*PAL_(\w+)\s*,\s*PAL_(\w+)\s*\}')
+SVG_PALETTE = re.compile(r'\{\s*"([^"]+)"\s*,\s*"#([0-9A-Fa-f]{6})"\s*\}')
+SVG_ENUM = re.compile(r'enum brp_colour\s*\{(.*?)\}', re.S)
+SVG_PAIR = re.compile(r'\{\s*BRP_(\w+)\s*,\s*BRP_(\w+)\s*\}')
+CSS_COLOUR = re.compile(r'--(side\d|dispute)\s*:\s*#([0-9A-Fa-f]{6})\s*;')
+
+
+def rgb(hexrgb):
+    v = int(hexrgb, 16)
+    return ((v >> 16) & 255, (v >> 8) & 255, v & 255)
 
 
 def parse_palette(text):
@@ -59,6 +77,36 @@ def parse_palette(text):
 def parse_pairs(text):
     """The distinct pairs (NAME, NAME) of colours a chart shows side by side: `{ PAL_A, PAL_B }`."""
     return sorted({tuple(p) for p in PAIR.findall(text) if p[0] != p[1]})
+
+
+def parse_svg_palette(header, source):
+    """{NAME: (r, g, b)} of svg.c's `brp_palette` rows, named by svg.h's `enum brp_colour` (BLUE, ...)."""
+    m = SVG_ENUM.search(header)
+    names = re.findall(r'BRP_(\w+)', m.group(1)) if m else []
+    names = [n for n in names if n != 'NCOLOURS']
+    rows = SVG_PALETTE.findall(source)
+    return {n: rgb(h) for n, (_, h) in zip(names, rows)} if len(names) == len(rows) else {}
+
+
+def parse_svg_pairs(text):
+    """The pairs of series colours of brp report's charts: `{ BRP_A, BRP_B }`."""
+    return sorted({tuple(p) for p in SVG_PAIR.findall(text) if p[0] != p[1]})
+
+
+def parse_css(text):
+    """{NAME: (r, g, b)} of the custom properties --side0, --side1, --dispute of a style sheet."""
+    return {n.upper(): rgb(h) for n, h in CSS_COLOUR.findall(text)}
+
+
+def sides_agree(xlsx, svg, css):
+    """The failures: side 0's and side 1's colour is not one and the same in the three palettes."""
+    bad = []
+    for side, names in ((0, ('SIDE0', 'BLUE', 'SIDE0')), (1, ('SIDE1', 'VERMILLION', 'SIDE1'))):
+        got = {'export_xlsx.c': xlsx.get(names[0]), 'svg.c': svg.get(names[1]), 'view.css': css.get(names[2])}
+        if None in got.values() or len(set(got.values())) != 1:
+            bad.append(f'side {side} has different colours: ' +
+                       ', '.join(f'{k} {"#%02X%02X%02X" % v if v else "none"}' for k, v in got.items()))
+    return bad
 
 
 def to_linear(c):
@@ -132,6 +180,20 @@ def self_test():
     p = parse_palette(src)
     if p != {'RED': (255, 0, 0), 'GREEN': (0, 160, 0)} or parse_pairs(src) != [('RED', 'GREEN')]:
         fails.append(f'parsing: {p}, {parse_pairs(src)}')
+    svg_h = 'enum brp_colour {\n\tBRP_BLUE, /* side 0 */\n\tBRP_VERMILLION,\n\tBRP_NCOLOURS\n};'
+    svg_c = '{ "blue", "#0072B2" },\n{ "vermillion", "#D55E00" },'
+    sp = parse_svg_palette(svg_h, svg_c)
+    css = parse_css(':root { --side0: #0072B2; --side1: #D55E00; --dispute: #000000; }')
+    if sp != {'BLUE': (0, 0x72, 0xB2), 'VERMILLION': (0xD5, 0x5E, 0)} or \
+            parse_svg_pairs('{ BRP_BLUE, BRP_VERMILLION }') != [('BLUE', 'VERMILLION')]:
+        fails.append(f'parsing svg.c: {sp}')
+    if css != {'SIDE0': (0, 0x72, 0xB2), 'SIDE1': (0xD5, 0x5E, 0), 'DISPUTE': (0, 0, 0)}:
+        fails.append(f'parsing view.css: {css}')
+    xl = {'SIDE0': (0, 0x72, 0xB2), 'SIDE1': (0xD5, 0x5E, 0)}
+    if sides_agree(xl, sp, css):
+        fails.append('the same sides do not agree: ' + '; '.join(sides_agree(xl, sp, css)))
+    if not sides_agree(xl, sp, dict(css, SIDE1=(0xE6, 0x9F, 0))):
+        fails.append('side 1 orange in view.css, vermillion elsewhere: agreed')
     if not any('deuteranopia' in b for b in check(p, [])):
         fails.append('red and green pass under deuteranopia')
     same_l = {'A': (0x00, 0x72, 0xB2), 'B': (0x98, 0x5E, 0x78)}  # blue and a mauve of about one lightness
@@ -144,15 +206,25 @@ def main():
     if sys.argv[1:] == ['--self']:
         fails = self_test()
     elif len(sys.argv) == 2:
-        path = os.path.join(sys.argv[1], 'libreplay', 'src', 'export', 'export_xlsx.c')
-        with open(path, encoding='utf-8') as f:
-            text = f.read()
-        palette, pairs = parse_palette(text), parse_pairs(text)
-        fails = check(palette, pairs)
+        def read(*parts):
+            with open(os.path.join(sys.argv[1], *parts), encoding='utf-8') as f:
+                return f.read()
+        xlsx_c = read('libreplay', 'src', 'export', 'export_xlsx.c')
+        svg = parse_svg_palette(read('tools', 'brp', 'svg.h'), read('tools', 'brp', 'svg.c'))
+        css = parse_css(read('tools', 'brp', 'view', 'view.css'))
+        palettes = [('export_xlsx.c', parse_palette(xlsx_c), parse_pairs(xlsx_c)),
+                    ('svg.c', svg, parse_svg_pairs(read('tools', 'brp', 'cmd_report.c'))),
+                    ('view.css', css, list(itertools.combinations(sorted(css), 2)))]
+        fails = []
+        for name, palette, pairs in palettes:
+            fails += [f'{name}: {b}' for b in check(palette, pairs)]
+        fails += sides_agree(palettes[0][1], svg, css)
         if not fails:
-            print(f'{len(palette)} colours, {len(pairs)} pairs side by side: apart under normal vision, '
-                  f'protanopia, deuteranopia, tritanopia (ΔE >= {MIN_DELTA_E}, '
-                  f'side by side >= {MIN_DELTA_E_PAIR}) and in greyscale (ΔL* >= {MIN_DELTA_L})')
+            for name, palette, pairs in palettes:
+                print(f'{name}: {len(palette)} colours, {len(pairs)} pairs side by side: apart under normal vision, '
+                      f'protanopia, deuteranopia, tritanopia (ΔE >= {MIN_DELTA_E}, '
+                      f'side by side >= {MIN_DELTA_E_PAIR}) and in greyscale (ΔL* >= {MIN_DELTA_L})')
+            print('side 0 and side 1: one colour each in the three')
     else:
         print(__doc__)
         return 2

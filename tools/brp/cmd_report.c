@@ -18,10 +18,11 @@ static void usage(FILE *f)
 	      "holds: how many logs of each verdict, the disputed ones linked to their brp view\n"
 	      "page when one lies beside the log (FILE.html for FILE.brp; the first 100 are\n"
 	      "listed), brp stats' figures for the whole corpus and for each profile and table\n"
-	      "size, and for each of these charts drawn as SVG: wins by place in the order of\n"
-	      "play and by side, each side's deal scores, deal length in turns, canastras of\n"
-	      "each category a deal, pile takes and frozen piles a deal. The page is one file\n"
-	      "that needs no network and no JavaScript. Paths are given as to brp stats.\n"
+	      "size, and for each of these the charts of brp export --xlsx's Summary sheet,\n"
+	      "drawn as SVG: wins by seat and by side, deal scores, deal length in turns,\n"
+	      "canastras of each category per deal, pile takes and frozen piles. The page is\n"
+	      "one file that needs no network and no JavaScript. Paths are given as to brp\n"
+	      "stats.\n"
 	      "\n"
 	      "  -o, --output FILE  write the page to FILE\n"
 	      "      --json       one JSON object with the same figures, on standard output\n"
@@ -41,25 +42,45 @@ static void usage(FILE *f)
 	      f);
 }
 
-/* The bins of the histograms: fixed, so that the page's size does not grow with the corpus. */
+/*
+ * The bins of the distributions: the workbook's Summary sheet's
+ * (export_xlsx.c: score_bins, turn_bins, pile_bins), so that the report and
+ * the workbook of one corpus draw the same bars; lo <= v < hi, OPEN_LO and
+ * OPEN_HI leave that end open. xlsx-summary checks that the two agree.
+ */
+struct bin {
+	int lo, hi;
+};
+#define OPEN_LO INT_MIN
+#define OPEN_HI INT_MAX
+static const struct bin score_bins[] = { { OPEN_LO, 0 }, { 0, 250 },       { 250, 500 },   { 500, 750 },
+	                                     { 750, 1000 },  { 1000, 1250 },   { 1250, 1500 }, { 1500, 1750 },
+	                                     { 1750, 2000 }, { 2000, OPEN_HI } };
+static const struct bin turn_bins[] = { { OPEN_LO, 20 }, { 20, 30 }, { 30, 40 }, { 40, 50 },
+	                                    { 50, 60 },      { 60, 70 }, { 70, 80 }, { 80, OPEN_HI } };
+static const struct bin pile_bins[] = { { 0, 1 },  { 1, 2 },   { 2, 3 },   { 3, 6 },
+	                                    { 6, 11 }, { 11, 16 }, { 16, 21 }, { 21, OPEN_HI } };
+#define NBINS(b) ((int)(sizeof(b) / sizeof(b[0])))
 enum {
-	SCORE_FROM = -2000, /* the first bin holds every score below SCORE_FROM + SCORE_WIDTH */
-	SCORE_WIDTH = 100,
-	SCORE_BINS = 80, /* the last holds every score from 5900 up */
-	TURN_WIDTH = 5,
-	TURN_BINS = 41,     /* 0-4 turns ... 195-199, and 200 or more */
-	DISPUTED_MAX = 100, /* disputed logs listed by name; the rest are counted */
-	TABLE_SIZES = 2     /* 2 or 4 players */
+	SCORE_BINS = NBINS(score_bins),
+	TURN_BINS = NBINS(turn_bins),
+	PILE_BINS = NBINS(pile_bins),
+	NCAT = RPL_CANASTRA_NCAT - 1, /* dirty, clean, clean13, clean14, dirty14: deal_scores' column order */
+	DISPUTED_MAX = 100,           /* disputed logs listed by name; the rest are counted */
+	TABLE_SIZES = 2               /* 2 or 4 players */
 };
 
-/* What a profile and table size's logs hold (all longs: added as an array). */
+/* What a profile and table size's logs hold, as the Summary sheet counts it (all longs: added as an array). */
 struct figures {
 	struct brp_counts c;
-	long wins_place[RPL_MAX_SEATS]; /* matches won by the side of the seat that moved 1st, 2nd... */
-	long wins_side[2];
+	long seat_out[RPL_MAX_SEATS];  /* deals each seat went out */
+	long seat_wins[RPL_MAX_SEATS]; /* matches won by each seat's side, of the matches with that seat */
+	long side_wins[2], side_out[2];
 	long no_winner; /* a match over without a winning side */
-	long scores[SCORE_BINS];
+	long scores[2][SCORE_BINS];
 	long turns[TURN_BINS];
+	long taken[PILE_BINS], frozen[PILE_BINS];
+	long cats[2][NCAT]; /* canastras of each category each side made, over c.deals deals */
 };
 
 static void figures_add(struct figures *to, const struct figures *f)
@@ -68,6 +89,12 @@ static void figures_add(struct figures *to, const struct figures *f)
 	const long *b = (const long *)f;
 	for (size_t i = 0; i < sizeof(*to) / sizeof(long); i++)
 		a[i] += b[i];
+}
+
+static void bins_count(const struct bin *bins, int n, long *counts, int v)
+{
+	for (int i = 0; i < n; i++)
+		counts[i] += (bins[i].lo == OPEN_LO || v >= bins[i].lo) && (bins[i].hi == OPEN_HI || v < bins[i].hi);
 }
 
 /* One log's figures, its group (-1: none known) and why it could not be read. */
@@ -80,7 +107,7 @@ struct rresult {
 /* What a log's pass sees beside the counting: its group, its first dealer, each deal's end. */
 struct watch {
 	struct figures *fig;
-	int group, first_dealer, players;
+	int group, players;
 };
 
 static int profile_index(const char *profile)
@@ -100,11 +127,6 @@ static int nprofiles(void)
 	return n;
 }
 
-static int clamp(int i, int n)
-{
-	return i < 0 ? 0 : i >= n ? n - 1 : i;
-}
-
 static int watch_after(void *ctx, const rpl_event *ev, const rpl_game *g)
 {
 	struct watch *w = ctx;
@@ -112,20 +134,25 @@ static int watch_after(void *ctx, const rpl_event *ev, const rpl_game *g)
 	if (w->group < 0 && ev->kind == RPL_EV_DEAL) {
 		int p = profile_index(rpl_rules_profile(rpl_game_rules(g)));
 		w->players = rpl_game_players(g);
-		w->first_dealer = rpl_game_dealer(g);
 		if (p >= 0)
 			w->group = p * TABLE_SIZES + (w->players == 4);
 	}
 	if (ev->kind == RPL_EV_ACTION && rpl_game_phase(g) >= RPL_PHASE_DEAL_OVER) {
 		rpl_deal_stats st;
 		rpl_game_deal_stats(g, &st);
-		w->fig->turns[clamp(st.turns / TURN_WIDTH, TURN_BINS)]++;
+		bins_count(turn_bins, TURN_BINS, w->fig->turns, st.turns);
+		bins_count(pile_bins, PILE_BINS, w->fig->taken, st.pile_taken);
+		bins_count(pile_bins, PILE_BINS, w->fig->frozen, st.pile_frozen);
+		if (st.out_seat >= 0 && st.out_seat < RPL_MAX_SEATS) {
+			w->fig->seat_out[st.out_seat]++;
+			w->fig->side_out[st.out_seat % 2]++;
+		}
 		for (int s = 0; s < 2; s++) {
 			rpl_score sc;
-			int32_t t;
 			rpl_game_deal_score(g, s, &sc);
-			t = sc.total - SCORE_FROM;
-			w->fig->scores[clamp(t < 0 ? -1 : (int)(t / SCORE_WIDTH), SCORE_BINS)]++;
+			bins_count(score_bins, SCORE_BINS, w->fig->scores[s], sc.total);
+			for (int k = 0; k < NCAT; k++)
+				w->fig->cats[s][k] += sc.canastras[k + 1];
 		}
 	}
 	return 0;
@@ -136,7 +163,7 @@ static void count_file(const char *path, void *result, void *ud)
 {
 	struct rresult *r = result;
 	struct figures mine;
-	struct watch w = { &mine, -1, 0, 0 };
+	struct watch w = { &mine, -1, 0 };
 	rpl_verify_observer obs = { &w, NULL, watch_after };
 	rpl_verdict v;
 
@@ -150,10 +177,9 @@ static void count_file(const char *path, void *result, void *ud)
 		return; /* its verdict alone is counted, as brp stats counts it */
 	mine.c = r->fig.c;
 	if (v.winner >= 0 && w.players > 0) {
-		for (int k = 0; k < w.players; k++)
-			if ((w.first_dealer + 1 + k) % w.players % 2 == v.winner)
-				mine.wins_place[k]++;
-		mine.wins_side[v.winner & 1]++;
+		for (int k = v.winner & 1; k < w.players; k += 2)
+			mine.seat_wins[k]++;
+		mine.side_wins[v.winner & 1]++;
 	} else {
 		mine.no_winner++;
 	}
@@ -290,21 +316,54 @@ static void json_longs(FILE *f, const long *v, int n)
 	fputc(']', f);
 }
 
+static void json_bins(FILE *f, const struct bin *bins, int n)
+{
+	fputc('[', f);
+	for (int i = 0; i < n; i++) {
+		fprintf(f, "%s[", i ? "," : "");
+		fprintf(f, bins[i].lo == OPEN_LO ? "null," : "%d,", bins[i].lo);
+		fprintf(f, bins[i].hi == OPEN_HI ? "null]" : "%d]", bins[i].hi);
+	}
+	fputc(']', f);
+}
+
+/* A group's figures, or the corpus's (players 0: four seats, as the workbook counts them). */
 static void json_figures(FILE *f, const struct figures *g, int players)
 {
+	int seats = players ? players : RPL_MAX_SEATS;
+
 	fputs("\"stats\":", f);
 	brp_counts_print_json(f, &g->c);
-	if (players) {
-		fputs(",\"wins_by_place\":", f);
-		json_longs(f, g->wins_place, players);
+	fputs(",\"wins_by_seat\":{\"deals_gone_out\":", f);
+	json_longs(f, g->seat_out, seats);
+	fputs(",\"matches_won\":", f);
+	json_longs(f, g->seat_wins, seats);
+	fputs("},\"wins_by_side\":{\"matches_won\":", f);
+	json_longs(f, g->side_wins, 2);
+	fputs(",\"deals_gone_out\":", f);
+	json_longs(f, g->side_out, 2);
+	fprintf(f, "},\"no_winner\":%ld,\"deal_scores\":{\"bins\":", g->no_winner);
+	json_bins(f, score_bins, SCORE_BINS);
+	for (int s = 0; s < 2; s++) {
+		fprintf(f, ",\"side%d\":", s);
+		json_longs(f, g->scores[s], SCORE_BINS);
 	}
-	fputs(",\"wins_by_side\":", f);
-	json_longs(f, g->wins_side, 2);
-	fprintf(f, ",\"no_winner\":%ld", g->no_winner);
-	fprintf(f, ",\"deal_scores\":{\"from\":%d,\"width\":%d,\"counts\":", SCORE_FROM, SCORE_WIDTH);
-	json_longs(f, g->scores, SCORE_BINS);
-	fprintf(f, "},\"deal_turns\":{\"from\":0,\"width\":%d,\"counts\":", TURN_WIDTH);
+	fputs("},\"deal_turns\":{\"bins\":", f);
+	json_bins(f, turn_bins, TURN_BINS);
+	fputs(",\"deals\":", f);
 	json_longs(f, g->turns, TURN_BINS);
+	fputs("},\"canastras\":{\"deals\":", f);
+	fprintf(f, "%ld", g->c.deals);
+	for (int s = 0; s < 2; s++) {
+		fprintf(f, ",\"side%d\":", s);
+		json_longs(f, g->cats[s], NCAT);
+	}
+	fputs("},\"piles\":{\"bins\":", f);
+	json_bins(f, pile_bins, PILE_BINS);
+	fputs(",\"taken\":", f);
+	json_longs(f, g->taken, PILE_BINS);
+	fputs(",\"frozen\":", f);
+	json_longs(f, g->frozen, PILE_BINS);
 	fputc('}', f);
 }
 
@@ -401,143 +460,122 @@ static void html_verdicts(FILE *f, const struct rtotal *t)
 	fputs("</section>\n", f);
 }
 
-/* The wins: by place in the order of play, and by side (ids id-c1 and id-c2). */
+/*
+ * The charts: the workbook's Summary sheet's, chart for chart (export_xlsx.c;
+ * docs/schema.md, "The Summary sheet", says what each counts): the same
+ * titles, categories, series, bins and colours.
+ */
+static const int sides_colours[] = { BRP_BLUE, BRP_VERMILLION };
+static const char *const sides_names[] = { "Side 0", "Side 1" };
+
+/* A bin's name, as the workbook's table gives it. */
+static void bin_label(const struct bin *b, char *buf, size_t size)
+{
+	if (b->lo == OPEN_LO)
+		snprintf(buf, size, "under %d", b->hi);
+	else if (b->hi == OPEN_HI)
+		snprintf(buf, size, "%d or more", b->lo);
+	else if (b->hi - b->lo == 1)
+		snprintf(buf, size, "%d", b->lo);
+	else
+		snprintf(buf, size, "%d to %d", b->lo, b->hi - 1);
+}
+
+/* The chart of a distribution: a category a bin, nseries counts a bin (counts[k][i]). */
+static void chart_bins(FILE *f, struct brp_chart *c, const struct bin *bins, int n, const long *const *counts)
+{
+	char lab[12][32];
+	const char *labels[12];
+	double v[12 * BRP_SERIES_MAX];
+
+	for (int i = 0; i < n && i < 12; i++) {
+		bin_label(&bins[i], lab[i], sizeof(lab[i]));
+		labels[i] = lab[i];
+		for (int k = 0; k < c->nseries; k++)
+			v[i * c->nseries + k] = (double)counts[k][i];
+	}
+	c->n = n < 12 ? n : 12;
+	c->labels = labels;
+	c->values = v;
+	brp_svg_chart(f, c);
+}
+
+/* The wins: by seat and by side (ids id-c1 and id-c2). */
 static void charts_wins(FILE *f, const struct figures *g, const char *id, int players)
 {
-	static const char *const places[] = { "1st", "2nd", "3rd", "4th" };
-	static const char *const place_rows[] = { "1st to play", "2nd to play", "3rd to play", "4th to play" };
-	static const char *const sides[] = { "side 0", "side 1" };
-	static const char *const side_rows[] = { "side 0 (seats 0 and 2)", "side 1 (seats 1 and 3)" };
-	static const char *const side_rows2[] = { "side 0 (seat 0)", "side 1 (seat 1)" };
-	static const int place_colours[] = { BRP_BLUE, BRP_VERMILLION, BRP_BLUE, BRP_VERMILLION };
-	static const int side_colours[] = { BRP_BLUE, BRP_VERMILLION };
+	static const char *const seats[] = { "Seat 0", "Seat 1", "Seat 2", "Seat 3" };
+	static const char *const seat_series[] = { "Deals gone out", "Matches won by its side" };
+	static const int seat_colours[] = { BRP_GREEN, BRP_ORANGE };
+	static const char *const side_cats[] = { "Matches won", "Deals gone out" };
 	char cid[2][64];
-	double v[RPL_MAX_SEATS];
+	double v[RPL_MAX_SEATS * 2];
 	struct brp_chart c;
 
 	snprintf(cid[0], sizeof(cid[0]), "%s-c1", id);
 	snprintf(cid[1], sizeof(cid[1]), "%s-c2", id);
-	for (int k = 0; k < players; k++)
-		v[k] = (double)g->wins_place[k];
+	for (int k = 0; k < players; k++) {
+		v[2 * k] = (double)g->seat_out[k];
+		v[2 * k + 1] = (double)g->seat_wins[k];
+	}
 	c = (struct brp_chart){ cid[0],
-		                    "Wins by place in the order of play",
-		                    "Matches won by the side of the seat that played first, second and so on in the "
-		                    "match; the 1st and 3rd share a side, and so its wins (blue: the side that played "
-		                    "first, vermillion: the other).",
-		                    "place in the order of play",
-		                    "matches won",
+		                    "Wins by seat",
+		                    "For each seat, the deals it went out (ended the deal by melding its hand), and the "
+		                    "matches its side won; seats 0 and 2 make side 0, seats 1 and 3 side 1.",
+		                    "Seat",
+		                    "Deals or matches",
 		                    players,
-		                    places,
-		                    place_rows,
+		                    seats,
+		                    2,
+		                    seat_series,
 		                    v,
-		                    place_colours,
-		                    0,
+		                    seat_colours,
 		                    0 };
 	brp_svg_chart(f, &c);
-	for (int s = 0; s < 2; s++)
-		v[s] = (double)g->wins_side[s];
+	for (int s = 0; s < 2; s++) {
+		v[s] = (double)g->side_wins[s];
+		v[2 + s] = (double)g->side_out[s];
+	}
 	c = (struct brp_chart){ cid[1],
 		                    "Wins by side",
-		                    "Matches won by each side: side 0 holds seats 0 and 2 (seat 0 alone at two), side 1 "
-		                    "seats 1 and 3.",
-		                    "side",
-		                    "matches won",
+		                    "The matches each side won, and the deals each side went out (side 0 in blue, side 1 "
+		                    "in vermillion).",
+		                    "Matches or deals",
+		                    "Deals or matches",
 		                    2,
-		                    sides,
-		                    players == 2 ? side_rows2 : side_rows,
+		                    side_cats,
+		                    2,
+		                    sides_names,
 		                    v,
-		                    side_colours,
-		                    0,
+		                    sides_colours,
 		                    0 };
 	brp_svg_chart(f, &c);
 }
 
-/*
- * A histogram of fixed bins (n of them, width wide from from; the first
- * open below when open_low, the last open above), drawn from the first bin
- * that holds a count to the last: chart c with its texts set.
- */
-static void chart_bins(FILE *f, struct brp_chart *c, const long *bins, int n, int from, int width, int open_low)
+/* The canastras of each category a side made in a deal, on average (id id-c5). */
+static void chart_canastras(FILE *f, const struct figures *g, const char *id)
 {
-	enum { MAXBINS = SCORE_BINS > TURN_BINS ? SCORE_BINS : TURN_BINS };
-	char lab[MAXBINS][16], row[MAXBINS][40];
-	const char *labels[MAXBINS], *rows[MAXBINS];
-	double v[MAXBINS];
-	int lo, hi;
-
-	for (lo = 0; lo < n - 1 && !bins[lo]; lo++)
-		;
-	for (hi = n - 1; hi > lo && !bins[hi]; hi--)
-		;
-	for (int i = lo; i <= hi; i++) {
-		int start = from + i * width, k = i - lo;
-		snprintf(lab[k], sizeof(lab[k]), "%d", start);
-		if (i == 0 && open_low)
-			snprintf(row[k], sizeof(row[k]), "below %d", start + width);
-		else if (i == n - 1)
-			snprintf(row[k], sizeof(row[k]), "%d or more", start);
-		else
-			snprintf(row[k], sizeof(row[k]), "%d to %d", start, start + width - 1);
-		labels[k] = lab[k];
-		rows[k] = row[k];
-		v[k] = (double)bins[i];
-	}
-	c->n = hi - lo + 1;
-	c->labels = labels;
-	c->rows = rows;
-	c->values = v;
-	c->histogram = 1;
-	brp_svg_chart(f, c);
-}
-
-static double per(long a, long b)
-{
-	return b ? (double)a / (double)b : 0.0;
-}
-
-/* The averages a deal: canastras of each category, pile takes and frozen piles (ids id-c5 and id-c6). */
-static void charts_means(FILE *f, const struct figures *g, const char *id)
-{
-	static const char *const piles[] = { "pile taken", "pile frozen" };
-	static const int pile_colours[] = { BRP_ORANGE, BRP_SKY_BLUE };
-	const char *cats[RPL_CANASTRA_NCAT];
-	char cid[2][64];
-	double v[RPL_CANASTRA_NCAT];
+	const char *cats[NCAT];
+	char cid[64];
+	double v[NCAT * 2];
 	struct brp_chart c;
 
-	snprintf(cid[0], sizeof(cid[0]), "%s-c5", id);
-	snprintf(cid[1], sizeof(cid[1]), "%s-c6", id);
-	for (int k = 1; k < RPL_CANASTRA_NCAT; k++) {
-		cats[k - 1] = rpl_canastra_name(k);
-		v[k - 1] = per(g->c.canastras[k], g->c.deals);
+	snprintf(cid, sizeof(cid), "%s-c5", id);
+	for (int k = 0; k < NCAT; k++) {
+		cats[k] = rpl_canastra_name(k + 1);
+		for (int s = 0; s < 2; s++)
+			v[2 * k + s] = g->c.deals ? (double)g->cats[s][k] / (double)g->c.deals : 0.0;
 	}
-	c = (struct brp_chart){ cid[0],
-		                    "Canastras a deal",
-		                    "How many canastras of each category a deal brings, both sides together, on average.",
-		                    "canastra category",
-		                    "canastras a deal",
-		                    RPL_CANASTRA_NCAT - 1,
+	c = (struct brp_chart){ cid,
+		                    "Canastras per deal",
+		                    "How many canastras of each category a side made in a deal, on average over its deals.",
+		                    "Category",
+		                    "Canastras a side made, on average",
+		                    NCAT,
 		                    cats,
-		                    NULL,
-		                    v,
-		                    NULL,
-		                    0,
-		                    3 };
-	brp_svg_chart(f, &c);
-	v[0] = per(g->c.pile_taken, g->c.deals);
-	v[1] = per(g->c.pile_frozen, g->c.deals);
-	c = (struct brp_chart){ cid[1],
-		                    "Pile takes and frozen piles",
-		                    "How often a deal sees the pile taken, and the pile frozen by a wild discarded, on "
-		                    "average.",
-		                    "event",
-		                    "times a deal",
 		                    2,
-		                    piles,
-		                    NULL,
+		                    sides_names,
 		                    v,
-		                    pile_colours,
-		                    0,
+		                    sides_colours,
 		                    3 };
 	brp_svg_chart(f, &c);
 }
@@ -545,41 +583,62 @@ static void charts_means(FILE *f, const struct figures *g, const char *id)
 /* The charts of a group (id: its id in the page; players: its table size). */
 static void html_charts(FILE *f, const struct figures *g, const char *id, int players)
 {
-	char cid[2][64];
+	static const char *const deals_name[] = { "Deals" };
+	static const int sky[] = { BRP_SKY_BLUE };
+	static const char *const pile_names[] = { "Pile takes", "Frozen piles" };
+	static const int pile_colours[] = { BRP_ORANGE, BRP_GREEN };
+	const long *scores[2] = { g->scores[0], g->scores[1] }, *turns[1] = { g->turns },
+			   *piles[2] = { g->taken, g->frozen };
+	char cid[3][64];
 	struct brp_chart c;
 
 	snprintf(cid[0], sizeof(cid[0]), "%s-c3", id);
 	snprintf(cid[1], sizeof(cid[1]), "%s-c4", id);
+	snprintf(cid[2], sizeof(cid[2]), "%s-c6", id);
 	fputs("<div class=\"charts\">\n", f);
 	charts_wins(f, g, id, players);
 	c = (struct brp_chart){ cid[0],
 		                    "Deal scores",
-		                    "How each side's score of a deal spreads, in bins of 100 points: each deal counts "
-		                    "twice, once a side.",
-		                    "deal score (bins of 100 points)",
-		                    "side-deals",
+		                    "How many deals gave a side a score (its points for the deal) in each bin of 250 "
+		                    "points, the two sides side by side.",
+		                    "Points a side scored in a deal",
+		                    "Deals",
 		                    0,
 		                    NULL,
+		                    2,
+		                    sides_names,
 		                    NULL,
-		                    NULL,
-		                    NULL,
-		                    1,
+		                    sides_colours,
 		                    0 };
-	chart_bins(f, &c, g->scores, SCORE_BINS, SCORE_FROM, SCORE_WIDTH, 1);
+	chart_bins(f, &c, score_bins, SCORE_BINS, scores);
 	c = (struct brp_chart){ cid[1],
 		                    "Deal length",
-		                    "How many turns a deal ran, in bins of 5 turns.",
-		                    "turns in the deal (bins of 5)",
-		                    "deals",
+		                    "How many deals took each number of turns, in bins of 10.",
+		                    "Turns in a deal",
+		                    "Deals",
 		                    0,
 		                    NULL,
-		                    NULL,
-		                    NULL,
-		                    NULL,
 		                    1,
+		                    deals_name,
+		                    NULL,
+		                    sky,
 		                    0 };
-	chart_bins(f, &c, g->turns, TURN_BINS, 0, TURN_WIDTH, 0);
-	charts_means(f, g, id);
+	chart_bins(f, &c, turn_bins, TURN_BINS, turns);
+	chart_canastras(f, g, id);
+	c = (struct brp_chart){ cid[2],
+		                    "Pile takes and frozen piles",
+		                    "How many deals had the pile taken 0, 1, 2, 3 to 5, ... times, and how many had it "
+		                    "frozen that many times.",
+		                    "Times in a deal",
+		                    "Deals",
+		                    0,
+		                    NULL,
+		                    2,
+		                    pile_names,
+		                    NULL,
+		                    pile_colours,
+		                    0 };
+	chart_bins(f, &c, pile_bins, PILE_BINS, piles);
 	fputs("</div>\n", f);
 }
 

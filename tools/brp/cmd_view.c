@@ -20,6 +20,7 @@
  * bytes a position beside them).
  */
 #include "brp.h"
+#include "svg.h" /* brp_html_text */
 
 #include <errno.h>
 #include <stdlib.h>
@@ -102,21 +103,6 @@ struct view {
 	size_t nbytes;
 	struct brp_course *course; /* what the course charts need of each position (view_course.c) */
 };
-
-/* Write s as the text of an HTML element or attribute. */
-static void html_text(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
 
 /* Write s as a JSON string that is safe inside a <script> element. */
 static void json_text(FILE *f, const char *s)
@@ -381,7 +367,7 @@ static void summary_match(FILE *f, const rpl_match_info *info)
 	      f);
 	for (int s = 0; s < info->nplayers; s++) {
 		fprintf(f, "<tr><td>%d</td><td>", s);
-		html_text(f, seat_name(info, s)[0] ? seat_name(info, s) : "(unnamed)");
+		brp_html_text(f, seat_name(info, s)[0] ? seat_name(info, s) : "(unnamed)");
 		fprintf(f, "</td><td>%d</td><td>", s % 2);
 		if (info->nplayers == 4)
 			fprintf(f, "seat %d", (s + 2) % 4);
@@ -390,7 +376,7 @@ static void summary_match(FILE *f, const rpl_match_info *info)
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n<p class=\"rules\"><b>Rules</b> ", f);
-	html_text(f, rpl_rules_profile(info->rules));
+	brp_html_text(f, rpl_rules_profile(info->rules));
 	for (size_t i = 0; i < np; i++) {
 		const rpl_param_info *pi = rpl_rules_param_info(i);
 		char val[64];
@@ -399,7 +385,7 @@ static void summary_match(FILE *f, const rpl_match_info *info)
 		rpl_rules_get(info->rules, pi->name, val, sizeof(val));
 		fputs(over++ ? ", " : ", differing from the profile: ", f);
 		fprintf(f, "<code>%s=", pi->name);
-		html_text(f, val);
+		brp_html_text(f, val);
 		fputs("</code>", f);
 	}
 	if (!over)
@@ -421,9 +407,9 @@ static void summary_match(FILE *f, const rpl_match_info *info)
 		fputs("<p class=\"meta\"><b>Metadata</b>", f);
 		for (size_t i = 0; i < info->nmeta; i++) {
 			fputs(i ? "; " : " ", f);
-			html_text(f, info->meta_keys[i]);
+			brp_html_text(f, info->meta_keys[i]);
 			fputs(": ", f);
-			html_text(f, info->meta_values[i]);
+			brp_html_text(f, info->meta_values[i]);
 		}
 		fputs("</p>\n", f);
 	}
@@ -694,15 +680,15 @@ static void write_summary(FILE *f, const struct view *w, const rpl_match_info *i
 	const char *tone = verdict_tone(v, why, sizeof(why));
 
 	fputs("<header id=\"summary\">\n<h1>Match ", f);
-	html_text(f, logname);
+	brp_html_text(f, logname);
 	fputs("</h1>\n", f);
 	fprintf(f, "<div id=\"verdict\" class=\"verdict v-%s tone-%s\" data-tone=\"%s\"><p><b>Verdict</b> <code>",
 	        rpl_verdict_name(v->kind), tone, tone);
-	html_text(f, line);
+	brp_html_text(f, line);
 	fputs("</code></p>\n", f);
 	if (why[0]) {
 		fputs("<p class=\"why\">ok, but ", f);
-		html_text(f, why);
+		brp_html_text(f, why);
 		fputs("</p>\n", f);
 	}
 	fputs("<p class=\"badges\">", f);
@@ -755,7 +741,7 @@ static void write_head(FILE *head, const struct view *w, const rpl_match_info *i
 	      "script-src 'unsafe-inline'; img-src data:\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
 	      head);
-	html_text(head, base);
+	brp_html_text(head, base);
 	fputs(" - brp view</title>\n<style>\n", head);
 	fputs(view_css, head);
 	fputs("</style>\n</head>\n<body>\n", head);

@@ -14,7 +14,9 @@
  * view.css): the charts name classes only.
  */
 #include "brp.h"
+#include "svg.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,30 +130,18 @@ int brp_course_disputed(const struct brp_course *c, const rpl_verdict *v, int op
 	return open >= 0 && open < c->n ? open : -1;
 }
 
-/* A round step for an axis over span: 1, 2, 5, 10, 20, 50, ... with at most 5 steps. */
-static int32_t tick_step(int64_t span)
+/* A chart's frame (svg.h), its y axis from lo to hi (lo <= 0 <= hi) in whole numbers. */
+static struct brp_frame frame(int32_t lo, int32_t hi)
 {
-	int64_t step = 1;
-
-	for (int k = 0; span / step > 5; k++)
-		step = k % 3 == 1 ? step / 2 * 5 : step * 2;
-	return (int32_t)step;
+	struct brp_frame fr = { CW, CH, PX0, PX1, PY0, PY1, 0, 0, 0 };
+	brp_frame_range(&fr, lo, hi, 1.0);
+	return fr;
 }
 
-/* lo down and hi up to a multiple of the step the span between them takes (lo <= 0 <= hi, lo < hi). */
-static int32_t round_range(int32_t *lo, int32_t *hi)
+/* The y of value v in the frame, in whole units (the page's paths are drawn in them). */
+static int y_of(const struct brp_frame *fr, int32_t v)
 {
-	int32_t step = tick_step((int64_t)*hi - *lo);
-
-	*lo = -(int32_t)(((int64_t) - *lo + step - 1) / step * step);
-	*hi = (int32_t)(((int64_t)*hi + step - 1) / step * step);
-	return step;
-}
-
-/* The y of value v on an axis from lo to hi. */
-static int y_of(int32_t v, int32_t lo, int32_t hi)
-{
-	return PY1 - (int)((int64_t)(v - lo) * (PY1 - PY0) / (hi - lo));
+	return (int)lround(brp_frame_y(fr, v));
 }
 
 /* The x of k on an axis from 0 to n. */
@@ -160,21 +150,19 @@ static int x_of(int k, int n)
 	return PX0 + (int)((int64_t)k * (PX1 - PX0) / n);
 }
 
-/* The axes, their ticks and labels, and the legend; lo..hi: the values, n: the x axis's last number. */
-static void axes(FILE *f, int32_t lo, int32_t hi, int32_t step, int n, const char *xlabel, const char *ylabel)
+/* The axes (svg.c), the x axis numbered 0 to n, and the legend. */
+static void axes(FILE *f, const struct brp_frame *fr, int n, const char *xlabel, const char *ylabel)
 {
-	int32_t xstep = tick_step(n);
+	int xstep = (int)brp_svg_step(n, 1.0);
+	char num[16];
 
-	fprintf(f, "<g class=\"axis\"><path class=\"grid\" d=\"");
-	for (int32_t v = lo; v <= hi; v += step)
-		fprintf(f, "M%d %dH%d", PX0, y_of(v, lo, hi), PX1);
-	fprintf(f, "\"/><path d=\"M%d %dV%dH%d\"/>", PX0, PY0, PY1, PX1);
-	for (int32_t v = lo; v <= hi; v += step)
-		fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"ry\">%d</text>", PX0 - 4, y_of(v, lo, hi) + 4, (int)v);
-	for (int k = 0; k <= n; k += xstep)
-		fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"mx\">%d</text>", x_of(k, n), PY1 + 15, k);
-	fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"mx\">%s</text>", (PX0 + PX1) / 2, CH - 4, xlabel);
-	fprintf(f, "<text transform=\"translate(13 %d)rotate(-90)\" class=\"mx\">%s</text></g>\n", (PY0 + PY1) / 2, ylabel);
+	brp_svg_y_axis(f, fr, ylabel);
+	brp_svg_x_axis(f, fr);
+	for (int k = 0; k <= n; k += xstep) {
+		snprintf(num, sizeof(num), "%d", k);
+		brp_svg_x_tick(f, fr, x_of(k, n), num, 0);
+	}
+	brp_svg_x_axis_end(f, fr, xlabel);
 	/* the legend: each side by its colour, its line and its marker (the page also prints in grey) */
 	fprintf(f,
 	        "<g class=\"legend\"><path class=\"s0\" d=\"M%d 12h24\"/><circle class=\"s0\" cx=\"%d\" cy=\"12\" r=\"4\"/>"
@@ -213,7 +201,8 @@ static int turn_end(const struct brp_course *c, int i)
 static void chart_match(FILE *f, const struct brp_course *c, int disputed, const rpl_verdict *v)
 {
 	int nd = 0, ddeal = disputed >= 0 ? c->pt[disputed].deal : 0, n;
-	int32_t lo = 0, hi = 0, step;
+	int32_t lo = 0, hi = 0;
+	struct brp_frame fr;
 
 	for (int i = 0; i < c->n; i++)
 		if (c->pt[i].over && turn_end(c, i)) {
@@ -225,12 +214,9 @@ static void chart_match(FILE *f, const struct brp_course *c, int disputed, const
 		}
 	n = ddeal > nd ? ddeal : nd;
 	n = n ? n : 1; /* the x axis: deals 0 to the last ended, or the disputed one */
-	hi = hi > lo ? hi : lo + 100;
-	step = round_range(&lo, &hi);
-	fprintf(f,
-	        "<figure id=\"course-match\"><svg role=\"img\" aria-labelledby=\"cm-t cm-d\" viewBox=\"0 0 %d %d\">"
-	        "<title id=\"cm-t\">The match: each side's running total after each deal</title><desc id=\"cm-d\">",
-	        CW, CH);
+	fr = frame(lo, hi > lo ? hi : lo + 100);
+	fputs("<figure id=\"course-match\">", f);
+	brp_svg_begin(f, "cm", &fr, "", "The match: each side's running total after each deal");
 	for (int s = 0; s < 2; s++) {
 		fprintf(f, "%s %d: 0", s ? "; side" : "Side", s);
 		for (int i = 0; i < c->n; i++)
@@ -238,16 +224,16 @@ static void chart_match(FILE *f, const struct brp_course *c, int disputed, const
 				fprintf(f, ", %d after deal %d", (int)c->pt[i].total[s], (int)c->pt[i].deal);
 	}
 	fputs(".</desc>\n", f);
-	axes(f, lo, hi, step, n, "deal", "match total");
+	axes(f, &fr, n, "deal", "match total");
 	for (int s = 0; s < 2; s++) {
-		fprintf(f, "<path class=\"s%d\" d=\"M%d %d", s, x_of(0, n), y_of(0, lo, hi));
+		fprintf(f, "<path class=\"s%d\" d=\"M%d %d", s, x_of(0, n), y_of(&fr, 0));
 		for (int i = 0; i < c->n; i++)
 			if (c->pt[i].over && turn_end(c, i))
-				fprintf(f, "L%d %d", x_of(c->pt[i].deal, n), y_of(c->pt[i].total[s], lo, hi));
+				fprintf(f, "L%d %d", x_of(c->pt[i].deal, n), y_of(&fr, c->pt[i].total[s]));
 		fprintf(f, "\"/><g class=\"s%d pt\">", s);
 		for (int i = 0; i < c->n; i++)
 			if (c->pt[i].over && turn_end(c, i))
-				point(f, s, x_of(c->pt[i].deal, n), y_of(c->pt[i].total[s], lo, hi), &c->pt[i]);
+				point(f, s, x_of(c->pt[i].deal, n), y_of(&fr, c->pt[i].total[s]), &c->pt[i]);
 		fputs("</g>\n", f);
 	}
 	if (disputed >= 0) /* within its deal: between the deal before and its end */
@@ -296,37 +282,38 @@ static void chart_deal(FILE *f, const struct brp_course *c, int from, int to, in
 {
 	int deal = c->pt[from].deal, n = c->pt[to - 1].turn > 0 ? c->pt[to - 1].turn : 1;
 	int here = disputed >= from && disputed < to;
-	int32_t lo = 0, hi = 0, step;
+	int32_t lo = 0, hi = 0;
+	char id[24], attrs[96], title[96];
+	struct brp_frame fr;
 
 	for (int i = from; i < to; i++)
 		for (int s = 0; s < 2; s++) {
 			lo = c->pt[i].table[s] < lo ? c->pt[i].table[s] : lo;
 			hi = c->pt[i].table[s] > hi ? c->pt[i].table[s] : hi;
 		}
-	hi = hi > lo ? hi : lo + 100;
-	step = round_range(&lo, &hi);
-	fprintf(f,
-	        "<figure id=\"course-d%d\" class=\"deal-course\" data-deal=\"%d\"><svg role=\"img\" "
-	        "aria-labelledby=\"cd%d-t cd%d-d\" viewBox=\"0 0 %d %d\" data-x0=\"%d\" data-x1=\"%d\" "
-	        "data-turns=\"%d\"><title id=\"cd%d-t\">Deal %d: each side's points on the table, turn by turn</title>"
-	        "<desc id=\"cd%d-d\">After %d turns side 0 has %d points on the table, side 1 %d",
-	        deal, deal, deal, deal, CW, CH, PX0, PX1, n, deal, deal, deal, (int)c->pt[to - 1].turn,
+	fr = frame(lo, hi > lo ? hi : lo + 100);
+	snprintf(id, sizeof(id), "cd%d", deal);
+	snprintf(attrs, sizeof(attrs), " data-x0=\"%d\" data-x1=\"%d\" data-turns=\"%d\"", PX0, PX1, n);
+	snprintf(title, sizeof(title), "Deal %d: each side's points on the table, turn by turn", deal);
+	fprintf(f, "<figure id=\"course-d%d\" class=\"deal-course\" data-deal=\"%d\">", deal, deal);
+	brp_svg_begin(f, id, &fr, attrs, title);
+	fprintf(f, "After %d turns side 0 has %d points on the table, side 1 %d", (int)c->pt[to - 1].turn,
 	        (int)c->pt[to - 1].table[0], (int)c->pt[to - 1].table[1]);
 	if (here)
 		fprintf(f, "; the disputed moment (%s) at turn %d", rpl_verdict_name(v->kind), (int)c->pt[disputed].turn);
 	fputs(". The data: the table below.</desc>\n", f);
-	axes(f, lo, hi, step, n, "turn", "points on the table");
+	axes(f, &fr, n, "turn", "points on the table");
 	fprintf(f, "<path class=\"cursor\" d=\"M%d %dV%d\"/>\n", PX0, PY0, PY1);
 	for (int s = 0; s < 2; s++) {
 		/* a step: the points hold from one turn to the next, and change in a turn */
-		fprintf(f, "<path class=\"s%d\" d=\"M%d %d", s, x_of(0, n), y_of(c->pt[from].table[s], lo, hi));
+		fprintf(f, "<path class=\"s%d\" d=\"M%d %d", s, x_of(0, n), y_of(&fr, c->pt[from].table[s]));
 		for (int i = from + 1; i < to; i++)
 			if (turn_end(c, i) && changed(c, from, i, s))
-				fprintf(f, "H%dV%d", x_of(c->pt[i].turn, n), y_of(c->pt[i].table[s], lo, hi));
+				fprintf(f, "H%dV%d", x_of(c->pt[i].turn, n), y_of(&fr, c->pt[i].table[s]));
 		fprintf(f, "H%d\"/><g class=\"s%d pt\">", x_of(n, n), s);
 		for (int i = from + 1; i < to; i++)
 			if (turn_end(c, i) && changed(c, from, i, s))
-				point(f, s, x_of(c->pt[i].turn, n), y_of(c->pt[i].table[s], lo, hi), &c->pt[i]);
+				point(f, s, x_of(c->pt[i].turn, n), y_of(&fr, c->pt[i].table[s]), &c->pt[i]);
 		fputs("</g>\n", f);
 	}
 	if (here)

@@ -560,6 +560,17 @@ static void block_chart(struct sw *s, int b, lxw_row_t head, int nrows, lxw_col_
 		chart_series_set_name(se, name);
 		chart_series_set_fill(se, &fill);
 		chart_series_set_line(se, &line);
+		if (cs->colour[k] == PAL_SIDE1) {
+			/*
+			 * Side 1's bars are striped white on vermillion: in a greyscale
+			 * print blue and vermillion are only 8 L* apart, the stripes
+			 * tell them apart at a glance.
+			 */
+			lxw_chart_pattern stripes = { .fg_color = 0xFFFFFF,
+				                          .bg_color = palette[PAL_SIDE1],
+				                          .type = LXW_CHART_PATTERN_WIDE_UPWARD_DIAGONAL };
+			chart_series_set_pattern(se, &stripes);
+		}
 	}
 	s->e = worksheet_insert_chart_opt(s->ws, head, CHART_COL, ch, &chart_size);
 }
