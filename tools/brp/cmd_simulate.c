@@ -29,8 +29,9 @@ static void usage(FILE *f)
 	      "  -p, --players N       2 or 4 (default 4)\n"
 	      "  -n, --matches N       how many matches (default 1)\n"
 	      "      --seed S          the seed of the whole corpus (default 1)\n"
-	      "  -b, --bot KIND        greedy, random, mixed or search[:N] (default greedy;\n"
-	      "                        mixed: greedy and random bots at random seats;\n"
+	      "  -b, --bot KIND        greedy, random, mixed, blunder or search[:N] (default\n"
+	      "                        greedy; mixed: greedy and random bots at random seats;\n"
+	      "                        blunder: greedy but one decision in ten at random;\n"
 	      "                        search: N samples a decision, default 128, slow)\n"
 	      "  -t, --target T        the match target (default: the profile's; 0: one deal)\n"
 	      "      --commit          committed matches (format version 3): every deal derived\n"
@@ -56,7 +57,7 @@ static void usage(FILE *f)
 	      f);
 }
 
-enum { BOT_GREEDY, BOT_RANDOM, BOT_MIXED, BOT_SEARCH };
+enum { BOT_GREEDY, BOT_RANDOM, BOT_MIXED, BOT_SEARCH, BOT_BLUNDER };
 
 /* The search bot's samples a decision when -b search has no :N: the library's default strength. */
 #define SEARCH_SAMPLES RPL_SEARCH_SAMPLES
@@ -86,7 +87,8 @@ static int bot_option(const struct brp_getopt *g, const char *const *bots, struc
 	if (!strchr(g->arg, ':'))
 		return brp_opt_choice(g, bots, &j->bot);
 	if (brp_search_kind(g->arg, &j->samples) != 0)
-		return brp_opt_refuse(g, "greedy, random, mixed, search or search:N (N samples a decision, 1 to 1000)");
+		return brp_opt_refuse(g,
+		                      "greedy, random, mixed, blunder, search or search:N (N samples a decision, 1 to 1000)");
 	j->bot = BOT_SEARCH;
 	return 0;
 }
@@ -169,11 +171,12 @@ static int play_match(struct job *j, long index)
 	snprintf(meta_seed, sizeof(meta_seed), "%llu", (unsigned long long)j->seed);
 	snprintf(meta_index, sizeof(meta_index), "%ld", index + 1);
 	for (int s = 0; s < j->players; s++) {
-		int kind = j->bot == BOT_GREEDY   ? RPL_BOT_GREEDY
-		           : j->bot == BOT_RANDOM ? RPL_BOT_RANDOM
-		           : j->bot == BOT_SEARCH ? RPL_BOT_SEARCH
-		                                  : (int)rpl_rng_below(&rng, 2);
-		static const char *const kind_names[] = { "random", "greedy", "search" };
+		int kind = j->bot == BOT_GREEDY    ? RPL_BOT_GREEDY
+		           : j->bot == BOT_RANDOM  ? RPL_BOT_RANDOM
+		           : j->bot == BOT_SEARCH  ? RPL_BOT_SEARCH
+		           : j->bot == BOT_BLUNDER ? RPL_BOT_BLUNDER
+		                                   : (int)rpl_rng_below(&rng, 2);
+		static const char *const kind_names[] = { "random", "greedy", "search", "blunder" };
 		snprintf(namebuf[s], sizeof(namebuf[s]), "%s-%d", kind_names[kind], s);
 		names[s] = namebuf[s];
 		if (kind == RPL_BOT_SEARCH ? rpl_bot_new_search(&bots[s], brp_mix64(seed + (uint64_t)s + 1), j->samples, 1) != 0
@@ -392,7 +395,7 @@ static int simulate_options(struct job *j, struct brp_batch *b, struct brp_rules
 		BRP_OPT_HELP,
 		BRP_OPT_END,
 	};
-	static const char *const bots[] = { "greedy", "random", "mixed", "search", NULL };
+	static const char *const bots[] = { "greedy", "random", "mixed", "search", "blunder", NULL };
 	static const char *const counts[] = { "2", "4", NULL };
 	struct brp_getopt g;
 	int c, rc;

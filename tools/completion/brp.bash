@@ -31,7 +31,7 @@ _brp()
 		return
 		;;
 	-b | --bot)
-		COMPREPLY=($(compgen -W "greedy random mixed search" -- "$cur"))
+		COMPREPLY=($(compgen -W "greedy random mixed blunder search" -- "$cur"))
 		return
 		;;
 	-e | --end)
@@ -43,7 +43,7 @@ _brp()
 		return
 		;;
 	--seat)
-		# view, show: a seat; record, deal: I=NAME, a seat first
+		# view, show, review: a seat; record, deal: I=NAME, a seat first
 		if [ "$cmd" = record ] || [ "$cmd" = deal ]; then
 			compopt -o nospace 2> /dev/null
 			COMPREPLY=($(compgen -W "0= 1= 2= 3=" -- "$cur"))

@@ -21,6 +21,7 @@
 #include "libreplay/position.h"
 #include "libreplay/sim.h"
 #include "libreplay/infoset.h"
+#include "libreplay/review.h"
 #include "libreplay/notation.h"
 #include "libreplay/export.h"
 #include "libreplay/deal.h"

@@ -38,7 +38,8 @@ RPL_API void rpl_layout_shuffle(rpl_layout *out, int nplayers, rpl_rng *rng);
 enum rpl_bot_kind {
 	RPL_BOT_RANDOM = 0, /* any legal decision, chosen at random */
 	RPL_BOT_GREEDY = 1, /* lays what it can, takes a useful pile, discards what helps least */
-	RPL_BOT_SEARCH = 2  /* plays samples of what it cannot see out (rpl_bot_new_search) */
+	RPL_BOT_SEARCH = 2, /* plays samples of what it cannot see out (rpl_bot_new_search) */
+	RPL_BOT_BLUNDER = 3 /* the greedy bot, but one decision in ten any legal one at random (a test of reviews) */
 };
 
 /*

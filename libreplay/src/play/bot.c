@@ -100,7 +100,7 @@ int rpl__bot_new(rpl_bot **out, int kind, uint64_t seed)
 	if (!out)
 		return RPL_EINVAL;
 	*out = NULL;
-	if (kind != RPL_BOT_RANDOM && kind != RPL_BOT_GREEDY)
+	if (kind != RPL_BOT_RANDOM && kind != RPL_BOT_GREEDY && kind != RPL_BOT_BLUNDER)
 		return RPL_EINVAL;
 	b = calloc(1, sizeof(*b));
 	if (!b)
@@ -122,11 +122,22 @@ int rpl__bot_new_ext(rpl_bot **out, int kind, uint64_t seed, const struct rpl__b
 	return RPL_OK;
 }
 
+void rpl__bot_reseed(rpl_bot *b, uint64_t seed)
+{
+	rpl_rng_seed(&b->rng, seed);
+}
+
 void rpl_bot_free(rpl_bot *b)
 {
 	if (b && b->ext.free)
 		b->ext.free(b->ext.self);
 	free(b);
+}
+
+/* The blunder bot is the greedy bot but for its injected decisions. */
+static int greedy_like(const rpl_bot *b)
+{
+	return b->kind == RPL_BOT_GREEDY || b->kind == RPL_BOT_BLUNDER;
 }
 
 static int is_lay(const rpl_action *a)
@@ -352,8 +363,7 @@ static int choose_duty(rpl_bot *b, const struct rpl_game *g, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (!is_lay(&b->moves[i]) || !meets_duty(b, g, &b->moves[i]))
 			continue;
-		if (best < 0 ||
-		    (b->kind == RPL_BOT_GREEDY ? b->moves[i].ncards > b->moves[best].ncards : rpl_rng_below(&b->rng, 2) == 0))
+		if (best < 0 || (greedy_like(b) ? b->moves[i].ncards > b->moves[best].ncards : rpl_rng_below(&b->rng, 2) == 0))
 			best = (int)i;
 	}
 	return best;
@@ -404,7 +414,7 @@ static int choose_discard(rpl_bot *b, const struct rpl_game *g, size_t n)
 		int s;
 		if (b->moves[i].kind != RPL_ACT_DISCARD)
 			continue;
-		s = b->kind == RPL_BOT_GREEDY ? keep_score(g, b->moves[i].cards[0]) : (int)rpl_rng_below(&b->rng, 1000);
+		s = greedy_like(b) ? keep_score(g, b->moves[i].cards[0]) : (int)rpl_rng_below(&b->rng, 1000);
 		/* a discard that goes out ends the deal in the bot's favour */
 		memcpy(&b->scratch, g, sizeof(b->scratch));
 		if (rpl__apply(&b->scratch, &b->moves[i]) == 0 && b->scratch.phase >= RPL_PHASE_DEAL_OVER &&
@@ -438,7 +448,7 @@ static int choose_play(rpl_bot *b, const struct rpl_game *g, size_t n)
 	}
 	if (pick < 0 && b->kind == RPL_BOT_RANDOM)
 		pick = choose_random(b, n, nlay);
-	if (pick < 0 && b->kind == RPL_BOT_GREEDY && nlay)
+	if (pick < 0 && greedy_like(b) && nlay)
 		pick = choose_lay(b, g, n);
 	if (pick < 0)
 		pick = choose_discard(b, g, n);
@@ -463,6 +473,11 @@ int rpl_bot_choose(rpl_bot *b, const rpl_game *g, rpl_action *out)
 		return RPL_ESTATE;
 	if (n > MAXMOVES)
 		n = MAXMOVES;
+	/* the blunder bot: one decision in ten any legal one, drawn before the greedy bot's (which may draw too) */
+	if (b->kind == RPL_BOT_BLUNDER && rpl_rng_below(&b->rng, 10) == 0) {
+		*out = b->moves[rpl_rng_below(&b->rng, (uint32_t)n)];
+		return RPL_OK;
+	}
 	pick = g->phase == RPL_PHASE_MORTO ? 0 : g->phase == RPL_PHASE_DRAW ? choose_draw(b, g, n) : choose_play(b, g, n);
 	*out = b->moves[pick];
 	return RPL_OK;

@@ -59,7 +59,7 @@ struct plan {
 	rpl_action act[MAXPLAN];
 };
 
-struct search {
+struct rpl__search {
 	int samples, rollouts;
 	rpl_rng rng;
 	rpl_bot *greedy; /* the rollouts' policy, the plans' lays and the choice beyond MAXCAND */
@@ -68,8 +68,11 @@ struct search {
 	int ncand;
 	struct plan cand[MAXCAND];
 	int live[MAXCAND];
-	int32_t *value; /* value[k * MAXCAND + c]: candidate c on the k-th rollout (of all samples) */
-	size_t cap;     /* rollouts value has room for */
+	int32_t *value;      /* value[k * MAXCAND + c]: candidate c on the k-th rollout (of all samples) */
+	int judged[MAXCAND]; /* the rollouts candidate c was judged on: its first judged[c] values */
+	int keep;            /* a candidate never dropped (the review's played decision), or -1 */
+	int hindsight;       /* judge on g itself rather than on samples (the review's hindsight) */
+	size_t cap;          /* rollouts value has room for */
 	/* the plan being followed: its next decision and the position it foresees */
 	struct plan plan;
 	int plan_next, plan_turn;
@@ -79,7 +82,7 @@ struct search {
 
 static void search_free(void *self)
 {
-	struct search *s = self;
+	struct rpl__search *s = self;
 
 	if (!s)
 		return;
@@ -97,7 +100,7 @@ static void search_free(void *self)
  * other side's, or STUCK. With noise, one decision in 16 is any legal one,
  * drawn from noise.
  */
-static int32_t rollout(struct search *s, int side, rpl_rng *noise)
+static int32_t rollout(struct rpl__search *s, int side, rpl_rng *noise)
 {
 	rpl_score mine, theirs;
 
@@ -122,7 +125,7 @@ static int32_t rollout(struct search *s, int side, rpl_rng *noise)
 }
 
 /* Add plan (prefix of len decisions, then last when not NULL) unless it is there already or the table is full. */
-static void add_candidate(struct search *s, const rpl_action *prefix, int len, const rpl_action *last)
+static void add_candidate(struct rpl__search *s, const rpl_action *prefix, int len, const rpl_action *last)
 {
 	struct plan *p = &s->cand[s->ncand];
 
@@ -139,7 +142,7 @@ static void add_candidate(struct search *s, const rpl_action *prefix, int len, c
 }
 
 /* Each discard of the legal list of s->work after prefix, greedy's own first (so a full table keeps it). */
-static void add_discards(struct search *s, const rpl_action *prefix, int len, const rpl_action *greedy)
+static void add_discards(struct rpl__search *s, const rpl_action *prefix, int len, const rpl_action *greedy)
 {
 	size_t m = rpl_game_legal(s->work, s->more, MAXMOVES);
 
@@ -159,7 +162,7 @@ static void add_discards(struct search *s, const rpl_action *prefix, int len, co
  * the turn (s->work plays them on a copy of g: they read only what the seat
  * sees) followed by each discard then legal; each discard legal at once.
  */
-static int make_candidates(struct search *s, const rpl_game *g, size_t n)
+static int make_candidates(struct rpl__search *s, const rpl_game *g, size_t n)
 {
 	int seat = rpl_game_seat(g), len = 0;
 	rpl_action prefix[MAXPLAN], a;
@@ -201,7 +204,7 @@ static int make_candidates(struct search *s, const rpl_game *g, size_t n)
 }
 
 /* The paired difference of candidate c less best over the first k values: is c worse by 2.5 standard errors? */
-static int clearly_worse(const struct search *s, int c, int best, int k)
+static int clearly_worse(const struct rpl__search *s, int c, int best, int k)
 {
 	int64_t sum = 0, sq = 0;
 
@@ -215,7 +218,7 @@ static int clearly_worse(const struct search *s, int c, int best, int k)
 }
 
 /* The live candidate with the greatest sum of its first k values (the first of equals). */
-static int best_candidate(const struct search *s, int k)
+static int best_candidate(const struct rpl__search *s, int k)
 {
 	int best = -1;
 	int64_t bestsum = 0;
@@ -234,18 +237,28 @@ static int best_candidate(const struct search *s, int k)
 	return best;
 }
 
-/* Judge the candidates on samples of g for the seat to move: the index of the best. */
-static int judge(struct search *s, const rpl_game *g)
+/*
+ * Judge the candidates on samples of g for the seat to move: the index of
+ * the best. With s->hindsight every sample is g itself, and every rollout
+ * but the first has noise (else they would all be the same).
+ */
+static int judge(struct rpl__search *s, const rpl_game *g)
 {
 	int seat = rpl_game_seat(g), side = seat % 2, k = 0, nlive = s->ncand;
 	/* the rollouts' noise: a stream for each sample and rollout, the same for every candidate */
 	uint64_t base = rpl_rng_next(&s->rng);
 	long spent = 0, budget = (long)s->samples * WIDTH;
 
-	for (int c = 0; c < s->ncand; c++)
+	for (int c = 0; c < s->ncand; c++) {
 		s->live[c] = 1;
+		s->judged[c] = 0;
+	}
 	for (int j = 0; j < s->samples && nlive > 1 && spent < budget; j++) {
-		int err = rpl_infoset_sample(g, seat, &s->rng, s->det);
+		int err = 0;
+		if (s->hindsight)
+			rpl_game_copy(s->det, g);
+		else
+			err = rpl_infoset_sample(g, seat, &s->rng, s->det);
 		if (err)
 			return err;
 		if ((size_t)(k + s->rollouts) > s->cap) {
@@ -270,15 +283,16 @@ static int judge(struct search *s, const rpl_game *g)
 						v = STUCK;
 				if (v == 0) {
 					rpl_rng_seed(&noise, base + (uint64_t)k);
-					v = rollout(s, side, r ? &noise : NULL);
+					v = rollout(s, side, r || (s->hindsight && j) ? &noise : NULL);
 				}
 				s->value[(size_t)k * MAXCAND + (size_t)c] = v;
+				s->judged[c] = k + 1;
 				spent++;
 			}
 		if ((j + 1) % BLOCK == 0 && j + 1 < s->samples) {
 			int best = best_candidate(s, k);
 			for (int c = 0; c < s->ncand; c++)
-				if (s->live[c] && c != best && clearly_worse(s, c, best, k)) {
+				if (s->live[c] && c != best && c != s->keep && clearly_worse(s, c, best, k)) {
 					s->live[c] = 0;
 					nlive--;
 				}
@@ -288,7 +302,7 @@ static int judge(struct search *s, const rpl_game *g)
 }
 
 /* Is s following a plan that foresaw g? Then its next decision into *out. */
-static int follow_plan(struct search *s, const rpl_game *g, rpl_action *out)
+static int follow_plan(struct rpl__search *s, const rpl_game *g, rpl_action *out)
 {
 	int seat = rpl_game_seat(g);
 
@@ -307,7 +321,7 @@ static int follow_plan(struct search *s, const rpl_game *g, rpl_action *out)
 
 static int search_choose(void *self, const rpl_game *g, rpl_action *out)
 {
-	struct search *s = self;
+	struct rpl__search *s = self;
 	size_t n;
 	int best, err;
 
@@ -352,7 +366,7 @@ static int search_choose(void *self, const rpl_game *g, rpl_action *out)
 
 int rpl_bot_new_search(rpl_bot **out, uint64_t seed, int samples, int rollouts)
 {
-	struct search *s;
+	struct rpl__search *s;
 	struct rpl__bot_ext ext;
 	int err;
 
@@ -368,6 +382,7 @@ int rpl_bot_new_search(rpl_bot **out, uint64_t seed, int samples, int rollouts)
 	s->rollouts = rollouts;
 	/* streams of their own, each a function of seed */
 	rpl_rng_seed(&s->rng, seed);
+	s->keep = -1;
 	err = rpl__bot_new(&s->greedy, RPL_BOT_GREEDY, seed ^ 0x9E3779B97F4A7C15ull);
 	if (err)
 		goto fail;
@@ -381,6 +396,76 @@ int rpl_bot_new_search(rpl_bot **out, uint64_t seed, int samples, int rollouts)
 fail:
 	search_free(s);
 	return err;
+}
+
+/* ---- the judge, for the review (analysis/): bot_impl.h ---- */
+
+int rpl__search_new(struct rpl__search **out, int samples)
+{
+	struct rpl__search *s;
+	int err;
+
+	*out = NULL;
+	if (samples < 1 || samples > 1000)
+		return RPL_EINVAL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return RPL_ENOMEM;
+	s->samples = samples;
+	s->rollouts = 1;
+	s->keep = -1;
+	err = rpl__bot_new(&s->greedy, RPL_BOT_GREEDY, 0);
+	if (err) {
+		search_free(s);
+		return err;
+	}
+	*out = s;
+	return RPL_OK;
+}
+
+void rpl__search_free(struct rpl__search *s)
+{
+	search_free(s);
+}
+
+int rpl__search_judge(struct rpl__search *s, const rpl_game *g, const rpl_action *cand, int n, int keep, int hindsight,
+                      int samples, uint64_t seed)
+{
+	if (n < 2 || n > MAXCAND || samples < 1 || samples > 2000)
+		return RPL_EINVAL;
+	s->samples = samples;
+	if (!s->det) {
+		s->det = rpl_game_clone(g);
+		s->play = rpl_game_clone(g);
+		if (!s->det || !s->play)
+			return RPL_ENOMEM;
+	}
+	for (int c = 0; c < n; c++) {
+		s->cand[c].len = 1;
+		s->cand[c].act[0] = cand[c];
+	}
+	s->ncand = n;
+	s->keep = keep;
+	s->hindsight = hindsight;
+	rpl_rng_seed(&s->rng, seed);
+	rpl__bot_reseed(s->greedy, seed ^ 0x9E3779B97F4A7C15ull);
+	return judge(s, g);
+}
+
+int rpl__search_judged(const struct rpl__search *s, int c)
+{
+	return s->judged[c];
+}
+
+int32_t rpl__search_value(const struct rpl__search *s, int k, int c)
+{
+	return s->value[(size_t)k * MAXCAND + (size_t)c];
+}
+
+int rpl__search_greedy(struct rpl__search *s, const rpl_game *g, uint64_t seed, rpl_action *out)
+{
+	rpl__bot_reseed(s->greedy, seed);
+	return rpl_bot_choose(s->greedy, g, out);
 }
 
 int rpl_bot_new(rpl_bot **out, int kind, uint64_t seed)

@@ -1,0 +1,322 @@
+/*
+ * The review (review.h, docs/review.md): each decision of a seat valued
+ * against its alternatives by the search bot's judge (play/search.c), on
+ * samples of what the seat could not see.
+ *
+ * Why single decisions and not the search's whole-turn plans: a review says
+ * which decision was wrong, and a player's turn is a sequence of them; each
+ * candidate is followed by the greedy bot's play to the end of the deal, so
+ * a lay that the greedy bot would make a moment later costs nothing.
+ *
+ * Why the candidate list is made on a sample of the position and not on the
+ * position itself: the legal list and the greedy bot read only the seat's
+ * own cards and the table, but the engine's check that a turn can still end
+ * (rpl_game_legal) may look at an untouched morto; on a sample that morto is
+ * one the seat could have, so a review cannot depend on the real one.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libreplay/infoset.h"
+#include "libreplay/review.h"
+#include "libreplay/sim.h"
+#include "play/bot_impl.h"
+
+#define MAXMOVES 2048
+#define MAXCAND RPL_SEARCH_MAX_CANDIDATES
+/* A rollout's margin is clamped to this (a deal that could not end scores far below): the sums stay in 64 bits. */
+#define CLAMP 20000
+
+struct rpl_reviewer {
+	rpl_review_options o;
+	struct rpl__search *search;
+	rpl_game *view; /* the position the candidates are listed on: a sample of g, or g with hindsight */
+	rpl_action moves[MAXMOVES];
+	rpl_action cand[MAXCAND];
+	char text[MAXCAND][128];
+};
+
+const char *rpl_review_class_name(int cls)
+{
+	static const char *const names[] = { NULL, "inaccuracy", "mistake", "blunder" };
+	return cls >= 0 && cls <= RPL_REVIEW_BLUNDER ? names[cls] : NULL;
+}
+
+void rpl_review_options_init(rpl_review_options *o)
+{
+	if (!o)
+		return;
+	memset(o, 0, sizeof(*o));
+	o->samples = RPL_REVIEW_SAMPLES;
+	o->candidates = RPL_REVIEW_CANDIDATES;
+	o->inaccuracy = RPL_REVIEW_INACCURACY_POINTS;
+	o->mistake = RPL_REVIEW_MISTAKE_POINTS;
+	o->blunder = RPL_REVIEW_BLUNDER_POINTS;
+	o->significance = RPL_REVIEW_SIGNIFICANCE;
+	o->seed = 1;
+}
+
+int rpl_reviewer_new(rpl_reviewer **out, const rpl_review_options *o)
+{
+	rpl_reviewer *rv;
+	int err;
+
+	if (!out)
+		return RPL_EINVAL;
+	*out = NULL;
+	if (!o || o->samples < 2 || o->samples > 1000 || o->candidates < 2 || o->candidates > MAXCAND ||
+	    o->inaccuracy < 1 || o->mistake < o->inaccuracy || o->blunder < o->mistake || o->blunder > CLAMP ||
+	    o->significance < 0 || o->significance > 100)
+		return RPL_EINVAL;
+	rv = calloc(1, sizeof(*rv));
+	if (!rv)
+		return RPL_ENOMEM;
+	rv->o = *o;
+	err = rpl__search_new(&rv->search, o->samples);
+	if (err) {
+		free(rv);
+		return err;
+	}
+	*out = rv;
+	return RPL_OK;
+}
+
+void rpl_reviewer_free(rpl_reviewer *rv)
+{
+	if (!rv)
+		return;
+	rpl__search_free(rv->search);
+	rpl_game_free(rv->view);
+	free(rv);
+}
+
+/* splitmix64's finalizer: the decision's stream from the seed, the deal and its number. */
+static uint64_t mix64(uint64_t x)
+{
+	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+	x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+	return x ^ (x >> 31);
+}
+
+/* Add a to the candidates unless one written the same is there, or the table is full. */
+static void add_candidate(rpl_reviewer *rv, int *n, const rpl_action *a)
+{
+	char text[128];
+
+	if (*n >= rv->o.candidates)
+		return;
+	rpl_action_format(a, text, sizeof(text));
+	for (int c = 0; c < *n; c++)
+		if (!strcmp(rv->text[c], text))
+			return;
+	memcpy(rv->text[*n], text, sizeof(text));
+	rv->cand[(*n)++] = *a;
+}
+
+static int32_t clamped(const struct rpl__search *s, int k, int c)
+{
+	int32_t v = rpl__search_value(s, k, c);
+	return v < -CLAMP ? -CLAMP : v > CLAMP ? CLAMP : v;
+}
+
+/*
+ * The class of a loss of sum/k points and whether it is uncertain: some
+ * threshold T within loss ± se, that is (sum - T k)^2 (k - 1) < k sq - sum^2
+ * (integers: the class is the same on every machine).
+ */
+static void classify(rpl_review_decision *d, const rpl_review_options *o, int64_t sum, int64_t sq, int64_t k)
+{
+	const int32_t t[3] = { o->inaccuracy, o->mistake, o->blunder };
+
+	d->cls = RPL_REVIEW_NONE;
+	d->uncertain = 0;
+	for (int i = 0; i < 3; i++) {
+		int64_t off = sum - (int64_t)t[i] * k;
+		if (off >= 0)
+			d->cls = i + 1;
+		if (k > 1 && off * off * (k - 1) < k * sq - sum * sum)
+			d->uncertain = 1;
+	}
+}
+
+/*
+ * Is candidate 1 better than the played one (candidate 0) by more than
+ * o.significance tenths of a standard error of their paired difference?
+ * In integers: S > 0 and 100 S^2 (k - 1) > z10^2 (k sq - S^2).
+ */
+static int significant(const rpl_reviewer *rv)
+{
+	const struct rpl__search *s = rv->search;
+	int64_t k = rpl__search_judged(s, 0), sum = 0, sq = 0, z = rv->o.significance;
+
+	for (int i = 0; i < k; i++) {
+		int64_t x = (int64_t)clamped(s, i, 1) - clamped(s, i, 0);
+		sum += x;
+		sq += x * x;
+	}
+	return sum > 0 && (k < 2 || 100 * sum * sum * (k - 1) > z * z * (k * sq - sum * sum));
+}
+
+/* The figures of candidate best against the played one (candidate 0). */
+static void fill(rpl_review_decision *d, const rpl_reviewer *rv, int best)
+{
+	const struct rpl__search *s = rv->search;
+	int k = rpl__search_judged(s, 0);
+	int64_t sp = 0, sb = 0, sq = 0;
+
+	for (int i = 0; i < k; i++) {
+		int64_t p = clamped(s, i, 0), b = clamped(s, i, best);
+		sp += p;
+		sb += b;
+		sq += (b - p) * (b - p);
+	}
+	d->samples = k;
+	d->sum_played = sp;
+	d->sum_best = sb;
+	d->sum_sq = sq;
+	d->value_played = (double)sp / k;
+	d->value_best = (double)sb / k;
+	d->loss = (double)(sb - sp) / k;
+	d->se = k > 1 ? sqrt((double)(k * sq - (sb - sp) * (sb - sp)) / ((double)k * k * (k - 1))) : 0;
+	classify(d, &rv->o, sb - sp, sq, k);
+	d->win_loss = rpl_review_win_percent(d->value_best) - rpl_review_win_percent(d->value_played);
+	if (d->win_loss < 0)
+		d->win_loss = 0;
+	d->accuracy = rpl_review_accuracy(d->win_loss);
+}
+
+int rpl_review_one(rpl_review_decision *out, rpl_reviewer *rv, const rpl_game *g, const rpl_action *played)
+{
+	rpl_deal_stats st;
+	rpl_action greedy;
+	uint64_t seed;
+	size_t n;
+	int phase = rpl_game_phase(g), seat = rpl_game_seat(g), ncand = 0, best, err;
+
+	if (!out || !rv || !g || !played)
+		return RPL_EINVAL;
+	if (phase != RPL_PHASE_DRAW && phase != RPL_PHASE_PLAY && phase != RPL_PHASE_MORTO)
+		return RPL_ESTATE;
+	if (rpl_game_check(g, played, NULL) != 0)
+		return 0;
+	rpl_game_deal_stats(g, &st);
+	seed = mix64(rv->o.seed ^ mix64(((uint64_t)rpl_game_deal_number(g) << 32) + (uint64_t)st.actions));
+	if (!rv->view && !(rv->view = rpl_game_clone(g)))
+		return RPL_ENOMEM;
+	if (rv->o.hindsight) {
+		rpl_game_copy(rv->view, g);
+	} else {
+		rpl_rng rng;
+		rpl_rng_seed(&rng, seed ^ 0x5851F42D4C957F2Dull);
+		if ((err = rpl_infoset_sample(g, seat, &rng, rv->view)) != 0)
+			return err;
+	}
+	n = rpl_game_legal(rv->view, rv->moves, MAXMOVES);
+	if (n < 2)
+		return 0;
+	if (n > MAXMOVES)
+		n = MAXMOVES;
+	if ((err = rpl__search_greedy(rv->search, rv->view, seed, &greedy)) != 0)
+		return err;
+	add_candidate(rv, &ncand, played);
+	add_candidate(rv, &ncand, &greedy);
+	for (size_t i = 0; i < n && ncand < rv->o.candidates; i++)
+		add_candidate(rv, &ncand, &rv->moves[i]);
+	if (ncand < 2)
+		return 0;
+	best = rpl__search_judge(rv->search, g, rv->cand, ncand, 0, rv->o.hindsight, rv->o.samples, seed);
+	if (best > 0) {
+		/* measured again on twice the samples, other ones: the best of many noisy means is biased upwards */
+		rv->cand[1] = rv->cand[best];
+		best = rpl__search_judge(rv->search, g, rv->cand, 2, 0, rv->o.hindsight, 2 * rv->o.samples,
+		                         mix64(seed ^ 0xD1B54A32D192ED03ull));
+		if (best == 1 && !significant(rv))
+			best = 0;
+	}
+	if (best < 0)
+		return best;
+	memset(out, 0, sizeof(*out));
+	out->deal = rpl_game_deal_number(g);
+	out->turn = rpl_game_turn_number(g);
+	out->number = st.actions + 1;
+	out->seat = seat;
+	out->played = *played;
+	out->best = rv->cand[best];
+	out->greedy = greedy;
+	out->candidates = ncand;
+	fill(out, rv, best);
+	return 1;
+}
+
+double rpl_review_win_percent(double margin)
+{
+	return 100.0 / (1.0 + exp(-margin / RPL_REVIEW_WIN_SCALE));
+}
+
+double rpl_review_accuracy(double win_loss)
+{
+	double a = 103.1668 * exp(-0.04354 * win_loss) - 3.1669;
+	return a < 0 ? 0 : a > 100 ? 100 : a;
+}
+
+void rpl_review_summary_add(rpl_review_summary *s, const rpl_review_decision *d)
+{
+	if (!s || !d)
+		return;
+	s->decisions++;
+	s->matched += !memcmp(&d->played, &d->best, sizeof(rpl_action));
+	if (d->cls >= 0 && d->cls <= RPL_REVIEW_BLUNDER)
+		s->classes[d->cls]++;
+	s->accuracy_sum += d->accuracy;
+	s->loss_sum += d->loss;
+}
+
+double rpl_review_summary_accuracy(const rpl_review_summary *s)
+{
+	return s && s->decisions ? s->accuracy_sum / s->decisions : 100.0;
+}
+
+double rpl_review_summary_match_rate(const rpl_review_summary *s)
+{
+	return s && s->decisions ? 100.0 * s->matched / s->decisions : 100.0;
+}
+
+struct walk {
+	rpl_reviewer *rv;
+	const rpl_review_options *o;
+	rpl_review_fn fn;
+	void *ctx;
+};
+
+static int before(void *ctx, const rpl_event *ev, const rpl_game *g)
+{
+	struct walk *w = ctx;
+	rpl_review_decision d;
+	int r;
+
+	if (ev->kind != RPL_EV_ACTION || (w->o->deal && ev->deal != w->o->deal) ||
+	    (w->o->seats && !((w->o->seats >> ev->seat) & 1u)))
+		return 0;
+	r = rpl_review_one(&d, w->rv, g, &ev->action);
+	if (r < 0)
+		return r;
+	return r == 1 && w->fn ? w->fn(w->ctx, &d) : 0;
+}
+
+int rpl_review_reader(rpl_reader *rd, const rpl_rules *rules, const rpl_review_options *o, rpl_review_fn fn, void *ctx,
+                      rpl_verdict *out)
+{
+	struct walk w = { NULL, o, fn, ctx };
+	rpl_verify_observer obs = { &w, before, NULL };
+	int err;
+
+	if (!rd || !o || !out)
+		return RPL_EINVAL;
+	err = rpl_reviewer_new(&w.rv, o);
+	if (err)
+		return err;
+	err = rpl_verify_reader_observe(rd, rules, out, &obs);
+	rpl_reviewer_free(w.rv);
+	return err;
+}
