@@ -29,7 +29,7 @@ case $build in /*) ;; *) build=$root/$build ;; esac
 
 packages=(meson ninja-build pkg-config gcc libsqlite3-dev zlib1g-dev libcsv-dev libcmocka-dev libsodium-dev
 	python3 sqlite3 xz-utils bc time scdoc bash-completion man-db libxlsxwriter-dev
-	python3-openpyxl libreoffice-calc-nogui chromium chromium-driver python3-selenium
+	python3-openpyxl libreoffice-calc-nogui poppler-utils chromium chromium-driver python3-selenium
 	minisign python3-nacl clang-format
 	python3-cffi python3-pandas python3-dask python3-distributed python3-pytest parallel)
 

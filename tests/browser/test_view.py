@@ -34,42 +34,14 @@ import sys
 import tempfile
 import zlib
 
-SKIP = 77
-
-
-def skip(msg):
-    print('SKIP: ' + msg + ' (tools/dev.sh installs chromium, chromium-driver and python3-selenium)')
-    sys.exit(SKIP)
-
-
-CHROMIUM = shutil.which('chromium') or '/usr/bin/chromium'
-DRIVER = shutil.which('chromedriver') or '/usr/bin/chromedriver'
-if not os.access(CHROMIUM, os.X_OK):
-    skip('no chromium')
-if not os.access(DRIVER, os.X_OK):
-    skip('no chromedriver')
-try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.common.keys import Keys
-except ImportError:
-    skip('no selenium for ' + sys.executable)
+from browser import By, FAILURES, Keys, check, check_quiet, offline_driver  # exits 77 without a browser
 
 BRP = os.path.abspath(sys.argv[1])
 ROOT = os.path.abspath(sys.argv[2])
 SHOT = sys.argv[4] if len(sys.argv) > 4 and sys.argv[3] == '--screenshot' else None
-FAILURES = []
 TONE_COLOUR = {'good': 'rgb(30, 123, 52)', 'caution': 'rgb(199, 119, 0)', 'bad': 'rgb(179, 38, 30)'}
 CATEGORY = {'none': 0, 'dirty': 1, 'clean': 2, 'clean13': 3, 'clean14': 4, 'dirty14': 5}
 
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print('FAIL: ' + what)
-    return cond
 
 
 def run(*args):
@@ -91,6 +63,15 @@ def page_data(html_path):
     text = open(html_path, encoding='utf-8').read()
     m = re.search(r'<script type="application/json" id="brp-data">\n(.*?)</script>', text, re.S)
     return text, json.loads(m.group(1))
+
+
+def positions_of(data):
+    """The page's positions, each with every field."""
+    out, prev = [], {}
+    for r in data['positions']:
+        prev = dict(prev, **r)
+        out.append(prev)
+    return out
 
 
 # what the page shows, read back from its DOM (the attributes are docs/view.md's)
@@ -122,18 +103,7 @@ return {
 
 class Browser:
     def __init__(self):
-        o = Options()
-        o.binary_location = CHROMIUM
-        for a in ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--window-size=1280,900',
-                  '--no-first-run', '--disable-extensions', '--disable-background-networking',
-                  '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP * ~NOTFOUND',
-                  '--proxy-server=127.0.0.1:9', '--allow-file-access-from-files']:
-            o.add_argument(a)
-        o.set_capability('goog:loggingPrefs', {'browser': 'ALL', 'performance': 'ALL'})
-        self.d = webdriver.Chrome(service=Service(DRIVER), options=o)
-        self.d.execute_cdp_cmd('Network.enable', {})
-        self.d.execute_cdp_cmd('Network.emulateNetworkConditions',
-                               {'offline': True, 'latency': 0, 'downloadThroughput': 0, 'uploadThroughput': 0})
+        self.d = offline_driver('--allow-file-access-from-files')
 
     def open(self, path, fragment=''):
         self.d.get('about:blank')
@@ -145,14 +115,7 @@ class Browser:
         return self.d.execute_script(READ)
 
     def logs(self, path):
-        for e in self.d.get_log('browser'):
-            check(e['level'] not in ('SEVERE', 'ERROR'), '%s: console: %s' % (path, e['message']))
-        for e in self.d.get_log('performance'):
-            m = json.loads(e['message'])['message']
-            if m.get('method') == 'Network.requestWillBeSent':
-                url = m['params']['request']['url']
-                check(url.startswith('file://') or url.startswith('data:') or url == 'about:blank',
-                      '%s: the page asked the network for %s' % (path, url))
+        check_quiet(self.d, path, data_urls=True)
 
     def go(self, i):
         self.d.execute_script('brpView.go(arguments[0])', i)
@@ -425,9 +388,107 @@ def review(b, tmp):
               'seat %d page: another seat\'s review' % seat)
 
 
+# the course charts (docs/view.md, "The match's course"), read back from the DOM
+COURSE = r'''
+const q = (s, e) => Array.from((e || document).querySelectorAll(s));
+return q('#course figure').map(f => {
+  const svg = f.querySelector('svg'), r = svg.getBoundingClientRect();
+  return {id: f.id, w: r.width, h: r.height, role: svg.getAttribute('role'), on: f.classList.contains('on'),
+          labels: (svg.getAttribute('aria-labelledby') || '').split(' ').map(i => {
+            const e = document.getElementById(i); return e && svg.contains(e) && e.textContent ? e.tagName : null; }),
+          texts: q('text', svg).map(t => t.textContent),
+          points: q('.pt a', svg).map(a => a.getAttribute('href')),
+          disputed: q('a.disputed', svg).map(a => a.getAttribute('href')),
+          rows: q('details tr', f).slice(1).map(r => q('td', r).map(td => td.textContent))};
+});
+'''
+
+
+def course_section(text):
+    """The course section of a page's file, as written."""
+    m = re.search(r'<section id="course".*?</section>', text, re.S)
+    return m.group(0) if m else None
+
+
+def check_course(b, name, positions, verdict, opened):
+    """The charts: one for the match and one a deal, drawn, labelled; a deal's data is each side's melded and
+    bonus points at the end of each turn (public: the same on every seat's page); the disputed moment marked
+    where the page opens for it."""
+    figs = b.d.execute_script(COURSE)
+    deals = sorted({p['d'] for p in positions})
+    check([f['id'] for f in figs] == ['course-match'] + ['course-d%d' % d for d in deals],
+          '%s: course charts %s for deals %s' % (name, [f['id'] for f in figs], deals))
+    ends = {}  # (deal, turn): the turn's last position
+    for p in positions:
+        ends[(p['d'], p['t'])] = p
+    for f in figs:
+        axes = ('deal', 'match total') if f['id'] == 'course-match' else ('turn', 'points on the table')
+        check(f['w'] > 100 and f['h'] > 30 and f['role'] == 'img' and f['labels'] == ['title', 'desc'] and
+              all(a in f['texts'] for a in axes), '%s: %s is not a labelled chart: %s' % (name, f['id'], f))
+        want = []
+        if verdict != 'ok':
+            want = [opened] if f['id'] == 'course-match' or f['id'] == 'course-d%s' % opened.split('&')[0][3:] else []
+        check(f['disputed'] == want, '%s: %s marks %s as disputed, the page opens at %s' % (name, f['id'],
+                                                                                          f['disputed'], opened))
+        if f['id'] == 'course-match':
+            continue
+        d = int(f['id'][8:])
+        for row in f['rows']:
+            p = ends[(d, int(row[0].split(',')[0]))]
+            table = [str(p['sc'][s][0] + p['sc'][s][1]) for s in (0, 1)]
+            check(row[1:] == table, '%s: deal %d turn %s: the chart says %s, the data %s' % (name, d, row[0], row[1:],
+                                                                                           table))
+        turns = {'#d=%d&t=%s' % (d, r[0].split(',')[0]) for r in f['rows']}
+        check(f['points'] and set(f['points']) <= turns, '%s: deal %d: points %s not in its data' % (name, d,
+                                                                                                   f['points']))
+    return figs
+
+
+def course(b, tmp):
+    """A point of a deal's chart opens its turn, the disputed mark opens the dispute; the charts print, in the
+    sides' colours and line styles."""
+    log = os.path.join(ROOT, 'samples', 'kzv-4p.brp')
+    html = os.path.join(tmp, 'course.html')
+    run('view', '-o', html, log)
+    b.open(html)
+    link = b.d.find_elements(By.CSS_SELECTOR, '#course-d2 .pt a')[3]
+    href = link.get_dom_attribute('href')[1:]
+    link.click()
+    got = b.read()
+    nxt = b.d.execute_script('var i = brpView.index(); return i + 1 < brpView.count() ? '
+                             '(brpView.go(i + 1), brpView.position()) : null')
+    check('#d=%d&t=%d' % (got['where']['d'], got['where']['t']) == '#' + href and (nxt is None or nxt['t'] !=
+                                                                                 got['where']['t']),
+          'a point of the chart (%s) opens %s, not the end of its turn' % (href, got['where']))
+    b.d.execute_script('brpView.go(brpView.index() - 1)')
+    figs = b.d.execute_script(COURSE)
+    check([f['id'] for f in figs if f['on']] == ['course-d2'], 'the current deal\'s chart is not framed')
+    styles = b.d.execute_script('const s = e => getComputedStyle(document.querySelector(e));'
+                                'return [s("#course-d1 path.s0").stroke, s("#course-d1 path.s1").stroke,'
+                                's("#course-d1 path.s0").strokeDasharray, s("#course-d1 path.s1").strokeDasharray,'
+                                's("#course-d1 .pt.s0 circle").fill, s("#course-d1 .pt.s1 rect").fill]')
+    check(styles[:2] == ['rgb(0, 114, 178)', 'rgb(213, 94, 0)'] and styles[2] == 'none' and styles[3] != 'none' and
+          styles[4:] == styles[:2], 'the sides are not told apart by colour and line: %s' % styles)
+    b.d.execute_cdp_cmd('Emulation.setEmulatedMedia', {'media': 'print'})
+    figs = b.d.execute_script(COURSE)
+    check(all(f['w'] > 100 and f['h'] > 30 for f in figs), 'the charts do not print: %s' % figs)
+    b.d.execute_cdp_cmd('Emulation.setEmulatedMedia', {'media': ''})
+    # the disputed mark: a click opens the refused decision from anywhere
+    log = os.path.join(ROOT, 'samples', 'disputed', 'meld-two-wilds.brp')
+    html = os.path.join(tmp, 'course-disputed.html')
+    run('view', '-o', html, log)
+    opened = b.open(html)
+    b.go(0)
+    b.d.find_element(By.CSS_SELECTOR, '#course-match a.disputed text').click()  # its label
+    got = b.read()
+    check(got['index'] == opened['index'] and got['where']['k'] == 2, 'the disputed mark opens %s, not %s' % (
+        got['where'], opened['where']))
+
+
 def seat_refusal(b, tmp):
     """Another seat's refused decision: its kind and rule on a --seat page, never its cards (docs/view.md)."""
     log = os.path.join(ROOT, 'samples', 'disputed', 'meld-two-wilds.brp')  # seat 1's meld refused
+    director = course_section(run('view', '-o', '-', log).stdout)
     for seat in (0, 1, 2, 3):
         html = os.path.join(tmp, 'refusal-%d.html' % seat)
         check(run('view', '--seat', str(seat), '-o', html, log).returncode == 0, 'view --seat %d' % seat)
@@ -435,6 +496,10 @@ def seat_refusal(b, tmp):
         got = b.open(html)
         banner = b.d.find_element(By.ID, 'banner').text
         check(got['where']['k'] == 2 and 'meld.wilds' in banner, 'seat %d: not on the refusal: %s' % (seat, banner))
+        # the course charts draw public numbers only: a seat's are the director's
+        check(director and course_section(text) == director, 'seat %d: the course charts differ from the '
+              'director\'s' % seat)
+        check_course(b, 'refusal-%d' % seat, positions_of(page_data(html)[1]), 'illegal', got['hash'])
         if seat == 1:
             check(text.count('meld 2c 3c 4c 2h 2s') >= 2 and 'meld 2c 3c 4c 2h 2s' in banner,
                   'seat 1 does not see its own refused meld')
@@ -635,6 +700,7 @@ def main():
                 check(got['index'] == 0, '%s: opens at %d, not the start' % (name, got['index']))
             check(got['hash'] == '#d=%d&t=%d&n=%d' % (got['where']['d'], got['where']['t'], got['where']['n']),
                   '%s: the fragment %s does not name the position' % (name, got['hash']))
+            check_course(b, name, positions, verdict, got['hash'])
             check_log(b, log, html, positions)
             # STBL: the director's toggle shows the whole pile
             if data['profile'] == 'stbl':
@@ -647,6 +713,7 @@ def main():
                         break
         trust(b, tmp)
         seat_refusal(b, tmp)
+        course(b, tmp)
         navigation(b, tmp)
         review(b, tmp)
         phone(b, tmp)
@@ -688,10 +755,13 @@ def main():
         for log in [os.path.join(ROOT, 'samples', 'stbl-4p.brp'), os.path.join(ROOT, 'samples', 'stbl-2p.brp'),
                     os.path.join(ROOT, 'samples', 'aberto-4p.brp')]:
             nplayers = 4 if '4p' in log else 2
+            director = course_section(run('view', '-o', '-', log).stdout)
             for seat in range(nplayers):
                 html = os.path.join(tmp, 'seat%d-%s.html' % (seat, os.path.basename(log)))
                 check(run('view', '--seat', str(seat), '-o', html, log).returncode == 0, 'view --seat %d' % seat)
                 text, data = page_data(html)
+                check(director and course_section(text) == director, '%s: the course charts differ from the '
+                      'director\'s' % html)
                 prev = {}
                 positions = []
                 for r in data['positions']:
@@ -729,6 +799,9 @@ def main():
         check('claimed 615, recomputed 515' in summary, 'no JavaScript: the mismatched deal is not shown')
         check(len(b.d.find_elements(By.CSS_SELECTOR, '#deals tr[data-deal]')) == 2, 'no JavaScript: no deal rows')
         check('needs JavaScript' in b.d.find_element(By.ID, 'stepper').text, 'no JavaScript: the stepper says nothing')
+        sizes = b.d.execute_script('return Array.from(document.querySelectorAll("#course svg"))'
+                                   '.map(s => s.getBoundingClientRect().height)')
+        check(len(sizes) == 3 and all(h > 30 for h in sizes), 'no JavaScript: the course charts are %s' % sizes)
         b.d.execute_cdp_cmd('Emulation.setScriptExecutionDisabled', {'value': False})
         b.logs(html)
         if SHOT:

@@ -7,7 +7,8 @@
    =HYPERLINK(...), a leading ') is imported and exported to a workbook and to CSV files with a BOM.
 2. openpyxl reads the workbook: one sheet a table with the CSV files' columns, the header frozen, an
    autofilter over every row, widths that fit; every text cell exactly as written and of type text;
-   integers as numbers; start_time_utc a date; every sheet has the CSV file's rows.
+   integers as numbers; start_time_utc a date; every sheet has the CSV file's rows. The workbook's
+   first sheet, Summary, is checked by summary.py.
 3. LibreOffice (headless, when installed), under pt_BR and en_US: the workbook converted to CSV gives
    the texts exactly, the date as written and the numbers; the CSV file with its BOM, converted with
    the import options docs/schema.md gives, keeps the accents and the texts and reads the time as a
@@ -76,8 +77,8 @@ def read_csv(path):
 
 def check_workbook(xlsx, csvdir):
     wb = openpyxl.load_workbook(xlsx)
-    if wb.sheetnames != SHEETS:
-        fail(f'sheets {wb.sheetnames}, expected {SHEETS}')
+    if wb.sheetnames != ['Summary'] + SHEETS:
+        fail(f'sheets {wb.sheetnames}, expected Summary and {SHEETS}')
     for name in SHEETS:
         ws = wb[name]
         rows = read_csv(os.path.join(csvdir, name + '.csv'))
@@ -133,7 +134,7 @@ def check_workbook(xlsx, csvdir):
     print(f'openpyxl: {len(SHEETS)} sheets, every cell the CSV field with its type; the names exact')
 
 
-def soffice_convert(soffice, tmp, env_locale, src, target, outdir, infilter=None):
+def soffice_convert(soffice, tmp, env_locale, src, target, outdir, infilter=None, sheet=None):
     profile = os.path.join(tmp, 'lo-profile')
     env = dict(os.environ, LC_ALL=env_locale, LANG=env_locale, LANGUAGE='', HOME=tmp)
     args = [soffice, '--headless', '--norestore', f'-env:UserInstallation=file://{profile}']
@@ -142,6 +143,8 @@ def soffice_convert(soffice, tmp, env_locale, src, target, outdir, infilter=None
     args += ['--convert-to', target, '--outdir', outdir, src]
     p = subprocess.run(args, capture_output=True, text=True, env=env, timeout=300)
     base = os.path.splitext(os.path.basename(src))[0]
+    if sheet:  # one sheet of many: LibreOffice names the file after it
+        base += '-' + sheet
     out = os.path.join(outdir, base + '.' + target.split(':')[0])
     if p.returncode != 0 or not os.path.exists(out):
         fail(f'LibreOffice ({env_locale}) did not convert {src}: {p.stdout} {p.stderr}')
@@ -153,8 +156,11 @@ def check_libreoffice(soffice, tmp, xlsx, csvdir):
     for loc in ('pt_BR.UTF-8', 'en_US.UTF-8'):
         out = os.path.join(tmp, 'lo-' + loc)
         os.makedirs(out)
-        # the workbook, as LibreOffice reads it, written back as CSV (its first sheet, matches)
-        got = soffice_convert(soffice, tmp, loc, xlsx, 'csv:Text - txt - csv (StarCalc):44,34,76,1', out)
+        # the workbook, as LibreOffice reads it, written back as CSV: its second sheet, matches (the
+        # twelfth token; the seventh to eleventh as LibreOffice's defaults for an export)
+        got = soffice_convert(soffice, tmp, loc, xlsx,
+                              'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,true,false,false,2', out,
+                              sheet='matches')
         with open(got, encoding='utf-8', newline='') as f:
             rows = list(csv.reader(f))
         header = rows[0]

@@ -8,7 +8,8 @@ prints it, one row a deal and the damage offset of a malformed log; the
 embedded positions are as many as brp show can select, each at the deal, turn
 and decision brp show --json gives. For every seat of the 4- and 2-player
 samples, a --seat page holds no other seat's hand, no pile card beyond the
-ones the profile shows, and no moved card into another hand. Those seat
+ones the profile shows, and no moved card into another hand, and its course
+charts are the director's. Those seat
 pages carry a review (brp view --review, brp review --json at strength 2):
 the page holds only that seat's reviewed decisions and summary, and each
 better decision names only cards of the seat's hand before it; the
@@ -88,6 +89,12 @@ def review_summary(name, outside, decisions, summaries, seat=-1):
     check(got == want, '%s: the marked decisions %s, brp review %s' % (name, got[:3], want[:3]))
 
 
+def course(text):
+    """The page's course charts (docs/view.md, "The match's course"), as written."""
+    m = re.search(r'<section id="course".*?</section>', text, re.S)
+    return m.group(0) if m else None
+
+
 def self_contained(name, text):
     check("default-src 'none'" in text, name + ': no Content-Security-Policy that forbids fetching')
     for pat in (r'\ssrc\s*=', r'\shref\s*=\s*"(?!#)', r'url\(', r'@import', r'https?://', r'fetch\(', r'XMLHttpRequest',
@@ -157,6 +164,9 @@ try:
             p = run('view', '--seat', str(seat), '--review', rfile, '-o', '-', path)
             check(p.returncode == 0, '%s --seat %d: exit %d' % (log, seat, p.returncode))
             self_contained(log, p.stdout)
+            # the course charts draw public numbers only (melds on the table, totals of deals ended)
+            check(course(p.stdout) and course(p.stdout) == course(director),
+                  '%s --seat %d: the course charts differ from the director\'s' % (log, seat))
             data, outside = parts(p.stdout)
             check(data['seat'] == seat, log + ': the page does not say its seat')
             review_summary('%s --seat %d' % (log, seat), outside, decisions, summaries, seat)

@@ -89,7 +89,7 @@ for page in brp brp-verify brp-export; do
 	[ -s "$prefix/share/man/man1/$page.1" ] || bad "no installed man page $page.1"
 done
 # the documents the pages name, where they say
-for doc in format.md rules.md notation.md schema.md security.md view.md python.md api.md; do
+for doc in format.md rules.md notation.md schema.md security.md view.md report.md img/report-1.png python.md api.md; do
 	[ -s "$prefix/share/doc/libreplay/$doc" ] || bad "no installed document share/doc/libreplay/$doc"
 done
 grep -q 'share/doc/libreplay' "$prefix/share/man/man1/brp.1" || bad "brp(1) does not say where the documents are"

@@ -22,6 +22,7 @@ static const struct brp_cmd commands[] = {
 	{ "simulate", cmd_simulate, "let bots play legal matches and record them" },
 	{ "arena", cmd_arena, "play one kind of bot against another on duplicate deals" },
 	{ "stats", cmd_stats, "count what happened in a corpus of logs" },
+	{ "report", cmd_report, "write a corpus of logs as one HTML page of figures and charts" },
 	{ "export", cmd_export, "export logs to a SQLite database, CSV files or an XLSX workbook" },
 	{ "merge", cmd_merge, "merge the export databases of corpus shards into one" },
 	{ "deal", cmd_deal, "print the layout a committed seed derives for a deal" },

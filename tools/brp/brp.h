@@ -52,6 +52,7 @@ int cmd_deal(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
 int cmd_sign(int argc, char **argv);
 int cmd_view(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_review(int argc, char **argv);
 
 /*
@@ -487,6 +488,43 @@ int brp_search_kind(const char *arg, int *samples);
  */
 int brp_threads_run(const char *cmd, int jobs, void *(*fn)(void *), void *arg);
 
+/* ---- a corpus counted (tally.c): the figures of brp stats, which brp report shows too ---- */
+
+/* What the logs that verify ok hold, and the others counted by verdict. All longs: added as an array. */
+struct brp_counts {
+	long matches, deals, turns, actions, bytes;
+	long pile_taken, pile_frozen, rejects, morto_direct, morto_indirect, morto_to_stock;
+	long ended_out, ended_stock, vulnerable_open;
+	long canastras[RPL_CANASTRA_NCAT];
+	long verdicts[RPL_VERDICT_UNTRUSTED + 1];
+	long unreadable;
+};
+/* to += c. */
+void brp_counts_add(struct brp_counts *to, const struct brp_counts *c);
+/* One deal of g just ended: its figures into c. */
+void brp_counts_deal(struct brp_counts *c, const rpl_game *g);
+/* A verification observer's after (ctx: a struct brp_counts): the decisions, and each deal as it ends. */
+int brp_counts_after(void *ctx, const rpl_event *ev, const rpl_game *g);
+/*
+ * Verify the log path and count it into *c (zeroed first), in one pass (one
+ * decode, one replay); extra (may be NULL) observes the same pass after the
+ * counting. The events are kept only for a log that verifies ok; the others
+ * are counted by verdict. Returns 0, or the error that kept the log from
+ * being read (c->unreadable is then 1); message gets the line to say for an
+ * unreadable or malformed log, else "".
+ */
+int brp_counts_log(const char *path, struct brp_counts *c, rpl_verdict *v, char *message, size_t cap,
+                   const rpl_verify_observer *extra);
+/* brp stats' table and JSON object (no newline after it). */
+void brp_counts_print_text(FILE *f, const struct brp_counts *c);
+void brp_counts_print_json(FILE *f, const struct brp_counts *c);
+/*
+ * The exit code the counts give, as brp verify's: a failure when a log or a
+ * directory (unreadable_dirs) could not be read, or a log is damaged; no when
+ * a log is not ok otherwise; else yes.
+ */
+int brp_counts_status(const struct brp_counts *c, int unreadable_dirs);
+
 /* ---- keys (keys.c) ---- */
 #define BRP_PASSPHRASE_MAX 1024
 
@@ -499,5 +537,25 @@ int brp_passphrase(const char *cmd, int fd, int confirm, char *buf, size_t cap);
 int brp_seckey_open(const char *cmd, const char *path, int passfd, rpl_seckey **out);
 /* Add the public keys of path (a .pub file or a keyring) to *kr, made on first use. */
 int brp_keyring_add(const char *cmd, rpl_keyring **kr, const char *path);
+
+/* ---- brp view's course charts (view_course.c; docs/view.md, "The match's course") ---- */
+struct brp_course;
+/* An empty record of a match's course: NULL out of memory. */
+struct brp_course *brp_course_new(void);
+/* Free c (NULL: nothing). */
+void brp_course_free(struct brp_course *c);
+/* Keep what the charts need of p, the next position of the match: 0, or RPL_ENOMEM. */
+int brp_course_add(struct brp_course *c, const rpl_position *p);
+/*
+ * The index of the disputed position for verdict v (-1: none, an ok log),
+ * where the page opens for it: open, the index brp view opens at (the
+ * refused decision, where trust ends, where an incomplete log stops), except
+ * for a dead end (the decision that caused it), a mismatch (the end of the
+ * mismatched deal; the deal as dealt for one the committed seed does not
+ * derive), a malformed log (its last position).
+ */
+int brp_course_disputed(const struct brp_course *c, const rpl_verdict *v, int open);
+/* The charts of the match's course as an HTML section into f, disputed marked (-1: nothing); none for no position. */
+void brp_course_write(FILE *f, const struct brp_course *c, int disputed, const rpl_verdict *v);
 
 #endif

@@ -36,7 +36,7 @@ static void usage(FILE *f)
 	      "Play bot kind A against bot kind B on duplicate deals: each deal (a pair)\n"
 	      "is played twice with the sides swapped, on the same committed layout, and\n"
 	      "A's mean margin a deal is printed with its standard error. A and B are\n"
-	      "greedy, random or search[:N] (N samples a decision, default 16, slow).\n"
+	      "greedy, random or search[:N] (N samples a decision, default 128, slow).\n"
 	      "The same options give the same result, whatever -j.\n"
 	      "\n"
 	      "  -r, --rules PROFILE   kzv, stbl or aberto (default stbl)\n"

@@ -50,7 +50,7 @@ static void usage(FILE *f)
 	      "                        first\n"
 	      "      --name NAME       your name in the log (default player)\n"
 	      "  -b, --bot KIND        the bots: greedy, random or search[:N] (default\n"
-	      "                        greedy; search: N samples a decision, default 16)\n"
+	      "                        greedy; search: N samples a decision, default 128)\n"
 	      "      --seed S          the seed of the deals and the bots (default: a random\n"
 	      "                        one, said when the match ends)\n"
 	      "  -t, --target T        the match target (default: the profile's; 0: one deal)\n"

@@ -32,7 +32,7 @@ static void usage(FILE *f)
 	      "  -b, --bot KIND        greedy, random, mixed, blunder or search[:N] (default\n"
 	      "                        greedy; mixed: greedy and random bots at random seats;\n"
 	      "                        blunder: greedy but one decision in ten at random;\n"
-	      "                        search: N samples a decision, default 16, slow)\n"
+	      "                        search: N samples a decision, default 128, slow)\n"
 	      "  -t, --target T        the match target (default: the profile's; 0: one deal)\n"
 	      "      --commit          committed matches (format version 3): every deal derived\n"
 	      "                        from a seed committed to in the header and revealed at\n"

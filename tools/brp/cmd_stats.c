@@ -35,100 +35,26 @@ static void usage(FILE *f)
 	      f);
 }
 
-struct counts {
-	long matches, deals, turns, actions, bytes;
-	long pile_taken, pile_frozen, rejects, morto_direct, morto_indirect, morto_to_stock;
-	long ended_out, ended_stock, vulnerable_open;
-	long canastras[RPL_CANASTRA_NCAT];
-	long verdicts[RPL_VERDICT_UNTRUSTED + 1];
-	long unreadable;
-};
-
-static void add_counts(struct counts *to, const struct counts *c)
-{
-	long *a = (long *)to;
-	const long *b = (const long *)c;
-	for (size_t i = 0; i < sizeof(*to) / sizeof(long); i++)
-		a[i] += b[i];
-}
-
-static void deal_done(struct counts *c, const rpl_game *g)
-{
-	rpl_deal_stats st;
-	rpl_game_deal_stats(g, &st);
-	c->deals++;
-	c->turns += st.turns;
-	c->pile_taken += st.pile_taken;
-	c->pile_frozen += st.pile_frozen;
-	c->rejects += st.rejects;
-	c->morto_direct += st.morto_direct;
-	c->morto_indirect += st.morto_indirect;
-	c->morto_to_stock += st.morto_to_stock;
-	c->vulnerable_open += st.vulnerable_open;
-	if (st.end == RPL_DEAL_OUT)
-		c->ended_out++;
-	else if (st.end == RPL_DEAL_STOCK)
-		c->ended_stock++;
-	for (int s = 0; s < 2; s++) {
-		rpl_score sc;
-		rpl_game_deal_score(g, s, &sc);
-		for (int k = 1; k < RPL_CANASTRA_NCAT; k++)
-			c->canastras[k] += sc.canastras[k];
-	}
-}
-
 /* One log's counts, and why it could not be read (err non-zero). */
 struct sresult {
-	struct counts c;
+	struct brp_counts c;
 	int err;
 	char message[sizeof(((rpl_verdict *)0)->message)];
 };
 
-/* Counting while the log is verified: the decisions, and each deal as it ends. */
-static int count_after(void *ctx, const rpl_event *ev, const rpl_game *g)
-{
-	struct counts *one = ctx;
-
-	if (ev->kind != RPL_EV_ACTION)
-		return 0;
-	one->actions++;
-	if (rpl_game_phase(g) >= RPL_PHASE_DEAL_OVER)
-		deal_done(one, g);
-	return 0;
-}
-
-/*
- * Count one log (a pool job): verified and counted in one pass (one decode,
- * one replay); the events are kept only for a log that verifies ok.
- */
+/* Count one log (a pool job): verified and counted in one pass. */
 static void count_file(const char *path, void *result, void *ud)
 {
 	struct sresult *r = result;
-	struct counts *c = &r->c, one;
-	rpl_verify_observer obs = { &one, NULL, count_after };
 	rpl_verdict v;
 
 	(void)ud;
 	memset(r, 0, sizeof(*r));
-	memset(&one, 0, sizeof(one));
-	r->err = brp_verify_log(path, NULL, NULL, &v, &obs);
-	if (r->err) {
-		snprintf(r->message, sizeof(r->message), "%s", v.message[0] ? v.message : rpl_strerror(r->err));
-		c->unreadable++;
-		return;
-	}
-	c->verdicts[v.kind]++;
-	if (v.kind == RPL_VERDICT_MALFORMED) /* it makes the exit 3: said, as an unreadable log is */
-		snprintf(r->message, sizeof(r->message), "%s", v.message);
-	if (v.kind != RPL_VERDICT_OK)
-		return;
-	one.matches = 1;
-	one.bytes = (long)v.bytes;
-	add_counts(c, &one);
+	r->err = brp_counts_log(path, &r->c, &v, r->message, sizeof(r->message), NULL);
 }
 
 struct stotal {
-	struct counts c;
+	struct brp_counts c;
 	struct brp_progress prog;
 	size_t n;
 };
@@ -143,68 +69,9 @@ static int add_one(const char *path, const void *result, void *ud)
 		brp_progress_clear(&t->prog);
 		brp_error(name, "%s: %s", path, r->message);
 	}
-	add_counts(&t->c, &r->c);
+	brp_counts_add(&t->c, &r->c);
 	brp_progress_step(&t->prog, ++t->n);
 	return 0;
-}
-
-static void print_text(const struct counts *c)
-{
-	printf("matches            %ld\n", c->matches);
-	printf("deals              %ld\n", c->deals);
-	printf("turns              %ld\n", c->turns);
-	printf("decisions          %ld\n", c->actions);
-	printf("bytes              %ld\n", c->bytes);
-	if (c->actions)
-		printf("bytes/decision     %.3f (%.2f bits)\n", (double)c->bytes / (double)c->actions,
-		       8.0 * (double)c->bytes / (double)c->actions);
-	printf("pile taken         %ld\n", c->pile_taken);
-	printf("pile frozen        %ld\n", c->pile_frozen);
-	printf("first-card rejects %ld\n", c->rejects);
-	printf("morto direct       %ld\n", c->morto_direct);
-	printf("morto indirect     %ld\n", c->morto_indirect);
-	printf("morto to stock     %ld\n", c->morto_to_stock);
-	printf("ended going out    %ld\n", c->ended_out);
-	printf("ended stock        %ld\n", c->ended_stock);
-	for (int k = 1; k < RPL_CANASTRA_NCAT; k++)
-		printf("canastra %-9s %ld\n", rpl_canastra_name(k), c->canastras[k]);
-	printf("vulnerable opening %ld\n", c->vulnerable_open);
-	for (int k = 1; k <= RPL_VERDICT_UNTRUSTED; k++)
-		if (c->verdicts[k])
-			printf("not counted: %s %ld\n", rpl_verdict_name(k), c->verdicts[k]);
-}
-
-static void print_json(const struct counts *c)
-{
-	printf("{\"matches\":%ld,\"deals\":%ld,\"turns\":%ld,\"decisions\":%ld,\"bytes\":%ld,", c->matches, c->deals,
-	       c->turns, c->actions, c->bytes);
-	printf("\"bytes_per_decision\":%.4f,", c->actions ? (double)c->bytes / (double)c->actions : 0.0);
-	printf("\"pile_taken\":%ld,\"pile_frozen\":%ld,\"rejects\":%ld,\"morto_direct\":%ld,\"morto_indirect\":%ld,"
-	       "\"morto_to_stock\":%ld,\"ended_out\":%ld,\"ended_stock\":%ld,\"vulnerable_open\":%ld,",
-	       c->pile_taken, c->pile_frozen, c->rejects, c->morto_direct, c->morto_indirect, c->morto_to_stock,
-	       c->ended_out, c->ended_stock, c->vulnerable_open);
-	fputs("\"canastras\":{", stdout);
-	for (int k = 1; k < RPL_CANASTRA_NCAT; k++)
-		printf("%s\"%s\":%ld", k > 1 ? "," : "", rpl_canastra_name(k), c->canastras[k]);
-	fputs("},\"verdicts\":{", stdout);
-	for (int k = 0; k <= RPL_VERDICT_UNTRUSTED; k++)
-		printf("%s\"%s\":%ld", k ? "," : "", rpl_verdict_name(k), c->verdicts[k]);
-	fputs("}}\n", stdout);
-}
-
-/*
- * The exit code the counts give: a failure when a log or a directory
- * (unreadable_dirs) could not be read, or a log is damaged; no when a log is
- * not ok otherwise; else yes.
- */
-static int counts_status(const struct counts *c, int unreadable_dirs)
-{
-	if (c->unreadable || c->verdicts[RPL_VERDICT_MALFORMED] || unreadable_dirs)
-		return BRP_EXIT_FAIL;
-	if (c->verdicts[RPL_VERDICT_ILLEGAL] || c->verdicts[RPL_VERDICT_MISMATCH] || c->verdicts[RPL_VERDICT_INCOMPLETE] ||
-	    c->verdicts[RPL_VERDICT_TAMPERED] || c->verdicts[RPL_VERDICT_UNTRUSTED])
-		return BRP_EXIT_NO;
-	return BRP_EXIT_OK;
 }
 
 int cmd_stats(int argc, char **argv)
@@ -291,12 +158,14 @@ int cmd_stats(int argc, char **argv)
 	}
 	/* a table of zeros would say nothing of logs that could not be read */
 	if ((size_t)total.c.unreadable < brp_source_count(src)) {
-		if (json)
-			print_json(&total.c);
-		else
-			print_text(&total.c);
+		if (json) {
+			brp_counts_print_json(stdout, &total.c);
+			putchar('\n');
+		} else {
+			brp_counts_print_text(stdout, &total.c);
+		}
 	}
-	status = counts_status(&total.c, brp_source_unreadable(src));
+	status = brp_counts_status(&total.c, brp_source_unreadable(src));
 cleanup:
 	brp_source_free(src);
 	free(logs_v);

@@ -6,6 +6,9 @@
  * stepper is tools/brp/view/view.js drawing the positions that
  * rpl_positions_file computes, embedded as JSON (docs/view.md describes the
  * encoding): the page judges nothing, it draws what the engine said.
+ * Under the stepper, the match's course: inline SVG charts that view_course.c
+ * writes from the public numbers of each position (the points on the table,
+ * the match totals), the same on a --seat page.
  * With --seat N every card seat N could not see is left out of the file,
  * the cards of another seat's refused decision included (they were never
  * laid). With -K or --keyring the signatures are judged against trusted
@@ -13,9 +16,11 @@
  *
  * A page holds at most VIEW_MAX_PAGE bytes (docs/view.md, "Size"): the
  * positions are written into memory and stop there, so brp view's memory
- * is bounded by it too, whatever the log holds.
+ * is bounded by it too, whatever the log holds (the course keeps some 30
+ * bytes a position beside them).
  */
 #include "brp.h"
+#include "svg.h" /* brp_html_text */
 
 #include <errno.h>
 #include <stdlib.h>
@@ -43,10 +48,11 @@ static void usage(FILE *f)
 {
 	fputs("Usage: brp view [OPTION]... FILE\n"
 	      "Write a match log as one self-contained HTML page that replays it decision\n"
-	      "by decision: the summary (players, rules, verdict, the deals' scores) and a\n"
-	      "stepper over every position, opened on the disputed one. The page makes no\n"
-	      "network request; its summary reads without JavaScript. FILE - (or\n"
-	      "/dev/stdin, or --log -) reads the log from standard input.\n"
+	      "by decision: the summary (players, rules, verdict, the deals' scores), a\n"
+	      "stepper over every position, opened on the disputed one, and the match's\n"
+	      "course as charts. The page makes no network request; its summary and charts\n"
+	      "read without JavaScript. FILE - (or /dev/stdin, or --log -) reads the log\n"
+	      "from standard input.\n"
 	      "\n"
 	      "  -o, --output OUT  write the page to OUT (default: FILE with .html for .brp,\n"
 	      "                    standard output for a log read from standard input;\n"
@@ -102,28 +108,9 @@ struct view {
 	const char *path;           /* the log's path, as given (read again for a deal that is not the committed one) */
 	const unsigned char *bytes; /* a log from standard input: its bytes (read again from here) */
 	size_t nbytes;
+	struct brp_course *course;      /* what the course charts need of each position (view_course.c) */
 	struct brp_view_review *review; /* --review: the decisions reviewed (view_review.c), or NULL */
 };
-
-/* Write s as the text of an HTML element or attribute. */
-static void html_text(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
-
-void brp_view_html_text(FILE *f, const char *s)
-{
-	html_text(f, s);
-}
 
 /* Write s as a JSON string that is safe inside a <script> element. */
 static void json_text(FILE *f, const char *s)
@@ -352,7 +339,7 @@ static int on_position(void *ctx, const rpl_position *p)
 	brp_view_review_position(w->review, p, w->npos);
 	w->npos++;
 	w->nplayers = p->nplayers;
-	if (deal_sum_keep(w, p) < 0)
+	if (deal_sum_keep(w, p) < 0 || brp_course_add(w->course, p) < 0)
 		return RPL_ENOMEM;
 	if (p->match_claimed) {
 		w->match_claimed = 1;
@@ -394,7 +381,7 @@ static void summary_match(FILE *f, const rpl_match_info *info)
 	      f);
 	for (int s = 0; s < info->nplayers; s++) {
 		fprintf(f, "<tr><td>%d</td><td>", s);
-		html_text(f, seat_name(info, s)[0] ? seat_name(info, s) : "(unnamed)");
+		brp_html_text(f, seat_name(info, s)[0] ? seat_name(info, s) : "(unnamed)");
 		fprintf(f, "</td><td>%d</td><td>", s % 2);
 		if (info->nplayers == 4)
 			fprintf(f, "seat %d", (s + 2) % 4);
@@ -403,7 +390,7 @@ static void summary_match(FILE *f, const rpl_match_info *info)
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n<p class=\"rules\"><b>Rules</b> ", f);
-	html_text(f, rpl_rules_profile(info->rules));
+	brp_html_text(f, rpl_rules_profile(info->rules));
 	for (size_t i = 0; i < np; i++) {
 		const rpl_param_info *pi = rpl_rules_param_info(i);
 		char val[64];
@@ -412,7 +399,7 @@ static void summary_match(FILE *f, const rpl_match_info *info)
 		rpl_rules_get(info->rules, pi->name, val, sizeof(val));
 		fputs(over++ ? ", " : ", differing from the profile: ", f);
 		fprintf(f, "<code>%s=", pi->name);
-		html_text(f, val);
+		brp_html_text(f, val);
 		fputs("</code>", f);
 	}
 	if (!over)
@@ -434,9 +421,9 @@ static void summary_match(FILE *f, const rpl_match_info *info)
 		fputs("<p class=\"meta\"><b>Metadata</b>", f);
 		for (size_t i = 0; i < info->nmeta; i++) {
 			fputs(i ? "; " : " ", f);
-			html_text(f, info->meta_keys[i]);
+			brp_html_text(f, info->meta_keys[i]);
 			fputs(": ", f);
-			html_text(f, info->meta_values[i]);
+			brp_html_text(f, info->meta_values[i]);
 		}
 		fputs("</p>\n", f);
 	}
@@ -707,15 +694,15 @@ static void write_summary(FILE *f, const struct view *w, const rpl_match_info *i
 	const char *tone = verdict_tone(v, why, sizeof(why));
 
 	fputs("<header id=\"summary\">\n<h1>Match ", f);
-	html_text(f, logname);
+	brp_html_text(f, logname);
 	fputs("</h1>\n", f);
 	fprintf(f, "<div id=\"verdict\" class=\"verdict v-%s tone-%s\" data-tone=\"%s\"><p><b>Verdict</b> <code>",
 	        rpl_verdict_name(v->kind), tone, tone);
-	html_text(f, line);
+	brp_html_text(f, line);
 	fputs("</code></p>\n", f);
 	if (why[0]) {
 		fputs("<p class=\"why\">ok, but ", f);
-		html_text(f, why);
+		brp_html_text(f, why);
 		fputs("</p>\n", f);
 	}
 	fputs("<p class=\"badges\">", f);
@@ -770,7 +757,7 @@ static void write_head(FILE *head, const struct view *w, const rpl_match_info *i
 	      "script-src 'unsafe-inline'; img-src data:\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
 	      head);
-	html_text(head, base);
+	brp_html_text(head, base);
 	fputs(" - brp view</title>\n<style>\n", head);
 	fputs(view_css, head);
 	fputs("</style>\n</head>\n<body>\n", head);
@@ -778,6 +765,8 @@ static void write_head(FILE *head, const struct view *w, const rpl_match_info *i
 	fputs("<main id=\"stepper\"><noscript><p>The stepper over every decision needs JavaScript; the summary above "
 	      "does not.</p></noscript></main>\n",
 	      head);
+	/* under the stepper, as lichess's graph under a game: on a phone the stepper comes first */
+	brp_course_write(head, w->course, brp_course_disputed(w->course, v, open_at(w, v)), v);
 	fputs("<script type=\"application/json\" id=\"brp-data\">\n{\"version\":1,\"profile\":", head);
 	json_text(head, info->rules ? rpl_rules_profile(info->rules) : "");
 	fprintf(head, ",\"players\":%d,\"names\":[", info->nplayers);
@@ -1088,7 +1077,7 @@ int cmd_view(int argc, char **argv)
 		goto cleanup;
 	}
 	w = calloc(1, sizeof(*w));
-	if (!w || !(w->data = open_memstream(&data, &datalen))) {
+	if (!w || !(w->course = brp_course_new()) || !(w->data = open_memstream(&data, &datalen))) {
 		brp_error(name, "out of memory");
 		goto cleanup;
 	}
@@ -1126,6 +1115,7 @@ cleanup:
 		if (w->data)
 			fclose(w->data);
 		free(w->deals);
+		brp_course_free(w->course);
 		brp_view_review_free(w->review);
 	}
 	free(w);

@@ -13,6 +13,7 @@
  * the seat's legal decisions), where another seat's would show that hand.
  */
 #include "brp.h"
+#include "svg.h" /* brp_html_text */
 #include "view_review.h"
 
 #include <errno.h>
@@ -587,7 +588,7 @@ void brp_view_review_html(FILE *f, const struct brp_view_review *r, const rpl_ma
 			continue;
 		fprintf(f, "<tr data-seat=\"%d\" data-accuracy=\"%.1f\" data-match-rate=\"%.1f\"><td>%d</td><td>", s,
 		        m->accuracy, m->match_rate, s);
-		brp_view_html_text(f, info->players[s] && info->players[s][0] ? info->players[s] : "(unnamed)");
+		brp_html_text(f, info->players[s] && info->players[s][0] ? info->players[s] : "(unnamed)");
 		fprintf(f,
 		        "</td><td><b>%.1f%%</b></td><td>%.1f%%</td><td>%d</td><td>%.1f</td><td>%d</td><td>%d</td>"
 		        "<td>%d</td></tr>\n",
@@ -618,9 +619,9 @@ void brp_view_review_html(FILE *f, const struct brp_view_review *r, const rpl_ma
 		        "\">deal %d, turn %d, decision %d</a></td><td>%d</td><td><b class=\"rv-sym\">%s</b> %s</td>"
 		        "<td><code>",
 		        w->deal, w->turn, w->decision, w->seat, class_sym[w->cls], cls);
-		brp_view_html_text(f, w->played);
+		brp_html_text(f, w->played);
 		fputs("</code></td><td><code>", f);
-		brp_view_html_text(f, w->best);
+		brp_html_text(f, w->best);
 		fprintf(f, "</code></td><td>%.1f &plusmn; %.1f%s</td></tr>\n", w->loss, w->se,
 		        w->uncertain ? " (uncertain)" : "");
 	}

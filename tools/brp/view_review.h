@@ -44,8 +44,7 @@ void brp_view_review_html(FILE *f, const struct brp_view_review *r, const rpl_ma
 /* The page's data: ,"review":{...} (docs/view.md, "The review"). */
 void brp_view_review_json(FILE *f, const struct brp_view_review *r);
 
-/* cmd_view.c's writers of text into the page: an HTML text, a JSON string safe inside a <script>. */
-void brp_view_html_text(FILE *f, const char *s);
+/* cmd_view.c's writer of a JSON string safe inside a <script> (an HTML text: svg.h's brp_html_text). */
 void brp_view_json_text(FILE *f, const char *s);
 
 #endif

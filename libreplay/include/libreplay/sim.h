@@ -70,7 +70,9 @@ RPL_API int rpl_bot_new(rpl_bot **out, int kind, uint64_t seed);
  * the greedy bot, the others with one decision in 16 taken at random.
  * Samples are drawn 8 at a time, and a candidate whose mean is below the
  * best's by 2.5 standard errors of their difference is dropped; the search
- * ends when one is left or the samples are spent. It takes the candidate
+ * ends when one is left, when the samples are spent, or when it has played
+ * 16 rollouts for each of its samples (so that a decision of many close
+ * candidates costs about what one of 16 does). It takes the candidate
  * with the best mean of its side's deal score less the other side's (the
  * first of equals). With more than RPL_SEARCH_MAX_CANDIDATES candidates
  * it considers the first of them only (the greedy bot's choices first).
@@ -89,7 +91,7 @@ RPL_API int rpl_bot_new_search(rpl_bot **out, uint64_t seed, int samples, int ro
  * The search bot's default strength: samples a decision (with 1 rollout
  * each), what rpl_bot_new and brp simulate -b search use.
  */
-#define RPL_SEARCH_SAMPLES 16
+#define RPL_SEARCH_SAMPLES 128
 
 /* Free a bot; NULL is accepted. */
 RPL_API void rpl_bot_free(rpl_bot *b);

@@ -21,7 +21,9 @@
  * choice (at four players in KZV the first version lost 113 points a deal
  * to greedy with 4 samples). Samples are drawn in blocks, and a candidate
  * worse than the best by 2.5 standard errors of their paired difference is
- * dropped, so that the samples go to the candidates still in question.
+ * dropped, so that the samples go to the candidates still in question; a
+ * decision stops when it has spent WIDTH rollouts a sample, which bounds
+ * the longest decisions (those of many close candidates).
  *
  * Everything is counted in integers, so that a decision is the same on
  * every machine.
@@ -45,6 +47,12 @@
 #define STUCK (-100000)
 /* Samples a block: candidates are dropped after each. */
 #define BLOCK 8
+/*
+ * The rollouts a decision may spend: samples times this. A decision whose
+ * candidates stay many and close stops when they are spent, so that the
+ * longest decision costs about as much as one of WIDTH candidates.
+ */
+#define WIDTH 16
 
 struct plan {
 	int len;
@@ -239,12 +247,13 @@ static int judge(struct rpl__search *s, const rpl_game *g)
 	int seat = rpl_game_seat(g), side = seat % 2, k = 0, nlive = s->ncand;
 	/* the rollouts' noise: a stream for each sample and rollout, the same for every candidate */
 	uint64_t base = rpl_rng_next(&s->rng);
+	long spent = 0, budget = (long)s->samples * WIDTH;
 
 	for (int c = 0; c < s->ncand; c++) {
 		s->live[c] = 1;
 		s->judged[c] = 0;
 	}
-	for (int j = 0; j < s->samples && nlive > 1; j++) {
+	for (int j = 0; j < s->samples && nlive > 1 && spent < budget; j++) {
 		int err = 0;
 		if (s->hindsight)
 			rpl_game_copy(s->det, g);
@@ -278,6 +287,7 @@ static int judge(struct rpl__search *s, const rpl_game *g)
 				}
 				s->value[(size_t)k * MAXCAND + (size_t)c] = v;
 				s->judged[c] = k + 1;
+				spent++;
 			}
 		if ((j + 1) % BLOCK == 0 && j + 1 < s->samples) {
 			int best = best_candidate(s, k);

@@ -182,14 +182,6 @@ typedef int (*rpl__legal_keep)(void *ctx, const struct rpl_game *after, const rp
  * returns how many in all. rpl_game_legal is this with turn.c's hook.
  */
 size_t rpl__legal_gen(const struct rpl_game *g, rpl_action *out, size_t cap, rpl__legal_keep keep, void *keep_ctx);
-/* The generator's table of the decisions met (open addressing; a power of two). */
-#define RPL__LEGAL_SEEN_SLOTS 8192
-/*
- * rpl__legal_gen with the caller's table of RPL__LEGAL_SEEN_SLOTS zeros,
- * left zero again: a caller that generates often clears no table a call.
- */
-size_t rpl__legal_gen_seen(const struct rpl_game *g, rpl_action *out, size_t cap, rpl__legal_keep keep, void *keep_ctx,
-                           uint64_t *seen);
 
 /* ---- turn.c ---- */
 

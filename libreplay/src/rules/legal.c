@@ -8,6 +8,7 @@
  * accepts now; turn.c keeps those after which the turn can still end
  * (rpl_game_legal), through the keep hook.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "rules/game_impl.h"
@@ -17,7 +18,17 @@ static const rpl_card wild_faces[5] = { 1, 14, 27, 40, RPL_JOKER };
 
 /* ---- the generator ---- */
 
-#define SEEN_SLOTS RPL__LEGAL_SEEN_SLOTS
+/*
+ * The decisions met, by key (open addressing, 0 empty, never more than half
+ * full): a small table on the stack first, since most positions list a few
+ * dozen decisions and a call that cleared a big one spent more on the
+ * clearing than on the search (more than half of a search bot's instructions);
+ * grown on the heap when half full, up to SEEN_MOST slots. Past that, or
+ * with no memory to grow, a decision met again is tried again and listed
+ * again.
+ */
+#define SEEN_FIRST 256
+#define SEEN_MOST 8192
 
 struct gen {
 	const struct rpl_game *g;
@@ -26,9 +37,10 @@ struct gen {
 	size_t cap, n;
 	rpl__legal_keep keep; /* NULL: every accepted decision */
 	void *keep_ctx;
-	uint64_t *seen;                /* SEEN_SLOTS action keys; 0 = empty */
-	uint16_t used[SEEN_SLOTS / 2]; /* the slots filled, emptied again at the end */
-	size_t nseen;
+	uint64_t *seen; /* first, or heap once grown */
+	size_t slots, nseen;
+	uint64_t *heap;
+	uint64_t first[SEEN_FIRST];
 };
 
 static uint64_t action_key(const rpl_action *a)
@@ -42,22 +54,48 @@ static uint64_t action_key(const rpl_action *a)
 	return h;
 }
 
+/* The slot of key in table t of slots slots: where it is, or the empty one where it would go. */
+static size_t seen_slot(const uint64_t *t, size_t slots, uint64_t key)
+{
+	size_t slot = (size_t)(key >> 3) & (slots - 1);
+
+	while (t[slot] && t[slot] != key)
+		slot = (slot + 1) & (slots - 1);
+	return slot;
+}
+
+/* A table four times as big, the keys moved into it: 0, or -1 (at the most, or no memory: the table stays). */
+static int seen_grow(struct gen *ge)
+{
+	size_t slots = ge->slots * 4;
+	uint64_t *t;
+
+	if (slots > SEEN_MOST || !(t = calloc(slots, sizeof(*t))))
+		return -1;
+	for (size_t i = 0; i < ge->slots; i++)
+		if (ge->seen[i])
+			t[seen_slot(t, slots, ge->seen[i])] = ge->seen[i];
+	free(ge->heap);
+	ge->seen = ge->heap = t;
+	ge->slots = slots;
+	return 0;
+}
+
 static int try_emit(struct gen *ge, const rpl_action *a)
 {
 	uint64_t key = action_key(a) | 1; /* never 0, the empty slot */
-	size_t slot = (size_t)(key >> 3) & (SEEN_SLOTS - 1);
+	size_t slot = seen_slot(ge->seen, ge->slots, key);
 
-	while (ge->seen[slot]) {
-		if (ge->seen[slot] == key)
-			return 0;
-		slot = (slot + 1) & (SEEN_SLOTS - 1);
-	}
+	if (ge->seen[slot] == key)
+		return 0;
 	memcpy(&ge->scratch, ge->g, sizeof(ge->scratch));
 	if (rpl__apply(&ge->scratch, a) != 0)
 		return 0;
-	if (ge->nseen < SEEN_SLOTS / 2) {
+	if (ge->nseen >= ge->slots / 2 && seen_grow(ge) == 0)
+		slot = seen_slot(ge->seen, ge->slots, key);
+	if (ge->nseen < ge->slots / 2) {
 		ge->seen[slot] = key;
-		ge->used[ge->nseen++] = (uint16_t)slot;
+		ge->nseen++;
 	}
 	if (ge->keep && !ge->keep(ge->keep_ctx, &ge->scratch, a))
 		return 0;
@@ -356,8 +394,7 @@ static void gen_adds(struct gen *ge, const cardset h, int side, int i)
 	}
 }
 
-size_t rpl__legal_gen_seen(const struct rpl_game *g, rpl_action *out, size_t cap, rpl__legal_keep keep, void *keep_ctx,
-                           uint64_t *seen)
+size_t rpl__legal_gen(const struct rpl_game *g, rpl_action *out, size_t cap, rpl__legal_keep keep, void *keep_ctx)
 {
 	struct gen *ge, stack_gen;
 	rpl_action a;
@@ -371,7 +408,10 @@ size_t rpl__legal_gen_seen(const struct rpl_game *g, rpl_action *out, size_t cap
 	ge->keep_ctx = keep_ctx;
 	ge->n = 0;
 	ge->nseen = 0;
-	ge->seen = seen;
+	ge->slots = SEEN_FIRST;
+	ge->seen = ge->first;
+	ge->heap = NULL;
+	memset(ge->first, 0, sizeof(ge->first));
 	memset(&a, 0, sizeof(a));
 	side = SIDE(g->seat);
 
@@ -409,15 +449,6 @@ size_t rpl__legal_gen_seen(const struct rpl_game *g, rpl_action *out, size_t cap
 	}
 	default: break;
 	}
-	for (size_t i = 0; i < ge->nseen; i++)
-		seen[ge->used[i]] = 0;
+	free(ge->heap);
 	return ge->n;
-}
-
-size_t rpl__legal_gen(const struct rpl_game *g, rpl_action *out, size_t cap, rpl__legal_keep keep, void *keep_ctx)
-{
-	uint64_t seen[SEEN_SLOTS];
-
-	memset(seen, 0, sizeof(seen));
-	return rpl__legal_gen_seen(g, out, cap, keep, keep_ctx, seen);
 }

@@ -47,7 +47,6 @@ struct turn_search {
 	size_t nmoves, capmoves;
 	uint64_t *memo; /* digest | answer in the low 2 bits; 0 empty */
 	size_t nmemo, memo_slots;
-	uint64_t *seen; /* the generator's table (RPL__LEGAL_SEEN_SLOTS), kept empty between calls */
 	/*
 	 * The lays of the last search that found an end, in order (path_len -1:
 	 * it ended on a remembered position, so the path is not known).
@@ -296,7 +295,7 @@ static int search(struct turn_search *ts, const struct rpl_game *g, int d)
 			return UNKNOWN;
 		}
 		ts->moves = p;
-		n = rpl__legal_gen_seen(g, ts->moves + base, room, keep_lays, NULL, ts->seen);
+		n = rpl__legal_gen(g, ts->moves + base, room, keep_lays, NULL);
 		if (n <= room)
 			break;
 	}
@@ -332,7 +331,6 @@ static void search_free(struct turn_search *ts)
 		free(ts->states[d]);
 	free(ts->moves);
 	free(ts->memo);
-	free(ts->seen);
 	memset(ts, 0, sizeof(*ts));
 }
 
@@ -342,8 +340,7 @@ static int search_init(struct turn_search *ts)
 	memset(ts, 0, sizeof(*ts));
 	ts->memo_slots = MEMO_FIRST;
 	ts->memo = calloc(MEMO_FIRST, sizeof(*ts->memo));
-	ts->seen = calloc(RPL__LEGAL_SEEN_SLOTS, sizeof(*ts->seen));
-	if (!ts->memo || !ts->seen) {
+	if (!ts->memo) {
 		search_free(ts);
 		return RPL_ENOMEM;
 	}

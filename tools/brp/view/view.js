@@ -593,8 +593,23 @@
 		board.appendChild(hands);
 		board.appendChild(mid);
 		board.appendChild(sides);
+		drawCourse(p);
 		buttons.left.disabled = buttons.home.disabled = buttons.up.disabled = idx === 0;
 		buttons.right.disabled = buttons.end.disabled = buttons.down.disabled = idx === P.length - 1;
+	}
+
+	/* the current deal's course chart framed, a line at the current turn (the chart is the C side's SVG) */
+	function drawCourse(p) {
+		var on = document.querySelector('#course .on'), fig = document.getElementById('course-d' + p.d);
+		if (on && on !== fig)
+			on.classList.remove('on');
+		if (!fig)
+			return;
+		var svg = fig.querySelector('svg'), x0 = +svg.dataset.x0;
+		var x = x0 + Math.min(p.t, +svg.dataset.turns) * (svg.dataset.x1 - x0) / svg.dataset.turns;
+		fig.classList.add('on');
+		var cursor = svg.querySelector('.cursor');
+		cursor.setAttribute('d', cursor.getAttribute('d').replace(/^M[\d.]+/, 'M' + x));
 	}
 
 	function go(i) {
