@@ -14,7 +14,13 @@ say where they are damaged; a deep link opens its position and follows the
 steps; the keys and buttons move as documented; no console message of level
 error; a --seat page holds no other seat's hand anywhere in the file and
 shows only backs for it; a typical 4-player match of three deals stays
-within 250 KB.
+within 250 KB. With a review (brp view --review, brp review --json at
+strength 2): the list of turns marks exactly the decisions the review
+classes, each with its symbol; a click on one opens its position, which
+shows the better decision and the loss; the summary gives each seat's
+accuracy and match rate, with or without JavaScript; on a phone the page
+does not scroll sideways and the stepper starts within the first screen;
+a --seat page holds no other seat's hand and no other seat's review.
 
 Exit 77 (meson: skipped) with a message when chromium, chromedriver or
 selenium is not installed; any other failure fails.
@@ -275,6 +281,111 @@ def trust(b, tmp):
     check(data['verdict'] == 'untrusted' and badge['status'] == 'partial' and got['index'] == first_of_deal(data, 2)
           and got['so_far'] == 'untrusted', 'signed deal 1 only: verdict %s, badge %s, opens at %d (%s)' %
           (data['verdict'], badge, got['index'], got['so_far']))
+
+
+REVIEW_READ = r'''
+const q = s => Array.from(document.querySelectorAll(s));
+return {
+  marks: q('#turns .rv').map(e => [+e.dataset.index, e.dataset.class, e.querySelector('.rv-sym').textContent,
+                                   getComputedStyle(e).textDecorationLine]),
+  seats: q('#review-seats tr[data-seat]').map(r => [+r.dataset.seat, r.cells[2].textContent, r.cells[3].textContent]),
+};
+'''
+
+
+def review(b, tmp):
+    """brp view --review: the marked list of turns, a marked decision's position, each seat's accuracy."""
+    log = os.path.join(ROOT, 'samples', 'kzv-4p.brp')
+    rfile, html = os.path.join(tmp, 'kzv-review.json'), os.path.join(tmp, 'review.html')
+    p = run('review', '--strength', '2', '--json', log)
+    check(p.returncode == 0, 'brp review: exit %d %s' % (p.returncode, p.stderr))
+    with open(rfile, 'w') as f:
+        f.write(p.stdout)
+    rows = [json.loads(line) for line in p.stdout.splitlines()]
+    decisions = [r for r in rows if 'played' in r]
+    summaries = {r['seat']: r for r in rows if r.get('summary') and r['deal'] is None}
+    marked = {(r['deal'], r['turn'], r['decision']): r for r in decisions if r['class']}
+    check(len({k[0] for k in marked}) == 2, 'the review at strength 2 marks no decision in one of the two deals')
+    check(run('view', '--review', rfile, '-o', html, log).returncode == 0, 'brp view --review')
+    text, data = page_data(html)
+    positions, prev = [], {}
+    for r in data['positions']:
+        prev = dict(prev, **r)
+        positions.append(prev)
+    b.open(html)
+    symbols = {'inaccuracy': '?!', 'mistake': '?', 'blunder': '??'}
+    for deal in (1, 2):
+        b.go(next(i for i, q in enumerate(positions) if q['d'] == deal))
+        got = b.d.execute_script(REVIEW_READ)
+        where = [(positions[i]['d'], positions[i]['t'], positions[i]['n']) for i, _, _, _ in got['marks']]
+        want = sorted(k for k in marked if k[0] == deal)
+        check(where == want, 'deal %d: the list of turns marks %s, the review %s' % (deal, where, want))
+        for (i, cls, sym, line), k in zip(got['marks'], where):
+            check(cls == marked[k]['class'] and sym == symbols[cls] and 'underline' in line,
+                  'deal %d: the mark at %s is %s %s (%s), the review says %s' % (deal, k, cls, sym, line,
+                                                                                marked[k]['class']))
+    check(got['seats'] == [[s, '%.1f%%' % summaries[s]['accuracy'], '%.1f%%' % summaries[s]['match_rate']]
+                           for s in sorted(summaries)], 'the summary\'s accuracy %s, the review %s' %
+          (got['seats'], summaries))
+    # a click on a marked decision (the last of deal 2's) opens its position: the better decision and the loss
+    mark = b.d.find_elements(By.CSS_SELECTOR, '#turns .rv')[-1]
+    mark.click()
+    got = b.read()
+    k = (got['where']['d'], got['where']['t'], got['where']['n'])
+    r = marked.get(k)
+    if check(r is not None and got['where']['k'] == 1, 'a click on a marked decision opens %s' % (k,)):
+        note = b.d.find_element(By.ID, 'review-note').text
+        want = 'Better: %s, %.1f \u00b1 %.1f points lost' % (r['best'], r['loss'], r['se'])
+        check(want in note and symbols[r['class']] in note and r['class'] in note and
+              ('uncertain' in note) == r['class_uncertain'], 'at %s the note is %r, not %r' % (k, note, want))
+    # a decision the engine agrees with says so; one not reviewed (no choice) says nothing
+    agree = next(i for i, q in enumerate(positions) if q['k'] == 1 and any(
+        (d['deal'], d['turn'], d['decision']) == (q['d'], q['t'], q['n']) and d['best'] == d['played']
+        for d in decisions))
+    b.go(agree)
+    check('engine\'s choice too' in b.d.find_element(By.ID, 'review-note').text, 'no note where the engine agrees')
+    # without JavaScript: each seat's accuracy and the marked decisions, in the summary
+    b.d.execute_cdp_cmd('Emulation.setScriptExecutionDisabled', {'value': True})
+    b.d.get('file://' + html)
+    summary = b.d.find_element(By.ID, 'summary').text
+    check(all('%.1f%%' % summaries[s]['accuracy'] in summary for s in summaries),
+          'no JavaScript: the accuracy per seat is not shown')
+    check(len(b.d.find_elements(By.CSS_SELECTOR, '#review-marks tr.rv')) == len(marked),
+          'no JavaScript: not every marked decision in the summary')
+    b.d.execute_cdp_cmd('Emulation.setScriptExecutionDisabled', {'value': False})
+    b.logs(html)
+    # on a phone the review folds as the players do: no sideways scroll, the stepper within the first screen
+    b.d.execute_cdp_cmd('Emulation.setDeviceMetricsOverride', {'width': 400, 'height': 800, 'deviceScaleFactor': 1,
+                                                                'mobile': True})
+    b.open(html)
+    width, top = b.d.execute_script('return [document.documentElement.scrollWidth, '
+                                    'document.getElementById("stepper").getBoundingClientRect().top + scrollY]')
+    check(width <= 400 and top < 800, 'a review page at 400x800: %d px wide, the stepper at %d px' % (width, top))
+    b.d.execute_cdp_cmd('Emulation.clearDeviceMetricsOverride', {})
+    # a seat's page: its own review only, no other hand
+    for seat in range(4):
+        html = os.path.join(tmp, 'review-seat%d.html' % seat)
+        check(run('view', '--seat', str(seat), '--review', rfile, '-o', html, log).returncode == 0,
+              'brp view --seat %d --review' % seat)
+        text, data = page_data(html)
+        prev = {}
+        for r in data['positions']:
+            for s in range(4):
+                if s != seat and ('h%d' % s) in r:
+                    check(isinstance(r['h%d' % s], int), '%s: hand %d in the file' % (html, s))
+        b.open(html)
+        got = b.d.execute_script(REVIEW_READ)
+        check(got['seats'] == [[seat, '%.1f%%' % summaries[seat]['accuracy'], '%.1f%%' % summaries[seat]['match_rate']]],
+              'seat %d page: the summary\'s accuracy %s' % (seat, got['seats']))
+        for deal in (1, 2):
+            b.go(next(i for i, q in enumerate(positions) if q['d'] == deal))
+            got = b.d.execute_script(REVIEW_READ)
+            check(all(positions[i]['s'] == seat for i, _, _, _ in got['marks']) and
+                  len(got['marks']) == sum(1 for k, r in marked.items() if k[0] == deal and r['seat'] == seat),
+                  'seat %d page, deal %d: marks %s' % (seat, deal, got['marks']))
+        check(all(positions[r[0]]['s'] == seat for r in data['review']['rows']) and
+              len(b.d.find_elements(By.CSS_SELECTOR, '#review-marks tr.rv:not([data-seat="%d"])' % seat)) == 0,
+              'seat %d page: another seat\'s review' % seat)
 
 
 # the course charts (docs/view.md, "The match's course"), read back from the DOM
@@ -604,6 +715,7 @@ def main():
         seat_refusal(b, tmp)
         course(b, tmp)
         navigation(b, tmp)
+        review(b, tmp)
         phone(b, tmp)
         # deep links, keys and buttons, on the KZV sample
         log = os.path.join(ROOT, 'samples', 'kzv-4p.brp')

@@ -33,8 +33,9 @@ static void usage(FILE *f)
 	      "      --seed S      the samples' seed (default 1)\n"
 	      "      --hindsight   judge with every card visible (the real deal)\n"
 	      "  -j, --jobs N      threads (default 1)\n"
-	      "      --json        one JSON object a line: each decision, then one a seat\n"
-	      "                    and deal and one a seat for the match (\"summary\": true)\n"
+	      "      --json        one JSON object a line: the match reviewed and how\n"
+	      "                    (\"review\": 1), each decision, then one a seat and deal\n"
+	      "                    and one a seat for the match (\"summary\": true)\n"
 	      "  -h, --help        print this help and exit\n"
 	      "\n"
 	      "Exit status: 0 reviewed, 1 the log breaks a rule or is damaged or incomplete\n"
@@ -221,11 +222,33 @@ static void summarize(const struct run *r, int seat, int deal, rpl_review_summar
 			rpl_review_summary_add(s, &r->t[i].d);
 }
 
-static void print_results(const struct run *r, const rpl_match_info *info, int json)
+/*
+ * --json's first line: the match reviewed (its identity, docs/format.md
+ * section 17; null for a log damaged before its end) and how, so that a
+ * review is shown with its own log only (brp view --review).
+ */
+static void print_header_json(const struct run *r, const rpl_verdict *v)
+{
+	fputs("{\"review\":1,\"match_id\":", stdout);
+	if (v->match_id[0])
+		printf("\"%s\"", v->match_id);
+	else
+		fputs("null", stdout);
+	printf(",\"strength\":%d,\"seed\":%llu,\"hindsight\":%s,\"deal\":", r->o.samples, (unsigned long long)r->o.seed,
+	       r->o.hindsight ? "true" : "false");
+	if (r->o.deal)
+		printf("%d}\n", r->o.deal);
+	else
+		fputs("null}\n", stdout);
+}
+
+static void print_results(const struct run *r, const rpl_match_info *info, const rpl_verdict *v, int json)
 {
 	int maxdeal = 0;
 	rpl_review_summary s;
 
+	if (json)
+		print_header_json(r, v);
 	for (size_t i = 0; i < r->n; i++) {
 		if (r->t[i].done == 1 && json)
 			print_decision_json(&r->t[i]);
@@ -341,7 +364,7 @@ int cmd_review(int argc, char **argv)
 		brp_error(name, "%s: the review failed (out of memory)", path);
 		goto cleanup;
 	}
-	print_results(&r, rpl_reader_info(rd), json);
+	print_results(&r, rpl_reader_info(rd), &v, json);
 	status = BRP_EXIT_OK;
 	if (v.kind != RPL_VERDICT_OK) {
 		char text[1024];

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "view_assets.h"
+#include "view_review.h"
 
 static const char *const name = "view";
 
@@ -63,13 +64,19 @@ static void usage(FILE *f)
 	      "  -K, --key FILE    a trusted public key (a minisign .pub file; repeatable):\n"
 	      "                    the log is untrusted unless such a key signs all of it\n"
 	      "      --keyring FILE  trusted public keys, one after another in a file\n"
+	      "      --review FILE  mark each decision by its class (?! ? ?\?), the better one\n"
+	      "                    and each seat's accuracy, from brp review --json's FILE\n"
+	      "                    (of this match; on a --seat page that seat's only)\n"
+	      "      --review-strength S  the same, reviewed here at S samples a decision\n"
+	      "                    (brp review's default: 24; the longer, the slower)\n"
 	      "  -h, --help        print this help and exit\n"
 	      "\n"
 	      "A page holds at most 64 MiB (about 350 000 positions): a larger one is refused.\n"
 	      "\n"
 	      "Exit status: 0 written (whatever the verdict), 2 a usage error, 3 a log that\n"
-	      "cannot be read or a file that is not a log (no page), a page that would pass\n"
-	      "64 MiB or that cannot be written.\n",
+	      "cannot be read or a file that is not a log (no page), a review that cannot\n"
+	      "be read or is of another match, a page that would pass 64 MiB or that cannot\n"
+	      "be written.\n",
 	      f);
 }
 
@@ -101,7 +108,8 @@ struct view {
 	const char *path;           /* the log's path, as given (read again for a deal that is not the committed one) */
 	const unsigned char *bytes; /* a log from standard input: its bytes (read again from here) */
 	size_t nbytes;
-	struct brp_course *course; /* what the course charts need of each position (view_course.c) */
+	struct brp_course *course;      /* what the course charts need of each position (view_course.c) */
+	struct brp_view_review *review; /* --review: the decisions reviewed (view_review.c), or NULL */
 };
 
 /* Write s as a JSON string that is safe inside a <script> element. */
@@ -124,6 +132,11 @@ static void json_text(FILE *f, const char *s)
 			fputs("\\ufffd", f); /* not UTF-8: as brp_json_string */
 	}
 	fputc('"', f);
+}
+
+void brp_view_json_text(FILE *f, const char *s)
+{
+	json_text(f, s);
 }
 
 static void cards_field(char *buf, size_t size, const rpl_card *c, int n)
@@ -323,6 +336,7 @@ static int on_position(void *ctx, const rpl_position *p)
 	field(w, 12, "mc", buf, full, &first);
 	moves_field(w, p);
 	fputc('}', w->data);
+	brp_view_review_position(w->review, p, w->npos);
 	w->npos++;
 	w->nplayers = p->nplayers;
 	if (deal_sum_keep(w, p) < 0 || brp_course_add(w->course, p) < 0)
@@ -707,6 +721,8 @@ static void write_summary(FILE *f, const struct view *w, const rpl_match_info *i
 	if (info->rules && v->deal_commitment == RPL_DEAL_MISMATCH && v->deal_mismatch > 0)
 		dealing_diff(f, w, info, v->deal_mismatch);
 	summary_deals(f, w, v);
+	if (w->review)
+		brp_view_review_html(f, w->review, info, w->seat);
 	fputs("</header>\n", f);
 }
 
@@ -779,10 +795,15 @@ static void write_head(FILE *head, const struct view *w, const rpl_match_info *i
 		        (int)v->claimed, (int)v->computed);
 	if (v->kind == RPL_VERDICT_MALFORMED)
 		fprintf(head, ",\"damage\":%llu", (unsigned long long)v->offset);
+	if (w->review)
+		brp_view_review_json(head, w->review);
 	fputs(",\"positions\":[\n", head);
 }
 
-/* Every position of the log into w->data (the page's data, in memory), its verdict into *v: 0, or -1 (said). */
+/*
+ * Every position of the log into w->data (the page's data, in memory), its
+ * verdict into *v, each reviewed decision found at its position: 0, or -1 (said).
+ */
 static int replay_positions(struct view *w, rpl_reader *rd, const rpl_keyring *trusted, const char *path,
                             rpl_verdict *v)
 {
@@ -799,7 +820,7 @@ static int replay_positions(struct view *w, rpl_reader *rd, const rpl_keyring *t
 		brp_error(name, "%s: %s", path, v->message[0] ? v->message : rpl_strerror(err));
 		return -1;
 	}
-	return 0;
+	return w->review ? brp_view_review_check(w->review, name, v) : 0; /* of this match, each decision the log's */
 }
 
 /*
@@ -926,12 +947,21 @@ static int read_stdin(unsigned char **buf, size_t *len)
 }
 
 /* The options: -1 when the command goes on (*path NULL: the operand is the log), else the code it exits with (said). */
-static int view_options(int argc, char **argv, const char **out, const char **path, long *seat, rpl_keyring **trusted)
+/* What --review and --review-strength ask: a review file, or the strength of a review made here (0: none). */
+struct view_review_opt {
+	const char *file;
+	int strength;
+};
+
+static int view_options(int argc, char **argv, const char **out, const char **path, long *seat, rpl_keyring **trusted,
+                        struct view_review_opt *rv)
 {
-	enum { OPT_SEAT = BRP_OPT_OWN };
+	enum { OPT_SEAT = BRP_OPT_OWN, OPT_REVIEW, OPT_REVIEW_STRENGTH };
 	static const struct brp_opt opts[] = {
 		{ "output", 1, 'o', 0, 0 },
 		{ "seat", 1, OPT_SEAT, 0, 0 },
+		{ "review", 1, OPT_REVIEW, 0, 1 },
+		{ "review-strength", 1, OPT_REVIEW_STRENGTH, 0, 1 },
 		BRP_OPT_KEY,
 		BRP_OPT_KEYRING_ROW,
 		BRP_OPT_LOG,
@@ -951,6 +981,14 @@ static int view_options(int argc, char **argv, const char **out, const char **pa
 			break;
 		case OPT_SEAT:
 			if (brp_opt_long(&g, 0, 3, seat) != 0)
+				return BRP_EXIT_USAGE;
+			break;
+		case OPT_REVIEW:
+			if (brp_opt_path(&g, &rv->file) != 0)
+				return BRP_EXIT_USAGE;
+			break;
+		case OPT_REVIEW_STRENGTH:
+			if (brp_opt_int(&g, 2, 1000, &rv->strength) != 0)
 				return BRP_EXIT_USAGE;
 			break;
 		case BRP_OPT_LOGFILE:
@@ -973,6 +1011,22 @@ static int view_options(int argc, char **argv, const char **out, const char **pa
 	return -1;
 }
 
+/*
+ * The review, read or made before the replay, so that the replay finds each
+ * reviewed decision's position (view_review.c); the log is read again for a
+ * review made here. 0 (w->review NULL when none is asked), or -1 (said).
+ */
+static int review_start(struct view *w, const struct view_review_opt *rv)
+{
+	if (rv->file)
+		w->review = brp_view_review_load(name, rv->file, w->seat);
+	else if (rv->strength)
+		w->review = brp_view_review_compute(name, w->path, w->bytes, w->nbytes, rv->strength, w->seat);
+	else
+		return 0;
+	return w->review ? 0 : -1;
+}
+
 int cmd_view(int argc, char **argv)
 {
 	const char *out = NULL, *path = NULL, *base;
@@ -989,8 +1043,9 @@ int cmd_view(int argc, char **argv)
 	static const rpl_match_info no_header;
 	rpl_verdict v;
 	struct brp_output o = { NULL, -1, NULL, NULL, 0 };
+	struct view_review_opt rv = { NULL, 0 };
 
-	if ((status = view_options(argc, argv, &out, &path, &seat, &trusted)) >= 0)
+	if ((status = view_options(argc, argv, &out, &path, &seat, &trusted, &rv)) >= 0)
 		goto cleanup;
 	status = BRP_EXIT_FAIL;
 	if (!path)
@@ -1031,7 +1086,7 @@ int cmd_view(int argc, char **argv)
 	w->bytes = stdin_bytes;
 	w->nbytes = stdin_len;
 	w->open_refused = w->open_trust = -1;
-	if (replay_positions(w, rd, trusted, path, &v) != 0)
+	if (review_start(w, &rv) != 0 || replay_positions(w, rd, trusted, path, &v) != 0)
 		goto cleanup;
 	verdict_line(line, sizeof(line), &v, w->seat);
 	base = strrchr(path, '/');
@@ -1061,6 +1116,7 @@ cleanup:
 			fclose(w->data);
 		free(w->deals);
 		brp_course_free(w->course);
+		brp_view_review_free(w->review);
 	}
 	free(w);
 	free(data);

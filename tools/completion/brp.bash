@@ -56,7 +56,7 @@ _brp()
 		COMPREPLY=($(compgen -W "2 4" -- "$cur"))
 		return
 		;;
-	-o | --output | --from-list | --sqlite | -k | -K | --keyring)
+	-o | --output | --from-list | --sqlite | -k | -K | --keyring | --review)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return
 		;;

@@ -39,6 +39,15 @@
 		});
 	})();
 
+	/* the review (docs/view.md, "The review"): by position, [cls, uncertain, best, loss, se, accuracy],
+	   or [] where the engine chose the decision played too */
+	var CLASSES = ['', 'inaccuracy', 'mistake', 'blunder'], MARKS = ['', '?!', '?', '??'];
+	var R = {};
+	if (D.review)
+		D.review.rows.forEach(function (r) {
+			R[r[0]] = r.slice(1);
+		});
+
 	function el(tag, cls, text) {
 		var e = document.createElement(tag);
 		if (cls)
@@ -144,9 +153,11 @@
 	root.appendChild(turns);
 	root.appendChild(board);
 	if (window.matchMedia && window.matchMedia('(max-width: 600px)').matches) {
-		var det = document.getElementById('match-details');
-		if (det)
-			det.open = false;
+		['match-details', 'review'].forEach(function (id) {
+			var det = document.getElementById(id);
+			if (det)
+				det.open = false;
+		});
 	}
 	if (!P.length) {
 		bar.hidden = true;
@@ -411,9 +422,12 @@
 				while (first > 0 && sameTurn(first - 1, i))
 					first--;
 				var li = el('li', 'turn');
-				var a = el('a', '', q.t + '. seat ' + q.s + ': ' + P.slice(first, i + 1).map(function (r) {
-					return r.a;
-				}).join(', '));
+				var a = el('a', '', q.t + '. seat ' + q.s + ': ');
+				for (var j = first; j <= i; j++) {
+					if (j > first)
+						a.appendChild(document.createTextNode(', '));
+					a.appendChild(decisionText(j));
+				}
 				a.href = fragment(q);
 				a.setAttribute('data-index', i);
 				a.setAttribute('data-turn', q.t);
@@ -429,6 +443,44 @@
 			if (on && li.scrollIntoView && turns.scrollHeight > turns.clientHeight)
 				turns.scrollTop = li.offsetTop - turns.offsetTop - turns.clientHeight / 2;
 		});
+	}
+
+	/* a decision in the list of turns; one the review marks has its class and symbol, and is a way to it */
+	function decisionText(j) {
+		var r = R[j], span = el('span', 'dec', P[j].a);
+		if (r && r[0] > 0) {
+			span.classList.add('rv', 'rv-' + CLASSES[r[0]]);
+			span.setAttribute('data-index', j);
+			span.setAttribute('data-class', CLASSES[r[0]]);
+			span.title = CLASSES[r[0]] + ': better ' + r[2];
+			span.appendChild(el('b', 'rv-sym', MARKS[r[0]]));
+		}
+		return span;
+	}
+
+	/* at a reviewed decision: its mark, the engine's better decision and the loss (as brp review says them) */
+	function reviewNote(p) {
+		var r = R[idx];
+		if (!r || p.k !== 1)
+			return null;
+		var note = el('div', 'review-note');
+		note.id = 'review-note';
+		if (!r.length) {
+			note.classList.add('rv-best');
+			note.appendChild(el('span', '', 'Reviewed: the engine\'s choice too.'));
+			return note;
+		}
+		if (r[0] > 0) {
+			note.classList.add('rv', 'rv-' + CLASSES[r[0]]);
+			note.setAttribute('data-class', CLASSES[r[0]]);
+			note.appendChild(el('b', 'rv-sym', MARKS[r[0]]));
+			note.appendChild(el('span', 'rv-class', ' ' + CLASSES[r[0]] + (r[1] ? ' (uncertain)' : '') + '. '));
+		}
+		note.appendChild(el('span', '', 'Better: '));
+		note.appendChild(el('code', 'rv-better', r[2]));
+		note.appendChild(el('span', 'rv-loss', ', ' + r[3].toFixed(1) + ' \u00b1 ' + r[4].toFixed(1) +
+			' points lost; accuracy ' + r[5].toFixed(1) + '%.'));
+		return note;
 	}
 
 	/* the cards a refused decision names, outlined in the hand that holds them (each card once) */
@@ -512,6 +564,9 @@
 		if (D.damage !== undefined && idx === P.length - 1)
 			banner.appendChild(el('span', 'damage', ' The log is damaged at byte ' + D.damage +
 				': nothing after this position could be read.'));
+		var note = reviewNote(p);
+		if (note)
+			banner.appendChild(note);
 		board.textContent = '';
 		var hands = el('section', 'hands');
 		var refused = refusedCards(p);
@@ -576,6 +631,14 @@
 			return; /* the slider steps itself */
 		e.preventDefault();
 		move(keys[e.key]);
+	});
+	/* a marked decision of the list of turns opens its own position, not its turn's end */
+	turns.addEventListener('click', function (e) {
+		var m = e.target.closest && e.target.closest('.rv[data-index]');
+		if (!m)
+			return;
+		e.preventDefault();
+		go(+m.getAttribute('data-index'));
 	});
 	window.addEventListener('hashchange', function () {
 		var i = fromFragment(location.hash);
