@@ -48,8 +48,9 @@ static void usage(FILE *f)
 	      "      --review        also review each ok match as brp review does (SQLite\n"
 	      "                      only: the reviews and decision_values tables); slow:\n"
 	      "                      each decision is judged on samples\n"
-	      "      --review-strength S  samples a decision, 2 to 1000 (default 24;\n"
-	      "                      implies --review)\n"
+	      "      --review-strength S\n"
+	      "                      samples a decision, 2 to 1000 (default 24; implies\n"
+	      "                      --review)\n"
 	      "      --review-seed S the samples' seed (default 1; implies --review)\n"
 	      "  -K, --key FILE      a trusted public key (a minisign .pub file; repeatable):\n"
 	      "                      each log's verdict is brp verify's under these keys\n"
@@ -111,7 +112,7 @@ struct exporter {
 	const char *db_path, *csv_dir, *xlsx_path;
 	const rpl_keyring *trusted; /* -K, --keyring: NULL when none */
 	unsigned flags, csv_flags;
-	int review;               /* --review: review each ok match with review_opt */
+	int review; /* --review: review each ok match with review_opt */
 	rpl_review_options review_opt;
 	long timeout_s;
 	int opened, made_dir;

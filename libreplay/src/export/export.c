@@ -551,8 +551,8 @@ static int load_too_large(rpl_export_match **out, const char *path, int fd, cons
 	return RPL_OK;
 }
 
-int rpl_export_match_load_reviewed(rpl_export_match **out, const char *path, unsigned flags,
-                                   const rpl_keyring *trusted, const rpl_review_options *review)
+int rpl_export_match_load_reviewed(rpl_export_match **out, const char *path, unsigned flags, const rpl_keyring *trusted,
+                                   const rpl_review_options *review)
 {
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
