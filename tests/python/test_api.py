@@ -47,6 +47,8 @@ API = {
     "expand_paths": "(paths)",
     "Match": [
         "class(object)",
+        "REVIEW_COLUMNS = ('deal', 'turn', 'decision', 'seat', 'played', 'best', 'greedy', 'value_played', "
+        "'value_best', 'loss', 'se', 'samples', 'candidates', 'class', 'class_uncertain', 'win_loss', 'accuracy')",
         "__enter__(self)",
         "__exit__(self, *exc)",
         "__init__(self, source)",
@@ -54,6 +56,7 @@ API = {
         "close(self)",
         "deals(self)",
         "position(self, deal, decision)",
+        "review(self, strength=None, seed=1, seats=None)",
     ],
     "Deal": [
         "class(object)",

@@ -446,11 +446,73 @@ static void created_database_removed(void **state)
 	assert_int_equal(system(path), 0);
 }
 
+/*
+ * A reviewed load: options out of range are refused; in range, the rows of
+ * the review are the decisions reviewed (seat 0 only, at the smallest
+ * strength: the values are tests/cli/review_export.py's and test_review.py's).
+ */
+static void reviewed(void **state)
+{
+	char dir[] = "/tmp/brp-export-review-XXXXXX", path[512], sample[512];
+	rpl_review_options o;
+	rpl_export_match *m = NULL;
+	rpl_export_db *db = NULL;
+	sqlite3 *con = NULL;
+	sqlite3_stmt *st = NULL;
+	int added = 0;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(sample, sizeof(sample), "%s/samples/stbl-2p.brp", SRCROOT);
+	rpl_review_options_init(&o);
+	o.samples = 1;
+	assert_int_equal(rpl_export_match_load_reviewed(&m, sample, 0, NULL, &o), RPL_EINVAL);
+	assert_non_null(m);
+	assert_string_not_equal(rpl_export_match_errmsg(m), "");
+	rpl_export_match_free(m);
+	m = NULL;
+	o.samples = 2;
+	o.seats = 1u;
+	assert_int_equal(rpl_export_match_load_reviewed(&m, sample, RPL_EXPORT_ACTIONS, NULL, &o), 0);
+	snprintf(path, sizeof(path), "%s/r.db", dir);
+	assert_int_equal(rpl_export_db_open(&db, path, 1000), 0);
+	assert_int_equal(rpl_export_db_begin(db), 0);
+	assert_int_equal(rpl_export_db_add(db, m, &added), 0);
+	assert_int_equal(added, 1);
+	assert_int_equal(rpl_export_db_commit(db), 0);
+	rpl_export_db_free(db);
+	assert_int_equal(sqlite3_open(path, &con), SQLITE_OK);
+	/* every decision_values row is seat 0's, of an actions row, and the match row counts them */
+	assert_int_equal(sqlite3_prepare_v2(con,
+	                                    "SELECT (SELECT count(*) FROM decision_values), "
+	                                    "(SELECT count(*) FROM decision_values v JOIN actions a ON a.match_id = "
+	                                    "v.match_id AND a.deal = v.deal AND a.seq = v.number AND a.seat = 0 AND "
+	                                    "a.text = v.played), (SELECT decisions FROM reviews WHERE deal = 0), "
+	                                    "(SELECT count(*) FROM reviews WHERE seat <> 0)",
+	                                    -1, &st, NULL),
+	                 SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_true(sqlite3_column_int(st, 0) > 0);
+	assert_int_equal(sqlite3_column_int(st, 1), sqlite3_column_int(st, 0));
+	assert_int_equal(sqlite3_column_int(st, 2), sqlite3_column_int(st, 0));
+	assert_int_equal(sqlite3_column_int(st, 3), 0);
+	sqlite3_finalize(st);
+	sqlite3_close(con);
+	rpl_export_match_free(m);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(sha256_vectors),        cmocka_unit_test(schema_matches_files),     cmocka_unit_test(sinks),
-		cmocka_unit_test(failed_add_rolls_back), cmocka_unit_test(created_database_removed), cmocka_unit_test(copies),
+		cmocka_unit_test(sha256_vectors),
+		cmocka_unit_test(schema_matches_files),
+		cmocka_unit_test(sinks),
+		cmocka_unit_test(failed_add_rolls_back),
+		cmocka_unit_test(created_database_removed),
+		cmocka_unit_test(copies),
+		cmocka_unit_test(reviewed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -49,6 +49,13 @@ static void usage(FILE *f)
 	      "                      Excel needs to read accents right\n"
 	      "      --xlsx FILE     the workbook to write (replaced)\n"
 	      "  -a, --actions       also store every decision (SQLite: the actions table)\n"
+	      "      --review        also review each ok match as brp review does (SQLite\n"
+	      "                      only: the reviews and decision_values tables); slow:\n"
+	      "                      each decision is judged on samples\n"
+	      "      --review-strength S\n"
+	      "                      samples a decision, 2 to 1000 (default 24; implies\n"
+	      "                      --review)\n"
+	      "      --review-seed S the samples' seed (default 1; implies --review)\n"
 	      "  -K, --key FILE      a trusted public key (a minisign .pub file; repeatable):\n"
 	      "                      each log's verdict is brp verify's under these keys\n"
 	      "      --keyring FILE  trusted public keys, one after another in a file\n"
@@ -109,6 +116,8 @@ struct exporter {
 	const char *db_path, *csv_dir, *xlsx_path;
 	const rpl_keyring *trusted; /* -K, --keyring: NULL when none */
 	unsigned flags, csv_flags;
+	int review; /* --review: review each ok match with review_opt */
+	rpl_review_options review_opt;
 	long timeout_s;
 	int opened, made_dir;
 	rpl_export_db *db;
@@ -163,7 +172,7 @@ static void load_one(const char *path, void *result, void *ud)
 	struct exporter *e = ud;
 
 	l->m = NULL;
-	l->err = rpl_export_match_load_trusted(&l->m, path, e->flags, e->trusted);
+	l->err = rpl_export_match_load_reviewed(&l->m, path, e->flags, e->trusted, e->review ? &e->review_opt : NULL);
 }
 
 /* A loaded match made after a stop: released. */
@@ -244,13 +253,16 @@ static int write_one(const char *path, const void *result, void *ud)
 static int export_options(struct exporter *e, rpl_keyring **trusted, struct brp_batch *b, int *json, int *first,
                           int argc, char **argv)
 {
-	enum { OPT_SQLITE = BRP_OPT_OWN, OPT_CSV, OPT_BOM, OPT_XLSX };
+	enum { OPT_SQLITE = BRP_OPT_OWN, OPT_CSV, OPT_BOM, OPT_XLSX, OPT_REVIEW, OPT_REVIEW_STRENGTH, OPT_REVIEW_SEED };
 	static const struct brp_opt opts[] = {
 		{ "sqlite", 1, OPT_SQLITE, 0, 0 },
 		{ "csv", 1, OPT_CSV, 0, 0 },
 		{ "bom", 0, OPT_BOM, 0, 0 },
 		{ "xlsx", 1, OPT_XLSX, 0, 0 },
 		{ "actions", 0, 'a', 0, 0 },
+		{ "review", 0, OPT_REVIEW, 0, 0 },
+		{ "review-strength", 1, OPT_REVIEW_STRENGTH, 0, 0 },
+		{ "review-seed", 1, OPT_REVIEW_SEED, 0, 0 },
 		BRP_OPT_KEY,
 		BRP_OPT_KEYRING_ROW,
 		BRP_OPT_JOBS,
@@ -264,6 +276,7 @@ static int export_options(struct exporter *e, rpl_keyring **trusted, struct brp_
 	struct brp_getopt g;
 	int c, rc;
 
+	rpl_review_options_init(&e->review_opt);
 	brp_getopt_init(&g, name, opts, argc, argv);
 	while ((c = brp_getopt_next(&g)) != -1) {
 		if (c == BRP_OPT_BAD)
@@ -280,6 +293,15 @@ static int export_options(struct exporter *e, rpl_keyring **trusted, struct brp_
 		case OPT_BOM: e->csv_flags |= RPL_EXPORT_CSV_BOM; break;
 		case OPT_XLSX: rc = brp_opt_path(&g, &e->xlsx_path); break;
 		case 'a': e->flags |= RPL_EXPORT_ACTIONS; break;
+		case OPT_REVIEW: e->review = 1; break;
+		case OPT_REVIEW_STRENGTH:
+			e->review = 1;
+			rc = brp_opt_int(&g, 2, 1000, &e->review_opt.samples);
+			break;
+		case OPT_REVIEW_SEED:
+			e->review = 1;
+			rc = brp_opt_u64(&g, &e->review_opt.seed);
+			break;
 		case 'K':
 		case BRP_OPT_KEYRING:
 			if (brp_keyring_add(name, trusted, g.arg) < 0)
@@ -295,6 +317,10 @@ static int export_options(struct exporter *e, rpl_keyring **trusted, struct brp_
 	e->timeout_s = b->timeout;
 	if (!e->db_path && !e->csv_dir && !e->xlsx_path) {
 		brp_error(name, "say where to export: --sqlite DB, --csv DIR or --xlsx FILE (try 'brp export --help')");
+		return BRP_EXIT_USAGE;
+	}
+	if (e->review && !e->db_path) {
+		brp_error(name, "--review writes into the SQLite database only: add --sqlite DB");
 		return BRP_EXIT_USAGE;
 	}
 	if (*first >= argc && !b->list) {

@@ -220,6 +220,49 @@ typedef struct rpl_verify_observer {
 } rpl_verify_observer;
 int rpl_verify_file_observe(const char *path, const rpl_rules *rules, rpl_verdict *out,
                             const rpl_verify_observer *obs);
+int rpl_verify_reader_observe(rpl_reader *rd, const rpl_rules *rules, rpl_verdict *out,
+                              const rpl_verify_observer *obs);
+int rpl_game_check(const rpl_game *g, const rpl_action *a, int *rule);
+typedef struct rpl_review_options {
+    int samples;
+    int candidates;
+    int32_t inaccuracy;
+    int32_t mistake;
+    int32_t blunder;
+    int significance;
+    uint64_t seed;
+    int hindsight;
+    unsigned seats;
+    int deal;
+} rpl_review_options;
+void rpl_review_options_init(rpl_review_options *o);
+typedef struct rpl_review_decision {
+    int deal;
+    int turn;
+    int number;
+    int seat;
+    rpl_action played;
+    rpl_action best;
+    rpl_action greedy;
+    int candidates;
+    int samples;
+    int64_t sum_played;
+    int64_t sum_best;
+    int64_t sum_sq;
+    double value_played;
+    double value_best;
+    double loss;
+    double se;
+    int cls;
+    int uncertain;
+    double win_loss;
+    double accuracy;
+} rpl_review_decision;
+const char *rpl_review_class_name(int cls);
+typedef struct rpl_reviewer rpl_reviewer;
+int rpl_reviewer_new(rpl_reviewer **out, const rpl_review_options *o);
+void rpl_reviewer_free(rpl_reviewer *rv);
+int rpl_review_one(rpl_review_decision *out, rpl_reviewer *rv, const rpl_game *g, const rpl_action *played);
 typedef struct rpl_keyring rpl_keyring;
 int rpl_keyring_new(rpl_keyring **out);
 void rpl_keyring_free(rpl_keyring *kr);
@@ -318,6 +361,11 @@ CHECKED_STRUCTS = {
     "rpl_pubkey": ["id", "key"],
     "rpl_verify_observer": ["ctx", "before", "after"],
     "rpl_rng": ["s"],
+    "rpl_review_options": ["samples", "candidates", "inaccuracy", "mistake", "blunder", "significance", "seed",
+                           "hindsight", "seats", "deal"],
+    "rpl_review_decision": ["deal", "turn", "number", "seat", "played", "best", "greedy", "candidates", "samples",
+                            "sum_played", "sum_best", "sum_sq", "value_played", "value_best", "loss", "se", "cls",
+                            "uncertain", "win_loss", "accuracy"],
     "rpl_position_move": ["card", "from", "to", "side", "meld", "morto", "index"],
     "rpl_position": ["kind", "index", "deal", "turn", "decision", "deal_decision", "seat", "action", "rule",
                      "message", "verdict", "nplayers", "dealer", "phase", "to_move", "turns", "hand_count",

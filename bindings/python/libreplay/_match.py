@@ -257,6 +257,107 @@ class Match:
         _lib.rpl_position_json(want, info, arr, len(keep), buf, n + 1)
         return json.loads(_ffi.string(buf, n).decode("utf-8", "replace"))
 
+    # the columns of review(): brp review --json's decision objects (cmd_review.c)
+    REVIEW_COLUMNS = ("deal", "turn", "decision", "seat", "played", "best", "greedy", "value_played",
+                      "value_best", "loss", "se", "samples", "candidates", "class", "class_uncertain",
+                      "win_loss", "accuracy")
+
+    def review(self, strength: Optional[int] = None, seed: int = 1, seats: Optional[Iterable[int]] = None):
+        """What each decision cost its seat (docs/review.md): a pandas
+        DataFrame, one row a decision reviewed, in the log's order, with the
+        columns of ``brp review --json``'s decision objects (deal, turn,
+        decision: its number in the turn, seat, played, best, greedy,
+        value_played, value_best, loss, se, samples, candidates, class: None
+        or "inaccuracy", "mistake", "blunder", class_uncertain, win_loss,
+        accuracy), the values unrounded. ``strength`` is the samples a
+        decision (2 to 1000; None: the library's default, 24), ``seed`` the
+        samples' seed, ``seats`` the seats to review (None: every seat). The
+        same log, strength and seed give the same frame as ``brp review
+        --json --strength S --seed N`` on every machine. The log is replayed
+        by the engine (``rpl_review_one`` on the game before each decision,
+        as brp review does) as far as it verifies: an illegal log up to its
+        refused decision, a damaged one up to the damage.
+
+        Raises :class:`InvalidArgument` for a strength, seed or seat out of
+        range, :class:`StateError` after close(), :class:`IOFailure` when the
+        file cannot be read."""
+        import pandas as pd
+
+        if self._rd is None:
+            raise StateError("the match was closed")
+        opt = _ffi.new("rpl_review_options *")
+        _lib.rpl_review_options_init(opt)
+        if strength is not None:
+            if not isinstance(strength, int) or isinstance(strength, bool) or not 2 <= strength <= 1000:
+                raise InvalidArgument("strength: samples a decision, 2 to 1000, not %r" % (strength,))
+            opt.samples = strength
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 1 << 64:
+            raise InvalidArgument("seed: an integer from 0 to 2^64 - 1, not %r" % (seed,))
+        opt.seed = seed
+        if seats is not None:
+            mask = 0
+            for s in seats:
+                if not isinstance(s, int) or isinstance(s, bool) or not 0 <= s < self.players:
+                    raise InvalidArgument("seats: seats from 0 to %d, not %r" % (self.players - 1, s))
+                mask |= 1 << s
+            if not mask:
+                raise InvalidArgument("seats: no seat given")
+            opt.seats = mask
+        pr = _ffi.new("rpl_reviewer **")
+        rc = _lib.rpl_reviewer_new(pr, opt)
+        if rc < 0:
+            _raise(rc, "review options out of range")
+        rv = pr[0]
+        rows: List[Tuple[Any, ...]] = []
+        where = {"deal": 0, "turn": 0, "in_turn": 0, "error": 0}
+        d = _ffi.new("rpl_review_decision *")
+
+        def before(ctx, ev, g):
+            # as brp review's collect (cmd_review.c): count the decision in its turn, then review it
+            if ev.kind != 2:  # RPL_EV_ACTION
+                return 0
+            if ev.deal != where["deal"] or ev.turn != where["turn"]:
+                where["in_turn"] = 0
+            where["deal"], where["turn"] = ev.deal, ev.turn
+            where["in_turn"] += 1
+            if seats is not None and not (opt.seats >> ev.seat) & 1:
+                return 0
+            played = _ffi.addressof(ev, "action")
+            if _lib.rpl_game_check(g, played, _ffi.NULL) != 0:
+                return 0  # the refused decision: the verdict names it
+            r = _lib.rpl_review_one(d, rv, g, played)
+            if r < 0:
+                where["error"] = r
+                return r
+            if r == 1:
+                cls = _lib.rpl_review_class_name(d.cls)
+                rows.append((d.deal, ev.turn, where["in_turn"], d.seat, _action_text(_ffi.addressof(d, "played")),
+                             _action_text(_ffi.addressof(d, "best")), _action_text(_ffi.addressof(d, "greedy")),
+                             d.value_played, d.value_best, d.loss, d.se, d.samples, d.candidates,
+                             _str(cls) if cls != _ffi.NULL else None, bool(d.uncertain), d.win_loss, d.accuracy))
+            return 0
+
+        fn = _ffi.callback("int(void *, const rpl_event *, const rpl_game *)", before, error=-1)
+        obs = _ffi.new("rpl_verify_observer *", {"ctx": _ffi.NULL, "before": fn, "after": _ffi.NULL})
+        v = _ffi.new("rpl_verdict *")
+        try:
+            if self._data is None:
+                rc = _lib.rpl_verify_file_observe(_path(self.path), _ffi.NULL, v, obs)
+            else:
+                pr2 = _ffi.new("rpl_reader **")
+                _lib.rpl_reader_open_memory(pr2, self._data, len(self._data))
+                try:
+                    rc = _lib.rpl_verify_reader_observe(pr2[0], _ffi.NULL, v, obs)
+                finally:
+                    _lib.rpl_reader_free(pr2[0])
+        finally:
+            _lib.rpl_reviewer_free(rv)
+        if where["error"]:
+            rc = where["error"]
+        if rc < 0:
+            _raise(rc, "%s: %s" % (self.path, _str(v.message) or _str(_lib.rpl_strerror(rc))))
+        return pd.DataFrame.from_records(rows, columns=list(self.REVIEW_COLUMNS))
+
 
 def open(source: Union[PathLike, bytes, bytearray, memoryview]) -> Match:  # noqa: A001 - the issue's name
     """Open a match log for reading, from a path or from its bytes: see :class:`Match`."""

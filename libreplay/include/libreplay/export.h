@@ -27,6 +27,7 @@
 
 #include "libreplay/common.h"
 #include "libreplay/log.h"
+#include "libreplay/review.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -75,6 +76,18 @@ RPL_API int rpl_export_match_load_trusted(rpl_export_match **out, const char *pa
 /* rpl_export_match_load_memory with trusted keys, as rpl_export_match_load_trusted. */
 RPL_API int rpl_export_match_load_memory_trusted(rpl_export_match **out, const char *name, const void *data, size_t len,
                                                  unsigned flags, const rpl_keyring *trusted);
+/*
+ * As rpl_export_match_load_trusted, and, when the log verifies ok, its
+ * review with options review (review.h; NULL: no review, as
+ * rpl_export_match_load_trusted): the reviews and decision_values tables
+ * (docs/schema.md). Each decision of the seats and deal review asks for is
+ * reviewed along the one replay of the load, on the calling thread, as brp
+ * review reviews it (a pure function of the game before it, the options and
+ * the seed): loads on several threads give the same rows as on one.
+ * RPL_EINVAL also for options out of range (rpl_reviewer_new).
+ */
+RPL_API int rpl_export_match_load_reviewed(rpl_export_match **out, const char *path, unsigned flags,
+                                           const rpl_keyring *trusted, const rpl_review_options *review);
 /* Free a loaded match; NULL is accepted. */
 RPL_API void rpl_export_match_free(rpl_export_match *m);
 

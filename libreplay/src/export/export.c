@@ -258,13 +258,54 @@ struct collector {
 	unsigned flags;
 	size_t capdeals;
 	rpl_deal_stats before; /* of the decision being applied */
+	rpl_reviewer *rv;      /* reviewing: the reviewer, else NULL */
+	int last_deal, last_turn, in_turn;
 };
+
+/*
+ * The decision about to be applied, reviewed from the game before it, as
+ * brp review does (cmd_review.c): the decisions of the seats and deal the
+ * options ask for, but not a decision the engine refuses (the verdict names
+ * it, and the log's rows are then dropped).
+ */
+static int review_before(struct collector *c, const rpl_event *ev, const rpl_game *g)
+{
+	rpl_export_match *m = c->m;
+	const rpl_review_options *o = &m->rev_opt;
+	rpl_review_decision d;
+	struct xreview *p;
+	int rc;
+
+	if (ev->deal != c->last_deal || ev->turn != c->last_turn)
+		c->in_turn = 0;
+	c->last_deal = ev->deal;
+	c->last_turn = ev->turn;
+	c->in_turn++;
+	if ((o->deal && ev->deal != o->deal) || (o->seats && !((o->seats >> ev->seat) & 1u)))
+		return RPL_OK;
+	if (rpl_game_check(g, &ev->action, NULL) != 0)
+		return RPL_OK;
+	rc = rpl_review_one(&d, c->rv, g, &ev->action);
+	if (rc <= 0)
+		return rc; /* 0: the seat had no choice */
+	p = rpl__grow(m->revs, &m->caprevs, m->nrevs + 1, sizeof(*p), 256);
+	if (!p)
+		return RPL_ENOMEM;
+	m->revs = p;
+	p = &m->revs[m->nrevs++];
+	p->turn = ev->turn;
+	p->in_turn = c->in_turn;
+	p->d = d;
+	return RPL_OK;
+}
 
 static int collect_before(void *ctx, const rpl_event *ev, const rpl_game *g)
 {
 	struct collector *c = ctx;
-	(void)ev;
+
 	rpl_game_deal_stats(g, &c->before);
+	if (c->rv && ev->kind == RPL_EV_ACTION)
+		return review_before(c, ev, g);
 	return RPL_OK;
 }
 
@@ -323,11 +364,46 @@ static int collect_after(void *ctx, const rpl_event *ev, const rpl_game *g)
 	return RPL_OK;
 }
 
-int rpl_export_match_load_memory_trusted(rpl_export_match **out, const char *name, const void *data, size_t len,
-                                         unsigned flags, const rpl_keyring *trusted)
+/*
+ * The summaries of the review (the reviews table), as brp review --json
+ * gives them: for each seat reviewed, each deal where it had a decision
+ * reviewed, then the whole match (deal 0), even without one.
+ */
+static int summarize(rpl_export_match *m)
+{
+	const rpl_review_options *o = &m->rev_opt;
+	int nseats = m->nplayers < 0 ? 0 : m->nplayers > 4 ? 4 : m->nplayers;
+
+	m->sums = calloc((size_t)nseats * (m->ndeals + 1) + 1, sizeof(*m->sums));
+	if (!m->sums)
+		return RPL_ENOMEM;
+	for (int seat = 0; seat < nseats; seat++) {
+		if (o->seats && !((o->seats >> seat) & 1u))
+			continue;
+		for (size_t k = 0; k <= m->ndeals; k++) {
+			int deal = k < m->ndeals ? m->deals[k].deal : 0;
+			rpl_review_summary *s = &m->sums[m->nsums];
+			s->seat = seat;
+			s->deal = deal;
+			for (size_t i = 0; i < m->nrevs; i++)
+				if (m->revs[i].d.seat == seat && (!deal || m->revs[i].d.deal == deal))
+					rpl_review_summary_add(s, &m->revs[i].d);
+			if (s->decisions || !deal)
+				m->nsums++;
+			else
+				memset(s, 0, sizeof(*s));
+		}
+	}
+	return RPL_OK;
+}
+
+/* Load from memory, reviewing the decisions when review is not NULL (rpl_export_match_load_reviewed). */
+static int load_memory(rpl_export_match **out, const char *name, const void *data, size_t len, unsigned flags,
+                       const rpl_keyring *trusted, const rpl_review_options *review)
 {
 	rpl_export_match *m;
 	rpl_reader *rd = NULL;
+	rpl_reviewer *rv = NULL;
 	int err;
 
 	if (!out)
@@ -345,6 +421,12 @@ int rpl_export_match_load_memory_trusted(rpl_export_match **out, const char *nam
 	m->file = utf8_dup(name);
 	if (!m->file)
 		return fail(m, RPL_ENOMEM, "out of memory");
+	if (review) {
+		m->rev_opt = *review;
+		err = rpl_reviewer_new(&rv, review);
+		if (err)
+			return fail(m, err, err == RPL_ENOMEM ? "out of memory" : "review options out of range");
+	}
 	err = rpl__reader_open_view(&rd, data, len); /* data outlives the reader: read in place */
 	if (err == RPL_ENOMEM || (err && !rd)) {
 		err = fail(m, RPL_ENOMEM, "out of memory");
@@ -362,7 +444,7 @@ int rpl_export_match_load_memory_trusted(rpl_export_match **out, const char *nam
 		goto cleanup;
 	}
 	{
-		struct collector c = { m, flags, 0, { 0 } };
+		struct collector c = { m, flags, 0, { 0 }, rv, 0, 0, 0 };
 		rpl_verify_observer obs = { &c, collect_before, collect_after };
 		err = rpl_verify_reader_trusted(rd, NULL, trusted, &m->verdict, &obs);
 	}
@@ -383,14 +465,26 @@ int rpl_export_match_load_memory_trusted(rpl_export_match **out, const char *nam
 	}
 	if (m->verdict.kind != RPL_VERDICT_OK || m->ndeals != (size_t)m->verdict.deals) {
 		/* only an ok log is stored in detail */
-		m->ndeals = m->nmelds = m->nacts = 0;
+		m->ndeals = m->nmelds = m->nacts = m->nrevs = 0;
 		goto cleanup;
 	}
 	m->detailed = 1;
 	m->has_actions = (flags & RPL_EXPORT_ACTIONS) != 0;
+	if (review && (err = summarize(m)) != 0) {
+		fail(m, err, "out of memory");
+		goto cleanup;
+	}
+	m->reviewed = review != NULL;
 cleanup:
 	rpl_reader_free(rd);
+	rpl_reviewer_free(rv);
 	return err;
+}
+
+int rpl_export_match_load_memory_trusted(rpl_export_match **out, const char *name, const void *data, size_t len,
+                                         unsigned flags, const rpl_keyring *trusted)
+{
+	return load_memory(out, name, data, len, flags, trusted, NULL);
 }
 
 int rpl_export_match_load_memory(rpl_export_match **out, const char *name, const void *data, size_t len, unsigned flags)
@@ -457,7 +551,8 @@ static int load_too_large(rpl_export_match **out, const char *path, int fd, cons
 	return RPL_OK;
 }
 
-int rpl_export_match_load_trusted(rpl_export_match **out, const char *path, unsigned flags, const rpl_keyring *trusted)
+int rpl_export_match_load_reviewed(rpl_export_match **out, const char *path, unsigned flags, const rpl_keyring *trusted,
+                                   const rpl_review_options *review)
 {
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
@@ -518,7 +613,7 @@ int rpl_export_match_load_trusted(rpl_export_match **out, const char *path, unsi
 			break;
 	}
 	close(fd);
-	err = rpl_export_match_load_memory_trusted(out, path, buf, len, flags, trusted);
+	err = load_memory(out, path, buf, len, flags, trusted, review);
 	free(buf);
 	return err;
 fail : {
@@ -542,6 +637,11 @@ fail : {
 	*out = m;
 	return err;
 }
+}
+
+int rpl_export_match_load_trusted(rpl_export_match **out, const char *path, unsigned flags, const rpl_keyring *trusted)
+{
+	return rpl_export_match_load_reviewed(out, path, flags, trusted, NULL);
 }
 
 int rpl_export_match_load(rpl_export_match **out, const char *path, unsigned flags)
@@ -601,6 +701,8 @@ void rpl_export_match_free(rpl_export_match *m)
 	free(m->deals);
 	free(m->melds);
 	free(m->acts);
+	free(m->revs);
+	free(m->sums);
 	free(m);
 }
 

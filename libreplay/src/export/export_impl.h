@@ -49,6 +49,15 @@ struct xaction {
 	rpl_action action;
 };
 
+/*
+ * A decision reviewed (rpl_export_match_load_reviewed): the review, and the
+ * turn and the decision's number in it as brp review and brp show count them.
+ */
+struct xreview {
+	int32_t turn, in_turn;
+	rpl_review_decision d;
+};
+
 struct rpl_export_match {
 	char hash[65];
 	char *file;
@@ -70,6 +79,12 @@ struct rpl_export_match {
 	size_t nmelds, capmelds;
 	struct xaction *acts;
 	size_t nacts, capacts;
+	int reviewed;               /* reviews collected (an ok log loaded with review options) */
+	rpl_review_options rev_opt; /* the options it was reviewed with */
+	struct xreview *revs;       /* the decisions reviewed, in the log's order */
+	size_t nrevs, caprevs;
+	rpl_review_summary *sums; /* by seat reviewed: its deals with a decision reviewed, then the match (deal 0) */
+	size_t nsums;
 	char errmsg[RPL_ERRMSG_SIZE];
 };
 

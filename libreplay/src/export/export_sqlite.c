@@ -55,6 +55,8 @@ static const char *const sql_text[ST_COUNT] = {
 	[ST_OLDER] = "SELECT match_id, actions_stored FROM matches WHERE hash = ?1 AND +verdict = ?2 AND signature IS NULL "
 				 "ORDER BY match_id LIMIT 1",
 	[ST_ACTIONS_STORED] = "UPDATE matches SET actions_stored = 1 WHERE match_id = ?1",
+	/* a row reviewed has a reviews row a seat for the match (deal 0) */
+	[ST_REVIEWED] = "SELECT 1 FROM reviews WHERE match_id = ?1 LIMIT 1",
 };
 
 /* The chunk sizes of the rows that hang off a match, largest first, and each table's statement. */
@@ -80,6 +82,14 @@ const struct row_table rpl__export_row_tables[TB_COUNT] = {
 	              14, "cannot insert a meld" },
 	[TB_ACTION] = { "INSERT OR ROLLBACK INTO actions (match_id, deal, seq, turn, seat, kind, text) VALUES ", 7,
 	                "cannot insert a decision" },
+	[TB_VALUE] = { "INSERT OR ROLLBACK INTO decision_values (match_id, deal, number, turn, decision, seat, side, "
+	               "played, best, greedy, value_played, value_best, loss, se, samples, candidates, class, uncertain, "
+	               "win_loss, accuracy) VALUES ",
+	               20, "cannot insert a decision's review" },
+	[TB_REVIEW] = { "INSERT OR ROLLBACK INTO reviews (match_id, seat, deal, side, decisions, matched, accuracy, "
+	                "match_rate, loss, inaccuracies, mistakes, blunders, strength, seed, candidates, significance, "
+	                "hindsight, version) VALUES ",
+	                18, "cannot insert a review" },
 };
 
 int rpl_export_schema_version(void)

@@ -347,6 +347,91 @@ static void bind_action(sqlite3_stmt *st, int base, const rpl_export_match *m, s
 	sqlite3_bind_text(st, base + 7, text, -1, SQLITE_TRANSIENT);
 }
 
+static void bind_value(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+{
+	const struct xreview *r = &m->revs[i];
+	const rpl_review_decision *d = &r->d;
+	const char *cls = rpl_review_class_name(d->cls);
+	char text[160];
+
+	sqlite3_bind_int64(st, base + 1, id);
+	sqlite3_bind_int(st, base + 2, d->deal);
+	sqlite3_bind_int(st, base + 3, d->number);
+	sqlite3_bind_int(st, base + 4, r->turn);
+	sqlite3_bind_int(st, base + 5, r->in_turn);
+	sqlite3_bind_int(st, base + 6, d->seat);
+	sqlite3_bind_int(st, base + 7, d->seat % 2);
+	rpl_action_format(&d->played, text, sizeof(text));
+	sqlite3_bind_text(st, base + 8, text, -1, SQLITE_TRANSIENT);
+	rpl_action_format(&d->best, text, sizeof(text));
+	sqlite3_bind_text(st, base + 9, text, -1, SQLITE_TRANSIENT);
+	rpl_action_format(&d->greedy, text, sizeof(text));
+	sqlite3_bind_text(st, base + 10, text, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_double(st, base + 11, d->value_played);
+	sqlite3_bind_double(st, base + 12, d->value_best);
+	sqlite3_bind_double(st, base + 13, d->loss);
+	sqlite3_bind_double(st, base + 14, d->se);
+	sqlite3_bind_int(st, base + 15, d->samples);
+	sqlite3_bind_int(st, base + 16, d->candidates);
+	bind_text(st, base + 17, cls);
+	sqlite3_bind_int(st, base + 18, d->uncertain != 0);
+	sqlite3_bind_double(st, base + 19, d->win_loss);
+	sqlite3_bind_double(st, base + 20, d->accuracy);
+}
+
+static void bind_review(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+{
+	const rpl_review_summary *s = &m->sums[i];
+	const rpl_review_options *o = &m->rev_opt;
+
+	sqlite3_bind_int64(st, base + 1, id);
+	sqlite3_bind_int(st, base + 2, s->seat);
+	sqlite3_bind_int(st, base + 3, s->deal);
+	sqlite3_bind_int(st, base + 4, s->seat % 2);
+	sqlite3_bind_int(st, base + 5, s->decisions);
+	sqlite3_bind_int(st, base + 6, s->matched);
+	if (s->decisions) {
+		sqlite3_bind_double(st, base + 7, rpl_review_summary_accuracy(s));
+		sqlite3_bind_double(st, base + 8, rpl_review_summary_match_rate(s));
+	} else {
+		sqlite3_bind_null(st, base + 7);
+		sqlite3_bind_null(st, base + 8);
+	}
+	sqlite3_bind_double(st, base + 9, s->loss_sum);
+	sqlite3_bind_int(st, base + 10, s->classes[RPL_REVIEW_INACCURACY]);
+	sqlite3_bind_int(st, base + 11, s->classes[RPL_REVIEW_MISTAKE]);
+	sqlite3_bind_int(st, base + 12, s->classes[RPL_REVIEW_BLUNDER]);
+	sqlite3_bind_int(st, base + 13, o->samples);
+	sqlite3_bind_int64(st, base + 14, (sqlite3_int64)o->seed); /* 2^63 and above: itself less 2^64 */
+	sqlite3_bind_int(st, base + 15, o->candidates);
+	sqlite3_bind_int(st, base + 16, o->significance);
+	sqlite3_bind_int(st, base + 17, o->hindsight != 0);
+	sqlite3_bind_text(st, base + 18, rpl_version(), -1, SQLITE_STATIC);
+}
+
+/*
+ * The review of m for row id, unless the row has one: a row keeps its first
+ * review (docs/schema.md, "Review"). Only an ok row has deals to review.
+ */
+static int add_review(rpl_export_db *x, const rpl_export_match *m, sqlite3_int64 id)
+{
+	sqlite3_stmt *st = x->st[ST_REVIEWED];
+	int rc, err;
+
+	if (m->verdict.kind != RPL_VERDICT_OK || !m->detailed || !m->reviewed)
+		return RPL_OK;
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (rc == SQLITE_ROW)
+		return RPL_OK;
+	if (rc != SQLITE_DONE)
+		return rpl__export_db_fail(x, rc, "cannot find the match's review");
+	if ((err = insert_rows(x, TB_VALUE, m->nrevs, bind_value, m, id)) != 0)
+		return err;
+	return insert_rows(x, TB_REVIEW, m->nsums, bind_review, m, id);
+}
+
 /*
  * A row found for m (id, stored: its actions_stored): the decisions it lacks,
  * when m has them. Only an ok row has deals; a row of m's copy, or of m's
@@ -356,6 +441,8 @@ static int add_actions(rpl_export_db *x, const rpl_export_match *m, sqlite3_int6
 {
 	int err;
 
+	if ((err = add_review(x, m, id)) != 0)
+		return err;
 	if (stored || m->verdict.kind != RPL_VERDICT_OK || !m->detailed || !m->has_actions)
 		return RPL_OK;
 	if ((err = insert_rows(x, TB_ACTION, m->nacts, bind_action, m, id)) != 0)
@@ -453,9 +540,9 @@ static int add_match(rpl_export_db *x, const rpl_export_match *m, int *added)
 	    (err = insert_rows(x, TB_SEAT, seats_of(m) * m->ndeals, bind_seat, m, id)) != 0 ||
 	    (err = insert_rows(x, TB_MELD, m->nmelds, bind_meld, m, id)) != 0)
 		return err;
-	if (m->has_actions)
-		return insert_rows(x, TB_ACTION, m->nacts, bind_action, m, id);
-	return RPL_OK;
+	if (m->has_actions && (err = insert_rows(x, TB_ACTION, m->nacts, bind_action, m, id)) != 0)
+		return err;
+	return add_review(x, m, id);
 }
 
 int rpl_export_db_add(rpl_export_db *x, const rpl_export_match *m, int *added)

@@ -38,7 +38,7 @@ enum {
 /* clang-format on */
 
 /* The prepared statements of a handle that are not row chunks; their SQL is export_sqlite.c's. */
-enum { ST_MATCH, ST_FIND, ST_OLDER, ST_COMPLETE, ST_BETTER_FILE, ST_ACTIONS_STORED, ST_COUNT };
+enum { ST_MATCH, ST_FIND, ST_OLDER, ST_COMPLETE, ST_BETTER_FILE, ST_ACTIONS_STORED, ST_REVIEWED, ST_COUNT };
 
 /*
  * The rows that hang off a match go in several to a statement: INSERT INTO t
@@ -49,7 +49,7 @@ enum { ST_MATCH, ST_FIND, ST_OLDER, ST_COMPLETE, ST_BETTER_FILE, ST_ACTIONS_STOR
  * size; n rows go in the largest chunks that fit (a match's 60 melds: three
  * of 16, three of 4).
  */
-enum { TB_PLAYER, TB_META, TB_DEAL, TB_SCORE, TB_SEAT, TB_MELD, TB_ACTION, TB_COUNT };
+enum { TB_PLAYER, TB_META, TB_DEAL, TB_SCORE, TB_SEAT, TB_MELD, TB_ACTION, TB_VALUE, TB_REVIEW, TB_COUNT };
 
 #define NCHUNK 3
 extern const int rpl__export_chunk_rows[NCHUNK]; /* 16, 4, 1 */

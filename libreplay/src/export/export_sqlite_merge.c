@@ -15,9 +15,13 @@
 #include "schema_sql.h"
 #include "base/msg.h"
 
-/* The tables that hang off a match, in the order their rows are copied. */
-static const char *const child_tables[] = { "match_players", "match_meta", "deals",  "deal_scores",
-	                                        "deal_seats",    "melds",      "actions" };
+/* The tables that hang off a match, in the order their rows are copied, and the schema version that made each. */
+static const struct {
+	const char *name;
+	int since;
+} child_tables[] = { { "match_players", 1 }, { "match_meta", 1 },      { "deals", 1 },
+	                 { "deal_scores", 1 },   { "deal_seats", 1 },      { "melds", 1 },
+	                 { "actions", 1 },       { "decision_values", 6 }, { "reviews", 6 } };
 
 /* The columns of table t other than match_id, comma-separated, from the schema. */
 static int columns(rpl_export_db *x, const char *t, int with_id, char *buf, size_t size)
@@ -270,7 +274,9 @@ int rpl_export_db_merge(rpl_export_db *x, const char *src, int *added)
 		goto cleanup;
 	for (size_t i = 0; i < sizeof(child_tables) / sizeof(child_tables[0]); i++) {
 		char sel[4096];
-		const char *t = child_tables[i];
+		const char *t = child_tables[i].name;
+		if (version < child_tables[i].since)
+			continue; /* an older shard has no such rows */
 		err = columns(x, t, 0, cols, sizeof(cols));
 		if (err)
 			goto cleanup;
