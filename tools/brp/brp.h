@@ -524,6 +524,23 @@ void brp_counts_print_json(FILE *f, const struct brp_counts *c);
  * a log is not ok otherwise; else yes.
  */
 int brp_counts_status(const struct brp_counts *c, int unreadable_dirs);
+/*
+ * The logs a counting command (stats, report) reads: the --log paths
+ * (logs_v[0..logs)) first, then argv[first..argc); a new array (free) of
+ * *nargs paths and a NULL, or NULL when out of memory (said).
+ */
+char **brp_corpus_args(const char *cmd, const char **logs_v, int logs, int argc, char **argv, int first, int *nargs);
+/*
+ * Read that corpus: *src made from the nargs paths args and b's list (the
+ * caller's, brp_source_free; standard input is a log at stdin_first), each
+ * log handed to job on b->jobs threads and its result to out in order, with
+ * the progress prog counting logs. Returns 0, or the exit status: usage when
+ * standard input is named twice or no log is found (said), a failure when
+ * the pool or a directory could not be read (said).
+ */
+int brp_corpus_read(const char *cmd, struct brp_source **src, int nargs, char **args, const struct brp_batch *b,
+                    int stdin_first, struct brp_progress *prog, size_t slot_size, brp_job_fn job, brp_out_fn out,
+                    void *ud);
 
 /* ---- keys (keys.c) ---- */
 #define BRP_PASSPHRASE_MAX 1024

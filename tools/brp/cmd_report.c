@@ -741,29 +741,15 @@ static int write_outputs(int json, const char *out, struct brp_output *o, const 
 static int read_corpus(struct brp_source **src, int nargs, char **args, const struct brp_batch *b, int stdin_first,
                        struct rtotal *t)
 {
-	int rc;
+	int rc = brp_corpus_read(name, src, nargs, args, b, stdin_first, &t->prog, sizeof(struct rresult), count_file,
+	                         add_one, t);
 
-	if (brp_source_new(src, name, nargs, args, b->list) < 0)
-		return BRP_EXIT_FAIL;
-	if (brp_source_stdin_log(*src, stdin_first) < 0)
-		return BRP_EXIT_USAGE; /* standard input twice: the command line is wrong */
-	brp_progress_start(&t->prog, name, "logs", b->quiet, 0);
-	if (t->prog.on && !stdin_first) /* a total to count towards, on a terminal only */
-		t->prog.total = brp_source_total(nargs, args, b->list);
-	rc = brp_pool_run(name, *src, b->jobs, sizeof(struct rresult), count_file, add_one, NULL, t);
-	brp_progress_end(&t->prog);
 	if (t->oom) {
 		brp_error(name, "out of memory");
 		return BRP_EXIT_FAIL;
 	}
-	if (rc < 0)
-		return BRP_EXIT_FAIL;
-	if (brp_source_count(*src) == 0 && brp_source_unreadable(*src))
-		return BRP_EXIT_FAIL; /* a directory that could not be walked, said */
-	if (brp_source_count(*src) == 0) {
-		brp_error(name, "no .brp log found in the arguments");
-		return BRP_EXIT_USAGE;
-	}
+	if (rc)
+		return rc;
 	if ((size_t)t->all.c.unreadable == brp_source_count(*src))
 		return BRP_EXIT_FAIL; /* as brp stats: figures of zeros would say nothing of logs that could not be read */
 	return 0;
@@ -856,13 +842,8 @@ int cmd_report(int argc, char **argv)
 	if (out && open_page(out, &o, &outdir, total) != 0)
 		goto cleanup;
 	/* the --log paths are arguments that come first */
-	nargs = logs + argc - first;
-	if (!(args = calloc((size_t)nargs + 1, sizeof(char *)))) {
-		brp_error(name, "out of memory");
+	if (!(args = brp_corpus_args(name, logs_v, logs, argc, argv, first, &nargs)))
 		goto cleanup;
-	}
-	memcpy(args, logs_v, (size_t)logs * sizeof(char *));
-	memcpy(args + logs, argv + first, (size_t)(argc - first) * sizeof(char *));
 	if ((rc = read_corpus(&src, nargs, args, &b, stdin_first, total)) != 0) {
 		status = rc;
 		goto cleanup;

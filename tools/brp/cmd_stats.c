@@ -127,33 +127,11 @@ int cmd_stats(int argc, char **argv)
 	}
 	/* the --log paths are arguments that come first */
 	status = BRP_EXIT_FAIL;
-	nargs = logs + argc - first;
-	if (!(args = calloc((size_t)nargs + 1, sizeof(char *)))) {
-		brp_error(name, "out of memory");
+	if (!(args = brp_corpus_args(name, logs_v, logs, argc, argv, first, &nargs)))
 		goto cleanup;
-	}
-	memcpy(args, logs_v, (size_t)logs * sizeof(char *));
-	memcpy(args + logs, argv + first, (size_t)(argc - first) * sizeof(char *));
-	if (brp_source_new(&src, name, nargs, args, b.list) < 0)
-		goto cleanup;
-	if (brp_source_stdin_log(src, stdin_first) < 0) {
-		status = BRP_EXIT_USAGE; /* standard input twice: the command line is wrong */
-		goto cleanup;
-	}
-	brp_progress_start(&total.prog, name, "logs", b.quiet, 0);
-	if (total.prog.on && !stdin_first) /* a total to count towards, on a terminal only */
-		total.prog.total = brp_source_total(nargs, args, b.list);
-	rc = brp_pool_run(name, src, b.jobs, sizeof(struct sresult), count_file, add_one, NULL, &total);
-	brp_progress_end(&total.prog);
-	if (rc < 0)
-		goto cleanup;
-	if (brp_source_count(src) == 0 && brp_source_unreadable(src)) {
-		status = BRP_EXIT_FAIL; /* a directory that could not be walked, said */
-		goto cleanup;
-	}
-	if (brp_source_count(src) == 0) {
-		brp_error(name, "no .brp log found in the arguments");
-		status = BRP_EXIT_USAGE;
+	if ((rc = brp_corpus_read(name, &src, nargs, args, &b, stdin_first, &total.prog, sizeof(struct sresult), count_file,
+	                          add_one, &total)) != 0) {
+		status = rc;
 		goto cleanup;
 	}
 	/* a table of zeros would say nothing of logs that could not be read */

@@ -4,6 +4,7 @@
  */
 #include "brp.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void brp_counts_add(struct brp_counts *to, const struct brp_counts *c)
@@ -159,4 +160,44 @@ int brp_counts_status(const struct brp_counts *c, int unreadable_dirs)
 	    c->verdicts[RPL_VERDICT_TAMPERED] || c->verdicts[RPL_VERDICT_UNTRUSTED])
 		return BRP_EXIT_NO;
 	return BRP_EXIT_OK;
+}
+
+char **brp_corpus_args(const char *cmd, const char **logs_v, int logs, int argc, char **argv, int first, int *nargs)
+{
+	char **args;
+
+	*nargs = logs + argc - first;
+	if (!(args = calloc((size_t)*nargs + 1, sizeof(char *)))) {
+		brp_error(cmd, "out of memory");
+		return NULL;
+	}
+	memcpy(args, logs_v, (size_t)logs * sizeof(char *));
+	memcpy(args + logs, argv + first, (size_t)(argc - first) * sizeof(char *));
+	return args;
+}
+
+int brp_corpus_read(const char *cmd, struct brp_source **src, int nargs, char **args, const struct brp_batch *b,
+                    int stdin_first, struct brp_progress *prog, size_t slot_size, brp_job_fn job, brp_out_fn out,
+                    void *ud)
+{
+	int rc;
+
+	if (brp_source_new(src, cmd, nargs, args, b->list) < 0)
+		return BRP_EXIT_FAIL;
+	if (brp_source_stdin_log(*src, stdin_first) < 0)
+		return BRP_EXIT_USAGE; /* standard input twice: the command line is wrong */
+	brp_progress_start(prog, cmd, "logs", b->quiet, 0);
+	if (prog->on && !stdin_first) /* a total to count towards, on a terminal only */
+		prog->total = brp_source_total(nargs, args, b->list);
+	rc = brp_pool_run(cmd, *src, b->jobs, slot_size, job, out, NULL, ud);
+	brp_progress_end(prog);
+	if (rc < 0)
+		return BRP_EXIT_FAIL;
+	if (brp_source_count(*src) == 0 && brp_source_unreadable(*src))
+		return BRP_EXIT_FAIL; /* a directory that could not be walked, said */
+	if (brp_source_count(*src) == 0) {
+		brp_error(cmd, "no .brp log found in the arguments");
+		return BRP_EXIT_USAGE;
+	}
+	return 0;
 }
