@@ -32,6 +32,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import zlib
 
 from browser import By, FAILURES, Keys, check, check_quiet, offline_driver  # exits 77 without a browser
@@ -330,7 +331,7 @@ def review(b, tmp):
     # a click on a marked decision (the last of deal 2's) opens its position: the better decision and the loss
     mark = b.d.find_elements(By.CSS_SELECTOR, '#turns .rv')[-1]
     mark.click()
-    got = b.read()
+    got = settle(b, lambda g: g['where']['k'] == 1)
     k = (got['where']['d'], got['where']['t'], got['where']['n'])
     r = marked.get(k)
     if check(r is not None and got['where']['k'] == 1, 'a click on a marked decision opens %s' % (k,)):
@@ -444,6 +445,17 @@ def check_course(b, name, positions, verdict, opened):
     return figs
 
 
+def settle(b, ok):
+    """b.read() once ok of it holds, or after 5 s: a click on a link is followed on hashchange, after the
+    click returns."""
+    deadline = time.time() + 5
+    got = b.read()
+    while not ok(got) and time.time() < deadline:
+        time.sleep(0.05)
+        got = b.read()
+    return got
+
+
 def course(b, tmp):
     """A point of a deal's chart opens its turn, the disputed mark opens the dispute; the charts print, in the
     sides' colours and line styles."""
@@ -454,7 +466,7 @@ def course(b, tmp):
     link = b.d.find_elements(By.CSS_SELECTOR, '#course-d2 .pt a')[3]
     href = link.get_dom_attribute('href')[1:]
     link.click()
-    got = b.read()
+    got = settle(b, lambda g: '#d=%d&t=%d' % (g['where']['d'], g['where']['t']) == '#' + href)
     nxt = b.d.execute_script('var i = brpView.index(); return i + 1 < brpView.count() ? '
                              '(brpView.go(i + 1), brpView.position()) : null')
     check('#d=%d&t=%d' % (got['where']['d'], got['where']['t']) == '#' + href and (nxt is None or nxt['t'] !=
@@ -480,7 +492,7 @@ def course(b, tmp):
     opened = b.open(html)
     b.go(0)
     b.d.find_element(By.CSS_SELECTOR, '#course-match a.disputed text').click()  # its label
-    got = b.read()
+    got = settle(b, lambda g: g['index'] == opened['index'])
     check(got['index'] == opened['index'] and got['where']['k'] == 2, 'the disputed mark opens %s, not %s' % (
         got['where'], opened['where']))
 
@@ -528,14 +540,14 @@ def navigation(b, tmp):
     link = links[4]
     turn = int(link.get_attribute('data-turn'))
     link.click()
-    got = b.read()
+    got = settle(b, lambda g: g['where']['d'] == 2 and g['where']['t'] == turn)
     nxt = b.d.execute_script('var i = brpView.index(); return i + 1 < brpView.count() ? '
                              '(brpView.go(i + 1), brpView.position()) : null')
     check(got['where']['d'] == 2 and got['where']['t'] == turn and (nxt is None or nxt['t'] != turn),
           'a turn of the list: %s, not the end of turn %d (next %s)' % (got['where'], turn, nxt))
     check(got['hash'] == '#d=2&t=%d&n=%d' % (turn, got['where']['n']), 'a turn of the list: fragment %s' % got['hash'])
     b.d.find_element(By.CSS_SELECTOR, '#deals tr[data-deal="1"] a').click()
-    got = b.read()
+    got = settle(b, lambda g: g['where'] == {'d': 1, 't': 0, 'n': 0, 'k': 0})
     check(got['where'] == {'d': 1, 't': 0, 'n': 0, 'k': 0}, 'the summary\'s deal link: %s' % got['where'])
     log = os.path.join(ROOT, 'samples', 'disputed', 'meld-two-wilds.brp')
     for seat, want in ((-1, ['2c', '3c', '4c', '2h', '2s']), (0, [])):
