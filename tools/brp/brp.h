@@ -487,6 +487,12 @@ int brp_search_kind(const char *arg, int *samples);
  * memory (said); the caller counts a shortfall as a failure.
  */
 int brp_threads_run(const char *cmd, int jobs, void *(*fn)(void *), void *arg);
+/*
+ * Do rules allow players seats? -1 when they do; else the exit code, said
+ * for cmd: a usage error, or a failure when out of memory. simulate and
+ * arena ask before anything is played.
+ */
+int brp_players_allowed(const char *cmd, const rpl_rules *rules, int players);
 
 /* ---- a corpus counted (tally.c): the figures of brp stats, which brp report shows too ---- */
 

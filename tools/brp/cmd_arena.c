@@ -434,24 +434,6 @@ static int arena_options(struct job *j, struct brp_batch *b, struct brp_rules_op
 	return -1;
 }
 
-/* The rules and --players must agree before anything is played: -1 when they do, else the exit code (said). */
-static int players_allowed(const rpl_rules *rules, int players)
-{
-	rpl_game *probe = NULL;
-	int err = rpl_game_new(&probe, rules, players, 0);
-
-	rpl_game_free(probe);
-	if (err == RPL_ENOMEM) {
-		brp_error(name, "out of memory");
-		return BRP_EXIT_FAIL;
-	}
-	if (err < 0) {
-		brp_error(name, "the rules do not allow %d players", players);
-		return BRP_EXIT_USAGE;
-	}
-	return -1;
-}
-
 /* The figures of a run, from the pairs in their order (so the same whatever -j). */
 struct summary {
 	double margin, se; /* se < 0: not defined (one pair) */
@@ -557,7 +539,7 @@ int cmd_arena(int argc, char **argv)
 		goto cleanup;
 	if ((status = brp_rules_make(name, ro.profile, ro.sets, ro.nsets, &rules)) != 0)
 		goto cleanup;
-	if ((status = players_allowed(rules, j.players)) >= 0)
+	if ((status = brp_players_allowed(name, rules, j.players)) >= 0)
 		goto cleanup;
 	status = BRP_EXIT_FAIL;
 	j.rules = rules;

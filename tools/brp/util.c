@@ -337,3 +337,20 @@ int brp_threads_run(const char *cmd, int jobs, void *(*fn)(void *), void *arg)
 	free(th);
 	return started;
 }
+
+int brp_players_allowed(const char *cmd, const rpl_rules *rules, int players)
+{
+	rpl_game *probe = NULL;
+	int err = rpl_game_new(&probe, rules, players, 0);
+
+	rpl_game_free(probe);
+	if (err == RPL_ENOMEM) {
+		brp_error(cmd, "out of memory");
+		return BRP_EXIT_FAIL;
+	}
+	if (err < 0) {
+		brp_error(cmd, "the rules do not allow %d players", players);
+		return BRP_EXIT_USAGE;
+	}
+	return -1;
+}
