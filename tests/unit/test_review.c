@@ -43,6 +43,20 @@ static void test_review_arguments(void **state)
 	o.candidates = RPL_SEARCH_MAX_CANDIDATES + 1;
 	assert_int_equal(rpl_reviewer_new(&rv, &o), RPL_EINVAL);
 	rpl_review_options_init(&o);
+	assert_int_equal(o.horizon, RPL_REVIEW_HORIZON);
+	assert_int_equal(o.hand_weight, RPL_REVIEW_HAND_WEIGHT);
+	assert_int_equal(o.extend, RPL_REVIEW_EXTEND);
+	o.horizon = -1;
+	assert_int_equal(rpl_reviewer_new(&rv, &o), RPL_EINVAL);
+	rpl_review_options_init(&o);
+	o.hand_weight = 101;
+	assert_int_equal(rpl_reviewer_new(&rv, &o), RPL_EINVAL);
+	rpl_review_options_init(&o);
+	o.extend = 0;
+	assert_int_equal(rpl_reviewer_new(&rv, &o), RPL_EINVAL);
+	o.extend = 9;
+	assert_int_equal(rpl_reviewer_new(&rv, &o), RPL_EINVAL);
+	rpl_review_options_init(&o);
 	assert_int_equal(rpl_reviewer_new(&rv, &o), 0);
 	assert_int_equal(rpl_review_one(NULL, rv, NULL, NULL), RPL_EINVAL);
 	rpl_reviewer_free(rv);
@@ -165,6 +179,51 @@ static void test_review_greedy(void **state)
 	assert_true(loss / n < RPL_REVIEW_MISTAKE_POINTS);
 	rpl_bot_free(bot);
 	rpl_reviewer_free(rv);
+	rpl_game_free(g);
+}
+
+/*
+ * The horizon: a rollout stopped after more turns than a deal can last is
+ * a rollout to the end of the deal (horizon 0), decision for decision; a
+ * short horizon judges on other values, and costs less (fewer decisions
+ * played), which the bench measures, not this test.
+ */
+static void test_review_horizon(void **state)
+{
+	rpl_game *g = dealt("stbl", 2, 64);
+	rpl_review_options o;
+	rpl_reviewer *full, *far, *near;
+	rpl_bot *bot;
+	int n = 0, differ = 0;
+
+	(void)state;
+	light(&o);
+	o.horizon = 0;
+	assert_int_equal(rpl_reviewer_new(&full, &o), 0);
+	o.horizon = 1000;
+	assert_int_equal(rpl_reviewer_new(&far, &o), 0);
+	o.horizon = 1;
+	assert_int_equal(rpl_reviewer_new(&near, &o), 0);
+	assert_int_equal(rpl_bot_new(&bot, RPL_BOT_GREEDY, 5), 0);
+	for (int step = 0; rpl_game_phase(g) < RPL_PHASE_DEAL_OVER && n < 8; step++) {
+		rpl_action act;
+		rpl_review_decision a, b, c;
+		assert_int_equal(rpl_bot_choose(bot, g, &act), 0);
+		if (step % 4 == 0 && rpl_review_one(&a, full, g, &act) == 1) {
+			assert_int_equal(rpl_review_one(&b, far, g, &act), 1);
+			assert_memory_equal(&a, &b, sizeof(a));
+			assert_int_equal(rpl_review_one(&c, near, g, &act), 1);
+			differ += a.sum_played != c.sum_played;
+			n++;
+		}
+		assert_int_equal(rpl_game_apply(g, &act), 0);
+	}
+	assert_int_equal(n, 8);
+	assert_true(differ > 0);
+	rpl_bot_free(bot);
+	rpl_reviewer_free(full);
+	rpl_reviewer_free(far);
+	rpl_reviewer_free(near);
 	rpl_game_free(g);
 }
 
@@ -327,9 +386,10 @@ static void test_review_blunder_bot(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_review_arguments), cmocka_unit_test(test_review_twins),
-		cmocka_unit_test(test_review_greedy),    cmocka_unit_test(test_review_bad),
-		cmocka_unit_test(test_review_illegal),   cmocka_unit_test(test_review_blunder_bot),
+		cmocka_unit_test(test_review_arguments),   cmocka_unit_test(test_review_twins),
+		cmocka_unit_test(test_review_horizon),     cmocka_unit_test(test_review_greedy),
+		cmocka_unit_test(test_review_bad),         cmocka_unit_test(test_review_illegal),
+		cmocka_unit_test(test_review_blunder_bot),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,8 +20,8 @@ static void usage(FILE *f)
 	      "Review the decisions of a match: for each decision of the chosen seats where\n"
 	      "there was a choice, the value of the decision played and of the engine's\n"
 	      "preferred one (the expected deal-score margin of the seat's side, estimated\n"
-	      "on samples of the cards that seat could not see, each played out to the end\n"
-	      "of the deal by the greedy bot), the points lost with their standard error,\n"
+	      "on samples of the cards that seat could not see, each played on for four\n"
+	      "turns by the greedy bot), the points lost with their standard error,\n"
 	      "and a class: inaccuracy (40 points or more), mistake (100), blunder (250).\n"
 	      "Then each seat's accuracy and match rate, a deal and the match\n"
 	      "(docs/review.md). The same log, strength and seed give the same bytes,\n"
@@ -32,6 +32,11 @@ static void usage(FILE *f)
 	      "      --strength S  samples a decision, 2 to 1000 (default 24)\n"
 	      "      --seed S      the samples' seed (default 1)\n"
 	      "      --hindsight   judge with every card visible (the real deal)\n"
+	      "      --horizon N   play each sample N turns past the decision's own, then\n"
+	      "                    count the table (0: to the end of the deal; default 4)\n"
+	      "      --hand-weight P  count P % of the points in hand there (default 50)\n"
+	      "      --extend X    judge a decision near a class line again on X times the\n"
+	      "                    samples, 1 to 8 (1: never; default 4)\n"
 	      "  -j, --jobs N      threads (default 1)\n"
 	      "      --json        one JSON object a line: the match reviewed and how\n"
 	      "                    (\"review\": 1), each decision, then one a seat and deal\n"
@@ -234,8 +239,8 @@ static void print_header_json(const struct run *r, const rpl_verdict *v)
 		printf("\"%s\"", v->match_id);
 	else
 		fputs("null", stdout);
-	printf(",\"strength\":%d,\"seed\":%llu,\"hindsight\":%s,\"deal\":", r->o.samples, (unsigned long long)r->o.seed,
-	       r->o.hindsight ? "true" : "false");
+	printf(",\"strength\":%d,\"seed\":%llu,\"hindsight\":%s,\"horizon\":%d,\"deal\":", r->o.samples,
+	       (unsigned long long)r->o.seed, r->o.hindsight ? "true" : "false", r->o.horizon);
 	if (r->o.deal)
 		printf("%d}\n", r->o.deal);
 	else
@@ -281,13 +286,16 @@ static void print_results(const struct run *r, const rpl_match_info *info, const
 
 static int options(int argc, char **argv, struct run *r, int *jobs, int *json, const char **path)
 {
-	enum { OPT_SEAT = BRP_OPT_OWN, OPT_STRENGTH, OPT_SEED, OPT_HINDSIGHT };
+	enum { OPT_SEAT = BRP_OPT_OWN, OPT_STRENGTH, OPT_SEED, OPT_HINDSIGHT, OPT_HORIZON, OPT_HAND_WEIGHT, OPT_EXTEND };
 	static const struct brp_opt opts[] = {
 		{ "seat", 1, OPT_SEAT, 1, 0 },
 		{ "deal", 1, 'd', 0, 0 },
 		{ "strength", 1, OPT_STRENGTH, 0, 0 },
 		{ "seed", 1, OPT_SEED, 0, 0 },
 		{ "hindsight", 0, OPT_HINDSIGHT, 0, 0 },
+		{ "horizon", 1, OPT_HORIZON, 0, 0 },
+		{ "hand-weight", 1, OPT_HAND_WEIGHT, 0, 0 },
+		{ "extend", 1, OPT_EXTEND, 0, 0 },
 		BRP_OPT_JOBS,
 		BRP_OPT_JSON_ROW,
 		BRP_OPT_HELP,
@@ -314,6 +322,9 @@ static int options(int argc, char **argv, struct run *r, int *jobs, int *json, c
 		case OPT_STRENGTH: rc = brp_opt_int(&g, 2, 1000, &r->o.samples); break;
 		case OPT_SEED: rc = brp_opt_u64(&g, &r->o.seed); break;
 		case OPT_HINDSIGHT: r->o.hindsight = 1; break;
+		case OPT_HORIZON: rc = brp_opt_int(&g, 0, 1000, &r->o.horizon); break;
+		case OPT_HAND_WEIGHT: rc = brp_opt_int(&g, 0, 100, &r->o.hand_weight); break;
+		case OPT_EXTEND: rc = brp_opt_int(&g, 1, 8, &r->o.extend); break;
 		case BRP_OPT_JSON: *json = 1; break;
 		case 'h': usage(stdout); return -1;
 		}

@@ -234,6 +234,9 @@ typedef struct rpl_review_options {
     int hindsight;
     unsigned seats;
     int deal;
+    int horizon;
+    int hand_weight;
+    int extend;
 } rpl_review_options;
 void rpl_review_options_init(rpl_review_options *o);
 typedef struct rpl_review_decision {
@@ -362,7 +365,7 @@ CHECKED_STRUCTS = {
     "rpl_verify_observer": ["ctx", "before", "after"],
     "rpl_rng": ["s"],
     "rpl_review_options": ["samples", "candidates", "inaccuracy", "mistake", "blunder", "significance", "seed",
-                           "hindsight", "seats", "deal"],
+                           "hindsight", "seats", "deal", "horizon", "hand_weight", "extend"],
     "rpl_review_decision": ["deal", "turn", "number", "seat", "played", "best", "greedy", "candidates", "samples",
                             "sum_played", "sum_best", "sum_sq", "value_played", "value_best", "loss", "se", "cls",
                             "uncertain", "win_loss", "accuracy"],

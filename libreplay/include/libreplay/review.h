@@ -6,8 +6,10 @@
  * candidates are the decision played, the greedy bot's and the legal
  * decisions in the engine's order, up to a cap. Each is applied to samples of
  * the cards the seat cannot see (rpl_infoset_sample: never the real hidden
- * cards) and the deal played out by the greedy bot; a candidate's value is the
- * mean, over the samples, of its side's deal score less the other side's. All
+ * cards) and the deal played on by the greedy bot for the options' horizon
+ * of turns, then counted as if it ended there (the cards in hand at the
+ * options' hand weight); a candidate's value is the mean, over the samples,
+ * of its side's score less the other side's. All
  * candidates are judged on the same samples, and a candidate clearly worse
  * than the best (2.5 standard errors of their paired difference) is dropped
  * after each block of 8 samples, as the search bot does (sim.h), but the
@@ -16,7 +18,9 @@
  * many noisy means is biased upwards): the engine's preferred decision is
  * that candidate if it is better there by more than the options'
  * significance (2 standard errors of the difference), else the decision
- * played. The
+ * played; where one standard error either way would change that or the
+ * class, the two are judged once more on the options' extend times the
+ * samples. The
  * loss is the value of the engine's decision less the played one's, on those
  * samples, with the standard error of that paired difference; its class
  * (inaccuracy, mistake, blunder) comes from thresholds of the options.
@@ -47,6 +51,12 @@ extern "C" {
  * by this many tenths of a standard error (default: 2 standard errors).
  */
 #define RPL_REVIEW_SIGNIFICANCE 20
+/* The default horizon: turns played after the decision's own (docs/review.md, "The horizon"). */
+#define RPL_REVIEW_HORIZON 4
+/* The default share of the points in hand a stopped rollout counts, in percent. */
+#define RPL_REVIEW_HAND_WEIGHT 50
+/* The default extension of a decision near a threshold: judged again on 4 times the samples. */
+#define RPL_REVIEW_EXTEND 4
 /* The default thresholds of the classes, in points of expected deal-score margin. */
 #define RPL_REVIEW_INACCURACY_POINTS 40 /* an inaccuracy: a loss of at least this */
 #define RPL_REVIEW_MISTAKE_POINTS 100   /* a mistake */
@@ -82,6 +92,9 @@ typedef struct rpl_review_options {
 	int hindsight;    /* 1: judge on the real cards (every card visible, docs/review.md) */
 	unsigned seats;   /* bit s set: review seat s; 0: every seat */
 	int deal;         /* review this deal only (1-based); 0: every deal */
+	int horizon;      /* turns each rollout plays after the current one, 0..1000; 0: to the end of the deal */
+	int hand_weight;  /* percent of the points in hand a rollout stopped at its horizon counts, 0..100 */
+	int extend; /* 1..8: a decision whose verdict one standard error would change is judged on this many times the samples; 1: never */
 } rpl_review_options;
 
 /* The defaults into *o: RPL_REVIEW_SAMPLES, RPL_REVIEW_CANDIDATES, the RPL_REVIEW_*_POINTS thresholds, RPL_REVIEW_SIGNIFICANCE, seed 1, every seat and deal. */
@@ -107,7 +120,7 @@ typedef struct rpl_review_decision {
 	double se;           /* the standard error of loss (the paired difference) */
 	int cls;             /* enum rpl_review_class */
 	int uncertain;       /* 1: the class would differ somewhere within loss ± se */
-	double win_loss;     /* the loss in win%: the curve at value_best less at value_played */
+	double win_loss;     /* the loss in win% at an even deal: the curve at loss less 50 */
 	double accuracy;     /* 0..100, from win_loss (docs/review.md) */
 } rpl_review_decision;
 
@@ -148,12 +161,17 @@ typedef struct rpl_review_summary {
 	int matched;         /* where played was the engine's preferred decision */
 	int classes[4];      /* by enum rpl_review_class */
 	double accuracy_sum; /* the sum of the decisions' accuracy */
+	double inverse_sum;  /* the sum of 1 / accuracy, each accuracy taken as at least 1 (the harmonic mean's) */
 	double loss_sum;     /* the sum of their loss in points */
 } rpl_review_summary;
 
 /* Add d to s (zeroed first, seat and deal set by the caller). */
 RPL_API void rpl_review_summary_add(rpl_review_summary *s, const rpl_review_decision *d);
-/* accuracy_sum / decisions, or 100 with no decision reviewed. */
+/*
+ * The accuracy of a seat, lichess's way: the mean of the decisions' plain
+ * mean and their harmonic mean, (accuracy_sum / decisions + decisions /
+ * inverse_sum) / 2 (docs/review.md, section 4), or 100 with no decision reviewed.
+ */
 RPL_API double rpl_review_summary_accuracy(const rpl_review_summary *s);
 /* 100 * matched / decisions, or 100 with no decision reviewed. */
 RPL_API double rpl_review_summary_match_rate(const rpl_review_summary *s);

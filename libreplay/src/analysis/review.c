@@ -27,6 +27,11 @@
 #define MAXCAND RPL_SEARCH_MAX_CANDIDATES
 /* A rollout's margin is clamped to this (a deal that could not end scores far below): the sums stay in 64 bits. */
 #define CLAMP 20000
+/*
+ * The products of the tests below reach k^2 40000^2 10^4 (k up to 16,000
+ * samples): past 64 bits, so they are taken in 128.
+ */
+__extension__ typedef __int128 wide;
 
 struct rpl_reviewer {
 	rpl_review_options o;
@@ -55,6 +60,9 @@ void rpl_review_options_init(rpl_review_options *o)
 	o->blunder = RPL_REVIEW_BLUNDER_POINTS;
 	o->significance = RPL_REVIEW_SIGNIFICANCE;
 	o->seed = 1;
+	o->horizon = RPL_REVIEW_HORIZON;
+	o->hand_weight = RPL_REVIEW_HAND_WEIGHT;
+	o->extend = RPL_REVIEW_EXTEND;
 }
 
 int rpl_reviewer_new(rpl_reviewer **out, const rpl_review_options *o)
@@ -67,7 +75,8 @@ int rpl_reviewer_new(rpl_reviewer **out, const rpl_review_options *o)
 	*out = NULL;
 	if (!o || o->samples < 2 || o->samples > 1000 || o->candidates < 2 || o->candidates > MAXCAND ||
 	    o->inaccuracy < 1 || o->mistake < o->inaccuracy || o->blunder < o->mistake || o->blunder > CLAMP ||
-	    o->significance < 0 || o->significance > 100)
+	    o->significance < 0 || o->significance > 100 || o->horizon < 0 || o->horizon > 1000 || o->hand_weight < 0 ||
+	    o->hand_weight > 100 || o->extend < 1 || o->extend > 8)
 		return RPL_EINVAL;
 	rv = calloc(1, sizeof(*rv));
 	if (!rv)
@@ -132,30 +141,69 @@ static void classify(rpl_review_decision *d, const rpl_review_options *o, int64_
 	d->cls = RPL_REVIEW_NONE;
 	d->uncertain = 0;
 	for (int i = 0; i < 3; i++) {
-		int64_t off = sum - (int64_t)t[i] * k;
+		wide off = (wide)sum - (wide)t[i] * k;
 		if (off >= 0)
 			d->cls = i + 1;
-		if (k > 1 && off * off * (k - 1) < k * sq - sum * sum)
+		if (k > 1 && off * off * (k - 1) < (wide)k * sq - (wide)sum * sum)
 			d->uncertain = 1;
 	}
 }
 
-/*
- * Is candidate 1 better than the played one (candidate 0) by more than
- * o.significance tenths of a standard error of their paired difference?
- * In integers: S > 0 and 100 S^2 (k - 1) > z10^2 (k sq - S^2).
- */
-static int significant(const rpl_reviewer *rv)
+/* The sums of the paired difference of candidate 1 less the played one (candidate 0) over the samples judged. */
+static void paired(const rpl_reviewer *rv, int64_t *k, int64_t *sum, int64_t *sq)
 {
 	const struct rpl__search *s = rv->search;
-	int64_t k = rpl__search_judged(s, 0), sum = 0, sq = 0, z = rv->o.significance;
 
-	for (int i = 0; i < k; i++) {
+	*k = rpl__search_judged(s, 0);
+	*sum = *sq = 0;
+	for (int i = 0; i < *k; i++) {
 		int64_t x = (int64_t)clamped(s, i, 1) - clamped(s, i, 0);
-		sum += x;
-		sq += x * x;
+		*sum += x;
+		*sq += x * x;
 	}
-	return sum > 0 && (k < 2 || 100 * sum * sum * (k - 1) > z * z * (k * sq - sum * sum));
+}
+
+/*
+ * Is the mean sum/k more than z10 tenths of a standard error above 0?
+ * In integers: sum > 0 and 100 sum^2 (k - 1) > z10^2 (k sq - sum^2).
+ */
+static int above(int64_t k, int64_t sum, int64_t sq, int64_t z10)
+{
+	return sum > 0 && (k < 2 || (wide)100 * sum * sum * (k - 1) > (wide)z10 * z10 * ((wide)k * sq - (wide)sum * sum));
+}
+
+/* Is candidate 1 better than the played one by more than o.significance tenths of a standard error? */
+static int significant(const rpl_reviewer *rv)
+{
+	int64_t k, sum, sq;
+
+	paired(rv, &k, &sum, &sq);
+	return above(k, sum, sq, rv->o.significance);
+}
+
+/*
+ * Would one standard error either way change what is said of candidate 1
+ * against the played one: whether it is preferred (the significance test)
+ * or, when it is, the class of the loss? Then more samples are worth it.
+ */
+static int borderline(const rpl_reviewer *rv)
+{
+	const int32_t t[3] = { rv->o.inaccuracy, rv->o.mistake, rv->o.blunder };
+	int64_t k, sum, sq, z = rv->o.significance;
+
+	paired(rv, &k, &sum, &sq);
+	if (k < 2)
+		return 0;
+	if (above(k, sum, sq, z > 10 ? z - 10 : 0) != above(k, sum, sq, z + 10))
+		return 1;
+	if (!above(k, sum, sq, z))
+		return 0;
+	for (int i = 0; i < 3; i++) {
+		wide off = (wide)sum - (wide)t[i] * k;
+		if (off * off * (k - 1) < (wide)k * sq - (wide)sum * sum)
+			return 1;
+	}
+	return 0;
 }
 
 /* The figures of candidate best against the played one (candidate 0). */
@@ -180,9 +228,8 @@ static void fill(rpl_review_decision *d, const rpl_reviewer *rv, int best)
 	d->loss = (double)(sb - sp) / k;
 	d->se = k > 1 ? sqrt((double)(k * sq - (sb - sp) * (sb - sp)) / ((double)k * k * (k - 1))) : 0;
 	classify(d, &rv->o, sb - sp, sq, k);
-	d->win_loss = rpl_review_win_percent(d->value_best) - rpl_review_win_percent(d->value_played);
-	if (d->win_loss < 0)
-		d->win_loss = 0;
+	/* the loss's win% at an even deal, not at this deal's margin: docs/review.md, section 4 */
+	d->win_loss = rpl_review_win_percent(d->loss) - 50.0;
 	d->accuracy = rpl_review_accuracy(d->win_loss);
 }
 
@@ -225,12 +272,21 @@ int rpl_review_one(rpl_review_decision *out, rpl_reviewer *rv, const rpl_game *g
 		add_candidate(rv, &ncand, &rv->moves[i]);
 	if (ncand < 2)
 		return 0;
-	best = rpl__search_judge(rv->search, g, rv->cand, ncand, 0, rv->o.hindsight, rv->o.samples, seed);
+	best = rpl__search_judge(rv->search, g, rv->cand, ncand, 0, rv->o.hindsight, rv->o.samples, seed, rv->o.horizon,
+	                         rv->o.hand_weight);
 	if (best > 0) {
-		/* measured again on twice the samples, other ones: the best of many noisy means is biased upwards */
+		/*
+		 * Measured again on twice the samples, other ones: the best of many
+		 * noisy means is biased upwards. When one standard error either way
+		 * would change what is said, measured once more on EXTEND times as
+		 * many (a third stream), so that fewer decisions rest on the seed.
+		 */
 		rv->cand[1] = rv->cand[best];
 		best = rpl__search_judge(rv->search, g, rv->cand, 2, 0, rv->o.hindsight, 2 * rv->o.samples,
-		                         mix64(seed ^ 0xD1B54A32D192ED03ull));
+		                         mix64(seed ^ 0xD1B54A32D192ED03ull), rv->o.horizon, rv->o.hand_weight);
+		if (best >= 0 && rv->o.extend > 1 && borderline(rv))
+			best = rpl__search_judge(rv->search, g, rv->cand, 2, 0, rv->o.hindsight, 2 * rv->o.extend * rv->o.samples,
+			                         mix64(seed ^ 0x8CB92BA72F3D8DD7ull), rv->o.horizon, rv->o.hand_weight);
 		if (best == 1 && !significant(rv))
 			best = 0;
 	}
@@ -269,12 +325,16 @@ void rpl_review_summary_add(rpl_review_summary *s, const rpl_review_decision *d)
 	if (d->cls >= 0 && d->cls <= RPL_REVIEW_BLUNDER)
 		s->classes[d->cls]++;
 	s->accuracy_sum += d->accuracy;
+	s->inverse_sum += 1.0 / (d->accuracy > 1.0 ? d->accuracy : 1.0);
 	s->loss_sum += d->loss;
 }
 
 double rpl_review_summary_accuracy(const rpl_review_summary *s)
 {
-	return s && s->decisions ? s->accuracy_sum / s->decisions : 100.0;
+	if (!s || !s->decisions)
+		return 100.0;
+	/* a few bad decisions weigh more in the harmonic mean than their share of the plain one */
+	return (s->accuracy_sum / s->decisions + s->decisions / s->inverse_sum) / 2.0;
 }
 
 double rpl_review_summary_match_rate(const rpl_review_summary *s)

@@ -47,7 +47,7 @@ int rpl__bot_new_ext(rpl_bot **out, int kind, uint64_t seed, const struct rpl__b
  * rollout a sample. 0, RPL_EINVAL, RPL_ENOMEM (*out then NULL).
  *
  * rpl__search_judge: judge the n (2..RPL_SEARCH_MAX_CANDIDATES) decisions
- * cand[] of the seat to move in g on up to samples (1..2000) samples, its
+ * cand[] of the seat to move in g on up to samples (1..16000) samples, its
  * stream started from seed: keep
  * (an index, or -1) is never dropped; with hindsight every sample is g
  * itself (its hidden cards read: a view after the fact, never a player's)
@@ -66,7 +66,7 @@ struct rpl__search;
 int rpl__search_new(struct rpl__search **out, int samples);
 void rpl__search_free(struct rpl__search *s);
 int rpl__search_judge(struct rpl__search *s, const rpl_game *g, const rpl_action *cand, int n, int keep, int hindsight,
-                      int samples, uint64_t seed);
+                      int samples, uint64_t seed, int horizon, int hand_weight);
 int rpl__search_judged(const struct rpl__search *s, int c);
 int32_t rpl__search_value(const struct rpl__search *s, int k, int c);
 int rpl__search_greedy(struct rpl__search *s, const rpl_game *g, uint64_t seed, rpl_action *out);

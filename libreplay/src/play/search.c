@@ -72,6 +72,8 @@ struct rpl__search {
 	int judged[MAXCAND]; /* the rollouts candidate c was judged on: its first judged[c] values */
 	int keep;            /* a candidate never dropped (the review's played decision), or -1 */
 	int hindsight;       /* judge on g itself rather than on samples (the review's hindsight) */
+	int horizon;         /* turns a rollout plays after the current one, then stops (the review's); 0: to the end */
+	int hand_weight;     /* percent of the hands' points a stopped rollout counts (the review's) */
 	size_t cap;          /* rollouts value has room for */
 	/* the plan being followed: its next decision and the position it foresees */
 	struct plan plan;
@@ -96,18 +98,34 @@ static void search_free(void *self)
 }
 
 /*
- * Play s->play out to the end of its deal: side's deal score less the
- * other side's, or STUCK. With noise, one decision in 16 is any legal one,
- * drawn from noise.
+ * A side's score at a rollout's end: the deal's score when it is over; when
+ * the rollout stopped at its horizon, the score the deal would have if it
+ * ended there, the cards in hand counted at s->hand_weight percent of their
+ * points (they may yet be laid: docs/review.md, "The horizon").
  */
-static int32_t rollout(struct rpl__search *s, int side, rpl_rng *noise)
+static int32_t leaf(const struct rpl__search *s, int side)
 {
-	rpl_score mine, theirs;
+	rpl_score sc;
 
+	rpl_game_deal_score(s->play, side, &sc);
+	if (rpl_game_phase(s->play) >= RPL_PHASE_DEAL_OVER)
+		return sc.total;
+	return sc.melded + sc.bonus + sc.going_out + sc.morto + (int32_t)((int64_t)sc.hand * s->hand_weight / 100);
+}
+
+/*
+ * Play s->play out to the end of its deal, or to the start of turn stop
+ * when stop > 0: side's score less the other side's (leaf), or STUCK. With
+ * noise, one decision in 16 is any legal one, drawn from noise.
+ */
+static int32_t rollout(struct rpl__search *s, int side, rpl_rng *noise, int stop)
+{
 	for (int step = 0; rpl_game_phase(s->play) < RPL_PHASE_DEAL_OVER; step++) {
 		rpl_action a;
 		if (step == ROLLOUT_STEPS)
 			return STUCK;
+		if (stop > 0 && rpl_game_turn_number(s->play) >= stop)
+			break;
 		if (noise && rpl_rng_below(noise, 16) == 0) {
 			size_t n = rpl_game_legal(s->play, s->more, MAXMOVES);
 			if (n == 0)
@@ -119,9 +137,7 @@ static int32_t rollout(struct rpl__search *s, int side, rpl_rng *noise)
 		if (rpl_game_apply(s->play, &a) != 0)
 			return STUCK;
 	}
-	rpl_game_deal_score(s->play, side, &mine);
-	rpl_game_deal_score(s->play, 1 - side, &theirs);
-	return mine.total - theirs.total;
+	return leaf(s, side) - leaf(s, 1 - side);
 }
 
 /* Add plan (prefix of len decisions, then last when not NULL) unless it is there already or the table is full. */
@@ -245,6 +261,7 @@ static int best_candidate(const struct rpl__search *s, int k)
 static int judge(struct rpl__search *s, const rpl_game *g)
 {
 	int seat = rpl_game_seat(g), side = seat % 2, k = 0, nlive = s->ncand;
+	int stop = s->horizon > 0 ? rpl_game_turn_number(g) + 1 + s->horizon : 0;
 	/* the rollouts' noise: a stream for each sample and rollout, the same for every candidate */
 	uint64_t base = rpl_rng_next(&s->rng);
 	long spent = 0, budget = (long)s->samples * WIDTH;
@@ -283,7 +300,7 @@ static int judge(struct rpl__search *s, const rpl_game *g)
 						v = STUCK;
 				if (v == 0) {
 					rpl_rng_seed(&noise, base + (uint64_t)k);
-					v = rollout(s, side, r || (s->hindsight && j) ? &noise : NULL);
+					v = rollout(s, side, r || (s->hindsight && j) ? &noise : NULL, stop);
 				}
 				s->value[(size_t)k * MAXCAND + (size_t)c] = v;
 				s->judged[c] = k + 1;
@@ -429,11 +446,13 @@ void rpl__search_free(struct rpl__search *s)
 }
 
 int rpl__search_judge(struct rpl__search *s, const rpl_game *g, const rpl_action *cand, int n, int keep, int hindsight,
-                      int samples, uint64_t seed)
+                      int samples, uint64_t seed, int horizon, int hand_weight)
 {
-	if (n < 2 || n > MAXCAND || samples < 1 || samples > 2000)
+	if (n < 2 || n > MAXCAND || samples < 1 || samples > 16000 || horizon < 0 || hand_weight < 0 || hand_weight > 100)
 		return RPL_EINVAL;
 	s->samples = samples;
+	s->horizon = horizon;
+	s->hand_weight = hand_weight;
 	if (!s->det) {
 		s->det = rpl_game_clone(g);
 		s->play = rpl_game_clone(g);
