@@ -136,7 +136,7 @@ static int near_run(const struct track *t, int seat)
 static int top_fits(const struct track *t, int seat)
 {
 	rpl_card top = t->pile[t->pile_n - 1];
-	uint32_t own, m, win;
+	uint32_t own, m, at, one, two;
 	int s, r, wilds = (t->fmask[seat] & WILD_FACES) != 0;
 
 	if ((WILD_FACES >> top) & 1)
@@ -147,15 +147,15 @@ static int top_fits(const struct track *t, int seat)
 	r = RPL_CARD_RANK(top);
 	own = 1u << r | (r == 1 ? 1u << 14 : 0);
 	m = t->ranks[seat][s] & ~own;
-	/* windows lo..lo+3 (lo = 1..11) that hold the top card: count the hand's cards in each */
-	for (int lo = 1; lo <= 11; lo++) {
-		win = 0xFu << lo;
-		if (!(win & own))
-			continue;
-		if (popcount64(m & win) >= 2 || (wilds && (m & win)))
-			return 1;
-	}
-	return 0;
+	/*
+	 * windows lo..lo+3 (lo = 1..11) that hold the top card, each at its bit
+	 * lo: does it hold one of the hand's cards, or two? (as near_run, all
+	 * windows at once)
+	 */
+	at = own | own >> 1 | own >> 2 | own >> 3;
+	one = m | m >> 1 | m >> 2 | m >> 3;
+	two = (m & m >> 1) | (m & m >> 2) | (m & m >> 3) | (m >> 1 & m >> 2) | (m >> 1 & m >> 3) | (m >> 2 & m >> 3);
+	return ((wilds ? one : two) & at & 0x0FFEu) != 0;
 }
 
 /*
