@@ -17,8 +17,6 @@
  * 64-bit masks, bit c for face c.
  */
 
-#define WILD_FACES (1ull << 1 | 1ull << 14 | 1ull << 27 | 1ull << 40 | 1ull << RPL_JOKER)
-
 static void sort_cards(rpl_card *c, int n)
 {
 	for (int i = 1; i < n; i++)
