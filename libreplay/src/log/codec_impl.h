@@ -65,12 +65,11 @@ static inline void enc_norm(struct rc_enc *e)
 static inline uint16_t adapt(uint16_t v, int bit)
 {
 	static const uint8_t rate_of[7] = { 1, 2, 2, 3, 3, 3, 4 };
+	/* the count's step in place (none at 6); p stays below PONE, so it never carries into the count */
+	static const uint16_t count_step[7] = { PONE, PONE, PONE, PONE, PONE, PONE, 0 };
 	uint32_t p = v & (PONE - 1), n = v >> PBITS, r = rate_of[n];
-	if (!bit)
-		p += (PONE - p) >> r;
-	else
-		p -= p >> r;
-	return (uint16_t)((n < 6 ? n + 1 : n) << PBITS | p);
+	v = (uint16_t)(v + count_step[n]);
+	return (uint16_t)(bit ? v - (p >> r) : v + ((PONE - p) >> r));
 }
 
 static inline void enc_bit(struct rc_enc *e, uint16_t *p, int bit)
