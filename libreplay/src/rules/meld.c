@@ -450,6 +450,28 @@ static int is_trinca(uint64_t nat)
 	return popcount64(ranks) == 1 && suits > 1;
 }
 
+/*
+ * The commonest meld at once: naturals 3 to K of suit s, each once, without
+ * a gap. rpl__meld_arrange_cards would pass them through every check and
+ * lay them as they lie, with no wild (no ace or 2 to place, nothing to
+ * fill). 1 with *out filled, else 0.
+ */
+static int clean_run(const struct cards *cs, int s, struct meld *out)
+{
+	unsigned pos;
+
+	if (cs->multi || (cs->any & ~MID_BITS(s)))
+		return 0;
+	pos = (unsigned)(cs->any >> (13 * s)) << 1;
+	if ((pos + (pos & (0u - pos))) & pos)
+		return 0; /* a gap */
+	memset(out, 0, sizeof(*out));
+	out->suit = (uint8_t)s;
+	out->lo = (uint8_t)ctz64(pos);
+	out->hi = (uint8_t)high64(pos);
+	return 1;
+}
+
 int rpl__meld_arrange_cards(const struct rpl_rules *r, const struct cards *cs, int n, int end, struct meld *out,
                             struct meld_fail *f)
 {
@@ -466,6 +488,8 @@ int rpl__meld_arrange_cards(const struct rpl_rules *r, const struct cards *cs, i
 		return fail_at(f, 9, RPL_RULE_MELD_WILDS, FM_NO_NATURAL, 0, 0, 0, 0);
 	/* the suit of the lowest card that is not a 2 */
 	suit = ctz64(nat_cards) / 13;
+	if (clean_run(cs, suit, out))
+		return 0;
 	/* a set of one rank gets its own message: the seeds single it out */
 	if (is_trinca(nat_cards))
 		return fail_at(f, 9, RPL_RULE_MELD_SUIT, FM_TRINCA, 0, 0, 0, 0);
