@@ -758,6 +758,23 @@ int rpl__meld_add_cards(const struct rpl_rules *r, const struct meld *m, const s
 		/* the wild floats: the meld is legal iff its cards have a legal arrangement */
 		cardset all;
 		struct cards ca;
+		/*
+		 * a clean run of 3 to K and naturals of its suit in 3 to K, each once and
+		 * beside it: the arrangement's quick case (rpl__meld_arrange_cards) without
+		 * counting the meld's cards out first
+		 */
+		if (m->nw == 0 && m->lo >= 3 && m->hi <= 13 && m->suit < 4 && rpl__meld_len(m) + n <= 14 && !cs->multi &&
+		    !(cs->any & ~MID_BITS(m->suit))) {
+			unsigned run = (2u << m->hi) - (1u << m->lo), add = (unsigned)(cs->any >> (13 * m->suit)) << 1;
+			unsigned pos = run | add;
+			if (!(run & add) && ((pos + (pos & (0u - pos))) & pos) == 0) {
+				memset(out, 0, sizeof(*out));
+				out->suit = m->suit;
+				out->lo = (uint8_t)ctz64(pos);
+				out->hi = (uint8_t)high64(pos);
+				return 0;
+			}
+		}
 		cards_with_meld(&ca, all, cs, m);
 		return rpl__meld_arrange_cards(r, &ca, rpl__meld_len(m) + n, end, out, f);
 	}
