@@ -303,10 +303,9 @@ static inline void split_cards(const struct cards *cs, int s, struct split *sp)
 	sp->nother = 0;
 	if (!(cs->any & ((TWO_BITS & ~SUIT_BITS(s)) | 1ull << RPL_JOKER)))
 		return;
-	for (int t = 0; t < 4; t++) {
-		rpl_card c = RPL_CARD_MAKE(t, 2);
-		if (t == s)
-			continue;
+	/* the other suits' 2s held, in face order */
+	for (uint64_t twos = cs->any & TWO_BITS & ~SUIT_BITS(s); twos; twos &= twos - 1) {
+		rpl_card c = (rpl_card)ctz64(twos);
 		for (int k = 0; k < cnt[c] && sp->nother < 8; k++)
 			sp->otherw[sp->nother++] = c;
 	}
@@ -490,8 +489,8 @@ int rpl__meld_arrange_cards(const struct rpl_rules *r, const struct cards *cs, i
 	suit = ctz64(nat_cards) / 13;
 	if (clean_run(cs, suit, out))
 		return 0;
-	/* a set of one rank gets its own message: the seeds single it out */
-	if (is_trinca(nat_cards))
+	/* a set of one rank gets its own message: the seeds single it out (a set has two suits or more) */
+	if ((nat_cards & ~SUIT_BITS(suit)) && is_trinca(nat_cards))
 		return fail_at(f, 9, RPL_RULE_MELD_SUIT, FM_TRINCA, 0, 0, 0, 0);
 	if (check_suit(cs, suit, f) < 0)
 		return f->code;
