@@ -10,10 +10,11 @@
 
 /* ---- the layout ---- */
 
+/* The whole deck's counts: two of each face, four jokers (rpl_card_copies, without a call a face). */
 static void deck_counts(uint8_t *cnt)
 {
-	for (rpl_card c = 0; c < RPL_NFACES; c++)
-		cnt[c] = (uint8_t)rpl_card_copies(c);
+	memset(cnt, 2, RPL_JOKER);
+	cnt[RPL_JOKER] = 4;
 }
 
 /*
@@ -28,7 +29,8 @@ static inline uint64_t binom(int n, int k)
 	return binom_table[n][k];
 }
 
-static int code_hand(struct rc_enc *e, struct rc_dec *d, uint8_t *cnt, int *left, uint8_t *hand)
+/* The encoder reads the hand's counts from hand; the decoder writes its cards, ascending, to out. */
+static int code_hand(struct rc_enc *e, struct rc_dec *d, uint8_t *cnt, int *left, const uint8_t *hand, rpl_card *out)
 {
 	int k = RPL_HAND_SIZE;
 
@@ -64,7 +66,8 @@ static int code_hand(struct rc_enc *e, struct rc_dec *d, uint8_t *cnt, int *left
 		*left -= c;
 		k -= x;
 		if (!e)
-			hand[f] = (uint8_t)x;
+			for (int i = 0; i < x; i++)
+				*out++ = (rpl_card)f;
 	}
 	return k == 0 ? 0 : -1;
 }
@@ -133,7 +136,7 @@ void rpl__enc_layout(struct rc_enc *e, int nplayers, const rpl_layout *lay)
 		memset(h, 0, sizeof(h));
 		for (int i = 0; i < RPL_HAND_SIZE; i++)
 			h[lay->hand[s][i]]++;
-		code_hand(e, NULL, cnt, &rest, h);
+		code_hand(e, NULL, cnt, &rest, h, NULL);
 		left -= RPL_HAND_SIZE;
 	}
 	deck_rest(&k, cnt, left);
@@ -147,19 +150,15 @@ void rpl__enc_layout(struct rc_enc *e, int nplayers, const rpl_layout *lay)
 int rpl__dec_layout(struct rc_dec *d, int nplayers, rpl_layout *lay)
 {
 	struct deck k;
-	uint8_t cnt[RPL_NFACES], h[RPL_NFACES];
+	uint8_t cnt[RPL_NFACES];
 	int left = RPL_DECK_SIZE;
 
 	memset(lay, 0, sizeof(*lay));
 	deck_counts(cnt);
 	for (int s = 0; s < nplayers; s++) {
-		int rest = left, i = 0;
-		memset(h, 0, sizeof(h));
-		if (code_hand(NULL, d, cnt, &rest, h) < 0)
+		int rest = left;
+		if (code_hand(NULL, d, cnt, &rest, NULL, lay->hand[s]) < 0)
 			return -1;
-		for (int f = 0; f < RPL_NFACES; f++)
-			for (int x = 0; x < h[f]; x++)
-				lay->hand[s][i++] = (rpl_card)f;
 		left -= RPL_HAND_SIZE;
 	}
 	deck_rest(&k, cnt, left);
