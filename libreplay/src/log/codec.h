@@ -61,7 +61,8 @@ struct track {
 	cardset hand[RPL_MAX_SEATS];
 	uint64_t fmask[RPL_MAX_SEATS]; /* bit c when the hand holds face c */
 	uint8_t hand_n[RPL_MAX_SEATS];
-	uint16_t ranks[RPL_MAX_SEATS][4]; /* per suit: bit r when the hand holds rank r (an ace: 1 and 14) */
+	/* per suit: bit r when the hand holds rank r (an ace: 1 and 14); [4], the joker's "suit", stays 0 */
+	uint16_t ranks[RPL_MAX_SEATS][5];
 	rpl_card src[RPL_DECK_SIZE];
 	uint8_t src_pos, src_len;
 	rpl_card morto[2][RPL_MORTO_SIZE];
@@ -71,7 +72,8 @@ struct track {
 	uint8_t nmelds[2];
 	uint8_t msuit[2][RPL_MAX_MELDS];   /* suit of a meld's first card that is not a 2 or a joker; 4: none */
 	uint16_t mranks[2][RPL_MAX_MELDS]; /* ranks of those cards, bit r (an ace sets bits 1 and 14) */
-	uint64_t extf[2];                  /* faces one rank beyond a side's melds (adjacent, of the meld's suit) */
+	uint64_t mext[2][RPL_MAX_MELDS];   /* faces one rank beyond each meld (0 while it has no suit) */
+	uint64_t extf[2];                  /* faces one rank beyond a side's melds: its mext ORed */
 };
 
 /* Start a deal: dealer's left moves first. */

@@ -65,12 +65,11 @@ static inline void enc_norm(struct rc_enc *e)
 static inline uint16_t adapt(uint16_t v, int bit)
 {
 	static const uint8_t rate_of[7] = { 1, 2, 2, 3, 3, 3, 4 };
+	/* the count's step in place (none at 6); p stays below PONE, so it never carries into the count */
+	static const uint16_t count_step[7] = { PONE, PONE, PONE, PONE, PONE, PONE, 0 };
 	uint32_t p = v & (PONE - 1), n = v >> PBITS, r = rate_of[n];
-	if (!bit)
-		p += (PONE - p) >> r;
-	else
-		p -= p >> r;
-	return (uint16_t)((n < 6 ? n + 1 : n) << PBITS | p);
+	v = (uint16_t)(v + count_step[n]);
+	return (uint16_t)(bit ? v - (p >> r) : v + ((PONE - p) >> r));
 }
 
 static inline void enc_bit(struct rc_enc *e, uint16_t *p, int bit)
@@ -184,6 +183,24 @@ static inline void dec_freq_take(struct rc_dec *d, uint32_t r, uint32_t cum, uin
 }
 
 /* ---- the bookkeeping's rank masks (section 8), for the decisions' contexts too ---- */
+
+/* The faces that can be wild: the four 2s and the joker. */
+#define WILD_FACES (1ull << 1 | 1ull << 14 | 1ull << 27 | 1ull << 40 | 1ull << RPL_JOKER)
+
+/*
+ * The rank bit of each face in the bookkeeping's masks: bit r for rank r,
+ * an ace bits 1 and 14, the joker none (a table: the bookkeeping runs on
+ * every card that moves, and a face's rank is a division by 13).
+ */
+/* clang-format off */ /* a suit a row: A (bits 1 and 14), 2 .. K; the joker */
+static const uint16_t rank_bits_of[RPL_NFACES] = {
+	0x4002, 0x0004, 0x0008, 0x0010, 0x0020, 0x0040, 0x0080, 0x0100, 0x0200, 0x0400, 0x0800, 0x1000, 0x2000,
+	0x4002, 0x0004, 0x0008, 0x0010, 0x0020, 0x0040, 0x0080, 0x0100, 0x0200, 0x0400, 0x0800, 0x1000, 0x2000,
+	0x4002, 0x0004, 0x0008, 0x0010, 0x0020, 0x0040, 0x0080, 0x0100, 0x0200, 0x0400, 0x0800, 0x1000, 0x2000,
+	0x4002, 0x0004, 0x0008, 0x0010, 0x0020, 0x0040, 0x0080, 0x0100, 0x0200, 0x0400, 0x0800, 0x1000, 0x2000,
+	0
+};
+/* clang-format on */
 
 /* The faces of suit s whose rank is in m (bits 1..13; bit 14 is the ace). */
 static inline uint64_t rank_faces(int s, uint16_t m)

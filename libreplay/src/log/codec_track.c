@@ -14,21 +14,15 @@ static void hand_add(struct track *t, int seat, rpl_card c)
 	t->fmask[seat] |= 1ull << c;
 	t->hand[seat][c]++;
 	t->hand_n[seat]++;
-	if (c != RPL_JOKER) {
-		int r = RPL_CARD_RANK(c);
-		t->ranks[seat][RPL_CARD_SUIT(c)] |= (uint16_t)((1u << r) | (r == 1 ? 1u << 14 : 0));
-	}
+	t->ranks[seat][c / 13] |= rank_bits_of[c];
 }
 
 static void hand_sub(struct track *t, int seat, rpl_card c)
 {
-	t->hand[seat][c]--;
 	t->hand_n[seat]--;
-	if (!t->hand[seat][c])
+	if (!--t->hand[seat][c]) {
 		t->fmask[seat] &= ~(1ull << c);
-	if (c != RPL_JOKER && !t->hand[seat][c]) {
-		int r = RPL_CARD_RANK(c);
-		t->ranks[seat][RPL_CARD_SUIT(c)] &= (uint16_t) ~((1u << r) | (r == 1 ? 1u << 14 : 0));
+		t->ranks[seat][c / 13] &= (uint16_t)~rank_bits_of[c];
 	}
 }
 
@@ -128,28 +122,27 @@ static uint16_t adjacent(uint16_t m)
  */
 static void meld_note(struct track *t, int side, int i, const rpl_action *a)
 {
+	uint64_t ext = 0;
+
 	if (t->msuit[side][i] == 4) {
 		rpl_card low = RPL_NFACES;
 		for (int k = 0; k < a->ncards; k++)
-			if (!RPL_IS_WILDCAPABLE(a->cards[k]) && a->cards[k] < low)
+			if (!((WILD_FACES >> a->cards[k]) & 1) && a->cards[k] < low)
 				low = a->cards[k];
 		if (low != RPL_NFACES)
 			t->msuit[side][i] = (uint8_t)RPL_CARD_SUIT(low);
 	}
 	for (int k = 0; k < a->ncards; k++) {
 		rpl_card c = a->cards[k];
-		int r;
-		if (RPL_IS_WILDCAPABLE(c))
-			continue;
-		r = RPL_CARD_RANK(c);
-		t->mranks[side][i] |= (uint16_t)(1u << r);
-		if (r == 1)
-			t->mranks[side][i] |= 1u << 14;
+		if (!((WILD_FACES >> c) & 1))
+			t->mranks[side][i] |= rank_bits_of[c];
 	}
-	t->extf[side] = 0;
+	/* only meld i changed: the side's faces are the melds' own, ORed */
+	if (t->msuit[side][i] < 4)
+		t->mext[side][i] = rank_faces(t->msuit[side][i], adjacent(t->mranks[side][i]));
 	for (int k = 0; k < t->nmelds[side]; k++)
-		if (t->msuit[side][k] < 4)
-			t->extf[side] |= rank_faces(t->msuit[side][k], adjacent(t->mranks[side][k]));
+		ext |= t->mext[side][k];
+	t->extf[side] = ext;
 }
 
 int rpl__track_apply(struct track *t, const rpl_action *a, char *why, size_t whylen)
@@ -204,6 +197,7 @@ int rpl__track_apply(struct track *t, const rpl_action *a, char *why, size_t why
 			return -1;
 		t->msuit[seat & 1][t->nmelds[seat & 1]] = 4;
 		t->mranks[seat & 1][t->nmelds[seat & 1]] = 0;
+		t->mext[seat & 1][t->nmelds[seat & 1]] = 0;
 		t->nmelds[seat & 1]++;
 		meld_note(t, seat & 1, t->nmelds[seat & 1] - 1, a);
 		break;

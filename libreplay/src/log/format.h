@@ -108,6 +108,15 @@ int rpl__open_regular(const char *path, struct stat *st, int *errnum, char *why,
 const char *rpl__file_kind(unsigned mode);
 /* 1 when the layout of the last deal event was derived from the revealed seed, 0 when it was read. */
 int rpl__reader_derived(const rpl_reader *rd);
+/*
+ * rpl_reader_next for a caller that reads nothing of a decision's event but
+ * its own fields (kind, deal, turn, seat, action, offset): those are set,
+ * and the others keep what the previous event left (not zeroed: a decision
+ * is most events, and the event is a few hundred bytes). Every other event
+ * is filled as rpl_reader_next fills it. The verifier's replay without an
+ * observer reads so.
+ */
+int rpl__reader_next_lean(rpl_reader *rd, rpl_event *ev);
 /* The bytes of the log a reader holds (for the signature check). */
 const uint8_t *rpl__reader_data(const rpl_reader *rd, size_t *n);
 /*

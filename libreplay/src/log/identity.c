@@ -6,6 +6,7 @@
  * it is built, through a buffer of 4 KiB: a match of any length costs no
  * more memory than that.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,9 +69,11 @@ int rpl__ident_new(struct rpl__ident **out, const rpl_match_info *info)
 	*out = NULL;
 	if (sodium_init() < 0)
 		return RPL_ENOMEM; /* libsodium could not start: nothing can be hashed */
-	id = calloc(1, sizeof(*id));
+	/* the record buffer (4 KiB) is written before it is read: only the fields before it are zeroed */
+	id = malloc(sizeof(*id));
 	if (!id)
 		return RPL_ENOMEM;
+	memset(id, 0, offsetof(struct rpl__ident, rec));
 	id->h = aligned_alloc(64, size);
 	if (!id->h) {
 		free(id);

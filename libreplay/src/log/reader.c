@@ -534,10 +534,13 @@ static int claim_section(rpl_reader *rd, struct cursor *c, rpl_event *ev)
  * section's type stays whole: one case a type of docs/format.md section 5,
  * each short or a helper of its own.
  */
-static int next_event(rpl_reader *rd, rpl_event *ev)
+static int next_event(rpl_reader *rd, rpl_event *ev, int lean)
 {
 	char why[RPL_ERRMSG_SIZE];
 
+	/* the next event is a decision of the stream: for rpl__reader_next_lean, its own fields only */
+	if (lean && rd->left > 0 && !rd->reveal_due && rd->claims.pos >= rd->claims.n)
+		return next_decision(rd, ev);
 	memset(ev, 0, sizeof(*ev));
 	if (rd->reveal_due) {
 		rd->reveal_due = 0;
@@ -629,7 +632,7 @@ unknown:
 }
 
 /* Every event read goes into the match identity; the end of the log completes it. */
-int rpl_reader_next(rpl_reader *rd, rpl_event *ev)
+static int reader_next(rpl_reader *rd, rpl_event *ev, int lean)
 {
 	int got;
 
@@ -639,7 +642,7 @@ int rpl_reader_next(rpl_reader *rd, rpl_event *ev)
 		return rd->failed;
 	if (!rd->ident)
 		return RPL_ESTATE; /* the header was not read: the open failed */
-	got = next_event(rd, ev);
+	got = next_event(rd, ev, lean);
 	if (got == 0 && !rd->done) {
 		(void)rpl__ident_final(rd->ident, rd->match_id); /* out of memory: "", which rpl_reader_match_id reports */
 		rd->done = 1;
@@ -652,4 +655,14 @@ int rpl_reader_next(rpl_reader *rd, rpl_event *ev)
 			rpl__ident_claim(rd->ident, ev->deal, ev->score);
 	}
 	return got;
+}
+
+int rpl_reader_next(rpl_reader *rd, rpl_event *ev)
+{
+	return reader_next(rd, ev, 0);
+}
+
+int rpl__reader_next_lean(rpl_reader *rd, rpl_event *ev)
+{
+	return reader_next(rd, ev, 1);
 }

@@ -533,8 +533,8 @@ int rpl__game_take(struct rpl_game *g)
 		int nx = 0;
 		memcpy(h, g->hand[g->seat], sizeof(h));
 		memset(seen, 0, sizeof(seen));
-		/* each face of the pile once, bottom first */
-		for (int i = 0; i < g->pile_n; i++) {
+		/* each face of the pile once, top first */
+		for (int i = g->pile_n - 1; i >= 0; i--) {
 			rpl_card c = g->pile[i];
 			h[c]++;
 			if (!seen[c]) {

@@ -303,10 +303,9 @@ static inline void split_cards(const struct cards *cs, int s, struct split *sp)
 	sp->nother = 0;
 	if (!(cs->any & ((TWO_BITS & ~SUIT_BITS(s)) | 1ull << RPL_JOKER)))
 		return;
-	for (int t = 0; t < 4; t++) {
-		rpl_card c = RPL_CARD_MAKE(t, 2);
-		if (t == s)
-			continue;
+	/* the other suits' 2s held, in face order */
+	for (uint64_t twos = cs->any & TWO_BITS & ~SUIT_BITS(s); twos; twos &= twos - 1) {
+		rpl_card c = (rpl_card)ctz64(twos);
 		for (int k = 0; k < cnt[c] && sp->nother < 8; k++)
 			sp->otherw[sp->nother++] = c;
 	}
@@ -450,6 +449,28 @@ static int is_trinca(uint64_t nat)
 	return popcount64(ranks) == 1 && suits > 1;
 }
 
+/*
+ * The commonest meld at once: naturals 3 to K of suit s, each once, without
+ * a gap. rpl__meld_arrange_cards would pass them through every check and
+ * lay them as they lie, with no wild (no ace or 2 to place, nothing to
+ * fill). 1 with *out filled, else 0.
+ */
+static int clean_run(const struct cards *cs, int s, struct meld *out)
+{
+	unsigned pos;
+
+	if (cs->multi || (cs->any & ~MID_BITS(s)))
+		return 0;
+	pos = (unsigned)(cs->any >> (13 * s)) << 1;
+	if ((pos + (pos & (0u - pos))) & pos)
+		return 0; /* a gap */
+	memset(out, 0, sizeof(*out));
+	out->suit = (uint8_t)s;
+	out->lo = (uint8_t)ctz64(pos);
+	out->hi = (uint8_t)high64(pos);
+	return 1;
+}
+
 int rpl__meld_arrange_cards(const struct rpl_rules *r, const struct cards *cs, int n, int end, struct meld *out,
                             struct meld_fail *f)
 {
@@ -466,8 +487,10 @@ int rpl__meld_arrange_cards(const struct rpl_rules *r, const struct cards *cs, i
 		return fail_at(f, 9, RPL_RULE_MELD_WILDS, FM_NO_NATURAL, 0, 0, 0, 0);
 	/* the suit of the lowest card that is not a 2 */
 	suit = ctz64(nat_cards) / 13;
-	/* a set of one rank gets its own message: the seeds single it out */
-	if (is_trinca(nat_cards))
+	if (clean_run(cs, suit, out))
+		return 0;
+	/* a set of one rank gets its own message: the seeds single it out (a set has two suits or more) */
+	if ((nat_cards & ~SUIT_BITS(suit)) && is_trinca(nat_cards))
 		return fail_at(f, 9, RPL_RULE_MELD_SUIT, FM_TRINCA, 0, 0, 0, 0);
 	if (check_suit(cs, suit, f) < 0)
 		return f->code;
@@ -734,6 +757,23 @@ int rpl__meld_add_cards(const struct rpl_rules *r, const struct meld *m, const s
 		/* the wild floats: the meld is legal iff its cards have a legal arrangement */
 		cardset all;
 		struct cards ca;
+		/*
+		 * a clean run of 3 to K and naturals of its suit in 3 to K, each once and
+		 * beside it: the arrangement's quick case (rpl__meld_arrange_cards) without
+		 * counting the meld's cards out first
+		 */
+		if (m->nw == 0 && m->lo >= 3 && m->hi <= 13 && m->suit < 4 && rpl__meld_len(m) + n <= 14 && !cs->multi &&
+		    !(cs->any & ~MID_BITS(m->suit))) {
+			unsigned run = (2u << m->hi) - (1u << m->lo), add = (unsigned)(cs->any >> (13 * m->suit)) << 1;
+			unsigned pos = run | add;
+			if (!(run & add) && ((pos + (pos & (0u - pos))) & pos) == 0) {
+				memset(out, 0, sizeof(*out));
+				out->suit = m->suit;
+				out->lo = (uint8_t)ctz64(pos);
+				out->hi = (uint8_t)high64(pos);
+				return 0;
+			}
+		}
 		cards_with_meld(&ca, all, cs, m);
 		return rpl__meld_arrange_cards(r, &ca, rpl__meld_len(m) + n, end, out, f);
 	}

@@ -312,7 +312,8 @@ static int replay_log(struct replay *rp, int *judged)
 	int got, err = 0;
 
 	for (;;) {
-		got = rpl_reader_next(rp->rd, &ev);
+		/* an observer is shown the whole event, as rpl_reader_next fills it */
+		got = rp->obs ? rpl_reader_next(rp->rd, &ev) : rpl__reader_next_lean(rp->rd, &ev);
 		if (got == 0)
 			return 0;
 		if (got == 1)
