@@ -60,7 +60,7 @@ static const char *const sql_text[ST_COUNT] = {
 };
 
 /* The chunk sizes of the rows that hang off a match, largest first, and each table's statement. */
-const int rpl__export_chunk_rows[NCHUNK] = { 16, 4, 1 };
+const int rpl__export_chunk_rows[NCHUNK] = { MAX_CHUNK_ROWS, 4, 1 };
 const struct row_table rpl__export_row_tables[TB_COUNT] = {
 	[TB_PLAYER] = { "INSERT OR ROLLBACK INTO match_players (match_id, seat, side, name) VALUES ", 4,
 	                "cannot insert a player" },
@@ -375,11 +375,16 @@ static int make_sql(rpl_export_db *x, int i, char **out)
 	return RPL_OK;
 }
 
-/* The statement that inserts rpl__export_chunk_rows[k] rows into table t: "(?, ?), (?, ?)". */
+/*
+ * The statement that inserts rpl__export_chunk_rows[k] rows into table t:
+ * "(?1, ?2, ?3), (?1, ?4, ?5)". The match_id is ?1 in every row; row r's
+ * column c (from 0) is ?(1 + r * (ncols - 1) + c) for c >= 1.
+ */
 static int prepare_rows(rpl_export_db *x, int t, int k)
 {
+	int ncols = rpl__export_row_tables[t].ncols, param = 2;
 	size_t len = strlen(rpl__export_row_tables[t].head);
-	size_t size = len + (size_t)rpl__export_chunk_rows[k] * ((size_t)rpl__export_row_tables[t].ncols * 3 + 4) + 1;
+	size_t size = len + (size_t)rpl__export_chunk_rows[k] * ((size_t)ncols * 8 + 4) + 1;
 	char *sql = malloc(size);
 	int rc;
 
@@ -389,16 +394,9 @@ static int prepare_rows(rpl_export_db *x, int t, int k)
 	}
 	memcpy(sql, rpl__export_row_tables[t].head, len);
 	for (int r = 0; r < rpl__export_chunk_rows[k]; r++) {
-		if (r)
-			sql[len++] = ',';
-		sql[len++] = '(';
-		for (int c = 0; c < rpl__export_row_tables[t].ncols; c++) {
-			if (c) {
-				sql[len++] = ',';
-				sql[len++] = ' ';
-			}
-			sql[len++] = '?';
-		}
+		len += (size_t)snprintf(sql + len, size - len, "%s(?1", r ? "," : "");
+		for (int c = 1; c < ncols; c++)
+			len += (size_t)snprintf(sql + len, size - len, ", ?%d", param++);
 		sql[len++] = ')';
 	}
 	sql[len] = '\0';

@@ -13,8 +13,9 @@
 /*
  * Binding: every statement is stepped and reset right after its values are
  * bound (step_done), so text is bound SQLITE_STATIC, without a copy: the
- * strings outlive the step. Every parameter is bound at every step, NULL
- * included, so no binding is left over from the row before.
+ * strings outlive the step, and the text written for a row goes into the
+ * handle's row_text, which outlives it too. Every parameter is bound at every
+ * step, NULL included, so no binding is left over from the row before.
  */
 static void bind_text(sqlite3_stmt *st, int i, const char *s)
 {
@@ -184,8 +185,23 @@ static int insert_match(rpl_export_db *x, const rpl_export_match *m)
 	return step_done(x, st, "cannot insert the match");
 }
 
-/* Bind row i of a table's rows for match m (database id) at parameters base + 1 .. base + ncols. */
-typedef void (*row_binder)(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i);
+/*
+ * Bind row i of a table's rows of match m: its column c (from 1; the first,
+ * the match_id, is ?1 and bound by insert_rows) at parameter base + c. The
+ * text written for the row goes into text (ROW_TEXT_SIZE bytes).
+ */
+typedef void (*row_binder)(sqlite3_stmt *st, int base, const rpl_export_match *m, size_t i, char *text);
+
+/* A decision's text into buf (ACTION_TEXT_SIZE bytes); its length, the text cut at the buffer's end. */
+#define ACTION_TEXT_SIZE 160
+_Static_assert(3 * ACTION_TEXT_SIZE <= ROW_TEXT_SIZE && RPL__MELD_CARDS_SIZE <= ROW_TEXT_SIZE,
+               "a row's text fits its part of row_text");
+static int action_text(const rpl_action *a, char *buf)
+{
+	size_t n = rpl_action_format(a, buf, ACTION_TEXT_SIZE);
+
+	return (int)(n < ACTION_TEXT_SIZE ? n : ACTION_TEXT_SIZE - 1);
+}
 
 /* Insert n rows of table t, in chunks of rpl__export_chunk_rows[]. */
 static int insert_rows(rpl_export_db *x, int t, size_t n, row_binder bind, const rpl_export_match *m, sqlite3_int64 id)
@@ -199,8 +215,9 @@ static int insert_rows(rpl_export_db *x, int t, size_t n, row_binder bind, const
 		while ((size_t)rpl__export_chunk_rows[k] > n - i)
 			k++;
 		st = x->rows[t][k];
+		sqlite3_bind_int64(st, 1, id);
 		for (int r = 0; r < rpl__export_chunk_rows[k]; r++)
-			bind(st, r * rpl__export_row_tables[t].ncols, m, id, i + (size_t)r);
+			bind(st, r * (rpl__export_row_tables[t].ncols - 1), m, i + (size_t)r, x->row_text[r]);
 		if ((err = step_done(x, st, rpl__export_row_tables[t].what)) != 0)
 			return err;
 		i += (size_t)rpl__export_chunk_rows[k];
@@ -208,28 +225,25 @@ static int insert_rows(rpl_export_db *x, int t, size_t n, row_binder bind, const
 	return RPL_OK;
 }
 
-static void bind_player(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+static void bind_player(sqlite3_stmt *st, int base, const rpl_export_match *m, size_t i, char *text)
 {
-	sqlite3_bind_int64(st, base + 1, id);
 	sqlite3_bind_int(st, base + 2, (int)i);
 	sqlite3_bind_int(st, base + 3, (int)i % 2);
 	bind_text(st, base + 4, m->players[i]);
 }
 
-static void bind_meta(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+static void bind_meta(sqlite3_stmt *st, int base, const rpl_export_match *m, size_t i, char *text)
 {
-	sqlite3_bind_int64(st, base + 1, id);
 	sqlite3_bind_int64(st, base + 2, (long long)i);
 	sqlite3_bind_text(st, base + 3, m->meta_keys[i], -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, base + 4, m->meta_values[i], -1, SQLITE_STATIC);
 }
 
-static void bind_deal(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+static void bind_deal(sqlite3_stmt *st, int base, const rpl_export_match *m, size_t i, char *text)
 {
 	const struct xdeal *d = &m->deals[i];
 	int out = d->st.end == RPL_DEAL_OUT && d->st.out_seat >= 0;
 
-	sqlite3_bind_int64(st, base + 1, id);
 	sqlite3_bind_int(st, base + 2, d->deal);
 	sqlite3_bind_int(st, base + 3, d->dealer);
 	sqlite3_bind_int(st, base + 4, d->first_seat);
@@ -253,7 +267,7 @@ static void bind_deal(sqlite3_stmt *st, int base, const rpl_export_match *m, sql
 }
 
 /* Row i: deal i / 2, side i % 2. */
-static void bind_score(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+static void bind_score(sqlite3_stmt *st, int base, const rpl_export_match *m, size_t i, char *text)
 {
 	const struct xdeal *d = &m->deals[i / 2];
 	int s = (int)(i % 2);
@@ -262,7 +276,6 @@ static void bind_score(sqlite3_stmt *st, int base, const rpl_export_match *m, sq
 
 	for (int c = 1; c < RPL_CANASTRA_NCAT; c++)
 		all += sc->canastras[c];
-	sqlite3_bind_int64(st, base + 1, id);
 	sqlite3_bind_int(st, base + 2, d->deal);
 	sqlite3_bind_int(st, base + 3, s);
 	sqlite3_bind_int(st, base + 4, sc->melded);
@@ -287,14 +300,13 @@ static size_t seats_of(const rpl_export_match *m)
 }
 
 /* Row i: deal i / seats, seat i % seats. */
-static void bind_seat(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+static void bind_seat(sqlite3_stmt *st, int base, const rpl_export_match *m, size_t i, char *text)
 {
 	size_t n = seats_of(m);
 	const struct xdeal *d = &m->deals[i / n];
 	int seat = (int)(i % n);
 	const struct xseat *xs = &d->seat[seat];
 
-	sqlite3_bind_int64(st, base + 1, id);
 	sqlite3_bind_int(st, base + 2, d->deal);
 	sqlite3_bind_int(st, base + 3, seat);
 	sqlite3_bind_int(st, base + 4, seat % 2);
@@ -309,14 +321,12 @@ static void bind_seat(sqlite3_stmt *st, int base, const rpl_export_match *m, sql
 	sqlite3_bind_int(st, base + 13, xs->went_out);
 }
 
-static void bind_meld(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+static void bind_meld(sqlite3_stmt *st, int base, const rpl_export_match *m, size_t i, char *text)
 {
 	const struct xmeld *xm = &m->melds[i];
 	const rpl_meld_info *mi = &xm->info;
-	char cards[RPL__MELD_CARDS_SIZE];
+	int n = (int)rpl__export_meld_cards(mi, text, RPL__MELD_CARDS_SIZE);
 
-	rpl__export_meld_cards(mi, cards, sizeof(cards));
-	sqlite3_bind_int64(st, base + 1, id);
 	sqlite3_bind_int(st, base + 2, xm->deal);
 	sqlite3_bind_int(st, base + 3, xm->side);
 	sqlite3_bind_int(st, base + 4, xm->idx);
@@ -329,44 +339,41 @@ static void bind_meld(sqlite3_stmt *st, int base, const rpl_export_match *m, sql
 	sqlite3_bind_text(st, base + 11, rpl_canastra_name(mi->category), -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, base + 12, mi->points);
 	sqlite3_bind_int(st, base + 13, mi->bonus);
-	sqlite3_bind_text(st, base + 14, cards, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, base + 14, text, n, SQLITE_STATIC);
 }
 
-static void bind_action(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+static void bind_action(sqlite3_stmt *st, int base, const rpl_export_match *m, size_t i, char *text)
 {
 	const struct xaction *a = &m->acts[i];
-	char text[160];
+	int n = action_text(&a->action, text);
 
-	rpl_action_format(&a->action, text, sizeof(text));
-	sqlite3_bind_int64(st, base + 1, id);
 	sqlite3_bind_int(st, base + 2, a->deal);
 	sqlite3_bind_int(st, base + 3, a->seq);
 	sqlite3_bind_int(st, base + 4, a->turn);
 	sqlite3_bind_int(st, base + 5, a->seat);
 	sqlite3_bind_text(st, base + 6, rpl__export_kind_name(a->kind), -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, base + 7, text, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, base + 7, text, n, SQLITE_STATIC);
 }
 
-static void bind_value(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+static void bind_value(sqlite3_stmt *st, int base, const rpl_export_match *m, size_t i, char *text)
 {
 	const struct xreview *r = &m->revs[i];
 	const rpl_review_decision *d = &r->d;
 	const char *cls = rpl_review_class_name(d->cls);
-	char text[160];
+	int n;
 
-	sqlite3_bind_int64(st, base + 1, id);
 	sqlite3_bind_int(st, base + 2, d->deal);
 	sqlite3_bind_int(st, base + 3, d->number);
 	sqlite3_bind_int(st, base + 4, r->turn);
 	sqlite3_bind_int(st, base + 5, r->in_turn);
 	sqlite3_bind_int(st, base + 6, d->seat);
 	sqlite3_bind_int(st, base + 7, d->seat % 2);
-	rpl_action_format(&d->played, text, sizeof(text));
-	sqlite3_bind_text(st, base + 8, text, -1, SQLITE_TRANSIENT);
-	rpl_action_format(&d->best, text, sizeof(text));
-	sqlite3_bind_text(st, base + 9, text, -1, SQLITE_TRANSIENT);
-	rpl_action_format(&d->greedy, text, sizeof(text));
-	sqlite3_bind_text(st, base + 10, text, -1, SQLITE_TRANSIENT);
+	n = action_text(&d->played, text);
+	sqlite3_bind_text(st, base + 8, text, n, SQLITE_STATIC);
+	n = action_text(&d->best, text + ACTION_TEXT_SIZE);
+	sqlite3_bind_text(st, base + 9, text + ACTION_TEXT_SIZE, n, SQLITE_STATIC);
+	n = action_text(&d->greedy, text + 2 * ACTION_TEXT_SIZE);
+	sqlite3_bind_text(st, base + 10, text + 2 * ACTION_TEXT_SIZE, n, SQLITE_STATIC);
 	sqlite3_bind_double(st, base + 11, d->value_played);
 	sqlite3_bind_double(st, base + 12, d->value_best);
 	sqlite3_bind_double(st, base + 13, d->loss);
@@ -379,12 +386,11 @@ static void bind_value(sqlite3_stmt *st, int base, const rpl_export_match *m, sq
 	sqlite3_bind_double(st, base + 20, d->accuracy);
 }
 
-static void bind_review(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+static void bind_review(sqlite3_stmt *st, int base, const rpl_export_match *m, size_t i, char *text)
 {
 	const rpl_review_summary *s = &m->sums[i];
 	const rpl_review_options *o = &m->rev_opt;
 
-	sqlite3_bind_int64(st, base + 1, id);
 	sqlite3_bind_int(st, base + 2, s->seat);
 	sqlite3_bind_int(st, base + 3, s->deal);
 	sqlite3_bind_int(st, base + 4, s->seat % 2);

@@ -42,16 +42,19 @@ enum { ST_MATCH, ST_FIND, ST_OLDER, ST_COMPLETE, ST_BETTER_FILE, ST_ACTIONS_STOR
 
 /*
  * The rows that hang off a match go in several to a statement: INSERT INTO t
- * (...) VALUES (?, ...), (?, ...), .... What SQLite does once a statement
+ * (...) VALUES (?1, ...), (?1, ...), .... What SQLite does once a statement
  * (open the cursors, check the transaction, halt, reset) is then paid once
  * for up to 16 rows instead of once a row; callgrind put it at a third of
  * SQLite's work in the export. Each table has a statement for each chunk
  * size; n rows go in the largest chunks that fit (a match's 60 melds: three
- * of 16, three of 4).
+ * of 16, three of 4). Every row of a chunk belongs to one match: its
+ * match_id, the first column of every table, is one parameter (?1) that the
+ * rows share, bound once a statement rather than once a row.
  */
 enum { TB_PLAYER, TB_META, TB_DEAL, TB_SCORE, TB_SEAT, TB_MELD, TB_ACTION, TB_VALUE, TB_REVIEW, TB_COUNT };
 
 #define NCHUNK 3
+#define MAX_CHUNK_ROWS 16
 extern const int rpl__export_chunk_rows[NCHUNK]; /* 16, 4, 1 */
 
 /* The statement head of a table's rows, its columns, and the start of the message when an insert fails. */
@@ -62,10 +65,18 @@ struct row_table {
 };
 extern const struct row_table rpl__export_row_tables[TB_COUNT];
 
+/*
+ * The text a row's columns are made of (a meld's cards, a decision, the three
+ * decisions of a decision's review), written for its chunk: it stays in place
+ * until the chunk's statement has run, so that SQLite takes it without a copy.
+ */
+#define ROW_TEXT_SIZE 480
+
 struct rpl_export_db {
 	sqlite3 *db;
 	sqlite3_stmt *st[ST_COUNT];
 	sqlite3_stmt *rows[TB_COUNT][NCHUNK]; /* rows[t][k]: chunk_rows[k] rows of table t */
+	char row_text[MAX_CHUNK_ROWS][ROW_TEXT_SIZE]; /* the text of the chunk's rows being bound */
 	int in_batch;
 	int timeout_ms;
 	char *path;    /* as opened: to remove the file again */
