@@ -263,7 +263,7 @@ struct collector {
 	rpl_export_match *m;
 	unsigned flags;
 	size_t capdeals;
-	rpl_deal_stats before; /* of the decision being applied */
+	rpl_deal_stats before; /* of the morto being applied */
 	rpl_reviewer *rv;      /* reviewing: the reviewer, else NULL */
 	int last_deal, last_turn, in_turn;
 };
@@ -309,7 +309,9 @@ static int collect_before(void *ctx, const rpl_event *ev, const rpl_game *g)
 {
 	struct collector *c = ctx;
 
-	rpl_game_deal_stats(g, &c->before);
+	/* only a morto's row needs the stats from before it (direct or indirect): not every decision's */
+	if (ev->kind == RPL_EV_ACTION && ev->action.kind == RPL_ACT_MORTO)
+		rpl_game_deal_stats(g, &c->before);
 	if (c->rv && ev->kind == RPL_EV_ACTION)
 		return review_before(c, ev, g);
 	return RPL_OK;
