@@ -60,7 +60,7 @@ static const char *const sql_text[ST_COUNT] = {
 };
 
 /* The chunk sizes of the rows that hang off a match, largest first, and each table's statement. */
-const int rpl__export_chunk_rows[NCHUNK] = { MAX_CHUNK_ROWS, 4, 1 };
+const int rpl__export_chunk_rows[NCHUNK] = { MAX_CHUNK_ROWS, 8, 4, 2, 1 };
 const struct row_table rpl__export_row_tables[TB_COUNT] = {
 	[TB_PLAYER] = { "INSERT OR ROLLBACK INTO match_players (match_id, seat, side, name) VALUES ", 4,
 	                "cannot insert a player" },

@@ -46,16 +46,19 @@ enum { ST_MATCH, ST_FIND, ST_OLDER, ST_COMPLETE, ST_BETTER_FILE, ST_ACTIONS_STOR
  * (open the cursors, check the transaction, halt, reset) is then paid once
  * for up to 16 rows instead of once a row; callgrind put it at a third of
  * SQLite's work in the export. Each table has a statement for each chunk
- * size; n rows go in the largest chunks that fit (a match's 60 melds: three
- * of 16, three of 4). Every row of a chunk belongs to one match: its
- * match_id, the first column of every table, is one parameter (?1) that the
- * rows share, bound once a statement rather than once a row.
+ * size; n rows go in the largest chunks that fit (a match's 71 melds: four
+ * of 16, one each of 4, 2 and 1). Larger chunks did not pay: with 64, 16,
+ * 4, 1 the export ran 1.3 % more instructions than with 16, 4, 1 (callgrind,
+ * docs/performance.md), and 16, 8, 4, 2, 1 runs 0.5 % fewer. Every row of a
+ * chunk belongs to one match: its match_id, the first column of every table,
+ * is one parameter (?1) that the rows share, bound once a statement rather
+ * than once a row.
  */
 enum { TB_PLAYER, TB_META, TB_DEAL, TB_SCORE, TB_SEAT, TB_MELD, TB_ACTION, TB_VALUE, TB_REVIEW, TB_COUNT };
 
-#define NCHUNK 3
+#define NCHUNK 5
 #define MAX_CHUNK_ROWS 16
-extern const int rpl__export_chunk_rows[NCHUNK]; /* 16, 4, 1 */
+extern const int rpl__export_chunk_rows[NCHUNK]; /* 16, 8, 4, 2, 1 */
 
 /* The statement head of a table's rows, its columns, and the start of the message when an insert fails. */
 struct row_table {
