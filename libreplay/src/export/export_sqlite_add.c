@@ -495,18 +495,22 @@ static int add_match(rpl_export_db *x, const rpl_export_match *m, int *added)
 
 	/*
 	 * A row of version 3 or before of this very file, with this verdict: it
-	 * takes every column of m, unless m's copy has a row already.
+	 * takes every column of m, unless m's copy has a row already. A batch
+	 * that began without a match has none: every row it adds has its
+	 * signature's status (rpl__export_db_fresh).
 	 */
 	st = x->st[ST_OLDER];
-	sqlite3_bind_text(st, 1, m->hash, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, rpl_verdict_name(v->kind), -1, SQLITE_STATIC);
-	if ((err = find_row(x, st, &id, &stored)) < 0)
-		return err;
-	if (err == 1) {
-		if ((err = replace_row(x, x->st[ST_COMPLETE], m, id)) < 0)
+	if (!x->fresh) {
+		sqlite3_bind_text(st, 1, m->hash, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, rpl_verdict_name(v->kind), -1, SQLITE_STATIC);
+		if ((err = find_row(x, st, &id, &stored)) < 0)
 			return err;
-		if (err == 1)
-			return add_actions(x, m, id, stored);
+		if (err == 1) {
+			if ((err = replace_row(x, x->st[ST_COMPLETE], m, id)) < 0)
+				return err;
+			if (err == 1)
+				return add_actions(x, m, id, stored);
+		}
 	}
 	if ((err = insert_match(x, m)) != 0)
 		return err;
@@ -567,7 +571,7 @@ int rpl_export_db_add(rpl_export_db *x, const rpl_export_match *m, int *added)
 	 * A failed insert has already undone the transaction (INSERT OR
 	 * ROLLBACK) or left part of a match in it: either way the batch goes.
 	 */
-	if ((err = add_match(x, m, added)) != 0) {
+	if ((x->fresh < 0 && (err = rpl__export_db_fresh(x)) != 0) || (err = add_match(x, m, added)) != 0) {
 		rpl_export_db_rollback(x);
 		if (added)
 			*added = 0;
