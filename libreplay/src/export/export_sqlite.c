@@ -535,7 +535,7 @@ int rpl_export_db_open(rpl_export_db **out, const char *path, int timeout_ms)
 int rpl__export_db_fresh(rpl_export_db *x)
 {
 	static const char *const list = "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL "
-	                                 "AND name <> 'matches_copy' ORDER BY rowid";
+									"AND name <> 'matches_copy' ORDER BY rowid";
 	struct sqlbuf made = { 0 }, drop = { 0 };
 	sqlite3_stmt *st = NULL;
 	int any = 1, rc, err;

@@ -78,7 +78,7 @@ extern const struct row_table rpl__export_row_tables[TB_COUNT];
 struct rpl_export_db {
 	sqlite3 *db;
 	sqlite3_stmt *st[ST_COUNT];
-	sqlite3_stmt *rows[TB_COUNT][NCHUNK]; /* rows[t][k]: chunk_rows[k] rows of table t */
+	sqlite3_stmt *rows[TB_COUNT][NCHUNK];         /* rows[t][k]: chunk_rows[k] rows of table t */
 	char row_text[MAX_CHUNK_ROWS][ROW_TEXT_SIZE]; /* the text of the chunk's rows being bound */
 	int in_batch;
 	int timeout_ms;
