@@ -402,7 +402,15 @@ static int prepare_rows(rpl_export_db *x, int t, int k)
 	sql[len] = '\0';
 	rc = sqlite3_prepare_v3(x->db, sql, (int)len, SQLITE_PREPARE_PERSISTENT, &x->rows[t][k], NULL);
 	free(sql);
-	return rc == SQLITE_OK ? RPL_OK : rpl__export_db_fail(x, rc, "cannot prepare a statement");
+	if (rc != SQLITE_OK)
+		return rpl__export_db_fail(x, rc, "cannot prepare a statement");
+	/* nothing bound yet: every parameter unknown */
+	x->bound[t][k] = calloc((size_t)param, sizeof(*x->bound[t][k]));
+	if (!x->bound[t][k]) {
+		rpl__msgf(x->errmsg, "out of memory");
+		return RPL_ENOMEM;
+	}
+	return RPL_OK;
 }
 
 /*
@@ -657,8 +665,10 @@ void rpl_export_db_free(rpl_export_db *x)
 	for (int i = 0; i < ST_COUNT; i++)
 		sqlite3_finalize(x->st[i]);
 	for (int t = 0; t < TB_COUNT; t++)
-		for (int k = 0; k < NCHUNK; k++)
+		for (int k = 0; k < NCHUNK; k++) {
 			sqlite3_finalize(x->rows[t][k]);
+			free(x->bound[t][k]);
+		}
 	if (x->db)
 		sqlite3_close(x->db);
 	free(x->deferred);

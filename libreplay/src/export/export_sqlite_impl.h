@@ -75,11 +75,18 @@ extern const struct row_table rpl__export_row_tables[TB_COUNT];
  */
 #define ROW_TEXT_SIZE 480
 
+/* What a parameter of a chunk's statement holds: the integer v, when known (export_sqlite_add.c). */
+struct bound_int {
+	long long v;
+	int known;
+};
+
 struct rpl_export_db {
 	sqlite3 *db;
 	sqlite3_stmt *st[ST_COUNT];
 	sqlite3_stmt *rows[TB_COUNT][NCHUNK];         /* rows[t][k]: chunk_rows[k] rows of table t */
 	char row_text[MAX_CHUNK_ROWS][ROW_TEXT_SIZE]; /* the text of the chunk's rows being bound */
+	struct bound_int *bound[TB_COUNT][NCHUNK];    /* bound[t][k][p]: what ?p of rows[t][k] holds */
 	int in_batch;
 	int timeout_ms;
 	char *path;    /* as opened: to remove the file again */
