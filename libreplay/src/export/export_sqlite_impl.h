@@ -92,24 +92,14 @@ struct rpl_export_db {
 	char *path;    /* as opened: to remove the file again */
 	int created;   /* the file did not exist before this handle opened it */
 	int committed; /* a batch of this handle was committed */
-	/*
-	 * The batch's first add found no match in the database (rpl__export_db_fresh):
-	 * 1, and then deferred holds the SQL of the indexes it dropped, made again
-	 * by rpl_export_db_commit; 0 when it found one; -1 before the first add.
-	 */
-	int fresh;
-	char *deferred;
+	int fresh;     /* the batch's first add found no match in the database: 1, else 0; -1 before it */
 	char errmsg[RPL_ERRMSG_SIZE];
 };
 
 /* Record SQLite's message for what failed; returns the error code for rc. */
 int rpl__export_db_fail(rpl_export_db *x, int rc, const char *what);
 
-/*
- * At the first add of a batch: whether the database holds no match (x->fresh),
- * and if so, its indexes but matches_copy dropped until the commit. 0 or an
- * error.
- */
+/* At the first add of a batch: whether the database holds no match (x->fresh). 0 or an error. */
 int rpl__export_db_fresh(rpl_export_db *x);
 
 /* SQL text built in memory; a failed append (out of memory) leaves it failed. */
