@@ -104,8 +104,8 @@ void rpl__export_fingerprint(const rpl_pubkey *pk, int present, char out[RPL_KEY
 /* n bytes as 2n lower-case hex digits and a NUL into out. */
 void rpl__export_hex(const uint8_t *p, size_t n, char *out);
 
-/* The cards of a meld from lo to hi, "5h JK(6h) 7h", into buf. */
-void rpl__export_meld_cards(const rpl_meld_info *mi, char *buf, size_t size);
+/* The cards of a meld from lo to hi, "5h JK(6h) 7h", into buf; returns the length written. */
+size_t rpl__export_meld_cards(const rpl_meld_info *mi, char *buf, size_t size);
 /* The action kind's name ("draw", ...). */
 const char *rpl__export_kind_name(int kind);
 /* The suit letter of a meld ("c", "d", "h", "s"). */

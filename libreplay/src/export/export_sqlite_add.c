@@ -13,8 +13,10 @@
 /*
  * Binding: every statement is stepped and reset right after its values are
  * bound (step_done), so text is bound SQLITE_STATIC, without a copy: the
- * strings outlive the step. Every parameter is bound at every step, NULL
- * included, so no binding is left over from the row before.
+ * strings outlive the step, and the text written for a row goes into the
+ * handle's row_text, which outlives it too. Every parameter holds its row's
+ * value at every step, NULL included: bound for it, or, for an integer of a
+ * chunk, found there already (put_int); nothing is left over from the row before.
  */
 static void bind_text(sqlite3_stmt *st, int i, const char *s)
 {
@@ -184,100 +186,168 @@ static int insert_match(rpl_export_db *x, const rpl_export_match *m)
 	return step_done(x, st, "cannot insert the match");
 }
 
-/* Bind row i of a table's rows for match m (database id) at parameters base + 1 .. base + ncols. */
-typedef void (*row_binder)(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i);
+/*
+ * A chunk's statement, and what its parameters hold (bound[p] for ?p): an
+ * integer is bound only when the parameter does not hold it already, since
+ * SQLite keeps a statement's bindings from one step to the next
+ * (sqlite3_reset does not clear them, and a statement prepared again takes
+ * them over). A row's match, seat, side and small counts are often those the
+ * row at its place in the chunk had before, and a binding costs SQLite about
+ * 90 instructions. Text, reals and NULLs are always bound, and leave the
+ * parameter's integer unknown.
+ */
+struct chunk {
+	sqlite3_stmt *st;
+	struct bound_int *bound;
+};
+
+static void put_int(const struct chunk *c, int p, long long v)
+{
+	struct bound_int *b = &c->bound[p];
+
+	if (b->known && b->v == v)
+		return;
+	sqlite3_bind_int64(c->st, p, v);
+	b->v = v;
+	b->known = 1;
+}
+
+static void put_text(const struct chunk *c, int p, const char *s, int n)
+{
+	c->bound[p].known = 0;
+	if (s)
+		sqlite3_bind_text(c->st, p, s, n, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(c->st, p);
+}
+
+static void put_null(const struct chunk *c, int p)
+{
+	c->bound[p].known = 0;
+	sqlite3_bind_null(c->st, p);
+}
+
+static void put_double(const struct chunk *c, int p, double v)
+{
+	c->bound[p].known = 0;
+	sqlite3_bind_double(c->st, p, v);
+}
+
+static void put_int_or_null(const struct chunk *c, int p, long long v, int present)
+{
+	if (present)
+		put_int(c, p, v);
+	else
+		put_null(c, p);
+}
+
+/*
+ * Bind row i of a table's rows of match m: its column c (from 1; the first,
+ * the match_id, is ?1 and bound by insert_rows) at parameter base + c. The
+ * text written for the row goes into text (ROW_TEXT_SIZE bytes).
+ */
+typedef void (*row_binder)(const struct chunk *c, int base, const rpl_export_match *m, size_t i, char *text);
+
+/* A decision's text into buf (ACTION_TEXT_SIZE bytes); its length, the text cut at the buffer's end. */
+#define ACTION_TEXT_SIZE 160
+_Static_assert(3 * ACTION_TEXT_SIZE <= ROW_TEXT_SIZE && RPL__MELD_CARDS_SIZE <= ROW_TEXT_SIZE,
+               "a row's text fits its part of row_text");
+static int action_text(const rpl_action *a, char *buf)
+{
+	size_t n = rpl_action_format(a, buf, ACTION_TEXT_SIZE);
+
+	return (int)(n < ACTION_TEXT_SIZE ? n : ACTION_TEXT_SIZE - 1);
+}
 
 /* Insert n rows of table t, in chunks of rpl__export_chunk_rows[]. */
 static int insert_rows(rpl_export_db *x, int t, size_t n, row_binder bind, const rpl_export_match *m, sqlite3_int64 id)
 {
+	struct chunk c;
 	size_t i = 0;
 	int err;
 
 	while (i < n) {
 		int k = 0;
-		sqlite3_stmt *st;
 		while ((size_t)rpl__export_chunk_rows[k] > n - i)
 			k++;
-		st = x->rows[t][k];
+		c.st = x->rows[t][k];
+		c.bound = x->bound[t][k];
+		put_int(&c, 1, id);
 		for (int r = 0; r < rpl__export_chunk_rows[k]; r++)
-			bind(st, r * rpl__export_row_tables[t].ncols, m, id, i + (size_t)r);
-		if ((err = step_done(x, st, rpl__export_row_tables[t].what)) != 0)
+			bind(&c, r * (rpl__export_row_tables[t].ncols - 1), m, i + (size_t)r, x->row_text[r]);
+		if ((err = step_done(x, c.st, rpl__export_row_tables[t].what)) != 0)
 			return err;
 		i += (size_t)rpl__export_chunk_rows[k];
 	}
 	return RPL_OK;
 }
 
-static void bind_player(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+static void bind_player(const struct chunk *c, int base, const rpl_export_match *m, size_t i, char *text)
 {
-	sqlite3_bind_int64(st, base + 1, id);
-	sqlite3_bind_int(st, base + 2, (int)i);
-	sqlite3_bind_int(st, base + 3, (int)i % 2);
-	bind_text(st, base + 4, m->players[i]);
+	put_int(c, base + 2, (int)i);
+	put_int(c, base + 3, (int)i % 2);
+	put_text(c, base + 4, m->players[i], -1);
 }
 
-static void bind_meta(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+static void bind_meta(const struct chunk *c, int base, const rpl_export_match *m, size_t i, char *text)
 {
-	sqlite3_bind_int64(st, base + 1, id);
-	sqlite3_bind_int64(st, base + 2, (long long)i);
-	sqlite3_bind_text(st, base + 3, m->meta_keys[i], -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, base + 4, m->meta_values[i], -1, SQLITE_STATIC);
+	put_int(c, base + 2, (long long)i);
+	put_text(c, base + 3, m->meta_keys[i], -1);
+	put_text(c, base + 4, m->meta_values[i], -1);
 }
 
-static void bind_deal(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+static void bind_deal(const struct chunk *c, int base, const rpl_export_match *m, size_t i, char *text)
 {
 	const struct xdeal *d = &m->deals[i];
 	int out = d->st.end == RPL_DEAL_OUT && d->st.out_seat >= 0;
 
-	sqlite3_bind_int64(st, base + 1, id);
-	sqlite3_bind_int(st, base + 2, d->deal);
-	sqlite3_bind_int(st, base + 3, d->dealer);
-	sqlite3_bind_int(st, base + 4, d->first_seat);
-	sqlite3_bind_text(st, base + 5, d->st.end == RPL_DEAL_OUT ? "out" : "stock", -1, SQLITE_STATIC);
-	bind_int_or_null(st, base + 6, d->st.out_seat, out);
-	bind_int_or_null(st, base + 7, d->st.out_seat % 2, out);
-	sqlite3_bind_int(st, base + 8, d->st.turns);
-	sqlite3_bind_int(st, base + 9, d->st.actions);
-	sqlite3_bind_int(st, base + 10, d->st.pile_taken);
-	sqlite3_bind_int(st, base + 11, d->st.pile_frozen);
-	sqlite3_bind_int(st, base + 12, d->st.rejects);
-	sqlite3_bind_int(st, base + 13, d->st.morto_direct);
-	sqlite3_bind_int(st, base + 14, d->st.morto_indirect);
-	sqlite3_bind_int(st, base + 15, d->st.morto_to_stock);
-	sqlite3_bind_int(st, base + 16, d->st.vulnerable_open);
+	put_int(c, base + 2, d->deal);
+	put_int(c, base + 3, d->dealer);
+	put_int(c, base + 4, d->first_seat);
+	put_text(c, base + 5, d->st.end == RPL_DEAL_OUT ? "out" : "stock", -1);
+	put_int_or_null(c, base + 6, d->st.out_seat, out);
+	put_int_or_null(c, base + 7, d->st.out_seat % 2, out);
+	put_int(c, base + 8, d->st.turns);
+	put_int(c, base + 9, d->st.actions);
+	put_int(c, base + 10, d->st.pile_taken);
+	put_int(c, base + 11, d->st.pile_frozen);
+	put_int(c, base + 12, d->st.rejects);
+	put_int(c, base + 13, d->st.morto_direct);
+	put_int(c, base + 14, d->st.morto_indirect);
+	put_int(c, base + 15, d->st.morto_to_stock);
+	put_int(c, base + 16, d->st.vulnerable_open);
 	for (int k = 0; k < 2; k++) {
 		int taken = d->morto[k] == XM_DIRECT || d->morto[k] == XM_INDIRECT;
-		sqlite3_bind_text(st, base + 17 + 2 * k, rpl__export_morto_names[d->morto[k]], -1, SQLITE_STATIC);
-		bind_int_or_null(st, base + 18 + 2 * k, d->morto_side[k], taken);
+		put_text(c, base + 17 + 2 * k, rpl__export_morto_names[d->morto[k]], -1);
+		put_int_or_null(c, base + 18 + 2 * k, d->morto_side[k], taken);
 	}
 }
 
 /* Row i: deal i / 2, side i % 2. */
-static void bind_score(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+static void bind_score(const struct chunk *c, int base, const rpl_export_match *m, size_t i, char *text)
 {
 	const struct xdeal *d = &m->deals[i / 2];
 	int s = (int)(i % 2);
 	const rpl_score *sc = &d->score[s];
 	int32_t all = 0;
 
-	for (int c = 1; c < RPL_CANASTRA_NCAT; c++)
-		all += sc->canastras[c];
-	sqlite3_bind_int64(st, base + 1, id);
-	sqlite3_bind_int(st, base + 2, d->deal);
-	sqlite3_bind_int(st, base + 3, s);
-	sqlite3_bind_int(st, base + 4, sc->melded);
-	sqlite3_bind_int(st, base + 5, sc->bonus);
-	sqlite3_bind_int(st, base + 6, all);
-	sqlite3_bind_int(st, base + 7, sc->canastras[RPL_CANASTRA_DIRTY]);
-	sqlite3_bind_int(st, base + 8, sc->canastras[RPL_CANASTRA_CLEAN]);
-	sqlite3_bind_int(st, base + 9, sc->canastras[RPL_CANASTRA_CLEAN13]);
-	sqlite3_bind_int(st, base + 10, sc->canastras[RPL_CANASTRA_CLEAN14]);
-	sqlite3_bind_int(st, base + 11, sc->canastras[RPL_CANASTRA_DIRTY14]);
-	sqlite3_bind_int(st, base + 12, sc->going_out);
-	sqlite3_bind_int(st, base + 13, sc->hand);
-	sqlite3_bind_int(st, base + 14, sc->morto);
-	sqlite3_bind_int(st, base + 15, sc->total);
-	sqlite3_bind_int(st, base + 16, d->match_total[s]);
+	for (int k = 1; k < RPL_CANASTRA_NCAT; k++)
+		all += sc->canastras[k];
+	put_int(c, base + 2, d->deal);
+	put_int(c, base + 3, s);
+	put_int(c, base + 4, sc->melded);
+	put_int(c, base + 5, sc->bonus);
+	put_int(c, base + 6, all);
+	put_int(c, base + 7, sc->canastras[RPL_CANASTRA_DIRTY]);
+	put_int(c, base + 8, sc->canastras[RPL_CANASTRA_CLEAN]);
+	put_int(c, base + 9, sc->canastras[RPL_CANASTRA_CLEAN13]);
+	put_int(c, base + 10, sc->canastras[RPL_CANASTRA_CLEAN14]);
+	put_int(c, base + 11, sc->canastras[RPL_CANASTRA_DIRTY14]);
+	put_int(c, base + 12, sc->going_out);
+	put_int(c, base + 13, sc->hand);
+	put_int(c, base + 14, sc->morto);
+	put_int(c, base + 15, sc->total);
+	put_int(c, base + 16, d->match_total[s]);
 }
 
 /* The seats a deal has rows for. */
@@ -287,126 +357,119 @@ static size_t seats_of(const rpl_export_match *m)
 }
 
 /* Row i: deal i / seats, seat i % seats. */
-static void bind_seat(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+static void bind_seat(const struct chunk *c, int base, const rpl_export_match *m, size_t i, char *text)
 {
 	size_t n = seats_of(m);
 	const struct xdeal *d = &m->deals[i / n];
 	int seat = (int)(i % n);
 	const struct xseat *xs = &d->seat[seat];
 
-	sqlite3_bind_int64(st, base + 1, id);
-	sqlite3_bind_int(st, base + 2, d->deal);
-	sqlite3_bind_int(st, base + 3, seat);
-	sqlite3_bind_int(st, base + 4, seat % 2);
-	sqlite3_bind_int(st, base + 5, xs->turns);
-	sqlite3_bind_int(st, base + 6, xs->draws);
-	sqlite3_bind_int(st, base + 7, xs->takes);
-	sqlite3_bind_int(st, base + 8, xs->rejects);
-	sqlite3_bind_int(st, base + 9, xs->melds);
-	sqlite3_bind_int(st, base + 10, xs->adds);
-	sqlite3_bind_int(st, base + 11, xs->discards);
-	sqlite3_bind_int(st, base + 12, xs->mortos);
-	sqlite3_bind_int(st, base + 13, xs->went_out);
+	put_int(c, base + 2, d->deal);
+	put_int(c, base + 3, seat);
+	put_int(c, base + 4, seat % 2);
+	put_int(c, base + 5, xs->turns);
+	put_int(c, base + 6, xs->draws);
+	put_int(c, base + 7, xs->takes);
+	put_int(c, base + 8, xs->rejects);
+	put_int(c, base + 9, xs->melds);
+	put_int(c, base + 10, xs->adds);
+	put_int(c, base + 11, xs->discards);
+	put_int(c, base + 12, xs->mortos);
+	put_int(c, base + 13, xs->went_out);
 }
 
-static void bind_meld(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+static void bind_meld(const struct chunk *c, int base, const rpl_export_match *m, size_t i, char *text)
 {
 	const struct xmeld *xm = &m->melds[i];
 	const rpl_meld_info *mi = &xm->info;
-	char cards[RPL__MELD_CARDS_SIZE];
+	int n = (int)rpl__export_meld_cards(mi, text, RPL__MELD_CARDS_SIZE);
 
-	rpl__export_meld_cards(mi, cards, sizeof(cards));
-	sqlite3_bind_int64(st, base + 1, id);
-	sqlite3_bind_int(st, base + 2, xm->deal);
-	sqlite3_bind_int(st, base + 3, xm->side);
-	sqlite3_bind_int(st, base + 4, xm->idx);
-	sqlite3_bind_text(st, base + 5, rpl__export_suit_name(mi->suit), -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, base + 6, mi->lo);
-	sqlite3_bind_int(st, base + 7, mi->hi);
-	sqlite3_bind_int(st, base + 8, mi->length);
-	sqlite3_bind_int(st, base + 9, mi->wilds);
-	sqlite3_bind_int(st, base + 10, mi->clean);
-	sqlite3_bind_text(st, base + 11, rpl_canastra_name(mi->category), -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, base + 12, mi->points);
-	sqlite3_bind_int(st, base + 13, mi->bonus);
-	sqlite3_bind_text(st, base + 14, cards, -1, SQLITE_TRANSIENT);
+	put_int(c, base + 2, xm->deal);
+	put_int(c, base + 3, xm->side);
+	put_int(c, base + 4, xm->idx);
+	put_text(c, base + 5, rpl__export_suit_name(mi->suit), -1);
+	put_int(c, base + 6, mi->lo);
+	put_int(c, base + 7, mi->hi);
+	put_int(c, base + 8, mi->length);
+	put_int(c, base + 9, mi->wilds);
+	put_int(c, base + 10, mi->clean);
+	put_text(c, base + 11, rpl_canastra_name(mi->category), -1);
+	put_int(c, base + 12, mi->points);
+	put_int(c, base + 13, mi->bonus);
+	put_text(c, base + 14, text, n);
 }
 
-static void bind_action(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+static void bind_action(const struct chunk *c, int base, const rpl_export_match *m, size_t i, char *text)
 {
 	const struct xaction *a = &m->acts[i];
-	char text[160];
+	int n = action_text(&a->action, text);
 
-	rpl_action_format(&a->action, text, sizeof(text));
-	sqlite3_bind_int64(st, base + 1, id);
-	sqlite3_bind_int(st, base + 2, a->deal);
-	sqlite3_bind_int(st, base + 3, a->seq);
-	sqlite3_bind_int(st, base + 4, a->turn);
-	sqlite3_bind_int(st, base + 5, a->seat);
-	sqlite3_bind_text(st, base + 6, rpl__export_kind_name(a->kind), -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, base + 7, text, -1, SQLITE_TRANSIENT);
+	put_int(c, base + 2, a->deal);
+	put_int(c, base + 3, a->seq);
+	put_int(c, base + 4, a->turn);
+	put_int(c, base + 5, a->seat);
+	put_text(c, base + 6, rpl__export_kind_name(a->kind), -1);
+	put_text(c, base + 7, text, n);
 }
 
-static void bind_value(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+static void bind_value(const struct chunk *c, int base, const rpl_export_match *m, size_t i, char *text)
 {
 	const struct xreview *r = &m->revs[i];
 	const rpl_review_decision *d = &r->d;
 	const char *cls = rpl_review_class_name(d->cls);
-	char text[160];
+	int n;
 
-	sqlite3_bind_int64(st, base + 1, id);
-	sqlite3_bind_int(st, base + 2, d->deal);
-	sqlite3_bind_int(st, base + 3, d->number);
-	sqlite3_bind_int(st, base + 4, r->turn);
-	sqlite3_bind_int(st, base + 5, r->in_turn);
-	sqlite3_bind_int(st, base + 6, d->seat);
-	sqlite3_bind_int(st, base + 7, d->seat % 2);
-	rpl_action_format(&d->played, text, sizeof(text));
-	sqlite3_bind_text(st, base + 8, text, -1, SQLITE_TRANSIENT);
-	rpl_action_format(&d->best, text, sizeof(text));
-	sqlite3_bind_text(st, base + 9, text, -1, SQLITE_TRANSIENT);
-	rpl_action_format(&d->greedy, text, sizeof(text));
-	sqlite3_bind_text(st, base + 10, text, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_double(st, base + 11, d->value_played);
-	sqlite3_bind_double(st, base + 12, d->value_best);
-	sqlite3_bind_double(st, base + 13, d->loss);
-	sqlite3_bind_double(st, base + 14, d->se);
-	sqlite3_bind_int(st, base + 15, d->samples);
-	sqlite3_bind_int(st, base + 16, d->candidates);
-	bind_text(st, base + 17, cls);
-	sqlite3_bind_int(st, base + 18, d->uncertain != 0);
-	sqlite3_bind_double(st, base + 19, d->win_loss);
-	sqlite3_bind_double(st, base + 20, d->accuracy);
+	put_int(c, base + 2, d->deal);
+	put_int(c, base + 3, d->number);
+	put_int(c, base + 4, r->turn);
+	put_int(c, base + 5, r->in_turn);
+	put_int(c, base + 6, d->seat);
+	put_int(c, base + 7, d->seat % 2);
+	n = action_text(&d->played, text);
+	put_text(c, base + 8, text, n);
+	n = action_text(&d->best, text + ACTION_TEXT_SIZE);
+	put_text(c, base + 9, text + ACTION_TEXT_SIZE, n);
+	n = action_text(&d->greedy, text + 2 * ACTION_TEXT_SIZE);
+	put_text(c, base + 10, text + 2 * ACTION_TEXT_SIZE, n);
+	put_double(c, base + 11, d->value_played);
+	put_double(c, base + 12, d->value_best);
+	put_double(c, base + 13, d->loss);
+	put_double(c, base + 14, d->se);
+	put_int(c, base + 15, d->samples);
+	put_int(c, base + 16, d->candidates);
+	put_text(c, base + 17, cls, -1);
+	put_int(c, base + 18, d->uncertain != 0);
+	put_double(c, base + 19, d->win_loss);
+	put_double(c, base + 20, d->accuracy);
 }
 
-static void bind_review(sqlite3_stmt *st, int base, const rpl_export_match *m, sqlite3_int64 id, size_t i)
+static void bind_review(const struct chunk *c, int base, const rpl_export_match *m, size_t i, char *text)
 {
 	const rpl_review_summary *s = &m->sums[i];
 	const rpl_review_options *o = &m->rev_opt;
 
-	sqlite3_bind_int64(st, base + 1, id);
-	sqlite3_bind_int(st, base + 2, s->seat);
-	sqlite3_bind_int(st, base + 3, s->deal);
-	sqlite3_bind_int(st, base + 4, s->seat % 2);
-	sqlite3_bind_int(st, base + 5, s->decisions);
-	sqlite3_bind_int(st, base + 6, s->matched);
+	put_int(c, base + 2, s->seat);
+	put_int(c, base + 3, s->deal);
+	put_int(c, base + 4, s->seat % 2);
+	put_int(c, base + 5, s->decisions);
+	put_int(c, base + 6, s->matched);
 	if (s->decisions) {
-		sqlite3_bind_double(st, base + 7, rpl_review_summary_accuracy(s));
-		sqlite3_bind_double(st, base + 8, rpl_review_summary_match_rate(s));
+		put_double(c, base + 7, rpl_review_summary_accuracy(s));
+		put_double(c, base + 8, rpl_review_summary_match_rate(s));
 	} else {
-		sqlite3_bind_null(st, base + 7);
-		sqlite3_bind_null(st, base + 8);
+		put_null(c, base + 7);
+		put_null(c, base + 8);
 	}
-	sqlite3_bind_double(st, base + 9, s->loss_sum);
-	sqlite3_bind_int(st, base + 10, s->classes[RPL_REVIEW_INACCURACY]);
-	sqlite3_bind_int(st, base + 11, s->classes[RPL_REVIEW_MISTAKE]);
-	sqlite3_bind_int(st, base + 12, s->classes[RPL_REVIEW_BLUNDER]);
-	sqlite3_bind_int(st, base + 13, o->samples);
-	sqlite3_bind_int64(st, base + 14, (sqlite3_int64)o->seed); /* 2^63 and above: itself less 2^64 */
-	sqlite3_bind_int(st, base + 15, o->candidates);
-	sqlite3_bind_int(st, base + 16, o->significance);
-	sqlite3_bind_int(st, base + 17, o->hindsight != 0);
-	sqlite3_bind_text(st, base + 18, rpl_version(), -1, SQLITE_STATIC);
+	put_double(c, base + 9, s->loss_sum);
+	put_int(c, base + 10, s->classes[RPL_REVIEW_INACCURACY]);
+	put_int(c, base + 11, s->classes[RPL_REVIEW_MISTAKE]);
+	put_int(c, base + 12, s->classes[RPL_REVIEW_BLUNDER]);
+	put_int(c, base + 13, o->samples);
+	put_int(c, base + 14, (sqlite3_int64)o->seed); /* 2^63 and above: itself less 2^64 */
+	put_int(c, base + 15, o->candidates);
+	put_int(c, base + 16, o->significance);
+	put_int(c, base + 17, o->hindsight != 0);
+	put_text(c, base + 18, rpl_version(), -1);
 }
 
 /*
@@ -489,18 +552,22 @@ static int add_match(rpl_export_db *x, const rpl_export_match *m, int *added)
 
 	/*
 	 * A row of version 3 or before of this very file, with this verdict: it
-	 * takes every column of m, unless m's copy has a row already.
+	 * takes every column of m, unless m's copy has a row already. A batch
+	 * that began without a match has none: every row it adds has its
+	 * signature's status (rpl__export_db_fresh).
 	 */
 	st = x->st[ST_OLDER];
-	sqlite3_bind_text(st, 1, m->hash, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, rpl_verdict_name(v->kind), -1, SQLITE_STATIC);
-	if ((err = find_row(x, st, &id, &stored)) < 0)
-		return err;
-	if (err == 1) {
-		if ((err = replace_row(x, x->st[ST_COMPLETE], m, id)) < 0)
+	if (!x->fresh) {
+		sqlite3_bind_text(st, 1, m->hash, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, rpl_verdict_name(v->kind), -1, SQLITE_STATIC);
+		if ((err = find_row(x, st, &id, &stored)) < 0)
 			return err;
-		if (err == 1)
-			return add_actions(x, m, id, stored);
+		if (err == 1) {
+			if ((err = replace_row(x, x->st[ST_COMPLETE], m, id)) < 0)
+				return err;
+			if (err == 1)
+				return add_actions(x, m, id, stored);
+		}
 	}
 	if ((err = insert_match(x, m)) != 0)
 		return err;
@@ -561,7 +628,7 @@ int rpl_export_db_add(rpl_export_db *x, const rpl_export_match *m, int *added)
 	 * A failed insert has already undone the transaction (INSERT OR
 	 * ROLLBACK) or left part of a match in it: either way the batch goes.
 	 */
-	if ((err = add_match(x, m, added)) != 0) {
+	if ((x->fresh < 0 && (err = rpl__export_db_fresh(x)) != 0) || (err = add_match(x, m, added)) != 0) {
 		rpl_export_db_rollback(x);
 		if (added)
 			*added = 0;

@@ -42,17 +42,23 @@ enum { ST_MATCH, ST_FIND, ST_OLDER, ST_COMPLETE, ST_BETTER_FILE, ST_ACTIONS_STOR
 
 /*
  * The rows that hang off a match go in several to a statement: INSERT INTO t
- * (...) VALUES (?, ...), (?, ...), .... What SQLite does once a statement
+ * (...) VALUES (?1, ...), (?1, ...), .... What SQLite does once a statement
  * (open the cursors, check the transaction, halt, reset) is then paid once
  * for up to 16 rows instead of once a row; callgrind put it at a third of
  * SQLite's work in the export. Each table has a statement for each chunk
- * size; n rows go in the largest chunks that fit (a match's 60 melds: three
- * of 16, three of 4).
+ * size; n rows go in the largest chunks that fit (a match's 71 melds: four
+ * of 16, one each of 4, 2 and 1). Larger chunks did not pay: with 64, 16,
+ * 4, 1 the export ran 1.3 % more instructions than with 16, 4, 1 (callgrind,
+ * docs/performance.md), and 16, 8, 4, 2, 1 runs 0.5 % fewer. Every row of a
+ * chunk belongs to one match: its match_id, the first column of every table,
+ * is one parameter (?1) that the rows share, bound once a statement rather
+ * than once a row.
  */
 enum { TB_PLAYER, TB_META, TB_DEAL, TB_SCORE, TB_SEAT, TB_MELD, TB_ACTION, TB_VALUE, TB_REVIEW, TB_COUNT };
 
-#define NCHUNK 3
-extern const int rpl__export_chunk_rows[NCHUNK]; /* 16, 4, 1 */
+#define NCHUNK 5
+#define MAX_CHUNK_ROWS 16
+extern const int rpl__export_chunk_rows[NCHUNK]; /* 16, 8, 4, 2, 1 */
 
 /* The statement head of a table's rows, its columns, and the start of the message when an insert fails. */
 struct row_table {
@@ -62,20 +68,39 @@ struct row_table {
 };
 extern const struct row_table rpl__export_row_tables[TB_COUNT];
 
+/*
+ * The text a row's columns are made of (a meld's cards, a decision, the three
+ * decisions of a decision's review), written for its chunk: it stays in place
+ * until the chunk's statement has run, so that SQLite takes it without a copy.
+ */
+#define ROW_TEXT_SIZE 480
+
+/* What a parameter of a chunk's statement holds: the integer v, when known (export_sqlite_add.c). */
+struct bound_int {
+	long long v;
+	int known;
+};
+
 struct rpl_export_db {
 	sqlite3 *db;
 	sqlite3_stmt *st[ST_COUNT];
-	sqlite3_stmt *rows[TB_COUNT][NCHUNK]; /* rows[t][k]: chunk_rows[k] rows of table t */
+	sqlite3_stmt *rows[TB_COUNT][NCHUNK];         /* rows[t][k]: chunk_rows[k] rows of table t */
+	char row_text[MAX_CHUNK_ROWS][ROW_TEXT_SIZE]; /* the text of the chunk's rows being bound */
+	struct bound_int *bound[TB_COUNT][NCHUNK];    /* bound[t][k][p]: what ?p of rows[t][k] holds */
 	int in_batch;
 	int timeout_ms;
 	char *path;    /* as opened: to remove the file again */
 	int created;   /* the file did not exist before this handle opened it */
 	int committed; /* a batch of this handle was committed */
+	int fresh;     /* the batch's first add found no match in the database: 1, else 0; -1 before it */
 	char errmsg[RPL_ERRMSG_SIZE];
 };
 
 /* Record SQLite's message for what failed; returns the error code for rc. */
 int rpl__export_db_fail(rpl_export_db *x, int rc, const char *what);
+
+/* At the first add of a batch: whether the database holds no match (x->fresh). 0 or an error. */
+int rpl__export_db_fresh(rpl_export_db *x);
 
 /* SQL text built in memory; a failed append (out of memory) leaves it failed. */
 struct sqlbuf {
