@@ -204,6 +204,27 @@ def commitment(seed):
     return hashlib.blake2b(b"brp-commit-v1" + seed, digest_size=32).digest()
 
 
+def read_claim(c, version, claim_sum):
+    """§5.3, §19.3: one claim (deal, score 0, score 1); claim_sum, the deal claims before it added up, grows."""
+    tag = c.varint()
+    d = tag >> 1 if version >= 5 else tag
+    if version >= 5 and tag & 1:
+        # a match total equal to the deal claims added up: the tag alone
+        if d != 0 or not all(-2**31 <= x < 2**31 for x in claim_sum):
+            raise ValueError("malformed claim section")
+        return 0, claim_sum[0], claim_sum[1]
+    s0, s1 = c.zigzag(), c.zigzag()
+    if d > MAX_DEALS or not all(-2**31 <= x < 2**31 for x in (s0, s1)):
+        raise ValueError("malformed claim section")
+    if version >= 5:
+        if d == 0 and [s0, s1] == claim_sum:
+            raise ValueError("malformed claim section")  # its one encoding is the tag alone
+        if d:
+            claim_sum[0] += s0
+            claim_sum[1] += s1
+    return d, s0, s1
+
+
 def commitment2(seed, h):
     """§18.2: the commitment of protocol 2, to the seed and the match's terms (h: a decoded header)."""
     terms = uvarint(len(h["profile"])) + h["profile"].encode() + uvarint(NPARAMS)
@@ -315,10 +336,17 @@ def read_header(payload):
     c = Cursor(raw)
     h = {}
     version = c.varint()
-    if version not in (2, 3, 4):
+    if version not in (2, 3, 4, 5):
         raise ValueError("format version %d" % version)
     h["version"] = version
-    profile = c.string(32).decode("latin-1").lower()
+    if version >= 5:
+        # §19.1: the profile is a byte, its index in this list
+        code = c.byte()
+        if code > 2:
+            raise ValueError("unknown rule profile code %d" % code)
+        profile = ("kzv", "stbl", "aberto")[code]
+    else:
+        profile = c.string(32).decode("latin-1").lower()
     if profile not in PROFILES:
         raise ValueError("unknown rule profile")
     h["profile"] = profile
@@ -389,10 +417,10 @@ def read_header(payload):
         if dealing in (1, 2):
             value = c.take(32)
             k = c.byte()
-            if k > 4 or (version == 4 and k > n):
+            if k > 4 or (version >= 4 and k > n):
                 raise ValueError("%d player seeds" % k)
             h["player_seeds"] = [c.take(32) for _ in range(k)]
-            if version == 4 and any(a >= b for a, b in zip(h["player_seeds"], h["player_seeds"][1:])):
+            if version >= 4 and any(a >= b for a, b in zip(h["player_seeds"], h["player_seeds"][1:])):
                 raise ValueError("the players' seeds are not distinct and in ascending order")  # §18.1
             if dealing == 2:
                 h["seed"] = value
@@ -401,7 +429,7 @@ def read_header(payload):
                 h["commitment"] = value
         elif dealing != 0:
             raise ValueError("unknown dealing %d" % dealing)
-    if version == 4:
+    if version >= 4:
         h["flags"] = c.varint()  # §18.1: bit 0, the log is signed
         if h["flags"] & ~1:
             raise ValueError("unknown header flags %d" % h["flags"])
@@ -1037,6 +1065,7 @@ def events(data, info):
     n = info["players"]
     deal, dealer, ended = 0, 0, False
     decisions = claims = 0  # §10 items 34 and 35: refused at the section that passes the limit
+    claim_sum = [0, 0]  # §19.3: the deal claims read, added up
     track = model = None
     seed = info["seed"]  # §16.1: the compact form of a revealed log reveals it in the header
     if seed is not None:
@@ -1087,7 +1116,7 @@ def events(data, info):
                 take(sum(counts))
                 rc = RangeDecoder(payload[c.pos:])
                 for j, count in enumerate(counts):
-                    layout = derive(seed, info["player_seeds"], n, deal + 1, info if info["version"] == 4 else None)
+                    layout = derive(seed, info["player_seeds"], n, deal + 1, info if info["version"] >= 4 else None)
                     start_deal(layout)
                     last = j == k - 1
                     if last and count == 0 and not rc.done():
@@ -1113,18 +1142,16 @@ def events(data, info):
                 # §16.3: one or more claims
                 if not payload:
                     raise ValueError("malformed claim section")
-                whole, probe = 0, Cursor(payload)
+                whole, probe, psum = 0, Cursor(payload), list(claim_sum)
                 try:  # the claims counted first; a malformed one is refused where it is read
                     while not probe.at_end():
-                        probe.varint(), probe.zigzag(), probe.zigzag()
+                        read_claim(probe, info["version"], psum)
                         whole += 1
                 except ValueError:
                     pass
                 take(0, whole)
                 while not c.at_end():
-                    d, s0, s1 = c.varint(), c.zigzag(), c.zigzag()
-                    if d > MAX_DEALS or not all(-2**31 <= x < 2**31 for x in (s0, s1)):
-                        raise ValueError("malformed claim section")
+                    d, s0, s1 = read_claim(c, info["version"], claim_sum)
                     yield "claim", (d, s0, s1)
             elif t in "DA":
                 number = c.varint()
@@ -1282,6 +1309,8 @@ def header_text(h):
             lines.append('[CommitmentVersion "1"]')
         for ps in h["player_seeds"]:
             lines.append('[PlayerSeed "%s"]' % ps.hex())
+    if h["version"] in (2, 4):  # notation.md: an older version the text's import writes again
+        lines.append('[FormatVersion "%d"]' % h["version"])
     return "".join(line + "\n" for line in lines)
 
 
@@ -1452,7 +1481,7 @@ def log_terms(path, deal):
             break
     if info.get("commitment") is None or seed is None:
         raise ValueError("the log has no committed deal, or does not reveal its seed")
-    return seed, deal, info["players"], info["player_seeds"], info if info["version"] == 4 else None
+    return seed, deal, info["players"], info["player_seeds"], info if info["version"] >= 4 else None
 
 
 def print_deal(terms, out):

@@ -24,8 +24,10 @@
  *                  a log at them and refuses the section that passes them
  */
 #include "testlib.h"
+#include "log/recorder_impl.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -361,6 +363,31 @@ static void play(rpl_recorder *rec, const char *path, struct expect *x, uint64_t
 	rpl_bot_free(bot);
 }
 
+/*
+ * The format version record_match and open_rec write: 0 for the newest (5),
+ * or 2, as a text with [FormatVersion "2"] is imported (rpl__recorder_open_fd),
+ * for the tests whose crafted bytes are a version-2 log's.
+ */
+static int log_version;
+static int lent_fd = -1;
+
+static int open_rec(rpl_recorder **rec, const char *path, const rpl_match_info *info)
+{
+	if (!log_version)
+		return rpl_recorder_open(rec, path, info, 0);
+	lent_fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	assert_true(lent_fd >= 0);
+	return rpl__recorder_open_fd(rec, lent_fd, info, 0, NULL, log_version);
+}
+
+static void free_rec(rpl_recorder *rec)
+{
+	rpl_recorder_free(rec);
+	if (lent_fd >= 0)
+		close(lent_fd);
+	lent_fd = -1;
+}
+
 /* Record a match of bots into path, with the match claim when it is over, and close it; x gets its events. */
 static void record_match(const char *path, const char *profile, const char *overrides, int nplayers, uint64_t seed,
                          int max, struct expect *x)
@@ -371,7 +398,7 @@ static void record_match(const char *path, const char *profile, const char *over
 
 	x->n = 0;
 	fill_info(&info, rules, nplayers);
-	assert_int_equal(rpl_recorder_open(&rec, path, &info, 0), 0);
+	assert_int_equal(open_rec(&rec, path, &info), 0);
 	play(rec, path, x, seed, max, 0);
 	if (rpl_game_phase(rpl_recorder_game(rec)) == RPL_PHASE_MATCH_OVER) {
 		rpl_event ev;
@@ -383,7 +410,7 @@ static void record_match(const char *path, const char *profile, const char *over
 		expect_push(x, &ev);
 	}
 	assert_int_equal(rpl_recorder_close(rec), 0);
-	rpl_recorder_free(rec);
+	free_rec(rec);
 	rpl_rules_free(rules);
 }
 
@@ -392,7 +419,7 @@ static void check_info(const rpl_reader *rd, const char *profile, int nplayers)
 	const rpl_match_info *in = rpl_reader_info(rd);
 
 	assert_non_null(in);
-	assert_int_equal(rpl_reader_format_version(rd), 2);
+	assert_int_equal(rpl_reader_format_version(rd), log_version ? log_version : 5);
 	assert_string_equal(rpl_rules_profile(in->rules), profile);
 	assert_int_equal(in->nplayers, nplayers);
 	for (int s = 0; s < nplayers; s++) {
@@ -424,12 +451,16 @@ static void test_round_trip(void **state)
 	};
 
 	(void)state;
-	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+	/* the newest version, then version 2 written again (a text's [FormatVersion "2"]) */
+	for (size_t k = 0; k < 2 * sizeof(cases) / sizeof(cases[0]); k++) {
+		size_t c = k % (sizeof(cases) / sizeof(cases[0]));
 		rpl_reader *rd = NULL;
 		const rpl_match_info *in;
 		unsigned char *data;
 		size_t len;
 		int v = 0;
+
+		log_version = k < sizeof(cases) / sizeof(cases[0]) ? 0 : 2;
 
 		record_match(path, cases[c].profile, cases[c].overrides, cases[c].nplayers, 100 + c, 1 << 30, &x);
 		assert_int_equal(rpl_reader_open(&rd, path), 0);
@@ -462,6 +493,7 @@ static void test_round_trip(void **state)
 		rpl_reader_free(rd);
 		free(data);
 	}
+	log_version = 0;
 	unlink(path);
 }
 
@@ -693,7 +725,9 @@ static unsigned char *base_log(size_t *len, struct sec *s, size_t *ns)
 	const char *path = tl_tmp_path("base.brp");
 	unsigned char *d;
 
+	log_version = 2; /* the crafted bytes below are a version-2 log's */
 	record_match(path, "stbl", "target=0", 2, 5, 1 << 30, &x);
+	log_version = 0;
 	d = read_all(path, len);
 	unlink(path);
 	*ns = sections(d, *len, s, 16);
@@ -759,6 +793,130 @@ static void refused_at(const struct bytes *b, int err, uint64_t offset, const ch
 }
 #define assert_refused_bytes(b, err, offset, word) refused_at((b), (err), (offset), (word), __FILE__, __LINE__)
 
+/* ---- version 5: the profile's code, and claims coded against the deals' ---- */
+
+static void put_zigzag(struct bytes *b, int64_t v)
+{
+	put_varint(b, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+}
+
+/*
+ * A match claim equal to the deal claims before it added up is the byte 01
+ * (docs/format.md 19.3); any other claim is stored whole, tagged deal << 1;
+ * claims in a row share one C. What each claim reads back as, and the three
+ * codings a reader refuses: a deal claim tagged as added up, a match total
+ * stored whole that the one byte would say, the one byte where the sum is no
+ * claim's (past the 32-bit range). And the header: the profile as a byte.
+ */
+static void test_claims_v5(void **state)
+{
+	static struct expect x;
+	const char *path = tl_tmp_path("claims5.brp");
+	rpl_rules *rules = tl_rules("aberto", "target=0");
+	rpl_match_info info;
+	rpl_recorder *rec = NULL;
+	rpl_reader *rd = NULL;
+	static const struct {
+		int deal;
+		int32_t score[2];
+	} claims[] = {
+		{ 1, { 100, 50 } }, { 2, { 30, 70 } }, { 0, { 130, 120 } },   /* the sum: one byte */
+		{ 0, { 131, 120 } },                                          /* not the sum: whole */
+		{ 1, { INT32_MAX, 0 } }, { 0, { 0, 0 } },                     /* the sum is past 32 bits */
+	};
+	struct bytes want = { NULL, 0 }, b = { NULL, 0 };
+	struct sec s[16];
+	size_t len, ns;
+	unsigned char *d;
+
+	(void)state;
+	x.n = 0;
+	fill_info(&info, rules, 2);
+	assert_int_equal(rpl_recorder_open(&rec, path, &info, RPL_RECORD_UNCHECKED), 0);
+	for (size_t i = 0; i < sizeof(claims) / sizeof(claims[0]); i++) {
+		rpl_event ev;
+		memset(&ev, 0, sizeof(ev));
+		ev.kind = RPL_EV_CLAIM;
+		ev.deal = claims[i].deal;
+		ev.score[0] = claims[i].score[0];
+		ev.score[1] = claims[i].score[1];
+		assert_int_equal(rpl_recorder_claim(rec, ev.deal, ev.score), 0);
+		expect_push(&x, &ev);
+		if (i == 2) {
+			put_varint(&want, 1);
+			continue;
+		}
+		put_varint(&want, (uint64_t)claims[i].deal << 1);
+		put_zigzag(&want, claims[i].score[0]);
+		put_zigzag(&want, claims[i].score[1]);
+	}
+	assert_int_equal(rpl_recorder_close(rec), 0);
+	rpl_recorder_free(rec);
+	assert_int_equal(rpl_reader_open(&rd, path), 0);
+	assert_int_equal(rpl_reader_format_version(rd), 5);
+	read_back(rd, &x, 1);
+	rpl_reader_free(rd);
+
+	d = read_all(path, &len);
+	ns = sections(d, len, s, 16);
+	assert_int_equal(ns, 3); /* H, one C with every claim, E */
+	assert_int_equal(s[0].type, 'H');
+	/* raw, version 5, the profile aberto as its code 2, revision 1, two pairs: target 0, then id 22 */
+	assert_memory_equal(d + s[0].payload, "\x00\x05\x02\x01\x02\x03\x00\x16", 8);
+	assert_int_equal(s[1].type, 'C');
+	assert_int_equal(s[1].len, want.n);
+	assert_memory_equal(d + s[1].payload, want.p, want.n);
+
+	/* refused: a C whose claims are not in their one coding, at the C */
+	{
+		static const unsigned char deal_added[] = { 0x03 },           /* deal 1 "added up" */
+				whole_sum[] = { 0x02, 0x0a, 0x14, 0x00, 0x0a, 0x14 }, /* deal 1 (5, 10), the match (5, 10) whole */
+				past[] = { 0x02, 0xfe, 0xff, 0xff, 0xff, 0x0f, 0x00, 0x04, 0x02, 0x00, 0x01 };
+		const struct {
+			const unsigned char *p;
+			size_t n;
+		} bad[] = { { deal_added, sizeof(deal_added) }, { whole_sum, sizeof(whole_sum) }, { past, sizeof(past) } };
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			b.n = 0;
+			put_range(&b, d, 0, s[1].off);
+			put_section(&b, 'C', bad[i].p, bad[i].n);
+			put_range(&b, d, s[2].off, len);
+			assert_refused_bytes(&b, RPL_ECORRUPT, s[1].off, "claim");
+		}
+		/* and the same bytes whole are right: deal 1 (5, 10), the match (6, 10) */
+		{
+			static const unsigned char ok[] = { 0x02, 0x0a, 0x14, 0x00, 0x0c, 0x14 };
+			int events;
+			uint64_t off;
+			char msg[256];
+			b.n = 0;
+			put_range(&b, d, 0, s[1].off);
+			put_section(&b, 'C', ok, sizeof(ok));
+			put_range(&b, d, s[2].off, len);
+			assert_int_equal(read_bytes(b.p, b.n, &off, msg, sizeof(msg), &events), 0);
+			assert_int_equal(events, 3); /* two claims and the end */
+		}
+	}
+	/* refused: a profile code this reader does not know (unsupported) */
+	{
+		unsigned char *h = malloc(s[0].len);
+		assert_non_null(h);
+		memcpy(h, d + s[0].payload, s[0].len);
+		h[2] = 3;
+		b.n = 0;
+		put(&b, d, 8);
+		put_section(&b, 'H', h, s[0].len);
+		put_range(&b, d, s[1].off, len);
+		assert_refused_bytes(&b, RPL_EUNSUPPORTED, 8, "profile");
+		free(h);
+	}
+	free(b.p);
+	free(want.p);
+	free(d);
+	rpl_rules_free(rules);
+	unlink(path);
+}
+
 static void test_reader_refusals(void **state)
 {
 	struct sec s[16];
@@ -810,9 +968,9 @@ static void test_reader_refusals(void **state)
 	/* a header of a newer version, or in an unknown encoding: unsupported */
 	{
 		struct bytes b = { NULL, 0 };
-		unsigned char v5[] = { 0x00, 0x05, 0x00 }, enc[] = { 0x07, 0x01 };
+		unsigned char v6[] = { 0x00, 0x06, 0x00 }, enc[] = { 0x07, 0x01 };
 		put(&b, d, 8);
-		put_section(&b, 'H', v5, sizeof(v5));
+		put_section(&b, 'H', v6, sizeof(v6));
 		assert_refused_bytes(&b, RPL_EUNSUPPORTED, 8, "version");
 		b.n = 8;
 		put_section(&b, 'H', enc, sizeof(enc));
@@ -1258,7 +1416,9 @@ static void test_header_31_pairs(void **state)
 
 	(void)state;
 	fill_info(&info, rules, 2);
-	assert_int_equal(rpl_recorder_open(&rec, path, &info, 0), 0);
+	log_version = 2; /* a header of version 2, cut to 31 pairs below */
+	assert_int_equal(open_rec(&rec, path, &info), 0);
+	log_version = 0;
 	tl_layout(&L, 2, .hand = { "3c 4c 5c 6c 7c 8c 9c 5h 6h 7h 8h", "3c 6c 9c Qc Ad 4d 7d 10d 8h Kh 5s" });
 	assert_int_equal(rpl_recorder_deal(rec, &L), 0);
 	for (int draws = 1; draws <= 75; draws++) {
@@ -1279,7 +1439,7 @@ static void test_header_31_pairs(void **state)
 	}
 	assert_int_equal(rpl_game_phase(rpl_recorder_game(rec)), RPL_PHASE_MATCH_OVER); /* STBL: one deal */
 	assert_int_equal(rpl_recorder_close(rec), 0);
-	rpl_recorder_free(rec);
+	free_rec(rec);
 	rpl_rules_free(rules);
 
 	assert_int_equal(rpl_verify_file(path, NULL, &now), 0);
@@ -1719,6 +1879,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),       cmocka_unit_test(test_claims),
+		cmocka_unit_test(test_claims_v5),
 		cmocka_unit_test(test_growing_form),     cmocka_unit_test(test_checked_and_unchecked),
 		cmocka_unit_test(test_reader_refusals),  cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_observer),         cmocka_unit_test(test_header_31_pairs),

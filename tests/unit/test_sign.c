@@ -660,13 +660,18 @@ static unsigned char *rerecord(const char *sample, const rpl_seckey *k, size_t *
 static unsigned char *with_claim(const unsigned char *data, size_t n, size_t *m)
 {
 	unsigned char *d = malloc(n + 9);
+	rpl_reader *rd = NULL;
 	uLong crc;
+	int version;
 
 	assert_non_null(d);
+	assert_int_equal(rpl_reader_open_memory(&rd, data, n), 0);
+	version = rpl_reader_format_version(rd);
+	rpl_reader_free(rd);
 	memcpy(d, data, n);
 	d[n] = 'C';
 	d[n + 1] = 3;
-	d[n + 2] = 1;
+	d[n + 2] = version >= 5 ? 2 : 1; /* deal 1: tagged deal << 1 from version 5 (format.md 19.3) */
 	d[n + 3] = 0;
 	d[n + 4] = 0;
 	crc = crc32(0, d + n, 5);

@@ -212,11 +212,73 @@ static const int32_t *frozen_values(const char *profile)
 	return NULL;
 }
 
+/* Version 5 names the profile by a byte, its index here (format.md 19.1): a code never changes meaning. */
+static const char *const profile_codes[] = { "kzv", "stbl", "aberto" };
+
 int rpl__header_version(const rpl_match_info *info, unsigned flags)
 {
-	if (info->commitment)
-		return info->commit_version == RPL_COMMIT_V1 ? BRP_VERSION_COMMIT : BRP_VERSION_4;
-	return flags ? BRP_VERSION_4 : BRP_VERSION;
+	(void)flags;
+	if (info->commitment && info->commit_version == RPL_COMMIT_V1)
+		return BRP_VERSION_COMMIT;
+	return BRP_VERSION_5;
+}
+
+void rpl__claim_put(struct buf *b, int version, int deal, const int32_t score[2], int64_t sum[2])
+{
+	if (version < BRP_VERSION_5) {
+		rpl__buf_varint(b, (uint64_t)deal);
+		rpl__buf_zigzag(b, score[0]);
+		rpl__buf_zigzag(b, score[1]);
+		return;
+	}
+	if (deal == 0 && score[0] == sum[0] && score[1] == sum[1]) {
+		rpl__buf_varint(b, 1); /* the match total: the deals' claims added up */
+		return;
+	}
+	rpl__buf_varint(b, (uint64_t)deal << 1);
+	rpl__buf_zigzag(b, score[0]);
+	rpl__buf_zigzag(b, score[1]);
+	if (deal) {
+		sum[0] += score[0];
+		sum[1] += score[1];
+	}
+}
+
+int rpl__claim_get(struct cursor *c, int version, int *deal, int32_t score[2], int64_t sum[2])
+{
+	uint64_t tag = rpl__cur_varint(c), d = tag;
+	int64_t s0, s1;
+
+	if (c->bad)
+		return -1;
+	if (version >= BRP_VERSION_5) {
+		d = tag >> 1;
+		if (tag & 1) {
+			/* only a match total is coded so, and only one that a claim can hold */
+			if (d != 0 || sum[0] < INT32_MIN || sum[0] > INT32_MAX || sum[1] < INT32_MIN || sum[1] > INT32_MAX)
+				return -1;
+			*deal = 0;
+			score[0] = (int32_t)sum[0];
+			score[1] = (int32_t)sum[1];
+			return 0;
+		}
+	}
+	s0 = rpl__cur_zigzag(c);
+	s1 = rpl__cur_zigzag(c);
+	if (c->bad || d > RPL_MAX_DEALS || s0 < INT32_MIN || s0 > INT32_MAX || s1 < INT32_MIN || s1 > INT32_MAX)
+		return -1;
+	if (version >= BRP_VERSION_5) {
+		if (d == 0 && s0 == sum[0] && s1 == sum[1])
+			return -1; /* the one-byte form is the only encoding of this claim */
+		if (d) {
+			sum[0] += s0;
+			sum[1] += s1;
+		}
+	}
+	*deal = (int)d;
+	score[0] = (int32_t)s0;
+	score[1] = (int32_t)s1;
+	return 0;
 }
 
 /* What no header can say: the checks of rpl__header_put before it writes anything. */
@@ -238,7 +300,7 @@ static int header_check(const rpl_match_info *info, unsigned flags, char *why, s
 		snprintf(why, whylen, "unknown commitment protocol %d", info->commit_version);
 		return RPL_EINVAL;
 	}
-	if (rpl__header_version(info, flags) == BRP_VERSION_4 && info->commitment) {
+	if (info->commitment && info->commit_version != RPL_COMMIT_V1) {
 		if (info->nplayer_seeds > info->nplayers) {
 			snprintf(why, whylen, "%d player seeds for %d players: each seat adds one at most", info->nplayer_seeds,
 			         info->nplayers);
@@ -267,7 +329,7 @@ static void params_put(struct buf *raw, const rpl_match_info *info, int version)
 			rpl__buf_zigzag(raw, v);
 		}
 	} else {
-		/* versions 3 and 4: only the parameters that differ from the frozen revision */
+		/* versions 3 on: only the parameters that differ from the frozen revision */
 		const int32_t *frozen = frozen_values(rpl_rules_profile(info->rules));
 		int ndiff = 0;
 		for (int id = 1; id <= RPL_P_COUNT; id++) {
@@ -276,7 +338,13 @@ static void params_put(struct buf *raw, const rpl_match_info *info, int version)
 			ndiff += v != frozen[id];
 		}
 		rpl__buf_varint(raw, (uint64_t)version);
-		rpl__buf_string(raw, rpl_rules_profile(info->rules));
+		if (version >= BRP_VERSION_5) {
+			for (uint8_t i = 0; i < sizeof(profile_codes) / sizeof(profile_codes[0]); i++)
+				if (strcmp(profile_codes[i], rpl_rules_profile(info->rules)) == 0)
+					rpl__buf_byte(raw, i);
+		} else {
+			rpl__buf_string(raw, rpl_rules_profile(info->rules));
+		}
 		rpl__buf_varint(raw, BRP_PROFILE_REVISION);
 		rpl__buf_varint(raw, (uint64_t)ndiff);
 		for (int id = 1; id <= RPL_P_COUNT; id++) {
@@ -290,7 +358,7 @@ static void params_put(struct buf *raw, const rpl_match_info *info, int version)
 	}
 }
 
-/* The dealing (versions 3 and 4): committed, revealed (seed given) or, in version 4, free. */
+/* The dealing (versions 3 on): committed, revealed (seed given) or, from version 4, free. */
 static void dealing_put(struct buf *raw, const rpl_match_info *info, const uint8_t *seed, int version)
 {
 	if (info->commitment) {
@@ -300,7 +368,7 @@ static void dealing_put(struct buf *raw, const rpl_match_info *info, const uint8
 		rpl__buf_byte(raw, (uint8_t)info->nplayer_seeds);
 		for (int i = 0; i < info->nplayer_seeds; i++)
 			rpl__buf_put(raw, info->player_seeds[i], RPL_DEAL_SEED_SIZE);
-	} else if (version == BRP_VERSION_4) {
+	} else if (version >= BRP_VERSION_4) {
 		rpl__buf_byte(raw, DEALING_FREE);
 	}
 }
@@ -332,15 +400,16 @@ static int section_put(struct buf *out, const struct buf *raw)
 	return err;
 }
 
-int rpl__header_put(struct buf *out, const rpl_match_info *info, const uint8_t *seed, unsigned flags, char *why,
-                    size_t whylen)
+int rpl__header_put(struct buf *out, const rpl_match_info *info, const uint8_t *seed, unsigned flags, int version,
+                    char *why, size_t whylen)
 {
 	struct buf raw = { 0 };
-	int err, version;
+	int err;
 
 	if ((err = header_check(info, flags, why, whylen)) != 0)
 		return err;
-	version = rpl__header_version(info, flags);
+	if (!version)
+		version = rpl__header_version(info, flags);
 	params_put(&raw, info, version);
 	rpl__buf_byte(&raw, (uint8_t)info->nplayers);
 	for (int s = 0; s < info->nplayers; s++) {
@@ -372,7 +441,7 @@ int rpl__header_put(struct buf *out, const rpl_match_info *info, const uint8_t *
 		rpl__buf_string(&raw, v);
 	}
 	dealing_put(&raw, info, seed, version);
-	if (version == BRP_VERSION_4)
+	if (version >= BRP_VERSION_4)
 		rpl__buf_varint(&raw, flags);
 	if (raw.oom) {
 		err = RPL_ENOMEM;
@@ -409,7 +478,9 @@ int rpl__log_mark_signed(const uint8_t *data, size_t n, struct buf *out, char *w
 	if ((version == BRP_VERSION_COMMIT && h.info.commitment) || (h.flags & RPL_LOG_SIGNED))
 		goto cleanup; /* err 0: kept as it is */
 	rpl__buf_put(out, data, BRP_MAGIC_LEN);
-	err = rpl__header_put(out, &h.info, h.revealed ? h.seed : NULL, RPL_LOG_SIGNED, why, whylen);
+	/* a log of version 2 or 4 becomes version 4, whose C sections read as its own do; version 5 stays 5 */
+	err = rpl__header_put(out, &h.info, h.revealed ? h.seed : NULL, RPL_LOG_SIGNED,
+	                      version == BRP_VERSION_5 ? BRP_VERSION_5 : BRP_VERSION_4, why, whylen);
 	if (err)
 		goto cleanup;
 	rpl__buf_put(out, data + at, n - at);
@@ -669,7 +740,7 @@ static int dealing_get(struct header *h, struct cursor *c, int version, char *wh
 		snprintf(why, whylen, "%d player seeds; a match has at most %d", nseeds, RPL_DEAL_MAX_PLAYER_SEEDS);
 		return RPL_ECORRUPT;
 	}
-	if (version == BRP_VERSION_4 && nseeds > h->info.nplayers) {
+	if (version >= BRP_VERSION_4 && nseeds > h->info.nplayers) {
 		snprintf(why, whylen, "%d player seeds for %d players: each seat adds one at most", nseeds, h->info.nplayers);
 		return RPL_ECORRUPT;
 	}
@@ -680,7 +751,7 @@ static int dealing_get(struct header *h, struct cursor *c, int version, char *wh
 	memcpy(h->player_seeds, c->p + c->pos, (size_t)nseeds * RPL_DEAL_SEED_SIZE);
 	c->pos += (size_t)nseeds * RPL_DEAL_SEED_SIZE;
 	/* version 4 stores them in ascending order, each once: one encoding, no choice of order */
-	for (int i = 1; version == BRP_VERSION_4 && i < nseeds; i++)
+	for (int i = 1; version >= BRP_VERSION_4 && i < nseeds; i++)
 		if (memcmp(h->player_seeds[i - 1], h->player_seeds[i], RPL_DEAL_SEED_SIZE) >= 0) {
 			snprintf(why, whylen, "the players' seeds are not distinct and in ascending order");
 			return RPL_ECORRUPT;
@@ -688,11 +759,11 @@ static int dealing_get(struct header *h, struct cursor *c, int version, char *wh
 	h->info.commitment = h->commitment;
 	h->info.nplayer_seeds = nseeds;
 	h->info.player_seeds = (const uint8_t(*)[RPL_DEAL_SEED_SIZE])h->player_seeds;
-	h->info.commit_version = version == BRP_VERSION_4 ? RPL_COMMIT_V2 : RPL_COMMIT_V1;
+	h->info.commit_version = version >= BRP_VERSION_4 ? RPL_COMMIT_V2 : RPL_COMMIT_V1;
 	return 0;
 }
 
-/* Version 4's flags. */
+/* The flags of versions 4 and 5. */
 static int flags_get(struct header *h, struct cursor *c, char *why, size_t whylen)
 {
 	uint64_t flags = rpl__cur_varint(c);
@@ -726,14 +797,32 @@ int rpl__header_get(struct header *h, const uint8_t *p, size_t n, int *version, 
 		if (c.bad)
 			goto bad;
 		*version = v > 1000000 ? 1000000 : (int)v;
-		if (v != BRP_VERSION && v != BRP_VERSION_COMMIT && v != BRP_VERSION_4) {
-			snprintf(why, whylen, "format version %llu; this reader knows versions %d, %d and %d",
-			         (unsigned long long)v, BRP_VERSION, BRP_VERSION_COMMIT, BRP_VERSION_4);
+		if (v < BRP_VERSION || v > BRP_VERSION_5) {
+			snprintf(why, whylen, "format version %llu; this reader knows versions %d to %d", (unsigned long long)v,
+			         BRP_VERSION, BRP_VERSION_5);
 			err = RPL_EUNSUPPORTED;
 			goto cleanup;
 		}
 	}
-	profile = rpl__cur_string(&c, 32);
+	if (*version >= BRP_VERSION_5) {
+		/* a byte: the index of profile_codes */
+		uint8_t code;
+		if (c.pos >= c.n)
+			goto bad;
+		code = c.p[c.pos++];
+		if (code >= sizeof(profile_codes) / sizeof(profile_codes[0])) {
+			snprintf(why, whylen, "unknown rule profile code %d", code);
+			err = RPL_EUNSUPPORTED;
+			goto cleanup;
+		}
+		profile = strdup(profile_codes[code]);
+		if (!profile) {
+			err = RPL_ENOMEM;
+			goto cleanup;
+		}
+	} else {
+		profile = rpl__cur_string(&c, 32);
+	}
 	if (!profile)
 		goto bad;
 	if (rpl__rules_init(&h->rules, profile) < 0) {
@@ -748,7 +837,7 @@ int rpl__header_get(struct header *h, const uint8_t *p, size_t n, int *version, 
 		err = meta_get(h, &c, why, whylen);
 	if (!err && *version >= BRP_VERSION_COMMIT)
 		err = dealing_get(h, &c, *version, why, whylen);
-	if (!err && *version == BRP_VERSION_4)
+	if (!err && *version >= BRP_VERSION_4)
 		err = flags_get(h, &c, why, whylen);
 	if (err == RPL_ECORRUPT && c.bad)
 		goto bad;

@@ -38,6 +38,7 @@ struct rpl_reader {
 	struct cursor claims; /* a version-3 C: the claims still to deliver */
 	uint64_t decisions;   /* the decision counts of the D and A sections read, added up */
 	uint64_t nclaims;     /* the claims of the C sections read */
+	int64_t claim_sum[2]; /* the deal claims delivered, added up: version 5 codes a match total against it */
 	int failed;           /* the error to repeat */
 	uint64_t err_offset;
 	char errmsg[RPL_ERRMSG_SIZE];
@@ -373,18 +374,15 @@ static int start_derived(struct rpl_reader *rd, rpl_event *ev, uint32_t count)
 	return 1;
 }
 
-/* A claim's three varints from c: 1 with *ev filled, or -1 when they are malformed. */
-static int read_claim(struct cursor *c, rpl_event *ev)
+/* A claim from c, in the log's coding: 1 with *ev filled, or -1 when it is malformed. */
+static int read_claim(rpl_reader *rd, struct cursor *c, rpl_event *ev)
 {
-	uint64_t deal = rpl__cur_varint(c);
-	int64_t s0 = rpl__cur_zigzag(c), s1 = rpl__cur_zigzag(c);
+	int deal;
 
-	if (c->bad || deal > RPL_MAX_DEALS || s0 < INT32_MIN || s0 > INT32_MAX || s1 < INT32_MIN || s1 > INT32_MAX)
+	if (rpl__claim_get(c, rd->version, &deal, ev->score, rd->claim_sum) < 0)
 		return -1;
 	ev->kind = RPL_EV_CLAIM;
-	ev->deal = (int)deal;
-	ev->score[0] = (int32_t)s0;
-	ev->score[1] = (int32_t)s1;
+	ev->deal = deal;
 	return 1;
 }
 
@@ -492,39 +490,27 @@ static int decision_section(rpl_reader *rd, struct cursor *c)
 /* A C section: one claim (version 2), or several (version 3 on), delivered one an event from rd->claims. */
 static int claim_section(rpl_reader *rd, struct cursor *c, rpl_event *ev)
 {
-	uint64_t deal;
-	int64_t s0, s1;
-
 	if (rd->version >= BRP_VERSION_COMMIT) {
-		/* version 3: one or more claims */
+		/* version 3 on: one or more claims */
 		struct cursor n = *c;
 		uint64_t count = 0;
+		int64_t sum[2] = { rd->claim_sum[0], rd->claim_sum[1] };
+		int deal;
+		int32_t score[2];
 		if (c->n == 0)
 			return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: malformed claim section", (size_t)rd->sec.offset);
 		/* counted before any is delivered; a malformed one is refused where it is read */
-		while (n.pos < n.n && !n.bad) {
-			rpl__cur_varint(&n);
-			rpl__cur_varint(&n);
-			rpl__cur_varint(&n);
-			count += !n.bad;
-		}
+		while (n.pos < n.n && rpl__claim_get(&n, rd->version, &deal, score, sum) == 0)
+			count++;
 		if (take_claims(rd, count) < 0)
 			return rd->failed;
 		rd->claims = *c;
 		return 0;
 	}
-	deal = rpl__cur_varint(c);
-	s0 = rpl__cur_zigzag(c);
-	s1 = rpl__cur_zigzag(c);
-	if (c->bad || c->pos != c->n || deal > RPL_MAX_DEALS || s0 < INT32_MIN || s0 > INT32_MAX || s1 < INT32_MIN ||
-	    s1 > INT32_MAX)
+	if (read_claim(rd, c, ev) < 0 || c->pos != c->n)
 		return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: malformed claim section", (size_t)rd->sec.offset);
 	if (take_claims(rd, 1) < 0)
 		return rd->failed;
-	ev->kind = RPL_EV_CLAIM;
-	ev->deal = (int)deal;
-	ev->score[0] = (int32_t)s0;
-	ev->score[1] = (int32_t)s1;
 	return 1;
 }
 
@@ -557,7 +543,7 @@ static int next_event(rpl_reader *rd, rpl_event *ev)
 		}
 		if (rd->claims.pos < rd->claims.n) {
 			ev->offset = rd->sec.offset;
-			if (read_claim(&rd->claims, ev) < 0)
+			if (read_claim(rd, &rd->claims, ev) < 0)
 				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: malformed claim section",
 				            (size_t)rd->sec.offset);
 			return 1;

@@ -71,6 +71,8 @@ struct rpl_recorder {
 	uint64_t written; /* bytes written to the file */
 	size_t decisions; /* decisions recorded in the match */
 	size_t claims;    /* claims recorded in the match */
+	int version;      /* the format version written (format.h) */
+	int64_t claim_sum[2]; /* the deal claims recorded, added up (rpl__claim_put) */
 	/* history */
 	struct item *items;
 	size_t nitems, capitems;
@@ -184,10 +186,12 @@ static int seed_cmp(const void *a, const void *b)
 
 /*
  * A recorder of the kind given with info copied, its header built and, with
- * a key, its hash set up; nothing written yet. *out is set whenever rec was
- * allocated, failed or not.
+ * a key, its hash set up; nothing written yet. version: 0 for the newest
+ * (rpl__header_version), else the one rpl__recorder_open_fd was asked for.
+ * *out is set whenever rec was allocated, failed or not.
  */
-static int setup(struct rpl_recorder **out, int kind, const rpl_match_info *info, unsigned flags, const rpl_seckey *key)
+static int setup(struct rpl_recorder **out, int kind, const rpl_match_info *info, unsigned flags, const rpl_seckey *key,
+                 int version)
 {
 	struct rpl_recorder *rec;
 	char why[RPL_ERRMSG_SIZE];
@@ -248,7 +252,16 @@ static int setup(struct rpl_recorder **out, int kind, const rpl_match_info *info
 		rec->info.commitment = rec->commitment;
 		rec->info.player_seeds = (const uint8_t(*)[RPL_DEAL_SEED_SIZE])rec->player_seeds;
 	}
-	err = rpl__header_put(&rec->header, &rec->info, NULL, key ? RPL_LOG_SIGNED : 0, why, sizeof(why));
+	rec->version = rpl__header_version(&rec->info, key ? RPL_LOG_SIGNED : 0);
+	if (version) {
+		/* an older version written again (a text's [FormatVersion]): one that can hold this match */
+		int v1 = info->commitment && info->commit_version == RPL_COMMIT_V1;
+		if ((version == BRP_VERSION && (info->commitment || key)) || (version == BRP_VERSION_COMMIT) != v1 ||
+		    version < BRP_VERSION || version > BRP_VERSION_5)
+			return rfail(rec, RPL_EINVAL, "format version %d cannot hold this match", version);
+		rec->version = version;
+	}
+	err = rpl__header_put(&rec->header, &rec->info, NULL, key ? RPL_LOG_SIGNED : 0, rec->version, why, sizeof(why));
 	if (err)
 		return rfail(rec, err, "%s", why);
 	if (rec->header.oom)
@@ -289,7 +302,7 @@ int rpl_recorder_open_signed(rpl_recorder **out, const char *path, const rpl_mat
 	*out = NULL;
 	if (!path || !info || !info->rules)
 		return RPL_EINVAL;
-	err = setup(&rec, SINK_FILE, info, flags, key);
+	err = setup(&rec, SINK_FILE, info, flags, key, 0);
 	*out = rec;
 	if (err)
 		return err;
@@ -328,7 +341,8 @@ int rpl_recorder_open_signed(rpl_recorder **out, const char *path, const rpl_mat
 	return err;
 }
 
-int rpl__recorder_open_fd(rpl_recorder **out, int fd, const rpl_match_info *info, unsigned flags, const rpl_seckey *key)
+int rpl__recorder_open_fd(rpl_recorder **out, int fd, const rpl_match_info *info, unsigned flags, const rpl_seckey *key,
+                          int version)
 {
 	struct rpl_recorder *rec = NULL;
 	int err;
@@ -338,7 +352,7 @@ int rpl__recorder_open_fd(rpl_recorder **out, int fd, const rpl_match_info *info
 	*out = NULL;
 	if (fd < 0 || !info || !info->rules)
 		return RPL_EINVAL;
-	err = setup(&rec, SINK_FILE, info, flags, key);
+	err = setup(&rec, SINK_FILE, info, flags, key, version);
 	*out = rec;
 	if (err)
 		return err;
@@ -358,7 +372,7 @@ int rpl_recorder_open_sink(rpl_recorder **out, const rpl_recorder_sink *sink, co
 	*out = NULL;
 	if (!sink || !sink->write || !info || !info->rules)
 		return RPL_EINVAL;
-	err = setup(&rec, SINK_CALLS, info, flags, key);
+	err = setup(&rec, SINK_CALLS, info, flags, key, 0);
 	*out = rec;
 	if (err)
 		return err;
@@ -376,7 +390,7 @@ int rpl_recorder_open_memory(rpl_recorder **out, const rpl_match_info *info, uns
 	*out = NULL;
 	if (!info || !info->rules)
 		return RPL_EINVAL;
-	err = setup(&rec, SINK_MEMORY, info, flags, key);
+	err = setup(&rec, SINK_MEMORY, info, flags, key, 0);
 	*out = rec;
 	if (err)
 		return err;
@@ -624,9 +638,7 @@ int rpl_recorder_claim(rpl_recorder *rec, int deal, const int32_t score[2])
 		return oom(rec);
 	rec->claims++;
 	close_section(rec);
-	rpl__buf_varint(&pay, (uint64_t)deal);
-	rpl__buf_zigzag(&pay, score[0]);
-	rpl__buf_zigzag(&pay, score[1]);
+	rpl__claim_put(&pay, rec->version, deal, score, rec->claim_sum);
 	if (pay.oom)
 		rec->out.oom = 1;
 	else
@@ -798,11 +810,13 @@ static int build_compact_revealed(struct rpl_recorder *rec, struct buf *out)
 	struct model m;
 	struct buf claims = { 0 }, hdr = { 0 };
 	struct revealed r = { 0 };
+	int64_t sum[2] = { 0, 0 };
 	size_t li = 0;
 	int dealer = 0, err = RPL_ENOMEM;
 	char why[RPL_ERRMSG_SIZE];
 
-	if (rpl__header_put(&hdr, &rec->info, rec->seed, rec->key ? RPL_LOG_SIGNED : 0, why, sizeof(why)) != 0)
+	if (rpl__header_put(&hdr, &rec->info, rec->seed, rec->key ? RPL_LOG_SIGNED : 0, rec->version, why, sizeof(why)) !=
+	    0)
 		goto cleanup;
 	r.counts = calloc(rec->nlayouts ? rec->nlayouts : 1, sizeof(*r.counts));
 	if (!r.counts)
@@ -840,9 +854,7 @@ static int build_compact_revealed(struct rpl_recorder *rec, struct buf *out)
 				rpl__section_put(out, 'C', claims.p, claims.n);
 				claims.n = 0;
 			}
-			rpl__buf_varint(&claims, it->deal);
-			rpl__buf_zigzag(&claims, it->score[0]);
-			rpl__buf_zigzag(&claims, it->score[1]);
+			rpl__claim_put(&claims, rec->version, it->deal, it->score, sum);
 		}
 	}
 	revealed_close(&r, out);
@@ -866,8 +878,9 @@ static int build_compact(struct rpl_recorder *rec, struct buf *out)
 {
 	struct track t;
 	struct model m;
-	struct buf enc_out = { 0 };
+	struct buf enc_out = { 0 }, claims = { 0 };
 	struct rc_enc enc;
+	int64_t sum[2] = { 0, 0 };
 	size_t li = 0;
 	int deal = 0, dealer = 0, open = 0, is_deal = 0;
 	uint32_t count = 0;
@@ -879,8 +892,15 @@ static int build_compact(struct rpl_recorder *rec, struct buf *out)
 	}
 	rpl__buf_put(out, BRP_MAGIC, BRP_MAGIC_LEN);
 	rpl__buf_put(out, rec->header.p, rec->header.n);
+#define CLOSE_CLAIMS()                                                                                                 \
+	do {                                                                                                               \
+		if (claims.n)                                                                                                  \
+			rpl__section_put(out, 'C', claims.p, claims.n);                                                            \
+		claims.n = 0;                                                                                                  \
+	} while (0)
 #define CLOSE_STREAM()                                                                                                 \
 	do {                                                                                                               \
+		CLOSE_CLAIMS();                                                                                                \
 		if (open) {                                                                                                    \
 			struct buf pay = { 0 };                                                                                    \
 			rpl__rc_enc_finish(&enc);                                                                                  \
@@ -912,6 +932,7 @@ static int build_compact(struct rpl_recorder *rec, struct buf *out)
 			count = 0;
 		} else if (it->type == 'a') {
 			if (!open) {
+				CLOSE_CLAIMS();
 				enc_out.n = 0;
 				rpl__rc_enc_init(&enc, &enc_out);
 				open = 1;
@@ -920,32 +941,30 @@ static int build_compact(struct rpl_recorder *rec, struct buf *out)
 			}
 			if (rpl__enc_action(&enc, &m, &t, &it->a) < 0 || rpl__track_apply(&t, &it->a, why, sizeof(why)) < 0) {
 				rpl__buf_free(&enc_out);
+				rpl__buf_free(&claims);
 				return RPL_EINVAL;
 			}
 			count++;
 			if (section_full(&enc_out, &enc, count))
 				CLOSE_STREAM(); /* the deal goes on in an A section */
 		} else {
-			struct buf cpay = { 0 };
-			CLOSE_STREAM();
-			rpl__buf_varint(&cpay, it->deal);
-			rpl__buf_zigzag(&cpay, it->score[0]);
-			rpl__buf_zigzag(&cpay, it->score[1]);
-			rpl__section_put(out, 'C', cpay.p, cpay.n);
-			if (cpay.oom)
-				out->oom = 1;
-			rpl__buf_free(&cpay);
+			/* claims in a row share one C in version 5 (format.md 19.3); earlier, one a C (16.5) */
+			if (open || rec->version < BRP_VERSION_5 || claims.n + 32 > RPL_MAX_SECTION)
+				CLOSE_STREAM();
+			rpl__claim_put(&claims, rec->version, it->deal, it->score, sum);
 		}
 	}
 	CLOSE_STREAM();
 #undef CLOSE_STREAM
+#undef CLOSE_CLAIMS
 	{
 		uint8_t flags = rec->recovered ? 1 : 0;
 		rpl__section_put(out, 'E', &flags, 1);
 	}
-	if (enc_out.oom)
+	if (enc_out.oom || claims.oom)
 		out->oom = 1;
 	rpl__buf_free(&enc_out);
+	rpl__buf_free(&claims);
 	return sign_compact(rec, out);
 }
 
