@@ -467,7 +467,7 @@ static void test_header(void **state)
 	/* the header of the default rules has no pair: "stbl" (version 5: its code 1), revision 1, 0 pairs */
 	{
 		const unsigned char head3[] = { 0x00, 0x03, 0x04, 's', 't', 'b', 'l', 0x01, 0x00, 0x04 },
-				    head5[] = { 0x00, 0x05, 0x01, 0x01, 0x00, 0x04 };
+							head5[] = { 0x00, 0x05, 0x01, 0x01, 0x00, 0x04 };
 		const unsigned char *head = protocol == RPL_COMMIT_V1 ? head3 : head5;
 		size_t headlen = protocol == RPL_COMMIT_V1 ? sizeof(head3) : sizeof(head5);
 		unsigned char *d0;

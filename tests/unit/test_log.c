@@ -820,9 +820,9 @@ static void test_claims_v5(void **state)
 		int deal;
 		int32_t score[2];
 	} claims[] = {
-		{ 1, { 100, 50 } }, { 2, { 30, 70 } }, { 0, { 130, 120 } },   /* the sum: one byte */
-		{ 0, { 131, 120 } },                                          /* not the sum: whole */
-		{ 1, { INT32_MAX, 0 } }, { 0, { 0, 0 } },                     /* the sum is past 32 bits */
+		{ 1, { 100, 50 } },      { 2, { 30, 70 } }, { 0, { 130, 120 } }, /* the sum: one byte */
+		{ 0, { 131, 120 } },                                             /* not the sum: whole */
+		{ 1, { INT32_MAX, 0 } }, { 0, { 0, 0 } },                        /* the sum is past 32 bits */
 	};
 	struct bytes want = { NULL, 0 }, b = { NULL, 0 };
 	struct sec s[16];
@@ -1878,13 +1878,19 @@ static void test_start_time_range(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip),       cmocka_unit_test(test_claims),
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_claims),
 		cmocka_unit_test(test_claims_v5),
-		cmocka_unit_test(test_growing_form),     cmocka_unit_test(test_checked_and_unchecked),
-		cmocka_unit_test(test_reader_refusals),  cmocka_unit_test(test_verdicts),
-		cmocka_unit_test(test_observer),         cmocka_unit_test(test_header_31_pairs),
-		cmocka_unit_test(test_long_deal),        cmocka_unit_test(test_decision_limit),
-		cmocka_unit_test(test_claim_limit),      cmocka_unit_test(test_full_disk),
+		cmocka_unit_test(test_growing_form),
+		cmocka_unit_test(test_checked_and_unchecked),
+		cmocka_unit_test(test_reader_refusals),
+		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_observer),
+		cmocka_unit_test(test_header_31_pairs),
+		cmocka_unit_test(test_long_deal),
+		cmocka_unit_test(test_decision_limit),
+		cmocka_unit_test(test_claim_limit),
+		cmocka_unit_test(test_full_disk),
 		cmocka_unit_test(test_start_time_range),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -66,12 +66,12 @@ struct rpl_recorder {
 	struct rc_enc enc;
 	int sec_open, sec_deal; /* a section is being coded; it is a D */
 	uint32_t sec_count;
-	struct buf out;   /* whole sections not yet written */
-	size_t hashed;    /* bytes of out already in the signing hash (a file's append to try again) */
-	uint64_t written; /* bytes written to the file */
-	size_t decisions; /* decisions recorded in the match */
-	size_t claims;    /* claims recorded in the match */
-	int version;      /* the format version written (format.h) */
+	struct buf out;       /* whole sections not yet written */
+	size_t hashed;        /* bytes of out already in the signing hash (a file's append to try again) */
+	uint64_t written;     /* bytes written to the file */
+	size_t decisions;     /* decisions recorded in the match */
+	size_t claims;        /* claims recorded in the match */
+	int version;          /* the format version written (format.h) */
 	int64_t claim_sum[2]; /* the deal claims recorded, added up (rpl__claim_put) */
 	/* history */
 	struct item *items;

@@ -14,7 +14,7 @@
  * of a text with [FormatVersion] writes again (docs/notation.md); another
  * is RPL_EINVAL. Returns as rpl_recorder_open_signed.
  */
-int rpl__recorder_open_fd(rpl_recorder **out, int fd, const rpl_match_info *info, unsigned flags,
-                          const rpl_seckey *key, int version);
+int rpl__recorder_open_fd(rpl_recorder **out, int fd, const rpl_match_info *info, unsigned flags, const rpl_seckey *key,
+                          int version);
 
 #endif
