@@ -1192,9 +1192,21 @@ def events(data, info):
                 yield "claim", (d, s0, s1)
             elif t == "E":
                 flags = c.varint()
-                if not c.at_end() or flags > 1:
+                if (not c.at_end() and info["version"] < 5) or flags > 1:
                     raise ValueError("malformed end section")
                 ended = True
+                if not c.at_end():
+                    # §19.4: the claims after the last decision, as a C holds them, then the end
+                    whole, probe, psum = 0, Cursor(payload[c.pos:]), list(claim_sum)
+                    try:
+                        while not probe.at_end():
+                            read_claim(probe, info["version"], psum)
+                            whole += 1
+                    except ValueError:
+                        pass
+                    take(0, whole)
+                    while not c.at_end():
+                        yield "claim", read_claim(c, info["version"], claim_sum)
                 yield "end", flags
             elif t == "H":
                 raise ValueError("a second header section")

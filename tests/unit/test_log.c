@@ -803,7 +803,8 @@ static void put_zigzag(struct bytes *b, int64_t v)
 /*
  * A match claim equal to the deal claims before it added up is the byte 01
  * (docs/format.md 19.3); any other claim is stored whole, tagged deal << 1;
- * claims in a row share one C. What each claim reads back as, and the three
+ * the claims after the last decision go into E, after its flags (19.4).
+ * What each claim reads back as, and the three
  * codings a reader refuses: a deal claim tagged as added up, a match total
  * stored whole that the one byte would say, the one byte where the sum is no
  * claim's (past the 32-bit range). And the header: the profile as a byte.
@@ -859,15 +860,16 @@ static void test_claims_v5(void **state)
 
 	d = read_all(path, &len);
 	ns = sections(d, len, s, 16);
-	assert_int_equal(ns, 3); /* H, one C with every claim, E */
+	assert_int_equal(ns, 2); /* H, and E: its flags, then the claims after the last decision, all of them */
 	assert_int_equal(s[0].type, 'H');
 	/* raw, version 5, the profile aberto as its code 2, revision 1, two pairs: target 0, then id 22 */
 	assert_memory_equal(d + s[0].payload, "\x00\x05\x02\x01\x02\x03\x00\x16", 8);
-	assert_int_equal(s[1].type, 'C');
-	assert_int_equal(s[1].len, want.n);
-	assert_memory_equal(d + s[1].payload, want.p, want.n);
+	assert_int_equal(s[1].type, 'E');
+	assert_int_equal(s[1].len, 1 + want.n);
+	assert_int_equal(d[s[1].payload], 0);
+	assert_memory_equal(d + s[1].payload + 1, want.p, want.n);
 
-	/* refused: a C whose claims are not in their one coding, at the C */
+	/* refused: a C (or E) whose claims are not in their one coding, at that section */
 	{
 		static const unsigned char deal_added[] = { 0x03 },           /* deal 1 "added up" */
 				whole_sum[] = { 0x02, 0x0a, 0x14, 0x00, 0x0a, 0x14 }, /* deal 1 (5, 10), the match (5, 10) whole */
@@ -877,13 +879,20 @@ static void test_claims_v5(void **state)
 			size_t n;
 		} bad[] = { { deal_added, sizeof(deal_added) }, { whole_sum, sizeof(whole_sum) }, { past, sizeof(past) } };
 		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			unsigned char e[16];
 			b.n = 0;
 			put_range(&b, d, 0, s[1].off);
 			put_section(&b, 'C', bad[i].p, bad[i].n);
-			put_range(&b, d, s[2].off, len);
+			put_section(&b, 'E', "\x00", 1);
+			assert_refused_bytes(&b, RPL_ECORRUPT, s[1].off, "claim");
+			b.n = 0;
+			e[0] = 0;
+			memcpy(e + 1, bad[i].p, bad[i].n);
+			put_range(&b, d, 0, s[1].off);
+			put_section(&b, 'E', e, 1 + bad[i].n);
 			assert_refused_bytes(&b, RPL_ECORRUPT, s[1].off, "claim");
 		}
-		/* and the same bytes whole are right: deal 1 (5, 10), the match (6, 10) */
+		/* and the same bytes whole are right: deal 1 (5, 10), the match (6, 10), then the end */
 		{
 			static const unsigned char ok[] = { 0x02, 0x0a, 0x14, 0x00, 0x0c, 0x14 };
 			int events;
@@ -892,10 +901,27 @@ static void test_claims_v5(void **state)
 			b.n = 0;
 			put_range(&b, d, 0, s[1].off);
 			put_section(&b, 'C', ok, sizeof(ok));
-			put_range(&b, d, s[2].off, len);
+			put_section(&b, 'E', "\x00", 1);
 			assert_int_equal(read_bytes(b.p, b.n, &off, msg, sizeof(msg), &events), 0);
 			assert_int_equal(events, 3); /* two claims and the end */
 		}
+	}
+	/* version 2 has no claim in its end section */
+	{
+		struct sec s2[16];
+		unsigned char *d2;
+		size_t len2;
+		log_version = 2;
+		record_match(path, "stbl", "target=0", 2, 5, 1 << 30, &x);
+		log_version = 0;
+		d2 = read_all(path, &len2);
+		ns = sections(d2, len2, s2, 16);
+		assert_int_equal(s2[ns - 1].type, 'E');
+		b.n = 0;
+		put_range(&b, d2, 0, s2[ns - 1].off);
+		put_section(&b, 'E', "\x00\x02\x00\x00", 4);
+		assert_refused_bytes(&b, RPL_ECORRUPT, s2[ns - 1].off, "end section");
+		free(d2);
 	}
 	/* refused: a profile code this reader does not know (unsupported) */
 	{

@@ -198,7 +198,7 @@ static const char *const part_name[P_COUNT] = {
 	"header: names and metadata (with their lengths)",
 	"header: dealing (seed, commitment, seeds)",
 	"header: flags",
-	"header: deflated (whole)",
+	"header: deflate (its bytes less the raw body's)",
 	"D/A: deal numbers and counts",
 	"layouts",
 	"decisions",
@@ -210,7 +210,7 @@ static const char *const part_name[P_COUNT] = {
 };
 
 /* A string of the header: its length's bytes and its text, counted as the players' own text. */
-static void count_string(struct cursor *c, uint64_t *part)
+static void count_string(struct cursor *c, int64_t *part)
 {
 	size_t at = c->pos;
 	uint64_t n = rpl__cur_varint(c);
@@ -223,7 +223,7 @@ static void count_string(struct cursor *c, uint64_t *part)
 }
 
 /* The fields of a raw header body (format.md 4, 16, 18, 19), each into its part. */
-static void count_header(const uint8_t *p, size_t n, uint64_t *part)
+static void count_header(const uint8_t *p, size_t n, int64_t *part)
 {
 	struct cursor c = { p, n, 0, 0 };
 	size_t at = 0;
@@ -276,7 +276,7 @@ static void count_header(const uint8_t *p, size_t n, uint64_t *part)
 }
 
 /* One log's bytes into part; the layouts' bytes re-coded alone, as brp-bench size does. */
-static void count_log(const uint8_t *d, size_t n, uint64_t *part)
+static void count_log(const uint8_t *d, size_t n, int64_t *part)
 {
 	size_t pos = BRP_MAGIC_LEN;
 	struct section s;
@@ -293,10 +293,18 @@ static void count_log(const uint8_t *d, size_t n, uint64_t *part)
 		switch (s.type) {
 		case 'H':
 			part[P_H_ENC]++;
-			if (s.payload[0] == 0)
+			if (s.payload[0] == 0) {
 				count_header(s.payload + 1, s.len - 1, part);
-			else
-				part[P_H_DEFLATED] += s.len - 1;
+			} else {
+				/* deflated: the fields of the body it inflates to, and what deflating saved (negative) */
+				struct cursor lc = { s.payload + 1, s.len - 1, 0, 0 };
+				uLongf rawlen = (uLongf)rpl__cur_varint(&lc);
+				uint8_t *raw = malloc(rawlen ? rawlen : 1);
+				if (raw && uncompress(raw, &rawlen, s.payload + 1 + lc.pos, (uLong)(s.len - 1 - lc.pos)) == Z_OK)
+					count_header(raw, rawlen, part);
+				part[P_H_DEFLATED] += (int64_t)(s.len - 1) - (int64_t)rawlen;
+				free(raw);
+			}
 			break;
 		case 'D':
 		case 'A': break; /* below */
@@ -359,19 +367,20 @@ static void count_log(const uint8_t *d, size_t n, uint64_t *part)
 
 static int cmd_parts(void)
 {
-	uint64_t part[P_COUNT] = { 0 }, total = 0, fixed = 0;
+	int64_t part[P_COUNT] = { 0 }, total = 0, fixed = 0;
 
 	for (size_t i = 0; i < nfiles; i++) {
 		count_log(files[i].data, files[i].n, part);
-		total += files[i].n;
+		total += (int64_t)files[i].n;
 	}
 	printf("%zu matches, %.1f bytes a match\n", nfiles, (double)total / (double)nfiles);
 	for (int p = 0; p < P_COUNT; p++) {
 		printf("%-48s %8.1f\n", part_name[p], (double)part[p] / (double)nfiles);
-		if (p != P_LAYOUT && p != P_DECISIONS && p != P_H_TEXT)
+		/* the deflate of a header saves on its text: counted with the text */
+		if (p != P_LAYOUT && p != P_DECISIONS && p != P_H_TEXT && p != P_H_DEFLATED)
 			fixed += part[p];
 	}
-	printf("%-48s %8.1f\n", "everything but layouts, decisions and text", (double)fixed / (double)nfiles);
+	printf("%-48s %8.1f\n", "everything but layouts, decisions, text, deflate", (double)fixed / (double)nfiles);
 	return 0;
 }
 
@@ -418,7 +427,7 @@ static uint64_t deflated(const struct buf *b)
 static int cmd_deflate(void)
 {
 	uint64_t brp = 0, zall = 0, zdec = 0, dec = 0, decisions = 0, plain = 0;
-	uint64_t part[P_COUNT];
+	int64_t part[P_COUNT];
 
 	for (size_t i = 0; i < nfiles; i++) {
 		rpl_reader *rd = NULL;
@@ -455,7 +464,7 @@ static int cmd_deflate(void)
 		rpl_reader_free(rd);
 		memset(part, 0, sizeof(part));
 		count_log(files[i].data, files[i].n, part);
-		dec += part[P_DECISIONS];
+		dec += (uint64_t)part[P_DECISIONS];
 		brp += files[i].n;
 		plain += all.n;
 		zall += deflated(&all);

@@ -27,6 +27,7 @@ struct rpl_reader {
 	struct section sec;
 	uint32_t left;            /* decisions left in the current section */
 	int ended;                /* an E section was read */
+	int end_due;              /* version 5: its claims first, then the end event (recovered: end_due - 1) */
 	int done;                 /* the log was read to its end without error: match_id is set */
 	struct rpl__ident *ident; /* the match identity, built as events are read */
 	char match_id[RPL_MATCH_ID_SIZE];
@@ -548,6 +549,13 @@ static int next_event(rpl_reader *rd, rpl_event *ev)
 				            (size_t)rd->sec.offset);
 			return 1;
 		}
+		if (rd->end_due) {
+			ev->offset = rd->sec.offset;
+			ev->kind = RPL_EV_END;
+			ev->recovered = rd->end_due - 1;
+			rd->end_due = 0;
+			return 1;
+		}
 		if (rd->left > 0)
 			return next_decision(rd, ev);
 		got = rpl__section_get(rd->data, rd->n, &rd->pos, &rd->sec, why, sizeof(why));
@@ -580,10 +588,18 @@ static int next_event(rpl_reader *rd, rpl_event *ev)
 			continue;
 		case 'E': {
 			uint64_t flags = rpl__cur_varint(&c);
-			if (c.bad || c.pos != c.n || flags > 1)
+			if (c.bad || (c.pos != c.n && rd->version < BRP_VERSION_5) || flags > 1)
 				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: malformed end section",
 				            (size_t)rd->sec.offset);
 			rd->ended = 1;
+			if (c.pos < c.n) {
+				/* version 5: the claims after the last decision, then the end (format.md 19.4) */
+				struct cursor rest = { c.p + c.pos, c.n - c.pos, 0, 0 };
+				if ((got = claim_section(rd, &rest, ev)) != 0)
+					return got;
+				rd->end_due = 1 + (int)(flags & 1);
+				continue;
+			}
 			ev->kind = RPL_EV_END;
 			ev->recovered = (int)(flags & 1);
 			return 1;

@@ -804,6 +804,21 @@ static int sign_compact(const struct rpl_recorder *rec, struct buf *out)
 	return out->oom ? RPL_ENOMEM : 0;
 }
 
+/* The end section: its flags, then (version 5) the claims after the last decision, if any (format.md 19.4). */
+static void end_put(struct buf *out, const struct rpl_recorder *rec, const struct buf *claims)
+{
+	struct buf pay = { 0 };
+
+	rpl__buf_byte(&pay, rec->recovered ? 1 : 0);
+	if (claims)
+		rpl__buf_put(&pay, claims->p, claims->n);
+	if (pay.oom)
+		out->oom = 1;
+	else
+		rpl__section_put(out, 'E', pay.p, pay.n);
+	rpl__buf_free(&pay);
+}
+
 static int build_compact_revealed(struct rpl_recorder *rec, struct buf *out)
 {
 	struct track t;
@@ -858,12 +873,9 @@ static int build_compact_revealed(struct rpl_recorder *rec, struct buf *out)
 		}
 	}
 	revealed_close(&r, out);
-	if (claims.n)
+	if (claims.n && rec->version < BRP_VERSION_5)
 		rpl__section_put(out, 'C', claims.p, claims.n);
-	{
-		uint8_t flags = rec->recovered ? 1 : 0;
-		rpl__section_put(out, 'E', &flags, 1);
-	}
+	end_put(out, rec, rec->version >= BRP_VERSION_5 ? &claims : NULL);
 	err = out->oom || claims.oom || hdr.oom ? RPL_ENOMEM : 0;
 cleanup:
 	free(r.counts);
@@ -954,13 +966,15 @@ static int build_compact(struct rpl_recorder *rec, struct buf *out)
 			rpl__claim_put(&claims, rec->version, it->deal, it->score, sum);
 		}
 	}
-	CLOSE_STREAM();
+	if (rec->version >= BRP_VERSION_5 && !open) {
+		end_put(out, rec, &claims); /* the claims after the last decision go into E */
+		claims.n = 0;
+	} else {
+		CLOSE_STREAM();
+		end_put(out, rec, NULL);
+	}
 #undef CLOSE_STREAM
 #undef CLOSE_CLAIMS
-	{
-		uint8_t flags = rec->recovered ? 1 : 0;
-		rpl__section_put(out, 'E', &flags, 1);
-	}
 	if (enc_out.oom || claims.oom)
 		out->oom = 1;
 	rpl__buf_free(&enc_out);
