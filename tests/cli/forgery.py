@@ -185,10 +185,14 @@ def forgery(s, signed, key, other_key, trusted):
     # byte edits
     e_index = [i for i, (t, _) in enumerate(body) if t == "E"][0]
     flagged = list(body)
-    flagged[e_index] = ("E", b"\x01")
+    flagged[e_index] = ("E", b"\x01" + body[e_index][1][1:])  # format version 5: E's claims kept
     forged["the recovered flag"] = flagged
     claims = [i for i, (t, _) in enumerate(body) if t == "C"]
-    forged["a section dropped (a claim)"] = [x for i, x in enumerate(body) if i != claims[0]]
+    if claims:
+        forged["a section dropped (a claim)"] = [x for i, x in enumerate(body) if i != claims[0]]
+    else:  # version 5: the claims after the last decision are in E (docs/format.md 19.4)
+        forged["the claims of the end section dropped"] = body[:e_index] + [("E", body[e_index][1][:1])] + \
+            body[e_index + 1:]
     deals = [i for i, (t, _) in enumerate(body) if t == "D"]
     forged["a section dropped (the last deal)"] = [x for i, x in enumerate(body) if i != deals[-1]]
     forged["a section appended (a claim before the end)"] = body[:e_index] + [("C", b"\x00\x00\x00")] + body[e_index:]

@@ -168,10 +168,11 @@ def check_variants(brp, env):
     write("v/deflated.brp", rebuild(defl))
     # an optional section after the header
     write("v/optional.brp", rebuild(secs[:1] + [(b"x", b"an optional note", 0, 0)] + secs[1:]))
-    # the recovered flag
-    write("v/recovered.brp", rebuild(secs[:-1] + [(b"E", b"\x01", 0, 0)]))
-    # and the end section removed
-    write("v/no-end.brp", rebuild(secs[:-1]))
+    # the recovered flag (format version 5: E holds the claims after the last decision, kept)
+    end = secs[-1][1]
+    write("v/recovered.brp", rebuild(secs[:-1] + [(b"E", b"\x01" + end[1:], 0, 0)]))
+    # and the end section removed: its claims, if any, in a C as the growing form has them
+    write("v/no-end.brp", rebuild(secs[:-1] + ([(b"C", end[1:], 0, 0)] if len(end) > 1 else [])))
 
     variants = ["growing", "compact", "deflated", "optional", "recovered", "no-end"]
     ids = {}
