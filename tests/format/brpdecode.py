@@ -274,8 +274,27 @@ def derive(seed, player_seeds, n, deal, h=None):
 # ---- §3 sections ----------------------------------------------------------
 
 
-def read_section(data, pos):
-    """One section frame at pos: (type, payload, offset, next pos), or None at the end."""
+def seal_end(data):
+    """§19.5: a sealed log (its first section Z): its sections up to E have no checksum, one CRC-32
+    of every byte before it follows E. Returns the offset just past that checksum."""
+    pos = 8
+    while True:
+        if pos == len(data):
+            raise Refused(8, "byte 8: a sealed log that ends before its end section")
+        t, _, _, pos = read_section(data, pos, None)
+        if t == "E":
+            break
+    if len(data) - pos < 4:
+        raise Refused(pos, "byte %d: a sealed log cut short in its checksum" % pos)
+    if zlib.crc32(data[:pos]) != int.from_bytes(data[pos:pos + 4], "little"):
+        raise Refused(8, "byte 8: the sealed log is damaged (checksum mismatch)")
+    return pos + 4
+
+
+def read_section(data, pos, sealed=0):
+    """One section frame at pos: (type, payload, offset, next pos), or None at the end. sealed: the
+    end of a sealed log's checked part (sections before it have no checksum), 0 if none; None reads
+    one frame without its checksum."""
     n = len(data)
     if pos == n:
         return None
@@ -300,6 +319,11 @@ def read_section(data, pos):
             break
     if length > MAX_SECTION:
         raise Refused(start, "byte %d: a section of %d bytes is over the limit" % (start, length))
+    if sealed is None or pos + length < sealed:
+        if n - pos < length:
+            raise Refused(start, "byte %d: the section is cut short" % start)
+        end = pos + length
+        return chr(t), data[pos:end], start, end + 4 if sealed and end + 4 == sealed else end
     if n - pos < length + 4:
         raise Refused(start, "byte %d: the section is cut short" % start)
     payload = data[pos:pos + length]
@@ -404,7 +428,15 @@ def read_header(payload):
     if fd >= n:
         raise ValueError("the first dealer is not a seat")
     h["first_dealer"] = fd
-    h["start"] = c.zigzag()
+    if version >= 5:
+        # §19.1: 0 unknown, else zigzag(t - 2026-01-01) + 1, and 0 has no other encoding
+        u = c.varint()
+        d = ((u - 1) >> 1) ^ -((u - 1) & 1) if u else 0
+        if u and d == -1767225600:
+            raise ValueError("a start time of 0 coded otherwise than as 0")
+        h["start"] = 1767225600 + d if u else 0
+    else:
+        h["start"] = c.zigzag()
     if not -62167219200 <= h["start"] <= 253402300799:
         raise ValueError("the start time is outside the years 0000 to 9999")
     nmeta = c.varint()
@@ -430,8 +462,8 @@ def read_header(payload):
         elif dealing != 0:
             raise ValueError("unknown dealing %d" % dealing)
     if version >= 4:
-        h["flags"] = c.varint()  # §18.1: bit 0, the log is signed
-        if h["flags"] & ~1:
+        h["flags"] = c.varint()  # §18.1: bit 0, the log is signed; §19.1: bit 1, salvaged
+        if h["flags"] & ~(3 if version >= 5 else 1):
             raise ValueError("unknown header flags %d" % h["flags"])
     if not c.at_end():
         raise ValueError("bytes after the metadata")
@@ -1051,16 +1083,19 @@ def events(data, info):
         raise Refused(0, "larger than 64 MiB")
     if len(data) < 8 or data[:8] != MAGIC:
         raise Refused(0, "byte 0: not a .brp match log (bad magic)")
-    sec = read_section(data, 8)
+    sealed = seal_end(data) if len(data) > 8 and data[8] == ord("Z") else 0
+    sec = read_section(data, 8, sealed)
     if sec is None:
         raise Refused(8, "byte 8: the log ends before its header")
     t, payload, off, pos = sec
-    if t != "H":
+    if t not in "HZ":
         raise Refused(off, "byte %d: the first section is not the header" % off)
     try:
         info.update(read_header(payload))
     except ValueError as e:
         raise Refused(off, "byte %d: header: %s" % (off, e))
+    if t == "Z" and info["version"] < 5:
+        raise Refused(off, "byte %d: a sealed header of version %d" % (off, info["version"]))
     yield "header", info
     n = info["players"]
     deal, dealer, ended = 0, 0, False
@@ -1089,7 +1124,7 @@ def events(data, info):
             model = Model()  # one model for the whole match (§5.1)
 
     while True:
-        sec = read_section(data, pos)
+        sec = read_section(data, pos, sealed)
         if sec is None:
             return
         t, payload, off, pos = sec
@@ -1154,7 +1189,8 @@ def events(data, info):
                     d, s0, s1 = read_claim(c, info["version"], claim_sum)
                     yield "claim", (d, s0, s1)
             elif t in "DA":
-                number = c.varint()
+                # §19.4: version 5 stores no number where only one is accepted
+                number = (deal + 1 if t == "D" else deal) if info["version"] >= 5 else c.varint()
                 if t == "D" and (number != deal + 1 or number > MAX_DEALS):
                     raise ValueError("deal section numbered %d after deal %d" % (number, deal))
                 if t == "A" and (deal == 0 or number != deal):
@@ -1191,7 +1227,8 @@ def events(data, info):
                 take(0, 1)
                 yield "claim", (d, s0, s1)
             elif t == "E":
-                flags = c.varint()
+                # §19.4: version 5's E has no flags; the header's bit 1 says the log was salvaged
+                flags = (info["flags"] >> 1) & 1 if info["version"] >= 5 else c.varint()
                 if (not c.at_end() and info["version"] < 5) or flags > 1:
                     raise ValueError("malformed end section")
                 ended = True
@@ -1243,9 +1280,13 @@ def signatures(data):
     status, key, fp, covered, pos = "unsigned", None, None, 0, 8
     if data[:8] != MAGIC:
         return status, key, fp, covered, len(data)
+    try:
+        sealed = seal_end(data) if len(data) > 8 and data[8] == ord("Z") else 0
+    except Refused:
+        return status, key, fp, covered, len(data)
     while True:
         try:
-            sec = read_section(data, pos)
+            sec = read_section(data, pos, sealed)
         except Refused:
             break
         if sec is None:

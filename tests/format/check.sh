@@ -68,27 +68,36 @@ import sys, zlib
 data = open(sys.argv[1], "rb").read()
 extra = b"x" + bytes([5]) + b"later"
 open(sys.argv[2] + "/sigonly/signed-partial.brp", "wb").write(data + extra + zlib.crc32(extra).to_bytes(4, "little"))
-# a byte of the first deal's stream changed, its CRC recomputed: the signature no longer verifies
+# a byte of the first deal's stream changed, its CRC recomputed (a sealed log's, format.md 19.5, after
+# E): the signature no longer verifies
 d = bytearray(data)
-pos = 8
-while chr(d[pos]) != "D":
+sealed = d[8] == ord("Z")
+
+
+def frame(pos):
     p, n, sh = pos + 1, 0, 0
     while True:
         n |= (d[p] & 0x7F) << sh
         sh += 7
         p += 1
         if not d[p - 1] & 0x80:
-            break
-    pos = p + n + 4
-p, n, sh = pos + 1, 0, 0
-while True:
-    n |= (d[p] & 0x7F) << sh
-    sh += 7
-    p += 1
-    if not d[p - 1] & 0x80:
-        break
+            return p, n
+
+
+pos = 8
+while chr(d[pos]) != "D":
+    p, n = frame(pos)
+    pos = p + n + (0 if sealed else 4)
+p, n = frame(pos)
 d[p + n - 5] ^= 0x01
-d[p + n : p + n + 4] = zlib.crc32(bytes(d[pos : p + n])).to_bytes(4, "little")
+if sealed:
+    while chr(d[pos]) != "E":
+        p, n = frame(pos)
+        pos = p + n
+    p, n = frame(pos)
+    d[p + n : p + n + 4] = zlib.crc32(bytes(d[: p + n])).to_bytes(4, "little")
+else:
+    d[p + n : p + n + 4] = zlib.crc32(bytes(d[pos : p + n])).to_bytes(4, "little")
 open(sys.argv[2] + "/sigonly/signed-invalid.brp", "wb").write(bytes(d))
 PYEOF
 

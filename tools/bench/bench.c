@@ -278,19 +278,21 @@ static void count_header(const uint8_t *p, size_t n, int64_t *part)
 /* One log's bytes into part; the layouts' bytes re-coded alone, as brp-bench size does. */
 static void count_log(const uint8_t *d, size_t n, int64_t *part)
 {
-	size_t pos = BRP_MAGIC_LEN;
+	size_t pos = BRP_MAGIC_LEN, sealed = 0;
 	struct section s;
 	char why[256];
 	uint64_t layouts = 0, streams = 0;
 	rpl_reader *rd = NULL;
 	rpl_event ev;
 	struct buf lb = { 0 };
+	int version = 0;
 
 	part[P_MAGIC] += BRP_MAGIC_LEN;
-	while (rpl__section_get(d, n, &pos, &s, why, sizeof(why)) == 1) {
+	while (rpl__section_get(d, n, &pos, &s, &sealed, why, sizeof(why)) == 1) {
 		part[P_FRAME] += (size_t)(s.payload - (d + s.offset));
-		part[P_CRC] += 4;
+		part[P_CRC] += (int64_t)(s.end - (size_t)(s.payload - d) - s.len); /* 4, or 0 in a sealed log but after E */
 		switch (s.type) {
+		case 'Z':
 		case 'H':
 			part[P_H_ENC]++;
 			if (s.payload[0] == 0) {
@@ -317,6 +319,7 @@ static void count_log(const uint8_t *d, size_t n, int64_t *part)
 	}
 	/* the D and A sections again, with the reader, which knows their form */
 	if (rpl_reader_open_memory(&rd, d, n) == 0) {
+		version = rpl_reader_format_version(rd);
 		while (rpl_reader_next(rd, &ev) == 1) {
 			if (ev.kind == RPL_EV_DEAL && !rpl__reader_derived(rd)) {
 				struct rc_enc le;
@@ -332,24 +335,26 @@ static void count_log(const uint8_t *d, size_t n, int64_t *part)
 	rpl__buf_free(&lb);
 	/* the streams: each D or A payload past its varints (a D after the reveal: deal, k and k counts) */
 	pos = BRP_MAGIC_LEN;
+	sealed = 0;
 	{
 		int revealed = 0;
-		while (rpl__section_get(d, n, &pos, &s, why, sizeof(why)) == 1) {
+		while (rpl__section_get(d, n, &pos, &s, &sealed, why, sizeof(why)) == 1) {
 			struct cursor c = { s.payload, s.len, 0, 0 };
 			if (s.type == 'R')
 				revealed = 1;
-			if (s.type == 'H' && s.len > 1 && s.payload[0] == 0) {
+			if ((s.type == 'H' || s.type == 'Z') && s.len > 1 && s.payload[0] == 0) {
 				/* a header that reveals its seed: dealing 2 */
 				struct header h;
-				int version;
-				if (rpl__header_get(&h, s.payload, s.len, &version, why, sizeof(why)) == 0) {
+				int hv;
+				if (rpl__header_get(&h, s.payload, s.len, &hv, why, sizeof(why)) == 0) {
 					revealed = h.revealed;
 					rpl__header_free(&h);
 				}
 			}
 			if (s.type != 'D' && s.type != 'A')
 				continue;
-			rpl__cur_varint(&c); /* the deal */
+			if (version < 5 || revealed)
+				rpl__cur_varint(&c); /* the deal: version 5 has none but after the reveal */
 			if (s.type == 'D' && revealed) {
 				uint64_t k = rpl__cur_varint(&c);
 				for (uint64_t i = 0; i < k && !c.bad; i++)
@@ -436,7 +441,8 @@ static int cmd_deflate(void)
 		size_t pos = BRP_MAGIC_LEN;
 		struct section s;
 		char why[256];
-		if (rpl__section_get(files[i].data, files[i].n, &pos, &s, why, sizeof(why)) == 1)
+		size_t sealed = 0;
+		if (rpl__section_get(files[i].data, files[i].n, &pos, &s, &sealed, why, sizeof(why)) == 1)
 			rpl__buf_put(&all, s.payload, s.len);
 		if (rpl_reader_open_memory(&rd, files[i].data, files[i].n) == 0) {
 			int nplayers = rpl_reader_info(rd)->nplayers;

@@ -10,11 +10,14 @@
 	"\x89"                                                                                                             \
 	"BRP\r\n\x1a\n"
 #define BRP_MAGIC_LEN 8
-#define BRP_VERSION 2          /* every parameter in the header, one claim a C (format.md 4, 5.3); read only */
-#define BRP_VERSION_COMMIT 3   /* the first version with a committed deal (protocol 1, RPL_COMMIT_V1) */
-#define BRP_VERSION_4 4        /* protocol 2 and header flags (format.md 18); written again only by rpl_sign_log */
-#define BRP_VERSION_5 5        /* the profile's code, claims against the deals' (format.md 19): the newest */
-#define BRP_PROFILE_REVISION 1 /* the frozen profile revision version 3 writes (format.md 16.2) */
+#define BRP_VERSION 2               /* every parameter in the header, one claim a C (format.md 4, 5.3); read only */
+#define BRP_VERSION_COMMIT 3        /* the first version with a committed deal (protocol 1, RPL_COMMIT_V1) */
+#define BRP_VERSION_4 4             /* protocol 2 and header flags (format.md 18); written again only by rpl_sign_log */
+#define BRP_VERSION_5 5             /* the profile's code, claims against the deals' (format.md 19): the newest */
+#define BRP_PROFILE_REVISION 1      /* the frozen profile revision version 3 writes (format.md 16.2) */
+#define BRP_SEALED_TYPE 'Z'         /* the header of a sealed log: one checksum for the whole (format.md 19.5) */
+#define BRP_TIME_EPOCH 1767225600LL /* 2026-01-01T00:00:00Z: version 5 codes a start time from it (format.md 19.1) */
+#define BRP_FLAG_RECOVERED 2u       /* version 5's header flag: salvaged by brp recover (format.md 19.1) */
 #define BRP_MAX_FILE (64u << 20)
 
 struct section {
@@ -28,11 +31,22 @@ struct section {
 /* Append a section with its checksum. */
 void rpl__section_put(struct buf *out, uint8_t type, const uint8_t *payload, size_t len);
 
+/* Append a section without a checksum: in a sealed log, before its one checksum (format.md 19.5). */
+void rpl__section_put_bare(struct buf *out, uint8_t type, const uint8_t *payload, size_t len);
+/* A framed H (from rpl__header_put) as a sealed log's header: type Z, no checksum. */
+void rpl__header_seal(struct buf *out, const uint8_t *framed, size_t n);
+/* The checksum that ends a sealed log's E: a CRC-32 of out from start (the magic) on. */
+void rpl__seal_put(struct buf *out, size_t start);
+
 /*
  * Read the section at *pos. Returns 1 with *s filled and *pos advanced, 0 at
- * the end of the data, or -1 with why (and *pos unchanged).
+ * the end of the data, or -1 with why (and *pos unchanged). *sealed: 0
+ * before the first section; when the log is sealed (its first section is
+ * Z), the first call checks the log's checksum and sets it to the offset
+ * just past that checksum, and the sections before it are read without one.
  */
-int rpl__section_get(const uint8_t *data, size_t n, size_t *pos, struct section *s, char *why, size_t whylen);
+int rpl__section_get(const uint8_t *data, size_t n, size_t *pos, struct section *s, size_t *sealed, char *why,
+                     size_t whylen);
 
 /* A bounded cursor over a payload. */
 struct cursor {
@@ -46,6 +60,7 @@ int64_t rpl__cur_zigzag(struct cursor *c);
 char *rpl__cur_string(struct cursor *c, size_t max);
 
 void rpl__buf_zigzag(struct buf *b, int64_t v);
+void rpl__buf_zigzag_plus1(struct buf *b, int64_t v);
 void rpl__buf_string(struct buf *b, const char *s);
 
 /*

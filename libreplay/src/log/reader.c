@@ -27,6 +27,7 @@ struct rpl_reader {
 	struct section sec;
 	uint32_t left;            /* decisions left in the current section */
 	int ended;                /* an E section was read */
+	size_t sealed;            /* a sealed log: the offset past its checksum (format.md 19.5), else 0 */
 	int end_due;              /* version 5: its claims first, then the end event (recovered: end_due - 1) */
 	int done;                 /* the log was read to its end without error: match_id is set */
 	struct rpl__ident *ident; /* the match identity, built as events are read */
@@ -71,17 +72,20 @@ static int start(struct rpl_reader *rd)
 	if (rd->n < BRP_MAGIC_LEN || memcmp(rd->data, BRP_MAGIC, BRP_MAGIC_LEN) != 0)
 		return fail(rd, RPL_ECORRUPT, 0, "byte 0: not a .brp match log (bad magic)");
 	rd->pos = BRP_MAGIC_LEN;
-	err = rpl__section_get(rd->data, rd->n, &rd->pos, &s, why, sizeof(why));
+	err = rpl__section_get(rd->data, rd->n, &rd->pos, &s, &rd->sealed, why, sizeof(why));
 	if (err == 0)
 		return fail(rd, RPL_ECORRUPT, rd->pos, "byte %zu: the log ends before its header", rd->pos);
 	if (err < 0)
 		return fail(rd, RPL_ECORRUPT, s.offset, "%s", why);
-	if (s.type != 'H')
+	if (s.type != 'H' && s.type != BRP_SEALED_TYPE)
 		return fail(rd, RPL_ECORRUPT, s.offset, "byte %zu: the first section is '%c', not the header 'H'",
 		            (size_t)s.offset, s.type);
 	err = rpl__header_get(&rd->hdr, s.payload, s.len, &rd->version, why, sizeof(why));
 	if (err)
 		return fail(rd, err, s.offset, "byte %zu: header: %s", (size_t)s.offset, why);
+	if (rd->sealed && rd->version < BRP_VERSION_5)
+		return fail(rd, RPL_ECORRUPT, s.offset, "byte %zu: a sealed header of version %d (sealed logs begin in 5)",
+		            (size_t)s.offset, rd->version);
 	err = rpl__ident_new(&rd->ident, &rd->hdr.info);
 	if (err)
 		return fail(rd, err, s.offset, "out of memory");
@@ -250,7 +254,7 @@ const rpl_match_info *rpl_reader_info(const rpl_reader *rd)
 
 unsigned rpl_reader_flags(const rpl_reader *rd)
 {
-	return rd && rd->hdr.info.rules ? rd->hdr.flags : 0;
+	return rd && rd->hdr.info.rules ? rd->hdr.flags & RPL_LOG_SIGNED : 0;
 }
 
 int rpl_reader_format_version(const rpl_reader *rd)
@@ -446,7 +450,8 @@ static int revealed_deals(rpl_reader *rd, struct cursor *c, rpl_event *ev)
 /* A D section: the next deal, its layout and the start of its decisions (or, revealed, the deals to derive). */
 static int deal_section(rpl_reader *rd, struct cursor *c, rpl_event *ev)
 {
-	uint64_t deal = rpl__cur_varint(c);
+	/* version 5 stores no number where it can only be the next deal's (format.md 19.4) */
+	uint64_t deal = rd->version >= BRP_VERSION_5 && !rd->revealed ? (uint64_t)rd->deal + 1 : rpl__cur_varint(c);
 	int n = rd->hdr.info.nplayers;
 
 	if (c->bad || deal != (uint64_t)rd->deal + 1 || deal > RPL_MAX_DEALS)
@@ -475,7 +480,7 @@ static int deal_section(rpl_reader *rd, struct cursor *c, rpl_event *ev)
 /* An A section: more decisions of the current deal (no event of its own). */
 static int decision_section(rpl_reader *rd, struct cursor *c)
 {
-	uint64_t deal = rpl__cur_varint(c);
+	uint64_t deal = rd->version >= BRP_VERSION_5 && !rd->revealed ? (uint64_t)rd->deal : rpl__cur_varint(c);
 
 	if (c->bad || rd->deal == 0 || deal != (uint64_t)rd->deal)
 		return fail(rd, RPL_ECORRUPT, rd->sec.offset,
@@ -558,7 +563,7 @@ static int next_event(rpl_reader *rd, rpl_event *ev)
 		}
 		if (rd->left > 0)
 			return next_decision(rd, ev);
-		got = rpl__section_get(rd->data, rd->n, &rd->pos, &rd->sec, why, sizeof(why));
+		got = rpl__section_get(rd->data, rd->n, &rd->pos, &rd->sec, &rd->sealed, why, sizeof(why));
 		if (got == 0)
 			return 0;
 		if (got < 0)
@@ -587,7 +592,9 @@ static int next_event(rpl_reader *rd, rpl_event *ev)
 				return got;
 			continue;
 		case 'E': {
-			uint64_t flags = rpl__cur_varint(&c);
+			/* version 5: no flags, the header says whether the log was salvaged (format.md 19.4) */
+			uint64_t flags = rd->version >= BRP_VERSION_5 ? (rd->hdr.flags & BRP_FLAG_RECOVERED) != 0
+			                                              : rpl__cur_varint(&c);
 			if (c.bad || (c.pos != c.n && rd->version < BRP_VERSION_5) || flags > 1)
 				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: malformed end section",
 				            (size_t)rd->sec.offset);
