@@ -131,6 +131,7 @@ struct sec {
 static size_t sections(const unsigned char *d, size_t n, struct sec *s, size_t cap)
 {
 	size_t p = 8, k = 0;
+	int sealed_past = 0;
 
 	assert_memory_equal(d,
 	                    "\x89"
@@ -151,7 +152,10 @@ static size_t sections(const unsigned char *d, size_t n, struct sec *s, size_t c
 		}
 		s[k].payload = p;
 		s[k].len = (size_t)len;
-		p += (size_t)len + 4;
+		/* a sealed log (its header Z, format.md 19.5): no checksum but the one after E */
+		p += (size_t)len + (d[8] != 'Z' || s[k].type == 'E' || sealed_past ? 4 : 0);
+		if (s[k].type == 'E')
+			sealed_past = 1;
 		s[k].end = p;
 		assert_true(p <= n);
 		k++;
@@ -163,6 +167,13 @@ static size_t sections(const unsigned char *d, size_t n, struct sec *s, size_t c
 static void put_range(struct bytes *b, const unsigned char *d, size_t from, size_t to)
 {
 	put(b, d + from, to - from);
+}
+
+/* The magic and the header h of d, framed as H with its CRC (a sealed log's Z unsealed). */
+static void put_head(struct bytes *b, const unsigned char *d, const struct sec *h)
+{
+	put(b, d, 8);
+	put_section(b, 'H', d + h->payload, h->len);
 }
 
 /* ---- recording matches --------------------------------------------------- */
@@ -860,14 +871,14 @@ static void test_claims_v5(void **state)
 
 	d = read_all(path, &len);
 	ns = sections(d, len, s, 16);
-	assert_int_equal(ns, 2); /* H, and E: its flags, then the claims after the last decision, all of them */
-	assert_int_equal(s[0].type, 'H');
+	assert_int_equal(ns, 2); /* H (sealed: Z), and E: the claims after the last decision, all of them */
+	assert_int_equal(s[0].type, 'Z');
 	/* raw, version 5, the profile aberto as its code 2, revision 1, two pairs: target 0, then id 22 */
 	assert_memory_equal(d + s[0].payload, "\x00\x05\x02\x01\x02\x03\x00\x16", 8);
 	assert_int_equal(s[1].type, 'E');
-	assert_int_equal(s[1].len, 1 + want.n);
-	assert_int_equal(d[s[1].payload], 0);
-	assert_memory_equal(d + s[1].payload + 1, want.p, want.n);
+	assert_int_equal(s[1].len, want.n);
+	assert_memory_equal(d + s[1].payload, want.p, want.n);
+	assert_int_equal(s[1].end, len); /* the log's checksum, and nothing after it */
 
 	/* refused: a C (or E) whose claims are not in their one coding, at that section */
 	{
@@ -879,18 +890,16 @@ static void test_claims_v5(void **state)
 			size_t n;
 		} bad[] = { { deal_added, sizeof(deal_added) }, { whole_sum, sizeof(whole_sum) }, { past, sizeof(past) } };
 		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-			unsigned char e[16];
+			/* the header unsealed (H, with its CRC: 4 bytes more), every section with its CRC */
 			b.n = 0;
-			put_range(&b, d, 0, s[1].off);
+			put_head(&b, d, &s[0]);
 			put_section(&b, 'C', bad[i].p, bad[i].n);
-			put_section(&b, 'E', "\x00", 1);
-			assert_refused_bytes(&b, RPL_ECORRUPT, s[1].off, "claim");
+			put_section(&b, 'E', "", 0);
+			assert_refused_bytes(&b, RPL_ECORRUPT, s[1].off + 4, "claim");
 			b.n = 0;
-			e[0] = 0;
-			memcpy(e + 1, bad[i].p, bad[i].n);
-			put_range(&b, d, 0, s[1].off);
-			put_section(&b, 'E', e, 1 + bad[i].n);
-			assert_refused_bytes(&b, RPL_ECORRUPT, s[1].off, "claim");
+			put_head(&b, d, &s[0]);
+			put_section(&b, 'E', bad[i].p, bad[i].n);
+			assert_refused_bytes(&b, RPL_ECORRUPT, s[1].off + 4, "claim");
 		}
 		/* and the same bytes whole are right: deal 1 (5, 10), the match (6, 10), then the end */
 		{
@@ -899,9 +908,9 @@ static void test_claims_v5(void **state)
 			uint64_t off;
 			char msg[256];
 			b.n = 0;
-			put_range(&b, d, 0, s[1].off);
+			put_head(&b, d, &s[0]);
 			put_section(&b, 'C', ok, sizeof(ok));
-			put_section(&b, 'E', "\x00", 1);
+			put_section(&b, 'E', "", 0);
 			assert_int_equal(read_bytes(b.p, b.n, &off, msg, sizeof(msg), &events), 0);
 			assert_int_equal(events, 3); /* two claims and the end */
 		}
@@ -932,7 +941,7 @@ static void test_claims_v5(void **state)
 		b.n = 0;
 		put(&b, d, 8);
 		put_section(&b, 'H', h, s[0].len);
-		put_range(&b, d, s[1].off, len);
+		put_section(&b, 'E', d + s[1].payload, s[1].len);
 		assert_refused_bytes(&b, RPL_EUNSUPPORTED, 8, "profile");
 		free(h);
 	}
@@ -940,6 +949,131 @@ static void test_claims_v5(void **state)
 	free(want.p);
 	free(d);
 	rpl_rules_free(rules);
+	unlink(path);
+}
+
+/*
+ * Version 5's compact form is sealed (format.md 19.5): no checksum in its
+ * sections up to E, one CRC-32 of every byte before it after E. Any byte
+ * changed, or the log cut anywhere, is refused at the open, at byte 8; the
+ * same sections unsealed (H, a CRC each) read as the same match; a version-4
+ * header cannot be sealed; no D or A holds a deal number; the recovered flag
+ * is the header's.
+ */
+static void test_sealed(void **state)
+{
+	static struct expect x;
+	const char *path = tl_tmp_path("sealed.brp");
+	struct sec s[16];
+	struct bytes b = { NULL, 0 };
+	size_t len, ns;
+	unsigned char *d;
+	uint64_t off;
+	char msg[256];
+	int events, whole;
+
+	(void)state;
+	record_match(path, "stbl", "target=0", 2, 5, 1 << 30, &x);
+	d = read_all(path, &len);
+	ns = sections(d, len, s, 16);
+	assert_int_equal(s[0].type, 'Z');
+	assert_int_equal(s[ns - 1].type, 'E');
+	assert_int_equal(s[ns - 1].end, len);
+	assert_int_equal(s[1].type, 'D');
+	assert_int_equal(read_bytes(d, len, &off, msg, sizeof(msg), &whole), 0);
+	/* the count first: a D of version 5 holds no deal number */
+	{
+		size_t p = s[1].payload;
+		uint64_t count = 0;
+		int shift = 0;
+		do {
+			count |= (uint64_t)(d[p] & 0x7F) << shift;
+			shift += 7;
+		} while (d[p++] & 0x80);
+		assert_true(count > 0 && (int)count + 3 < whole); /* header, deal, the decisions, claims, end */
+	}
+	/* every byte after the magic flipped, one at a time: refused at the open, at byte 8 */
+	for (size_t i = 8; i < len; i++) {
+		rpl_reader *rd = NULL;
+		d[i] ^= 0x04;
+		assert_int_equal(rpl_reader_open_memory(&rd, d, len), RPL_ECORRUPT);
+		assert_true(rpl_reader_offset(rd) == 8 || i < 10); /* the type and length of Z itself: byte 8 too */
+		rpl_reader_free(rd);
+		d[i] ^= 0x04;
+	}
+	/* cut anywhere: refused */
+	for (size_t n = 9; n < len; n++) {
+		rpl_reader *rd = NULL;
+		assert_int_equal(rpl_reader_open_memory(&rd, d, n), RPL_ECORRUPT);
+		rpl_reader_free(rd);
+	}
+	b.n = 0;
+	put(&b, d, len - 1);
+	assert_refused_bytes(&b, RPL_ECORRUPT, 8, "cut short");
+	/* the same sections unsealed: the same events */
+	b.n = 0;
+	put_head(&b, d, &s[0]);
+	for (size_t i = 1; i < ns; i++)
+		put_section(&b, s[i].type, d + s[i].payload, s[i].len);
+	assert_int_equal(read_bytes(b.p, b.n, &off, msg, sizeof(msg), &events), 0);
+	assert_int_equal(events, whole);
+	/* the header's flags, its last byte: recovered (2) is version 5's; 4 is unknown */
+	{
+		unsigned char *h = malloc(s[0].len);
+		rpl_reader *rd = NULL;
+		rpl_event ev;
+		int got, recovered = -1;
+		assert_non_null(h);
+		memcpy(h, d + s[0].payload, s[0].len);
+		assert_int_equal(h[s[0].len - 1], 0);
+		h[s[0].len - 1] = 2;
+		b.n = 0;
+		put(&b, d, 8);
+		put_section(&b, 'H', h, s[0].len);
+		for (size_t i = 1; i < ns; i++)
+			put_section(&b, s[i].type, d + s[i].payload, s[i].len);
+		assert_int_equal(rpl_reader_open_memory(&rd, b.p, b.n), 0);
+		assert_int_equal(rpl_reader_flags(rd), 0); /* only RPL_LOG_SIGNED is public */
+		while ((got = rpl_reader_next(rd, &ev)) == 1)
+			if (ev.kind == RPL_EV_END)
+				recovered = ev.recovered;
+		assert_int_equal(got, 0);
+		assert_int_equal(recovered, 1);
+		rpl_reader_free(rd);
+		h[s[0].len - 1] = 4;
+		b.n = 0;
+		put(&b, d, 8);
+		put_section(&b, 'H', h, s[0].len);
+		assert_refused_bytes(&b, RPL_EUNSUPPORTED, 8, "flags");
+		free(h);
+	}
+	free(d);
+	/* a version-4 log's header sealed: refused */
+	log_version = 4;
+	record_match(path, "stbl", "target=0", 2, 5, 1 << 30, &x);
+	log_version = 0;
+	d = read_all(path, &len);
+	ns = sections(d, len, s, 16);
+	assert_int_equal(s[0].type, 'H');
+	b.n = 0;
+	put(&b, d, 8);
+	put_byte(&b, 'Z');
+	put_varint(&b, s[0].len);
+	put(&b, d + s[0].payload, s[0].len);
+	for (size_t i = 1; i < ns; i++) {
+		put_byte(&b, (unsigned char)s[i].type);
+		put_varint(&b, s[i].len);
+		put(&b, d + s[i].payload, s[i].len);
+	}
+	{
+		uLong crc = crc32(crc32(0L, Z_NULL, 0), b.p, (uInt)b.n);
+		unsigned char le[4] = { (unsigned char)crc, (unsigned char)(crc >> 8), (unsigned char)(crc >> 16),
+			                    (unsigned char)(crc >> 24) };
+		put(&b, le, 4);
+	}
+	assert_refused_bytes(&b, RPL_ECORRUPT, 8, "sealed header of version 4");
+	free(d);
+	free(b.p);
 	unlink(path);
 }
 
@@ -1565,7 +1699,7 @@ static int count_sections(const char *path, char type)
 {
 	size_t n, pos = 8;
 	unsigned char *b = read_all(path, &n);
-	int k = 0;
+	int k = 0, past = 0;
 
 	while (pos < n) {
 		uint64_t len = 0;
@@ -1576,7 +1710,9 @@ static int count_sections(const char *path, char type)
 			shift += 7;
 		}
 		len |= (uint64_t)b[pos++] << shift;
-		pos += len + 4;
+		/* a sealed log (format.md 19.5): one checksum, after E */
+		pos += len + (b[8] != 'Z' || t == 'E' || past ? 4 : 0);
+		past |= t == 'E';
 		k += t == type;
 	}
 	free(b);
@@ -1856,7 +1992,9 @@ static void test_start_time_range(void **state)
 		rpl_reader *rd = NULL;
 		unsigned char *d, at[10], over[10];
 		size_t n, k = 0, m = 0, pos;
-		uint64_t z = ((uint64_t)good[i] << 1) ^ (uint64_t)(good[i] >> 63), zo;
+		/* version 5 (format.md 19.1): zigzag of the seconds from 2026-01-01, plus 1 */
+		int64_t rel = good[i] - 1767225600LL;
+		uint64_t z = (((uint64_t)rel << 1) ^ (uint64_t)(rel >> 63)) + 1, zo;
 		struct bytes b = { NULL, 0 };
 
 		info.start_time = good[i];
@@ -1880,7 +2018,7 @@ static void test_start_time_range(void **state)
 		}
 		assert_int_equal(k, m);
 		d = read_all(path, &n);
-		/* the header: 'H', a one- or two-byte length, the raw payload, the CRC */
+		/* the header: 'Z' (sealed), a one- or two-byte length, the raw payload */
 		pos = d[9] & 0x80 ? 11 : 10;
 		{
 			size_t plen = d[9] & 0x80 ? (size_t)(d[9] & 0x7F) | (size_t)d[10] << 7 : d[9];
@@ -1907,6 +2045,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_claims),
 		cmocka_unit_test(test_claims_v5),
+		cmocka_unit_test(test_sealed),
 		cmocka_unit_test(test_growing_form),
 		cmocka_unit_test(test_checked_and_unchecked),
 		cmocka_unit_test(test_reader_refusals),

@@ -147,20 +147,25 @@ static int seal_check(const uint8_t *data, size_t n, size_t *sealed, char *why, 
 {
 	size_t p = BRP_MAGIC_LEN;
 	struct section s;
+	char what[RPL_ERRMSG_SIZE];
 	uint32_t want;
 
+	/* no byte of it can be trusted: every refusal is at its header, byte 8, the detail after */
 	for (;;) {
 		if (p == n) {
 			snprintf(why, whylen, "byte %u: a sealed log that ends before its end section (cut short?)", BRP_MAGIC_LEN);
 			return -1;
 		}
-		if (frame_get(data, n, &p, &s, why, whylen) < 0)
+		if (frame_get(data, n, &p, &s, what, sizeof(what)) < 0) {
+			snprintf(why, whylen, "byte %u: a sealed log whose sections do not read to its end (%s)", BRP_MAGIC_LEN,
+			         what);
 			return -1;
+		}
 		if (s.type == 'E')
 			break;
 	}
 	if (n - p < 4) {
-		snprintf(why, whylen, "byte %zu: a sealed log cut short in its checksum", p);
+		snprintf(why, whylen, "byte %u: a sealed log cut short in its checksum (at byte %zu)", BRP_MAGIC_LEN, p);
 		return -1;
 	}
 	want = (uint32_t)data[p] | (uint32_t)data[p + 1] << 8 | (uint32_t)data[p + 2] << 16 | (uint32_t)data[p + 3] << 24;
