@@ -418,7 +418,7 @@ static void flip_seed(const char *path)
 	uLong crc;
 
 	assert_true(d[8] == 'H' || d[8] == 'Z'); /* Z: sealed, the log's one checksum mended (format.md 19.5) */
-	assert_int_equal(d[pay], 0);              /* raw */
+	assert_int_equal(d[pay], 0);             /* raw */
 	for (size_t i = pay; i + 33 < end; i++)
 		if (d[i] == 2 && memcmp(d + i + 1, seed_a, 32) == 0)
 			pos = i + 1;

@@ -2035,6 +2035,46 @@ static void test_start_time_range(void **state)
 		free(b.p);
 		free(d);
 	}
+	/* version 5: the time 1 reads back; 0 has one encoding, 0, and its other (zigzag(-epoch) + 1) is refused */
+	{
+		const uint64_t one = 2 * 1767225600ULL - 2, zero = 2 * 1767225600ULL; /* zigzag(1 - E) + 1, zigzag(-E) + 1 */
+		unsigned char at[10], other[10], *d, *hit = NULL;
+		size_t k = 0, m = 0, n, pos, plen;
+		rpl_recorder *rec = NULL;
+		rpl_reader *rd = NULL;
+		struct bytes b = { NULL, 0 };
+		for (uint64_t v = one;; v >>= 7) {
+			at[k++] = (unsigned char)((v & 0x7F) | (v >= 0x80 ? 0x80 : 0));
+			if (v < 0x80)
+				break;
+		}
+		for (uint64_t v = zero;; v >>= 7) {
+			other[m++] = (unsigned char)((v & 0x7F) | (v >= 0x80 ? 0x80 : 0));
+			if (v < 0x80)
+				break;
+		}
+		assert_int_equal(k, m);
+		info.start_time = 1;
+		assert_int_equal(rpl_recorder_open(&rec, path, &info, 0), 0);
+		assert_int_equal(rpl_recorder_close(rec), 0);
+		rpl_recorder_free(rec);
+		assert_int_equal(rpl_reader_open(&rd, path), 0);
+		assert_true(rpl_reader_info(rd)->start_time == 1);
+		rpl_reader_free(rd);
+		d = read_all(path, &n);
+		pos = d[9] & 0x80 ? 11 : 10;
+		plen = d[9] & 0x80 ? (size_t)(d[9] & 0x7F) | (size_t)d[10] << 7 : d[9];
+		for (size_t j = pos; j + k <= pos + plen; j++)
+			if (memcmp(d + j, at, k) == 0)
+				hit = d + j;
+		assert_non_null(hit);
+		memcpy(hit, other, k);
+		put(&b, d, 8);
+		put_section(&b, 'H', d + pos, plen);
+		assert_refused_bytes(&b, RPL_ECORRUPT, 8, "0 coded otherwise");
+		free(b.p);
+		free(d);
+	}
 	rpl_rules_free(rules);
 	unlink(path);
 }
@@ -2042,20 +2082,13 @@ static void test_start_time_range(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip),
-		cmocka_unit_test(test_claims),
-		cmocka_unit_test(test_claims_v5),
-		cmocka_unit_test(test_sealed),
-		cmocka_unit_test(test_growing_form),
-		cmocka_unit_test(test_checked_and_unchecked),
-		cmocka_unit_test(test_reader_refusals),
-		cmocka_unit_test(test_verdicts),
-		cmocka_unit_test(test_observer),
-		cmocka_unit_test(test_header_31_pairs),
-		cmocka_unit_test(test_long_deal),
-		cmocka_unit_test(test_decision_limit),
-		cmocka_unit_test(test_claim_limit),
-		cmocka_unit_test(test_full_disk),
+		cmocka_unit_test(test_round_trip),       cmocka_unit_test(test_claims),
+		cmocka_unit_test(test_claims_v5),        cmocka_unit_test(test_sealed),
+		cmocka_unit_test(test_growing_form),     cmocka_unit_test(test_checked_and_unchecked),
+		cmocka_unit_test(test_reader_refusals),  cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_observer),         cmocka_unit_test(test_header_31_pairs),
+		cmocka_unit_test(test_long_deal),        cmocka_unit_test(test_decision_limit),
+		cmocka_unit_test(test_claim_limit),      cmocka_unit_test(test_full_disk),
 		cmocka_unit_test(test_start_time_range),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
