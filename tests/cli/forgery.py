@@ -77,8 +77,10 @@ def varint(v):
 
 
 def sections(data):
-    """The (type, payload, offset, end) of every whole section, up to the first bad frame."""
+    """The (type, payload, offset, end) of every whole section, up to the first bad frame. A sealed
+    log (its header Z, docs/format.md 19.5): no checksum up to E, then one over every byte before."""
     out, pos = [], 8
+    sealed = len(data) > 8 and data[8] == ord("Z")
     while pos < len(data):
         start, t = pos, data[pos]
         pos += 1
@@ -92,12 +94,19 @@ def sections(data):
             shift += 7
             if not b & 0x80:
                 break
+        if sealed and t != ord("E"):
+            if pos + length > len(data):
+                return out
+            pos += length
+            out.append((chr(t), data[pos - length : pos], start, pos))
+            continue
         if pos + length + 4 > len(data):
             return out
         payload = data[pos : pos + length]
         crc = int.from_bytes(data[pos + length : pos + length + 4], "little")
-        if crc != zlib.crc32(data[start : pos + length]):
+        if crc != zlib.crc32(data[: pos + length] if sealed else data[start : pos + length]):
             return out
+        sealed = False
         pos += length + 4
         out.append((chr(t), payload, start, pos))
     return out
@@ -108,8 +117,33 @@ def frame(t, payload):
     return head + payload + zlib.crc32(head + payload).to_bytes(4, "little")
 
 
+def recovered_flag(h):
+    """A header payload with the recovered flag of format version 5 set (bit 1 of its flags, the
+    body's last byte), raw."""
+    body = h[1:]
+    if h[0] == 1:
+        c = 1
+        while h[c] & 0x80:
+            c += 1
+        body = zlib.decompress(h[c + 1 :])
+    return b"\x00" + body[:-1] + bytes([body[-1] | 2])
+
+
 def build(secs):
-    return MAGIC + b"".join(frame(t, p) for t, p in secs)
+    if secs and secs[0][0] == "Z" and "E" not in [t for t, _ in secs]:
+        secs = [("H", secs[0][1])] + secs[1:]  # no E: the log cannot be sealed (docs/format.md 19.5)
+    if not secs or secs[0][0] != "Z":
+        return MAGIC + b"".join(frame(t, p) for t, p in secs)
+    out, sealed = MAGIC, True
+    for t, p in secs:
+        if sealed:
+            out += bytes([ord(t)]) + varint(len(p)) + p
+            if t == "E":
+                out += zlib.crc32(out).to_bytes(4, "little")
+                sealed = False
+        else:
+            out += frame(t, p)
+    return out
 
 
 class Suite:
@@ -185,10 +219,14 @@ def forgery(s, signed, key, other_key, trusted):
     # byte edits
     e_index = [i for i, (t, _) in enumerate(body) if t == "E"][0]
     flagged = list(body)
-    flagged[e_index] = ("E", b"\x01")
+    flagged[0] = (body[0][0], recovered_flag(body[0][1]))  # format version 5: the header's flags, bit 1
     forged["the recovered flag"] = flagged
     claims = [i for i, (t, _) in enumerate(body) if t == "C"]
-    forged["a section dropped (a claim)"] = [x for i, x in enumerate(body) if i != claims[0]]
+    if claims:
+        forged["a section dropped (a claim)"] = [x for i, x in enumerate(body) if i != claims[0]]
+    else:  # version 5: the claims after the last decision are in E (docs/format.md 19.4)
+        forged["the claims of the end section dropped"] = body[:e_index] + [("E", b"")] + \
+            body[e_index + 1:]
     deals = [i for i, (t, _) in enumerate(body) if t == "D"]
     forged["a section dropped (the last deal)"] = [x for i, x in enumerate(body) if i != deals[-1]]
     forged["a section appended (a claim before the end)"] = body[:e_index] + [("C", b"\x00\x00\x00")] + body[e_index:]

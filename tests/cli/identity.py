@@ -50,9 +50,10 @@ def varint(v):
 
 
 def sections(data):
-    """The sections of a log: (type, payload, start offset, end offset)."""
+    """The sections of a log: (type, payload, start offset, end offset). A sealed log (its header Z,
+    docs/format.md 19.5) has no checksum in its sections up to E, then one for all of them."""
     assert data[:8] == MAGIC
-    pos, out = 8, []
+    pos, out, sealed = 8, [], data[8:9] == b"Z"
     while pos < len(data):
         start, t = pos, data[pos:pos + 1]
         pos += 1
@@ -64,8 +65,11 @@ def sections(data):
             shift += 7
             if b < 0x80:
                 break
-        out.append((t, data[pos:pos + n], start, pos + n + 4))
-        pos += n + 4
+        crc = 0 if sealed else 4
+        if sealed and t == b"E":
+            crc, sealed = 4, False
+        out.append((t, data[pos:pos + n], start, pos + n + crc))
+        pos += n + crc
     return out
 
 
@@ -75,7 +79,18 @@ def section(t, payload):
 
 
 def rebuild(secs):
-    return MAGIC + b"".join(section(t, p) for t, p, _, _ in secs)
+    if secs[0][0] != b"Z":
+        return MAGIC + b"".join(section(t, p) for t, p, _, _ in secs)
+    out, sealed = MAGIC, True
+    for t, p, _, _ in secs:
+        if sealed:
+            out += t + varint(len(p)) + p
+            if t == b"E":
+                out += zlib.crc32(out).to_bytes(4, "little")
+                sealed = False
+        else:
+            out += section(t, p)
+    return out
 
 
 def verify(brp, path, *opts):
@@ -162,16 +177,18 @@ def check_variants(brp, env):
         fail("the growing form has no A section, or the compact form no E: %r" % types)
     # the header deflated (a decoder must accept it, shorter or not)
     h = secs[0]
-    assert h[0] == b"H" and h[1][0] == 0
+    assert h[0] in (b"H", b"Z") and h[1][0] == 0  # Z: a sealed log (docs/format.md 19.5)
     body = h[1][1:]
-    defl = [(b"H", b"\x01" + varint(len(body)) + zlib.compress(body, 9), 0, 0)] + secs[1:]
+    defl = [(h[0], b"\x01" + varint(len(body)) + zlib.compress(body, 9), 0, 0)] + secs[1:]
     write("v/deflated.brp", rebuild(defl))
     # an optional section after the header
     write("v/optional.brp", rebuild(secs[:1] + [(b"x", b"an optional note", 0, 0)] + secs[1:]))
-    # the recovered flag
-    write("v/recovered.brp", rebuild(secs[:-1] + [(b"E", b"\x01", 0, 0)]))
-    # and the end section removed
-    write("v/no-end.brp", rebuild(secs[:-1]))
+    # the recovered flag (format version 5: bit 1 of the header's flags, the header's last byte here)
+    end = secs[-1][1]
+    write("v/recovered.brp", rebuild([(h[0], h[1][:-1] + bytes([h[1][-1] | 2]), 0, 0)] + secs[1:]))
+    # and the end section removed: its claims (version 5: all of E), if any, in a C as the growing
+    # form has them; without E, the log cannot be sealed: its header H, every section with its CRC
+    write("v/no-end.brp", rebuild([(b"H", h[1], 0, 0)] + secs[1:-1] + ([(b"C", end, 0, 0)] if end else [])))
 
     variants = ["growing", "compact", "deflated", "optional", "recovered", "no-end"]
     ids = {}
@@ -253,6 +270,11 @@ def check_cuts(brp, path, mismatch):
         if j.get("closed") is not False:
             fail("%s cut at byte %d: closed is %r" % (path, end, j.get("closed")))
         line = run(brp, "verify", name).stdout
+        if data[8:9] == b"Z":
+            # a sealed log (docs/format.md 19.5) cut anywhere has lost its one checksum: malformed
+            if j.get("verdict") != "malformed" or "sealed log" not in line or j.get("match_id") is not None:
+                fail("%s cut at byte %d: a sealed log cut reads %r" % (path, end, line))
+            continue
         if ", unclosed: " not in line:
             fail("%s cut at byte %d: the line does not say unclosed: %r" % (path, end, line))
         if j.get("verdict") == "ok":

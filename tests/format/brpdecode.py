@@ -204,6 +204,27 @@ def commitment(seed):
     return hashlib.blake2b(b"brp-commit-v1" + seed, digest_size=32).digest()
 
 
+def read_claim(c, version, claim_sum):
+    """§5.3, §19.3: one claim (deal, score 0, score 1); claim_sum, the deal claims before it added up, grows."""
+    tag = c.varint()
+    d = tag >> 1 if version >= 5 else tag
+    if version >= 5 and tag & 1:
+        # a match total equal to the deal claims added up: the tag alone
+        if d != 0 or not all(-2**31 <= x < 2**31 for x in claim_sum):
+            raise ValueError("malformed claim section")
+        return 0, claim_sum[0], claim_sum[1]
+    s0, s1 = c.zigzag(), c.zigzag()
+    if d > MAX_DEALS or not all(-2**31 <= x < 2**31 for x in (s0, s1)):
+        raise ValueError("malformed claim section")
+    if version >= 5:
+        if d == 0 and [s0, s1] == claim_sum:
+            raise ValueError("malformed claim section")  # its one encoding is the tag alone
+        if d:
+            claim_sum[0] += s0
+            claim_sum[1] += s1
+    return d, s0, s1
+
+
 def commitment2(seed, h):
     """§18.2: the commitment of protocol 2, to the seed and the match's terms (h: a decoded header)."""
     terms = uvarint(len(h["profile"])) + h["profile"].encode() + uvarint(NPARAMS)
@@ -253,8 +274,27 @@ def derive(seed, player_seeds, n, deal, h=None):
 # ---- §3 sections ----------------------------------------------------------
 
 
-def read_section(data, pos):
-    """One section frame at pos: (type, payload, offset, next pos), or None at the end."""
+def seal_end(data):
+    """§19.5: a sealed log (its first section Z): its sections up to E have no checksum, one CRC-32
+    of every byte before it follows E. Returns the offset just past that checksum."""
+    pos = 8
+    while True:
+        if pos == len(data):
+            raise Refused(8, "byte 8: a sealed log that ends before its end section")
+        t, _, _, pos = read_section(data, pos, None)
+        if t == "E":
+            break
+    if len(data) - pos < 4:
+        raise Refused(pos, "byte %d: a sealed log cut short in its checksum" % pos)
+    if zlib.crc32(data[:pos]) != int.from_bytes(data[pos:pos + 4], "little"):
+        raise Refused(8, "byte 8: the sealed log is damaged (checksum mismatch)")
+    return pos + 4
+
+
+def read_section(data, pos, sealed=0):
+    """One section frame at pos: (type, payload, offset, next pos), or None at the end. sealed: the
+    end of a sealed log's checked part (sections before it have no checksum), 0 if none; None reads
+    one frame without its checksum."""
     n = len(data)
     if pos == n:
         return None
@@ -279,6 +319,11 @@ def read_section(data, pos):
             break
     if length > MAX_SECTION:
         raise Refused(start, "byte %d: a section of %d bytes is over the limit" % (start, length))
+    if sealed is None or pos + length < sealed:
+        if n - pos < length:
+            raise Refused(start, "byte %d: the section is cut short" % start)
+        end = pos + length
+        return chr(t), data[pos:end], start, end + 4 if sealed and end + 4 == sealed else end
     if n - pos < length + 4:
         raise Refused(start, "byte %d: the section is cut short" % start)
     payload = data[pos:pos + length]
@@ -315,10 +360,17 @@ def read_header(payload):
     c = Cursor(raw)
     h = {}
     version = c.varint()
-    if version not in (2, 3, 4):
+    if version not in (2, 3, 4, 5):
         raise ValueError("format version %d" % version)
     h["version"] = version
-    profile = c.string(32).decode("latin-1").lower()
+    if version >= 5:
+        # §19.1: the profile is a byte, its index in this list
+        code = c.byte()
+        if code > 2:
+            raise ValueError("unknown rule profile code %d" % code)
+        profile = ("kzv", "stbl", "aberto")[code]
+    else:
+        profile = c.string(32).decode("latin-1").lower()
     if profile not in PROFILES:
         raise ValueError("unknown rule profile")
     h["profile"] = profile
@@ -376,7 +428,15 @@ def read_header(payload):
     if fd >= n:
         raise ValueError("the first dealer is not a seat")
     h["first_dealer"] = fd
-    h["start"] = c.zigzag()
+    if version >= 5:
+        # §19.1: 0 unknown, else zigzag(t - 2026-01-01) + 1, and 0 has no other encoding
+        u = c.varint()
+        d = ((u - 1) >> 1) ^ -((u - 1) & 1) if u else 0
+        if u and d == -1767225600:
+            raise ValueError("a start time of 0 coded otherwise than as 0")
+        h["start"] = 1767225600 + d if u else 0
+    else:
+        h["start"] = c.zigzag()
     if not -62167219200 <= h["start"] <= 253402300799:
         raise ValueError("the start time is outside the years 0000 to 9999")
     nmeta = c.varint()
@@ -389,10 +449,10 @@ def read_header(payload):
         if dealing in (1, 2):
             value = c.take(32)
             k = c.byte()
-            if k > 4 or (version == 4 and k > n):
+            if k > 4 or (version >= 4 and k > n):
                 raise ValueError("%d player seeds" % k)
             h["player_seeds"] = [c.take(32) for _ in range(k)]
-            if version == 4 and any(a >= b for a, b in zip(h["player_seeds"], h["player_seeds"][1:])):
+            if version >= 4 and any(a >= b for a, b in zip(h["player_seeds"], h["player_seeds"][1:])):
                 raise ValueError("the players' seeds are not distinct and in ascending order")  # §18.1
             if dealing == 2:
                 h["seed"] = value
@@ -401,9 +461,9 @@ def read_header(payload):
                 h["commitment"] = value
         elif dealing != 0:
             raise ValueError("unknown dealing %d" % dealing)
-    if version == 4:
-        h["flags"] = c.varint()  # §18.1: bit 0, the log is signed
-        if h["flags"] & ~1:
+    if version >= 4:
+        h["flags"] = c.varint()  # §18.1: bit 0, the log is signed; §19.1: bit 1, salvaged
+        if h["flags"] & ~(3 if version >= 5 else 1):
             raise ValueError("unknown header flags %d" % h["flags"])
     if not c.at_end():
         raise ValueError("bytes after the metadata")
@@ -1023,20 +1083,24 @@ def events(data, info):
         raise Refused(0, "larger than 64 MiB")
     if len(data) < 8 or data[:8] != MAGIC:
         raise Refused(0, "byte 0: not a .brp match log (bad magic)")
-    sec = read_section(data, 8)
+    sealed = seal_end(data) if len(data) > 8 and data[8] == ord("Z") else 0
+    sec = read_section(data, 8, sealed)
     if sec is None:
         raise Refused(8, "byte 8: the log ends before its header")
     t, payload, off, pos = sec
-    if t != "H":
+    if t not in "HZ":
         raise Refused(off, "byte %d: the first section is not the header" % off)
     try:
         info.update(read_header(payload))
     except ValueError as e:
         raise Refused(off, "byte %d: header: %s" % (off, e))
+    if t == "Z" and info["version"] < 5:
+        raise Refused(off, "byte %d: a sealed header of version %d" % (off, info["version"]))
     yield "header", info
     n = info["players"]
     deal, dealer, ended = 0, 0, False
     decisions = claims = 0  # §10 items 34 and 35: refused at the section that passes the limit
+    claim_sum = [0, 0]  # §19.3: the deal claims read, added up
     track = model = None
     seed = info["seed"]  # §16.1: the compact form of a revealed log reveals it in the header
     if seed is not None:
@@ -1060,7 +1124,7 @@ def events(data, info):
             model = Model()  # one model for the whole match (§5.1)
 
     while True:
-        sec = read_section(data, pos)
+        sec = read_section(data, pos, sealed)
         if sec is None:
             return
         t, payload, off, pos = sec
@@ -1087,7 +1151,7 @@ def events(data, info):
                 take(sum(counts))
                 rc = RangeDecoder(payload[c.pos:])
                 for j, count in enumerate(counts):
-                    layout = derive(seed, info["player_seeds"], n, deal + 1, info if info["version"] == 4 else None)
+                    layout = derive(seed, info["player_seeds"], n, deal + 1, info if info["version"] >= 4 else None)
                     start_deal(layout)
                     last = j == k - 1
                     if last and count == 0 and not rc.done():
@@ -1113,21 +1177,20 @@ def events(data, info):
                 # §16.3: one or more claims
                 if not payload:
                     raise ValueError("malformed claim section")
-                whole, probe = 0, Cursor(payload)
+                whole, probe, psum = 0, Cursor(payload), list(claim_sum)
                 try:  # the claims counted first; a malformed one is refused where it is read
                     while not probe.at_end():
-                        probe.varint(), probe.zigzag(), probe.zigzag()
+                        read_claim(probe, info["version"], psum)
                         whole += 1
                 except ValueError:
                     pass
                 take(0, whole)
                 while not c.at_end():
-                    d, s0, s1 = c.varint(), c.zigzag(), c.zigzag()
-                    if d > MAX_DEALS or not all(-2**31 <= x < 2**31 for x in (s0, s1)):
-                        raise ValueError("malformed claim section")
+                    d, s0, s1 = read_claim(c, info["version"], claim_sum)
                     yield "claim", (d, s0, s1)
             elif t in "DA":
-                number = c.varint()
+                # §19.4: version 5 stores no number where only one is accepted
+                number = (deal + 1 if t == "D" else deal) if info["version"] >= 5 else c.varint()
                 if t == "D" and (number != deal + 1 or number > MAX_DEALS):
                     raise ValueError("deal section numbered %d after deal %d" % (number, deal))
                 if t == "A" and (deal == 0 or number != deal):
@@ -1164,10 +1227,23 @@ def events(data, info):
                 take(0, 1)
                 yield "claim", (d, s0, s1)
             elif t == "E":
-                flags = c.varint()
-                if not c.at_end() or flags > 1:
+                # §19.4: version 5's E has no flags; the header's bit 1 says the log was salvaged
+                flags = (info["flags"] >> 1) & 1 if info["version"] >= 5 else c.varint()
+                if (not c.at_end() and info["version"] < 5) or flags > 1:
                     raise ValueError("malformed end section")
                 ended = True
+                if not c.at_end():
+                    # §19.4: the claims after the last decision, as a C holds them, then the end
+                    whole, probe, psum = 0, Cursor(payload[c.pos:]), list(claim_sum)
+                    try:
+                        while not probe.at_end():
+                            read_claim(probe, info["version"], psum)
+                            whole += 1
+                    except ValueError:
+                        pass
+                    take(0, whole)
+                    while not c.at_end():
+                        yield "claim", read_claim(c, info["version"], claim_sum)
                 yield "end", flags
             elif t == "H":
                 raise ValueError("a second header section")
@@ -1204,9 +1280,13 @@ def signatures(data):
     status, key, fp, covered, pos = "unsigned", None, None, 0, 8
     if data[:8] != MAGIC:
         return status, key, fp, covered, len(data)
+    try:
+        sealed = seal_end(data) if len(data) > 8 and data[8] == ord("Z") else 0
+    except Refused:
+        return status, key, fp, covered, len(data)
     while True:
         try:
-            sec = read_section(data, pos)
+            sec = read_section(data, pos, sealed)
         except Refused:
             break
         if sec is None:
@@ -1282,6 +1362,8 @@ def header_text(h):
             lines.append('[CommitmentVersion "1"]')
         for ps in h["player_seeds"]:
             lines.append('[PlayerSeed "%s"]' % ps.hex())
+    if h["version"] in (2, 4):  # notation.md: an older version the text's import writes again
+        lines.append('[FormatVersion "%d"]' % h["version"])
     return "".join(line + "\n" for line in lines)
 
 
@@ -1452,7 +1534,7 @@ def log_terms(path, deal):
             break
     if info.get("commitment") is None or seed is None:
         raise ValueError("the log has no committed deal, or does not reveal its seed")
-    return seed, deal, info["players"], info["player_seeds"], info if info["version"] == 4 else None
+    return seed, deal, info["players"], info["player_seeds"], info if info["version"] >= 4 else None
 
 
 def print_deal(terms, out):

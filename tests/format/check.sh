@@ -7,7 +7,9 @@
 # without 'end' (an unclosed log), and matches simulated by `brp simulate`
 # for each profile and table size (several deals, claims, random bots),
 # the logs of tests/format/legacy/ (headers of 31 pairs, docs/format.md section 4),
-# and committed ones (format version 4; samples/committed-4p.brp is version 3): revealed compact logs, with and without
+# the shipped samples of format versions 2 to 5, simulated logs in version 5 (sim-*, below, with their
+# claims in E),
+# and committed ones (format version 5; samples/committed-4p.brp is version 3): revealed compact logs, with and without
 # player seeds, and a growing log cut before its reveal, then with an R section;
 # then signed ones: simulated with -k (a committed one too), signed twice, a
 # section appended after the signature (partial; after E, so malformed), a signed
@@ -66,32 +68,45 @@ import sys, zlib
 data = open(sys.argv[1], "rb").read()
 extra = b"x" + bytes([5]) + b"later"
 open(sys.argv[2] + "/sigonly/signed-partial.brp", "wb").write(data + extra + zlib.crc32(extra).to_bytes(4, "little"))
-# a byte of the first deal's stream changed, its CRC recomputed: the signature no longer verifies
+# a byte of the first deal's stream changed, its CRC recomputed (a sealed log's, format.md 19.5, after
+# E): the signature no longer verifies
 d = bytearray(data)
-pos = 8
-while chr(d[pos]) != "D":
+sealed = d[8] == ord("Z")
+
+
+def frame(pos):
     p, n, sh = pos + 1, 0, 0
     while True:
         n |= (d[p] & 0x7F) << sh
         sh += 7
         p += 1
         if not d[p - 1] & 0x80:
-            break
-    pos = p + n + 4
-p, n, sh = pos + 1, 0, 0
-while True:
-    n |= (d[p] & 0x7F) << sh
-    sh += 7
-    p += 1
-    if not d[p - 1] & 0x80:
-        break
+            return p, n
+
+
+pos = 8
+while chr(d[pos]) != "D":
+    p, n = frame(pos)
+    pos = p + n + (0 if sealed else 4)
+p, n = frame(pos)
 d[p + n - 5] ^= 0x01
-d[p + n : p + n + 4] = zlib.crc32(bytes(d[pos : p + n])).to_bytes(4, "little")
+if sealed:
+    while chr(d[pos]) != "E":
+        p, n = frame(pos)
+        pos = p + n
+    p, n = frame(pos)
+    d[p + n : p + n + 4] = zlib.crc32(bytes(d[: p + n])).to_bytes(4, "little")
+else:
+    d[p + n : p + n + 4] = zlib.crc32(bytes(d[pos : p + n])).to_bytes(4, "little")
 open(sys.argv[2] + "/sigonly/signed-invalid.brp", "wb").write(bytes(d))
 PYEOF
 
 failed=0 n=0
 cp "$src"/tests/format/legacy/*.brp "$work/"
+# the shipped samples of every version: 2 (a match dealt freely), 3, 4 and 5 (docs/format.md 19)
+for v in stbl-2p stbl-4p kzv-4p aberto-4p committed-4p committed-v4-4p stbl-2p-v5 committed-v5-4p; do
+	cp "$src/samples/$v.brp" "$work/sample-$v.brp"
+done
 for f in "$work"/*.brp "$work"/sim-*/*.brp "$work"/sigonly/*.brp; do
 	"$py" "$dec" --signatures "$f" > "$f.py.sig"
 	"$brp" verify --json "$f" |

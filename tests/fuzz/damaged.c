@@ -17,7 +17,9 @@
  *      - for a cut between sections: what a recording stopped there is, never
  *        malformed, and ok (or mismatch) only when every decision of the
  *        original is still there (only claims or the end section were cut:
- *        docs/security.md says why the log cannot tell).
+ *        docs/security.md says why the log cannot tell); a sealed log
+ *        (format.md 19.5) has no boundary before its checksum, after E, so
+ *        every cut of it before there is malformed, at byte 8.
  * 2. Crafted logs whose length and count fields claim absurd sizes, and a
  *    header that inflates without bound, are refused, quickly, and without a
  *    large allocation: malloc, calloc and realloc are wrapped at link time
@@ -127,16 +129,22 @@ static uint8_t *slurp(const char *path, size_t *len)
 	return buf;
 }
 
-/* Marks in bound[] each offset where a whole section ends (the frame only; 8 after the magic). */
+/*
+ * Marks in bound[] each offset where a whole section ends (the frame only; 8
+ * after the magic). A sealed log (format.md 19.5) has no such offset before
+ * its one checksum, after E: a cut before it loses the checksum, malformed.
+ */
 static void section_bounds(const uint8_t *p, size_t n, uint8_t *bound)
 {
 	size_t pos = 8;
+	int sealed = n > 8 && p[8] == 'Z';
 
 	memset(bound, 0, n + 1);
 	if (n < 8)
 		return;
 	bound[8] = 1;
 	while (pos < n) {
+		uint8_t type = p[pos];
 		uint64_t len = 0;
 		int shift = 0;
 		pos++;
@@ -150,6 +158,11 @@ static void section_bounds(const uint8_t *p, size_t n, uint8_t *bound)
 		}
 		if (len > n - pos || n - pos - len < 4)
 			return;
+		if (sealed && type != 'E') {
+			pos += len;
+			continue;
+		}
+		sealed = 0;
 		pos += len + 4;
 		bound[pos] = 1;
 	}

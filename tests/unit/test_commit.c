@@ -202,7 +202,7 @@ static void test_recorded(void **state)
 		committed_info(&c, nps ? 2 : 4, nps, NULL);
 		record(path, &c, 1, 1, 100, 0);
 		assert_int_equal(rpl_reader_open(&rd, path), 0);
-		assert_int_equal(rpl_reader_format_version(rd), protocol == RPL_COMMIT_V1 ? 3 : 4);
+		assert_int_equal(rpl_reader_format_version(rd), protocol == RPL_COMMIT_V1 ? 3 : 5);
 		assert_int_equal(rpl_reader_info(rd)->commit_version, protocol);
 		assert_non_null(rpl_reader_info(rd)->commitment);
 		assert_memory_equal(rpl_reader_info(rd)->commitment, c.commitment, 32);
@@ -377,6 +377,38 @@ static void test_growing(void **state)
  * 32 bytes after the dealing byte 2) and mend the header's CRC, so that only
  * the content changes; whatever follows (a signature) is kept as it was.
  */
+/* The frame at pos: its payload's offset in *pay, its length returned. */
+static size_t frame_len(const unsigned char *d, size_t pos, size_t *pay)
+{
+	size_t len = 0, shift = 0, q = pos + 1;
+	for (;;) {
+		len |= (size_t)(d[q] & 0x7f) << shift;
+		shift += 7;
+		if (!(d[q++] & 0x80))
+			break;
+	}
+	*pay = q;
+	return len;
+}
+
+/* A sealed log's checksum (format.md 19.5, after E) computed again; the offset just past it. */
+static size_t reseal(unsigned char *d)
+{
+	size_t pos = 8, pay;
+	uLong crc;
+	for (;;) {
+		size_t len = frame_len(d, pos, &pay);
+		char t = (char)d[pos];
+		pos = pay + len;
+		if (t == 'E')
+			break;
+	}
+	crc = crc32(0L, d, (uInt)pos);
+	for (int i = 0; i < 4; i++)
+		d[pos + i] = (unsigned char)(crc >> (8 * i));
+	return pos + 4;
+}
+
 static void flip_seed(const char *path)
 {
 	size_t n;
@@ -385,16 +417,20 @@ static void flip_seed(const char *path)
 	size_t pay = d[9] & 0x80 ? 11 : 10, end = pay + hlen, pos = 0;
 	uLong crc;
 
-	assert_int_equal(d[8], 'H');
-	assert_int_equal(d[pay], 0); /* raw */
+	assert_true(d[8] == 'H' || d[8] == 'Z'); /* Z: sealed, the log's one checksum mended (format.md 19.5) */
+	assert_int_equal(d[pay], 0);             /* raw */
 	for (size_t i = pay; i + 33 < end; i++)
 		if (d[i] == 2 && memcmp(d + i + 1, seed_a, 32) == 0)
 			pos = i + 1;
 	assert_true(pos > 0);
 	d[pos + 7] ^= 0x40;
-	crc = crc32(0L, d + 8, (uInt)(end - 8));
-	for (int i = 0; i < 4; i++)
-		d[end + i] = (unsigned char)(crc >> (8 * i));
+	if (d[8] == 'Z') {
+		reseal(d);
+	} else {
+		crc = crc32(0L, d + 8, (uInt)(end - 8));
+		for (int i = 0; i < 4; i++)
+			d[end + i] = (unsigned char)(crc >> (8 * i));
+	}
 	tl_write_file(path, d, n);
 	free(d);
 }
@@ -464,11 +500,12 @@ static void test_header(void **state)
 	}
 	rpl_reader_free(rd);
 	rd = NULL;
-	/* the header of the default rules has no pair: "stbl", revision 1, 0 pairs */
+	/* the header of the default rules has no pair: "stbl" (version 5: its code 1), revision 1, 0 pairs */
 	{
-		const unsigned char head[] = {
-			0x00, protocol == RPL_COMMIT_V1 ? 0x03 : 0x04, 0x04, 's', 't', 'b', 'l', 0x01, 0x00, 0x04
-		};
+		const unsigned char head3[] = { 0x00, 0x03, 0x04, 's', 't', 'b', 'l', 0x01, 0x00, 0x04 },
+							head5[] = { 0x00, 0x05, 0x01, 0x01, 0x00, 0x04 };
+		const unsigned char *head = protocol == RPL_COMMIT_V1 ? head3 : head5;
+		size_t headlen = protocol == RPL_COMMIT_V1 ? sizeof(head3) : sizeof(head5);
 		unsigned char *d0;
 		size_t m, pay;
 		rpl_rules_free(c.rules);
@@ -476,7 +513,7 @@ static void test_header(void **state)
 		record(path, &c, 1, 1, 1, 0);
 		d0 = tl_read_file(path, &m);
 		pay = d0[9] & 0x80 ? 11 : 10;
-		assert_memory_equal(d0 + pay, head, sizeof(head));
+		assert_memory_equal(d0 + pay, head, headlen);
 		assert_true(n2 > m); /* the two overrides cost bytes; the defaults none */
 		assert_int_equal(n0, m);
 		free(d0);
@@ -558,7 +595,7 @@ static void test_header_gained_value(void **state)
 		rpl_recorder *rec = NULL;
 		rpl_reader *rd = NULL;
 		const uint8_t *d;
-		size_t n, pay;
+		size_t n, pay, at;
 		int v = -1;
 
 		committed_info_of(&c, "aberto", 4, 0, overrides[k]);
@@ -567,14 +604,19 @@ static void test_header_gained_value(void **state)
 		assert_int_equal(rpl_recorder_log(&d, &n, rec), 0);
 		pay = d[9] & 0x80 ? 11 : 10;
 		assert_true(n > pay + 9 + sizeof(pair));
-		assert_memory_equal(d + pay + 2,
-		                    "\x06"
-		                    "aberto",
-		                    7);
-		if (k == 0)
-			assert_memory_equal(d + pay + 9, pair, sizeof(pair));
+		/* version 3 names the profile, version 5 gives its code (2: aberto) */
+		at = protocol == RPL_COMMIT_V1 ? pay + 9 : pay + 3;
+		if (protocol == RPL_COMMIT_V1)
+			assert_memory_equal(d + pay + 2,
+			                    "\x06"
+			                    "aberto",
+			                    7);
 		else
-			assert_memory_equal(d + pay + 9, none, sizeof(none));
+			assert_int_equal(d[pay + 2], 2);
+		if (k == 0)
+			assert_memory_equal(d + at, pair, sizeof(pair));
+		else
+			assert_memory_equal(d + at, none, sizeof(none));
 		assert_int_equal(rpl_reader_open_memory(&rd, d, n), 0);
 		rpl_rules_get_id(rpl_reader_info(rd)->rules, RPL_P_ONE_CARD_PILE_NO_RETURN, &v);
 		assert_int_equal(v, k == 0 ? RPL_NO_RETURN_FACE : RPL_NO_RETURN_CARD);
@@ -638,7 +680,8 @@ static void test_long_deal(void **state)
 			sections[1]++;
 		else if (d[pos] == 'E')
 			sections[2]++;
-		pos = q + len + 4;
+		/* sealed (format.md 19.5): one checksum, after E */
+		pos = q + len + (d[8] != 'Z' || d[pos] == 'E' ? 4 : 0);
 	}
 	assert_int_equal(pos, n);
 	assert_int_equal(sections[0], 1);
@@ -865,7 +908,8 @@ static void test_claims_order(void **state)
 static void test_claims_limit(void **state)
 {
 	const char *path = tl_tmp_path("claims-limit.brp");
-	const unsigned char two[] = { 0x01, 0x02, 0x04, 0x00, 0x00, 0x00 }, *one = two;
+	/* version 5 (format.md 19.3): deal 1 (tag 2), scores 1 and 2; each claim 3 bytes */
+	const unsigned char two[] = { 0x02, 0x02, 0x04, 0x02, 0x02, 0x04 }, *one = two;
 	struct committed c;
 	rpl_recorder *rec = NULL;
 	rpl_reader *rd = NULL;

@@ -310,8 +310,27 @@ static void planted(void **state)
 	assert_victim(at("imported.brp.part~"));
 	assert_victim(at("imported.brp.part~.tmp~"));
 	assert_log(at("imported.brp"));
-	/* the salvage of a cut log */
-	text = tl_read_file(at("imported.brp"), &n);
+	/* the salvage of a cut log: a growing one (a sealed compact log cut is refused whole, format.md 19.5) */
+	{
+		rpl_rules *r = tl_rules("stbl", NULL);
+		rpl_match_info info;
+		rpl_recorder *rec = NULL;
+		rpl_layout lay;
+		rpl_rng rng;
+		memset(&info, 0, sizeof(info));
+		info.rules = r;
+		info.nplayers = 2;
+		info.players[0] = "a";
+		info.players[1] = "b";
+		rpl_rng_seed(&rng, 7);
+		rpl_layout_shuffle(&lay, 2, &rng);
+		assert_int_equal(rpl_recorder_open(&rec, at("growing.brp"), &info, 0), 0);
+		assert_int_equal(rpl_recorder_deal(rec, &lay), 0);
+		assert_int_equal(rpl_recorder_flush(rec), 0);
+		text = tl_read_file(at("growing.brp"), &n);
+		rpl_recorder_free(rec);
+		rpl_rules_free(r);
+	}
 	tl_write_file(at("cut.brp"), text, n - 3);
 	free(text);
 	assert_int_equal(symlink("victim", at("salvaged.brp.part~")), 0);

@@ -24,8 +24,10 @@
  *                  a log at them and refuses the section that passes them
  */
 #include "testlib.h"
+#include "log/recorder_impl.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,6 +131,7 @@ struct sec {
 static size_t sections(const unsigned char *d, size_t n, struct sec *s, size_t cap)
 {
 	size_t p = 8, k = 0;
+	int sealed_past = 0;
 
 	assert_memory_equal(d,
 	                    "\x89"
@@ -149,7 +152,10 @@ static size_t sections(const unsigned char *d, size_t n, struct sec *s, size_t c
 		}
 		s[k].payload = p;
 		s[k].len = (size_t)len;
-		p += (size_t)len + 4;
+		/* a sealed log (its header Z, format.md 19.5): no checksum but the one after E */
+		p += (size_t)len + (d[8] != 'Z' || s[k].type == 'E' || sealed_past ? 4 : 0);
+		if (s[k].type == 'E')
+			sealed_past = 1;
 		s[k].end = p;
 		assert_true(p <= n);
 		k++;
@@ -161,6 +167,13 @@ static size_t sections(const unsigned char *d, size_t n, struct sec *s, size_t c
 static void put_range(struct bytes *b, const unsigned char *d, size_t from, size_t to)
 {
 	put(b, d + from, to - from);
+}
+
+/* The magic and the header h of d, framed as H with its CRC (a sealed log's Z unsealed). */
+static void put_head(struct bytes *b, const unsigned char *d, const struct sec *h)
+{
+	put(b, d, 8);
+	put_section(b, 'H', d + h->payload, h->len);
 }
 
 /* ---- recording matches --------------------------------------------------- */
@@ -361,6 +374,31 @@ static void play(rpl_recorder *rec, const char *path, struct expect *x, uint64_t
 	rpl_bot_free(bot);
 }
 
+/*
+ * The format version record_match and open_rec write: 0 for the newest (5),
+ * or 2, as a text with [FormatVersion "2"] is imported (rpl__recorder_open_fd),
+ * for the tests whose crafted bytes are a version-2 log's.
+ */
+static int log_version;
+static int lent_fd = -1;
+
+static int open_rec(rpl_recorder **rec, const char *path, const rpl_match_info *info)
+{
+	if (!log_version)
+		return rpl_recorder_open(rec, path, info, 0);
+	lent_fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	assert_true(lent_fd >= 0);
+	return rpl__recorder_open_fd(rec, lent_fd, info, 0, NULL, log_version);
+}
+
+static void free_rec(rpl_recorder *rec)
+{
+	rpl_recorder_free(rec);
+	if (lent_fd >= 0)
+		close(lent_fd);
+	lent_fd = -1;
+}
+
 /* Record a match of bots into path, with the match claim when it is over, and close it; x gets its events. */
 static void record_match(const char *path, const char *profile, const char *overrides, int nplayers, uint64_t seed,
                          int max, struct expect *x)
@@ -371,7 +409,7 @@ static void record_match(const char *path, const char *profile, const char *over
 
 	x->n = 0;
 	fill_info(&info, rules, nplayers);
-	assert_int_equal(rpl_recorder_open(&rec, path, &info, 0), 0);
+	assert_int_equal(open_rec(&rec, path, &info), 0);
 	play(rec, path, x, seed, max, 0);
 	if (rpl_game_phase(rpl_recorder_game(rec)) == RPL_PHASE_MATCH_OVER) {
 		rpl_event ev;
@@ -383,7 +421,7 @@ static void record_match(const char *path, const char *profile, const char *over
 		expect_push(x, &ev);
 	}
 	assert_int_equal(rpl_recorder_close(rec), 0);
-	rpl_recorder_free(rec);
+	free_rec(rec);
 	rpl_rules_free(rules);
 }
 
@@ -392,7 +430,7 @@ static void check_info(const rpl_reader *rd, const char *profile, int nplayers)
 	const rpl_match_info *in = rpl_reader_info(rd);
 
 	assert_non_null(in);
-	assert_int_equal(rpl_reader_format_version(rd), 2);
+	assert_int_equal(rpl_reader_format_version(rd), log_version ? log_version : 5);
 	assert_string_equal(rpl_rules_profile(in->rules), profile);
 	assert_int_equal(in->nplayers, nplayers);
 	for (int s = 0; s < nplayers; s++) {
@@ -424,12 +462,16 @@ static void test_round_trip(void **state)
 	};
 
 	(void)state;
-	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+	/* the newest version, then version 2 written again (a text's [FormatVersion "2"]) */
+	for (size_t k = 0; k < 2 * sizeof(cases) / sizeof(cases[0]); k++) {
+		size_t c = k % (sizeof(cases) / sizeof(cases[0]));
 		rpl_reader *rd = NULL;
 		const rpl_match_info *in;
 		unsigned char *data;
 		size_t len;
 		int v = 0;
+
+		log_version = k < sizeof(cases) / sizeof(cases[0]) ? 0 : 2;
 
 		record_match(path, cases[c].profile, cases[c].overrides, cases[c].nplayers, 100 + c, 1 << 30, &x);
 		assert_int_equal(rpl_reader_open(&rd, path), 0);
@@ -462,6 +504,7 @@ static void test_round_trip(void **state)
 		rpl_reader_free(rd);
 		free(data);
 	}
+	log_version = 0;
 	unlink(path);
 }
 
@@ -693,7 +736,9 @@ static unsigned char *base_log(size_t *len, struct sec *s, size_t *ns)
 	const char *path = tl_tmp_path("base.brp");
 	unsigned char *d;
 
+	log_version = 2; /* the crafted bytes below are a version-2 log's */
 	record_match(path, "stbl", "target=0", 2, 5, 1 << 30, &x);
+	log_version = 0;
 	d = read_all(path, len);
 	unlink(path);
 	*ns = sections(d, *len, s, 16);
@@ -759,6 +804,279 @@ static void refused_at(const struct bytes *b, int err, uint64_t offset, const ch
 }
 #define assert_refused_bytes(b, err, offset, word) refused_at((b), (err), (offset), (word), __FILE__, __LINE__)
 
+/* ---- version 5: the profile's code, and claims coded against the deals' ---- */
+
+static void put_zigzag(struct bytes *b, int64_t v)
+{
+	put_varint(b, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+}
+
+/*
+ * A match claim equal to the deal claims before it added up is the byte 01
+ * (docs/format.md 19.3); any other claim is stored whole, tagged deal << 1;
+ * the claims after the last decision go into E, after its flags (19.4).
+ * What each claim reads back as, and the three
+ * codings a reader refuses: a deal claim tagged as added up, a match total
+ * stored whole that the one byte would say, the one byte where the sum is no
+ * claim's (past the 32-bit range). And the header: the profile as a byte.
+ */
+static void test_claims_v5(void **state)
+{
+	static struct expect x;
+	const char *path = tl_tmp_path("claims5.brp");
+	rpl_rules *rules = tl_rules("aberto", "target=0");
+	rpl_match_info info;
+	rpl_recorder *rec = NULL;
+	rpl_reader *rd = NULL;
+	static const struct {
+		int deal;
+		int32_t score[2];
+	} claims[] = {
+		{ 1, { 100, 50 } },      { 2, { 30, 70 } }, { 0, { 130, 120 } }, /* the sum: one byte */
+		{ 0, { 131, 120 } },                                             /* not the sum: whole */
+		{ 1, { INT32_MAX, 0 } }, { 0, { 0, 0 } },                        /* the sum is past 32 bits */
+	};
+	struct bytes want = { NULL, 0 }, b = { NULL, 0 };
+	struct sec s[16];
+	size_t len, ns;
+	unsigned char *d;
+
+	(void)state;
+	x.n = 0;
+	fill_info(&info, rules, 2);
+	assert_int_equal(rpl_recorder_open(&rec, path, &info, RPL_RECORD_UNCHECKED), 0);
+	for (size_t i = 0; i < sizeof(claims) / sizeof(claims[0]); i++) {
+		rpl_event ev;
+		memset(&ev, 0, sizeof(ev));
+		ev.kind = RPL_EV_CLAIM;
+		ev.deal = claims[i].deal;
+		ev.score[0] = claims[i].score[0];
+		ev.score[1] = claims[i].score[1];
+		assert_int_equal(rpl_recorder_claim(rec, ev.deal, ev.score), 0);
+		expect_push(&x, &ev);
+		if (i == 2) {
+			put_varint(&want, 1);
+			continue;
+		}
+		put_varint(&want, (uint64_t)claims[i].deal << 1);
+		put_zigzag(&want, claims[i].score[0]);
+		put_zigzag(&want, claims[i].score[1]);
+	}
+	assert_int_equal(rpl_recorder_close(rec), 0);
+	rpl_recorder_free(rec);
+	assert_int_equal(rpl_reader_open(&rd, path), 0);
+	assert_int_equal(rpl_reader_format_version(rd), 5);
+	read_back(rd, &x, 1);
+	rpl_reader_free(rd);
+
+	d = read_all(path, &len);
+	ns = sections(d, len, s, 16);
+	assert_int_equal(ns, 2); /* H (sealed: Z), and E: the claims after the last decision, all of them */
+	assert_int_equal(s[0].type, 'Z');
+	/* raw, version 5, the profile aberto as its code 2, revision 1, two pairs: target 0, then id 22 */
+	assert_memory_equal(d + s[0].payload, "\x00\x05\x02\x01\x02\x03\x00\x16", 8);
+	assert_int_equal(s[1].type, 'E');
+	assert_int_equal(s[1].len, want.n);
+	assert_memory_equal(d + s[1].payload, want.p, want.n);
+	assert_int_equal(s[1].end, len); /* the log's checksum, and nothing after it */
+
+	/* refused: a C (or E) whose claims are not in their one coding, at that section */
+	{
+		static const unsigned char deal_added[] = { 0x03 },           /* deal 1 "added up" */
+				whole_sum[] = { 0x02, 0x0a, 0x14, 0x00, 0x0a, 0x14 }, /* deal 1 (5, 10), the match (5, 10) whole */
+				past[] = { 0x02, 0xfe, 0xff, 0xff, 0xff, 0x0f, 0x00, 0x04, 0x02, 0x00, 0x01 };
+		const struct {
+			const unsigned char *p;
+			size_t n;
+		} bad[] = { { deal_added, sizeof(deal_added) }, { whole_sum, sizeof(whole_sum) }, { past, sizeof(past) } };
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			/* the header unsealed (H, with its CRC: 4 bytes more), every section with its CRC */
+			b.n = 0;
+			put_head(&b, d, &s[0]);
+			put_section(&b, 'C', bad[i].p, bad[i].n);
+			put_section(&b, 'E', "", 0);
+			assert_refused_bytes(&b, RPL_ECORRUPT, s[1].off + 4, "claim");
+			b.n = 0;
+			put_head(&b, d, &s[0]);
+			put_section(&b, 'E', bad[i].p, bad[i].n);
+			assert_refused_bytes(&b, RPL_ECORRUPT, s[1].off + 4, "claim");
+		}
+		/* and the same bytes whole are right: deal 1 (5, 10), the match (6, 10), then the end */
+		{
+			static const unsigned char ok[] = { 0x02, 0x0a, 0x14, 0x00, 0x0c, 0x14 };
+			int events;
+			uint64_t off;
+			char msg[256];
+			b.n = 0;
+			put_head(&b, d, &s[0]);
+			put_section(&b, 'C', ok, sizeof(ok));
+			put_section(&b, 'E', "", 0);
+			assert_int_equal(read_bytes(b.p, b.n, &off, msg, sizeof(msg), &events), 0);
+			assert_int_equal(events, 3); /* two claims and the end */
+		}
+	}
+	/* version 2 has no claim in its end section */
+	{
+		struct sec s2[16];
+		unsigned char *d2;
+		size_t len2;
+		log_version = 2;
+		record_match(path, "stbl", "target=0", 2, 5, 1 << 30, &x);
+		log_version = 0;
+		d2 = read_all(path, &len2);
+		ns = sections(d2, len2, s2, 16);
+		assert_int_equal(s2[ns - 1].type, 'E');
+		b.n = 0;
+		put_range(&b, d2, 0, s2[ns - 1].off);
+		put_section(&b, 'E', "\x00\x02\x00\x00", 4);
+		assert_refused_bytes(&b, RPL_ECORRUPT, s2[ns - 1].off, "end section");
+		free(d2);
+	}
+	/* refused: a profile code this reader does not know (unsupported) */
+	{
+		unsigned char *h = malloc(s[0].len);
+		assert_non_null(h);
+		memcpy(h, d + s[0].payload, s[0].len);
+		h[2] = 3;
+		b.n = 0;
+		put(&b, d, 8);
+		put_section(&b, 'H', h, s[0].len);
+		put_section(&b, 'E', d + s[1].payload, s[1].len);
+		assert_refused_bytes(&b, RPL_EUNSUPPORTED, 8, "profile");
+		free(h);
+	}
+	free(b.p);
+	free(want.p);
+	free(d);
+	rpl_rules_free(rules);
+	unlink(path);
+}
+
+/*
+ * Version 5's compact form is sealed (format.md 19.5): no checksum in its
+ * sections up to E, one CRC-32 of every byte before it after E. Any byte
+ * changed, or the log cut anywhere, is refused at the open, at byte 8; the
+ * same sections unsealed (H, a CRC each) read as the same match; a version-4
+ * header cannot be sealed; no D or A holds a deal number; the recovered flag
+ * is the header's.
+ */
+static void test_sealed(void **state)
+{
+	static struct expect x;
+	const char *path = tl_tmp_path("sealed.brp");
+	struct sec s[16];
+	struct bytes b = { NULL, 0 };
+	size_t len, ns;
+	unsigned char *d;
+	uint64_t off;
+	char msg[256];
+	int events, whole;
+
+	(void)state;
+	record_match(path, "stbl", "target=0", 2, 5, 1 << 30, &x);
+	d = read_all(path, &len);
+	ns = sections(d, len, s, 16);
+	assert_int_equal(s[0].type, 'Z');
+	assert_int_equal(s[ns - 1].type, 'E');
+	assert_int_equal(s[ns - 1].end, len);
+	assert_int_equal(s[1].type, 'D');
+	assert_int_equal(read_bytes(d, len, &off, msg, sizeof(msg), &whole), 0);
+	/* the count first: a D of version 5 holds no deal number */
+	{
+		size_t p = s[1].payload;
+		uint64_t count = 0;
+		int shift = 0;
+		do {
+			count |= (uint64_t)(d[p] & 0x7F) << shift;
+			shift += 7;
+		} while (d[p++] & 0x80);
+		assert_true(count > 0 && (int)count + 3 < whole); /* header, deal, the decisions, claims, end */
+	}
+	/* every byte after the magic flipped, one at a time: refused at the open, at byte 8 */
+	for (size_t i = 8; i < len; i++) {
+		rpl_reader *rd = NULL;
+		d[i] ^= 0x04;
+		assert_int_equal(rpl_reader_open_memory(&rd, d, len), RPL_ECORRUPT);
+		assert_true(rpl_reader_offset(rd) == 8 || i < 10); /* the type and length of Z itself: byte 8 too */
+		rpl_reader_free(rd);
+		d[i] ^= 0x04;
+	}
+	/* cut anywhere: refused */
+	for (size_t n = 9; n < len; n++) {
+		rpl_reader *rd = NULL;
+		assert_int_equal(rpl_reader_open_memory(&rd, d, n), RPL_ECORRUPT);
+		rpl_reader_free(rd);
+	}
+	b.n = 0;
+	put(&b, d, len - 1);
+	assert_refused_bytes(&b, RPL_ECORRUPT, 8, "cut short");
+	/* the same sections unsealed: the same events */
+	b.n = 0;
+	put_head(&b, d, &s[0]);
+	for (size_t i = 1; i < ns; i++)
+		put_section(&b, s[i].type, d + s[i].payload, s[i].len);
+	assert_int_equal(read_bytes(b.p, b.n, &off, msg, sizeof(msg), &events), 0);
+	assert_int_equal(events, whole);
+	/* the header's flags, its last byte: recovered (2) is version 5's; 4 is unknown */
+	{
+		unsigned char *h = malloc(s[0].len);
+		rpl_reader *rd = NULL;
+		rpl_event ev;
+		int got, recovered = -1;
+		assert_non_null(h);
+		memcpy(h, d + s[0].payload, s[0].len);
+		assert_int_equal(h[s[0].len - 1], 0);
+		h[s[0].len - 1] = 2;
+		b.n = 0;
+		put(&b, d, 8);
+		put_section(&b, 'H', h, s[0].len);
+		for (size_t i = 1; i < ns; i++)
+			put_section(&b, s[i].type, d + s[i].payload, s[i].len);
+		assert_int_equal(rpl_reader_open_memory(&rd, b.p, b.n), 0);
+		assert_int_equal(rpl_reader_flags(rd), 0); /* only RPL_LOG_SIGNED is public */
+		while ((got = rpl_reader_next(rd, &ev)) == 1)
+			if (ev.kind == RPL_EV_END)
+				recovered = ev.recovered;
+		assert_int_equal(got, 0);
+		assert_int_equal(recovered, 1);
+		rpl_reader_free(rd);
+		h[s[0].len - 1] = 4;
+		b.n = 0;
+		put(&b, d, 8);
+		put_section(&b, 'H', h, s[0].len);
+		assert_refused_bytes(&b, RPL_EUNSUPPORTED, 8, "flags");
+		free(h);
+	}
+	free(d);
+	/* a version-4 log's header sealed: refused */
+	log_version = 4;
+	record_match(path, "stbl", "target=0", 2, 5, 1 << 30, &x);
+	log_version = 0;
+	d = read_all(path, &len);
+	ns = sections(d, len, s, 16);
+	assert_int_equal(s[0].type, 'H');
+	b.n = 0;
+	put(&b, d, 8);
+	put_byte(&b, 'Z');
+	put_varint(&b, s[0].len);
+	put(&b, d + s[0].payload, s[0].len);
+	for (size_t i = 1; i < ns; i++) {
+		put_byte(&b, (unsigned char)s[i].type);
+		put_varint(&b, s[i].len);
+		put(&b, d + s[i].payload, s[i].len);
+	}
+	{
+		uLong crc = crc32(crc32(0L, Z_NULL, 0), b.p, (uInt)b.n);
+		unsigned char le[4] = { (unsigned char)crc, (unsigned char)(crc >> 8), (unsigned char)(crc >> 16),
+			                    (unsigned char)(crc >> 24) };
+		put(&b, le, 4);
+	}
+	assert_refused_bytes(&b, RPL_ECORRUPT, 8, "sealed header of version 4");
+	free(d);
+	free(b.p);
+	unlink(path);
+}
+
 static void test_reader_refusals(void **state)
 {
 	struct sec s[16];
@@ -810,9 +1128,9 @@ static void test_reader_refusals(void **state)
 	/* a header of a newer version, or in an unknown encoding: unsupported */
 	{
 		struct bytes b = { NULL, 0 };
-		unsigned char v5[] = { 0x00, 0x05, 0x00 }, enc[] = { 0x07, 0x01 };
+		unsigned char v6[] = { 0x00, 0x06, 0x00 }, enc[] = { 0x07, 0x01 };
 		put(&b, d, 8);
-		put_section(&b, 'H', v5, sizeof(v5));
+		put_section(&b, 'H', v6, sizeof(v6));
 		assert_refused_bytes(&b, RPL_EUNSUPPORTED, 8, "version");
 		b.n = 8;
 		put_section(&b, 'H', enc, sizeof(enc));
@@ -1258,7 +1576,9 @@ static void test_header_31_pairs(void **state)
 
 	(void)state;
 	fill_info(&info, rules, 2);
-	assert_int_equal(rpl_recorder_open(&rec, path, &info, 0), 0);
+	log_version = 2; /* a header of version 2, cut to 31 pairs below */
+	assert_int_equal(open_rec(&rec, path, &info), 0);
+	log_version = 0;
 	tl_layout(&L, 2, .hand = { "3c 4c 5c 6c 7c 8c 9c 5h 6h 7h 8h", "3c 6c 9c Qc Ad 4d 7d 10d 8h Kh 5s" });
 	assert_int_equal(rpl_recorder_deal(rec, &L), 0);
 	for (int draws = 1; draws <= 75; draws++) {
@@ -1279,7 +1599,7 @@ static void test_header_31_pairs(void **state)
 	}
 	assert_int_equal(rpl_game_phase(rpl_recorder_game(rec)), RPL_PHASE_MATCH_OVER); /* STBL: one deal */
 	assert_int_equal(rpl_recorder_close(rec), 0);
-	rpl_recorder_free(rec);
+	free_rec(rec);
 	rpl_rules_free(rules);
 
 	assert_int_equal(rpl_verify_file(path, NULL, &now), 0);
@@ -1379,7 +1699,7 @@ static int count_sections(const char *path, char type)
 {
 	size_t n, pos = 8;
 	unsigned char *b = read_all(path, &n);
-	int k = 0;
+	int k = 0, past = 0;
 
 	while (pos < n) {
 		uint64_t len = 0;
@@ -1390,7 +1710,9 @@ static int count_sections(const char *path, char type)
 			shift += 7;
 		}
 		len |= (uint64_t)b[pos++] << shift;
-		pos += len + 4;
+		/* a sealed log (format.md 19.5): one checksum, after E */
+		pos += len + (b[8] != 'Z' || t == 'E' || past ? 4 : 0);
+		past |= t == 'E';
 		k += t == type;
 	}
 	free(b);
@@ -1670,7 +1992,9 @@ static void test_start_time_range(void **state)
 		rpl_reader *rd = NULL;
 		unsigned char *d, at[10], over[10];
 		size_t n, k = 0, m = 0, pos;
-		uint64_t z = ((uint64_t)good[i] << 1) ^ (uint64_t)(good[i] >> 63), zo;
+		/* version 5 (format.md 19.1): zigzag of the seconds from 2026-01-01, plus 1 */
+		int64_t rel = good[i] - 1767225600LL;
+		uint64_t z = (((uint64_t)rel << 1) ^ (uint64_t)(rel >> 63)) + 1, zo;
 		struct bytes b = { NULL, 0 };
 
 		info.start_time = good[i];
@@ -1694,7 +2018,7 @@ static void test_start_time_range(void **state)
 		}
 		assert_int_equal(k, m);
 		d = read_all(path, &n);
-		/* the header: 'H', a one- or two-byte length, the raw payload, the CRC */
+		/* the header: 'Z' (sealed), a one- or two-byte length, the raw payload */
 		pos = d[9] & 0x80 ? 11 : 10;
 		{
 			size_t plen = d[9] & 0x80 ? (size_t)(d[9] & 0x7F) | (size_t)d[10] << 7 : d[9];
@@ -1711,6 +2035,46 @@ static void test_start_time_range(void **state)
 		free(b.p);
 		free(d);
 	}
+	/* version 5: the time 1 reads back; 0 has one encoding, 0, and its other (zigzag(-epoch) + 1) is refused */
+	{
+		const uint64_t one = 2 * 1767225600ULL - 2, zero = 2 * 1767225600ULL; /* zigzag(1 - E) + 1, zigzag(-E) + 1 */
+		unsigned char at[10], other[10], *d, *hit = NULL;
+		size_t k = 0, m = 0, n, pos, plen;
+		rpl_recorder *rec = NULL;
+		rpl_reader *rd = NULL;
+		struct bytes b = { NULL, 0 };
+		for (uint64_t v = one;; v >>= 7) {
+			at[k++] = (unsigned char)((v & 0x7F) | (v >= 0x80 ? 0x80 : 0));
+			if (v < 0x80)
+				break;
+		}
+		for (uint64_t v = zero;; v >>= 7) {
+			other[m++] = (unsigned char)((v & 0x7F) | (v >= 0x80 ? 0x80 : 0));
+			if (v < 0x80)
+				break;
+		}
+		assert_int_equal(k, m);
+		info.start_time = 1;
+		assert_int_equal(rpl_recorder_open(&rec, path, &info, 0), 0);
+		assert_int_equal(rpl_recorder_close(rec), 0);
+		rpl_recorder_free(rec);
+		assert_int_equal(rpl_reader_open(&rd, path), 0);
+		assert_true(rpl_reader_info(rd)->start_time == 1);
+		rpl_reader_free(rd);
+		d = read_all(path, &n);
+		pos = d[9] & 0x80 ? 11 : 10;
+		plen = d[9] & 0x80 ? (size_t)(d[9] & 0x7F) | (size_t)d[10] << 7 : d[9];
+		for (size_t j = pos; j + k <= pos + plen; j++)
+			if (memcmp(d + j, at, k) == 0)
+				hit = d + j;
+		assert_non_null(hit);
+		memcpy(hit, other, k);
+		put(&b, d, 8);
+		put_section(&b, 'H', d + pos, plen);
+		assert_refused_bytes(&b, RPL_ECORRUPT, 8, "0 coded otherwise");
+		free(b.p);
+		free(d);
+	}
 	rpl_rules_free(rules);
 	unlink(path);
 }
@@ -1719,6 +2083,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),       cmocka_unit_test(test_claims),
+		cmocka_unit_test(test_claims_v5),        cmocka_unit_test(test_sealed),
 		cmocka_unit_test(test_growing_form),     cmocka_unit_test(test_checked_and_unchecked),
 		cmocka_unit_test(test_reader_refusals),  cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_observer),         cmocka_unit_test(test_header_31_pairs),

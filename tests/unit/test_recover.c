@@ -629,8 +629,9 @@ static void test_recover_signed_tampered(void **state)
 }
 
 /*
- * A signer signed bytes that do not decode (a deal section numbered 2 for
- * the first deal, its CRC mended, then signed over all of it): reading
+ * A signer signed bytes that do not decode (the first deal section's count
+ * of decisions made 127 while its stream holds none, its CRC mended, then
+ * signed over all of it): reading
  * stops inside what the last signature covers, so the salvage keeps what
  * the signature before the damage covers (the header's), and says where
  * reading stopped.
@@ -655,17 +656,17 @@ static void test_recover_signed_undecodable(void **state)
 	rpl_seckey_public(key, &pk);
 	record_signed(&r, "stbl", "target=0", 2, 11, 0, 0, key);
 	nsec = sections(r.data, r.len, sec, sizeof(sec) / sizeof(sec[0]));
-	/* magic, H, s (the header's signature), D: kept; the D's deal number 1 becomes 2 */
+	/* magic, H, s (the header's signature), D: kept; the D's count (version 5: its first field) 0 becomes 127 */
 	assert_true(nsec > 3 && sec[0].type == 'H' && sec[1].type == 's' && sec[2].type == 'D');
 	d_at = sec[2].off;
 	n = sec[2].end;
 	d = malloc(n + 112);
 	assert_non_null(d);
 	memcpy(d, r.data, n);
-	for (at = d_at + 1; d[at] & 0x80; at++) /* the type, the length, then the deal number */
+	for (at = d_at + 1; d[at] & 0x80; at++) /* the type, the length, then the count */
 		;
-	assert_int_equal(d[++at], 0x01);
-	d[at] = 0x02;
+	assert_int_equal(d[++at], 0x00); /* the layout alone */
+	d[at] = 0x7f;                    /* and 127 decisions that its stream does not hold */
 	mend_crc(d, &sec[2]);
 	/* a signature over all of it, as a signer that signs what it is given would write */
 	assert_int_equal(rpl_prehash_new(&h), 0);

@@ -442,6 +442,7 @@ static void every_cut(void **state)
 static void fix_crc(unsigned char *d, size_t n, size_t at)
 {
 	size_t pos = 8;
+	int sealed = d[8] == 'Z';
 
 	while (pos < n) {
 		size_t start = pos, len = 0, p = pos + 1;
@@ -457,13 +458,19 @@ static void fix_crc(unsigned char *d, size_t n, size_t at)
 		p++;
 		if (p + len + 4 > n)
 			return;
-		if (at >= start && at < p + len + 4) {
+		if (sealed && d[start] != 'E') {
+			pos = p + len; /* a sealed log (format.md 19.5): no checksum before E's */
+			continue;
+		}
+		if (at >= (sealed ? 8 : start) && at < p + len + 4) {
 			uLong c = crc32(0L, Z_NULL, 0);
-			c = crc32(c, d + start, (uInt)(p + len - start));
+			/* a sealed log's checksum: every byte from the magic to the end of E */
+			c = sealed ? crc32(c, d, (uInt)(p + len)) : crc32(c, d + start, (uInt)(p + len - start));
 			for (int i = 0; i < 4; i++)
 				d[p + len + (size_t)i] = (unsigned char)(c >> (8 * i));
 			return;
 		}
+		sealed = 0;
 		pos = p + len + 4;
 	}
 }
@@ -660,13 +667,18 @@ static unsigned char *rerecord(const char *sample, const rpl_seckey *k, size_t *
 static unsigned char *with_claim(const unsigned char *data, size_t n, size_t *m)
 {
 	unsigned char *d = malloc(n + 9);
+	rpl_reader *rd = NULL;
 	uLong crc;
+	int version;
 
 	assert_non_null(d);
+	assert_int_equal(rpl_reader_open_memory(&rd, data, n), 0);
+	version = rpl_reader_format_version(rd);
+	rpl_reader_free(rd);
 	memcpy(d, data, n);
 	d[n] = 'C';
 	d[n + 1] = 3;
-	d[n + 2] = 1;
+	d[n + 2] = version >= 5 ? 2 : 1; /* deal 1: tagged deal << 1 from version 5 (format.md 19.3) */
 	d[n + 3] = 0;
 	d[n + 4] = 0;
 	crc = crc32(0, d + n, 5);

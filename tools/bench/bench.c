@@ -8,6 +8,10 @@
  *   brp-bench decode DIR R  decode only, R rounds, untimed (for perf stat)
  *   brp-bench verify DIR R  decode + rules, R rounds, untimed
  *   brp-bench record DIR R  the recorder's cost a decision with a flush a turn
+ *   brp-bench parts DIR     every byte of the logs by what it holds, a match on
+ *                           average (docs/format.md 19.5: the fixed cost)
+ *   brp-bench deflate DIR   the logs against a plain binary encoding of the
+ *                           same match deflated at zlib level 9 (format.md 19.6)
  *
  * It links the library's internals (the codec) to split a log's bytes; the
  * numbers it prints are measured, never estimated.
@@ -20,7 +24,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 #include "log/codec.h"
+#include "log/format.h"
 #include "libreplay/libreplay.h"
 
 struct file {
@@ -152,6 +159,334 @@ static int cmd_size(void)
 	return 0;
 }
 
+/* ---- parts: every byte of a log by what it holds ---- */
+
+enum part {
+	P_MAGIC,
+	P_FRAME,
+	P_CRC,
+	P_H_ENC,
+	P_H_VERSION,
+	P_H_PROFILE,
+	P_H_PARAMS,
+	P_H_SEATS,
+	P_H_START,
+	P_H_TEXT,
+	P_H_DEALING,
+	P_H_FLAGS,
+	P_H_DEFLATED,
+	P_DEAL_HEAD,
+	P_LAYOUT,
+	P_DECISIONS,
+	P_CLAIMS,
+	P_END,
+	P_REVEAL,
+	P_SIG,
+	P_OTHER,
+	P_COUNT
+};
+static const char *const part_name[P_COUNT] = {
+	"magic",
+	"frames (type, length)",
+	"CRC-32s",
+	"header: encoding byte",
+	"header: version",
+	"header: profile",
+	"header: rule parameters",
+	"header: players, first dealer",
+	"header: start time",
+	"header: names and metadata (with their lengths)",
+	"header: dealing (seed, commitment, seeds)",
+	"header: flags",
+	"header: deflate (its bytes less the raw body's)",
+	"D/A: deal numbers and counts",
+	"layouts",
+	"decisions",
+	"claims (C payloads)",
+	"E payload",
+	"R payload",
+	"signatures (s payloads)",
+	"other",
+};
+
+/* A string of the header: its length's bytes and its text, counted as the players' own text. */
+static void count_string(struct cursor *c, int64_t *part)
+{
+	size_t at = c->pos;
+	uint64_t n = rpl__cur_varint(c);
+	if (c->bad || n > c->n - c->pos) {
+		c->bad = 1;
+		return;
+	}
+	c->pos += (size_t)n;
+	part[P_H_TEXT] += c->pos - at;
+}
+
+/* The fields of a raw header body (format.md 4, 16, 18, 19), each into its part. */
+static void count_header(const uint8_t *p, size_t n, int64_t *part)
+{
+	struct cursor c = { p, n, 0, 0 };
+	size_t at = 0;
+	uint64_t version, k, nmeta;
+	int players;
+#define FIELD(P)                                                                                                       \
+	do {                                                                                                               \
+		part[P] += c.pos - at;                                                                                         \
+		at = c.pos;                                                                                                    \
+	} while (0)
+
+	version = rpl__cur_varint(&c);
+	FIELD(P_H_VERSION);
+	if (version >= 5)
+		c.pos++;
+	else
+		rpl__cur_varint(&c), c.pos += (size_t)c.p[c.pos - 1]; /* a short string: one length byte */
+	FIELD(P_H_PROFILE);
+	if (version >= 3)
+		rpl__cur_varint(&c); /* the revision */
+	k = rpl__cur_varint(&c);
+	for (uint64_t i = 0; i < k && !c.bad; i++)
+		rpl__cur_varint(&c), rpl__cur_zigzag(&c);
+	FIELD(P_H_PARAMS);
+	players = c.p[c.pos++];
+	FIELD(P_H_SEATS);
+	for (int s = 0; s < players && !c.bad; s++)
+		count_string(&c, part);
+	at = c.pos;
+	c.pos++; /* the first dealer */
+	FIELD(P_H_SEATS);
+	rpl__cur_zigzag(&c);
+	FIELD(P_H_START);
+	nmeta = rpl__cur_varint(&c);
+	FIELD(P_H_TEXT);
+	for (uint64_t i = 0; i < 2 * nmeta && !c.bad; i++)
+		count_string(&c, part);
+	at = c.pos;
+	if (version >= 3 && c.pos < c.n) {
+		uint8_t dealing = c.p[c.pos++];
+		if (dealing)
+			c.pos += 32 + 1 + 32 * (size_t)c.p[c.pos + 32];
+		FIELD(P_H_DEALING);
+	}
+	if (version >= 4)
+		rpl__cur_varint(&c);
+	FIELD(P_H_FLAGS);
+	part[P_OTHER] += n - at; /* nothing, in a header that reads */
+#undef FIELD
+}
+
+/* One log's bytes into part; the layouts' bytes re-coded alone, as brp-bench size does. */
+static void count_log(const uint8_t *d, size_t n, int64_t *part)
+{
+	size_t pos = BRP_MAGIC_LEN, sealed = 0;
+	struct section s;
+	char why[256];
+	uint64_t layouts = 0, streams = 0;
+	rpl_reader *rd = NULL;
+	rpl_event ev;
+	struct buf lb = { 0 };
+	int version = 0;
+
+	part[P_MAGIC] += BRP_MAGIC_LEN;
+	while (rpl__section_get(d, n, &pos, &s, &sealed, why, sizeof(why)) == 1) {
+		part[P_FRAME] += (size_t)(s.payload - (d + s.offset));
+		part[P_CRC] += (int64_t)(s.end - (size_t)(s.payload - d) - s.len); /* 4, or 0 in a sealed log but after E */
+		switch (s.type) {
+		case 'Z':
+		case 'H':
+			part[P_H_ENC]++;
+			if (s.payload[0] == 0) {
+				count_header(s.payload + 1, s.len - 1, part);
+			} else {
+				/* deflated: the fields of the body it inflates to, and what deflating saved (negative) */
+				struct cursor lc = { s.payload + 1, s.len - 1, 0, 0 };
+				uLongf rawlen = (uLongf)rpl__cur_varint(&lc);
+				uint8_t *raw = malloc(rawlen ? rawlen : 1);
+				if (raw && uncompress(raw, &rawlen, s.payload + 1 + lc.pos, (uLong)(s.len - 1 - lc.pos)) == Z_OK)
+					count_header(raw, rawlen, part);
+				part[P_H_DEFLATED] += (int64_t)(s.len - 1) - (int64_t)rawlen;
+				free(raw);
+			}
+			break;
+		case 'D':
+		case 'A': break; /* below */
+		case 'C': part[P_CLAIMS] += s.len; break;
+		case 'E': part[P_END] += s.len; break;
+		case 'R': part[P_REVEAL] += s.len; break;
+		case 's': part[P_SIG] += s.len; break;
+		default: part[P_OTHER] += s.len; break;
+		}
+	}
+	/* the D and A sections again, with the reader, which knows their form */
+	if (rpl_reader_open_memory(&rd, d, n) == 0) {
+		version = rpl_reader_format_version(rd);
+		while (rpl_reader_next(rd, &ev) == 1) {
+			if (ev.kind == RPL_EV_DEAL && !rpl__reader_derived(rd)) {
+				struct rc_enc le;
+				lb.n = 0;
+				rpl__rc_enc_init(&le, &lb);
+				rpl__enc_layout(&le, rpl_reader_info(rd)->nplayers, &ev.layout);
+				rpl__rc_enc_finish(&le);
+				layouts += lb.n;
+			}
+		}
+	}
+	rpl_reader_free(rd);
+	rpl__buf_free(&lb);
+	/* the streams: each D or A payload past its varints (a D after the reveal: deal, k and k counts) */
+	pos = BRP_MAGIC_LEN;
+	sealed = 0;
+	{
+		int revealed = 0;
+		while (rpl__section_get(d, n, &pos, &s, &sealed, why, sizeof(why)) == 1) {
+			struct cursor c = { s.payload, s.len, 0, 0 };
+			if (s.type == 'R')
+				revealed = 1;
+			if ((s.type == 'H' || s.type == 'Z') && s.len > 1 && s.payload[0] == 0) {
+				/* a header that reveals its seed: dealing 2 */
+				struct header h;
+				int hv;
+				if (rpl__header_get(&h, s.payload, s.len, &hv, why, sizeof(why)) == 0) {
+					revealed = h.revealed;
+					rpl__header_free(&h);
+				}
+			}
+			if (s.type != 'D' && s.type != 'A')
+				continue;
+			if (version < 5 || revealed)
+				rpl__cur_varint(&c); /* the deal: version 5 has none but after the reveal */
+			if (s.type == 'D' && revealed) {
+				uint64_t k = rpl__cur_varint(&c);
+				for (uint64_t i = 0; i < k && !c.bad; i++)
+					rpl__cur_varint(&c);
+			} else {
+				rpl__cur_varint(&c);
+			}
+			part[P_DEAL_HEAD] += c.pos;
+			streams += s.len - c.pos;
+		}
+	}
+	part[P_LAYOUT] += layouts;
+	part[P_DECISIONS] += streams - layouts;
+}
+
+static int cmd_parts(void)
+{
+	int64_t part[P_COUNT] = { 0 }, total = 0, fixed = 0;
+
+	for (size_t i = 0; i < nfiles; i++) {
+		count_log(files[i].data, files[i].n, part);
+		total += (int64_t)files[i].n;
+	}
+	printf("%zu matches, %.1f bytes a match\n", nfiles, (double)total / (double)nfiles);
+	for (int p = 0; p < P_COUNT; p++) {
+		printf("%-48s %8.1f\n", part_name[p], (double)part[p] / (double)nfiles);
+		/* the deflate of a header saves on its text: counted with the text */
+		if (p != P_LAYOUT && p != P_DECISIONS && p != P_H_TEXT && p != P_H_DEFLATED)
+			fixed += part[p];
+	}
+	printf("%-48s %8.1f\n", "everything but layouts, decisions, text, deflate", (double)fixed / (double)nfiles);
+	return 0;
+}
+
+/* ---- deflate: the logs against a plain binary encoding deflated ---- */
+
+/* A decision as plain bytes: its kind, then the fields the kind uses, a byte each. */
+static void plain_action(struct buf *b, const rpl_action *a)
+{
+	rpl__buf_byte(b, a->kind);
+	switch (a->kind) {
+	case RPL_ACT_ADD:
+		rpl__buf_byte(b, a->side);
+		rpl__buf_byte(b, a->meld);
+		/* fall through */
+	case RPL_ACT_MELD:
+		rpl__buf_byte(b, a->end);
+		rpl__buf_byte(b, a->ncards);
+		rpl__buf_put(b, a->cards, a->ncards);
+		break;
+	case RPL_ACT_DISCARD: rpl__buf_byte(b, a->cards[0]); break;
+	case RPL_ACT_MORTO: rpl__buf_byte(b, a->morto); break;
+	default: break;
+	}
+}
+
+/* The deflated size of b at level 9 (zlib's compress2: the zlib stream, header and Adler-32 included). */
+static uint64_t deflated(const struct buf *b)
+{
+	uLongf zn = compressBound((uLong)b->n);
+	uint8_t *z = malloc(zn);
+	if (!z || compress2(z, &zn, b->p, (uLong)b->n, 9) != Z_OK)
+		zn = 0;
+	free(z);
+	return zn;
+}
+
+/*
+ * Each match on its own, as it is stored: the header body (the log's H
+ * payload), each deal's 108 cards a byte each (hands, mortos, stock), each
+ * decision as plain_action, each claim (deal u16, two i32); deflated at
+ * level 9. And the decisions alone: their plain bytes deflated, against the
+ * range coder's bytes for them (the streams less the layouts).
+ */
+static int cmd_deflate(void)
+{
+	uint64_t brp = 0, zall = 0, zdec = 0, dec = 0, decisions = 0, plain = 0;
+	int64_t part[P_COUNT];
+
+	for (size_t i = 0; i < nfiles; i++) {
+		rpl_reader *rd = NULL;
+		rpl_event ev;
+		struct buf all = { 0 }, dn = { 0 };
+		size_t pos = BRP_MAGIC_LEN;
+		struct section s;
+		char why[256];
+		size_t sealed = 0;
+		if (rpl__section_get(files[i].data, files[i].n, &pos, &s, &sealed, why, sizeof(why)) == 1)
+			rpl__buf_put(&all, s.payload, s.len);
+		if (rpl_reader_open_memory(&rd, files[i].data, files[i].n) == 0) {
+			int nplayers = rpl_reader_info(rd)->nplayers;
+			while (rpl_reader_next(rd, &ev) == 1) {
+				if (ev.kind == RPL_EV_DEAL) {
+					rpl__buf_put(&all, ev.layout.hand, (size_t)nplayers * RPL_HAND_SIZE);
+					rpl__buf_put(&all, ev.layout.morto, sizeof(ev.layout.morto));
+					rpl__buf_put(&all, ev.layout.stock, RPL_STOCK_SIZE(nplayers));
+				} else if (ev.kind == RPL_EV_ACTION) {
+					plain_action(&all, &ev.action);
+					plain_action(&dn, &ev.action);
+					decisions++;
+				} else if (ev.kind == RPL_EV_CLAIM) {
+					uint8_t c[10];
+					c[0] = (uint8_t)ev.deal;
+					c[1] = (uint8_t)(ev.deal >> 8);
+					for (int k = 0; k < 4; k++) {
+						c[2 + k] = (uint8_t)((uint32_t)ev.score[0] >> (8 * k));
+						c[6 + k] = (uint8_t)((uint32_t)ev.score[1] >> (8 * k));
+					}
+					rpl__buf_put(&all, c, sizeof(c));
+				}
+			}
+		}
+		rpl_reader_free(rd);
+		memset(part, 0, sizeof(part));
+		count_log(files[i].data, files[i].n, part);
+		dec += (uint64_t)part[P_DECISIONS];
+		brp += files[i].n;
+		plain += all.n;
+		zall += deflated(&all);
+		zdec += deflated(&dn);
+		rpl__buf_free(&all);
+		rpl__buf_free(&dn);
+	}
+	printf("matches %zu\ndecisions %llu\nbrp_bytes %llu\nplain_bytes %llu\nplain_deflate9_bytes %llu\n"
+	       "brp_over_deflate %.3f\ndecision_bytes_range_coded %llu\ndecision_bytes_plain_deflate9 %llu\n"
+	       "decisions_range_over_deflate %.3f\n",
+	       nfiles, (unsigned long long)decisions, (unsigned long long)brp, (unsigned long long)plain,
+	       (unsigned long long)zall, (double)brp / (double)zall, (unsigned long long)dec, (unsigned long long)zdec,
+	       (double)dec / (double)zdec);
+	return 0;
+}
+
 static uint64_t run_decode(void)
 {
 	uint64_t n = 0;
@@ -274,7 +609,8 @@ int main(int argc, char **argv)
 	int rounds;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: brp-bench size|speed|decode|verify|record|record-unchecked DIR [ROUNDS [TMPDIR]]\n");
+		fprintf(stderr, "usage: brp-bench size|parts|deflate|speed|decode|verify|record|record-unchecked DIR [ROUNDS "
+		                "[TMPDIR]]\n");
 		return 2;
 	}
 	load(argv[2]);
@@ -283,6 +619,10 @@ int main(int argc, char **argv)
 		rounds = 1;
 	if (strcmp(argv[1], "size") == 0)
 		return cmd_size();
+	if (strcmp(argv[1], "parts") == 0)
+		return cmd_parts();
+	if (strcmp(argv[1], "deflate") == 0)
+		return cmd_deflate();
 	if (strcmp(argv[1], "speed") == 0)
 		return cmd_speed(rounds);
 	if (strcmp(argv[1], "decode") == 0 || strcmp(argv[1], "verify") == 0) {

@@ -416,7 +416,8 @@ static void kind_signatures(const char *out)
 
 static void kind_empty_sections(const char *out)
 {
-	static const uint8_t empty[2] = { 0x01, 0x00 }; /* deal 1, count 0: no decision, an empty stream */
+	/* count 0: no decision, an empty stream (format version 5's A holds no deal number, 19.4) */
+	static const uint8_t empty[1] = { 0x00 };
 	struct match m;
 	rpl_recorder *rec = NULL;
 	struct bytes b = { 0 };

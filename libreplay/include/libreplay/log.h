@@ -91,9 +91,10 @@ typedef struct rpl_match_info {
 	const uint8_t (*player_seeds)[RPL_DEAL_SEED_SIZE];
 	/*
 	 * The committed deal's protocol (deal.h): 0 or RPL_COMMIT_V2, the
-	 * current one (format version 4: the commitment binds the match's
-	 * terms; a recorder writes the players' seeds sorted); RPL_COMMIT_V1 to
-	 * re-write a log of format version 3. A reader gives the log's.
+	 * current one (format versions 4 and 5: the commitment binds the
+	 * match's terms; a recorder writes the players' seeds sorted);
+	 * RPL_COMMIT_V1 to re-write a log of format version 3. A reader gives
+	 * the log's.
 	 */
 	int commit_version;
 } rpl_match_info;
@@ -359,8 +360,10 @@ typedef struct rpl_event {
  * header. Returns 0 with *out owned by the caller (rpl_reader_free);
  * RPL_EIO when the file cannot be opened or read or is not a regular file,
  * RPL_ELIMIT for a file larger than a reader accepts (docs/format.md,
- * section 10, "Limits"), RPL_ECORRUPT for bytes that are not a log's header,
- * RPL_EUNSUPPORTED for a newer format, RPL_ENOMEM, RPL_EINVAL for NULL.
+ * section 10, "Limits"), RPL_ECORRUPT for bytes that are not a log's header
+ * or for a sealed log (a version-5 compact log: one checksum for the whole,
+ * docs/format.md 19.5) that is damaged or cut anywhere, RPL_EUNSUPPORTED
+ * for a newer format, RPL_ENOMEM, RPL_EINVAL for NULL.
  * On every failure but RPL_EINVAL, *out is still set so that
  * rpl_reader_errmsg and rpl_reader_offset can say why: free it.
  */
@@ -403,14 +406,18 @@ RPL_API int rpl_reader_next(rpl_reader *rd, rpl_event *ev);
  * Lent by rd: the info, its strings and its rules live as long as rd.
  */
 RPL_API const rpl_match_info *rpl_reader_info(const rpl_reader *rd);
-/* The format version the log's header declares (docs/format.md); 0 when unknown or for NULL. */
+/*
+ * The format version the log's header declares (docs/format.md): 2 to 5 (a
+ * recorder writes 5, or 3 for a match of protocol 1); 0 when unknown or for
+ * NULL.
+ */
 RPL_API int rpl_reader_format_version(const rpl_reader *rd);
 /* Byte offset of the last failure; 0 when none and for NULL. */
 RPL_API uint64_t rpl_reader_offset(const rpl_reader *rd);
 /* The detail of the last failure in one line ("byte 296: ..."); "" when none. Lives as long as rd. */
 RPL_API const char *rpl_reader_errmsg(const rpl_reader *rd);
 /*
- * The header's flags (format version 4, docs/format.md section 18.1):
+ * The header's flags (format versions 4 and 5, docs/format.md section 18.1):
  * RPL_LOG_SIGNED when the log says of itself that it is signed, so that a
  * copy whose signatures were cut off reads as such (a signing recorder and
  * rpl_sign_log set it). 0 for earlier versions, and before or after a

@@ -169,9 +169,10 @@ RPL_API void rpl_prehash_sign(const rpl_prehash *h, const rpl_seckey *k, uint8_t
  * Sign a log in place with a signature section over all its bytes (through
  * a new temporary file in path's directory, with the log's mode, renamed
  * over path: the original survives any failure). A log with no signature
- * section yet first has its header written again as format version 4 with
- * RPL_LOG_SIGNED (docs/format.md 18.1), its other sections' bytes and its
- * match identity unchanged; a log signed already, or a committed log of
+ * section yet first has its header written again with RPL_LOG_SIGNED
+ * (docs/format.md 18.1), as format version 4 (a log of version 2 or 4) or 5
+ * (a log of version 5), its other sections' bytes and its match identity
+ * unchanged; a log signed already, or a committed log of
  * format version 3, keeps its bytes. The log must be a regular file, not a
  * symbolic link, and read to its end without damage (a damaged log is
  * RPL_ECORRUPT). Errors: RPL_EIO (a FIFO or a device is refused without

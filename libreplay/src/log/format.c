@@ -16,6 +16,11 @@ void rpl__buf_zigzag(struct buf *b, int64_t v)
 	rpl__buf_varint(b, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
 }
 
+void rpl__buf_zigzag_plus1(struct buf *b, int64_t v)
+{
+	rpl__buf_varint(b, (((uint64_t)v << 1) ^ (uint64_t)(v >> 63)) + 1);
+}
+
 void rpl__buf_string(struct buf *b, const char *s)
 {
 	size_t n = s ? strlen(s) : 0;
@@ -56,22 +61,48 @@ void rpl__section_put(struct buf *out, uint8_t type, const uint8_t *payload, siz
 	rpl__buf_free(&lb);
 }
 
-int rpl__section_get(const uint8_t *data, size_t n, size_t *pos, struct section *s, char *why, size_t whylen)
+void rpl__section_put_bare(struct buf *out, uint8_t type, const uint8_t *payload, size_t len)
 {
-	size_t p = *pos, lstart;
+	rpl__buf_byte(out, type);
+	rpl__buf_varint(out, len);
+	rpl__buf_put(out, payload, len);
+}
+
+void rpl__header_seal(struct buf *out, const uint8_t *framed, size_t n)
+{
+	/* the framed H without its checksum, under the sealed header's type */
+	rpl__buf_byte(out, BRP_SEALED_TYPE);
+	rpl__buf_put(out, framed + 1, n - 5);
+}
+
+void rpl__seal_put(struct buf *out, size_t start)
+{
+	uLong crc = crc32(0L, Z_NULL, 0);
+	uint8_t b[4];
+
+	if (out->oom)
+		return;
+	crc = crc32(crc, out->p + start, (uInt)(out->n - start));
+	b[0] = (uint8_t)crc;
+	b[1] = (uint8_t)(crc >> 8);
+	b[2] = (uint8_t)(crc >> 16);
+	b[3] = (uint8_t)(crc >> 24);
+	rpl__buf_put(out, b, 4);
+}
+
+/* A section's type and length, and its payload in the data; *p is left just past the payload. */
+static int frame_get(const uint8_t *data, size_t n, size_t *pos, struct section *s, char *why, size_t whylen)
+{
+	size_t p = *pos;
 	uint64_t len = 0;
-	uint32_t want, got;
 	int shift = 0;
 
-	if (p == n)
-		return 0;
 	s->offset = p;
 	s->type = data[p++];
 	if (!((s->type >= 'A' && s->type <= 'Z') || (s->type >= 'a' && s->type <= 'z'))) {
 		snprintf(why, whylen, "byte %zu: 0x%02x is not a section type", (size_t)s->offset, s->type);
 		return -1;
 	}
-	lstart = p;
 	for (;;) {
 		if (p == n) {
 			snprintf(why, whylen, "byte %zu: section '%c' is cut short in its length", (size_t)s->offset, s->type);
@@ -96,14 +127,83 @@ int rpl__section_get(const uint8_t *data, size_t n, size_t *pos, struct section 
 		         (size_t)s->offset, s->type, (unsigned long long)len, RPL_MAX_SECTION);
 		return -1;
 	}
-	if (n - p < len + 4) {
+	if (n - p < len) {
 		snprintf(why, whylen, "byte %zu: section '%c' of %llu bytes is cut short (the file ends at byte %zu)",
 		         (size_t)s->offset, s->type, (unsigned long long)len, n);
 		return -1;
 	}
 	s->payload = data + p;
 	s->len = (size_t)len;
-	p += len;
+	*pos = p + (size_t)len;
+	return 1;
+}
+
+/*
+ * A sealed log (format.md 19.5): its sections up to E carry no checksum, one
+ * CRC-32 of every byte before it follows E. Checked whole before anything is
+ * read, so a reader never delivers a byte of a damaged sealed log.
+ */
+static int seal_check(const uint8_t *data, size_t n, size_t *sealed, char *why, size_t whylen)
+{
+	size_t p = BRP_MAGIC_LEN;
+	struct section s;
+	char what[RPL_ERRMSG_SIZE];
+	uint32_t want;
+
+	/* no byte of it can be trusted: every refusal is at its header, byte 8, the detail after */
+	for (;;) {
+		if (p == n) {
+			snprintf(why, whylen, "byte %u: a sealed log that ends before its end section (cut short?)", BRP_MAGIC_LEN);
+			return -1;
+		}
+		if (frame_get(data, n, &p, &s, what, sizeof(what)) < 0) {
+			snprintf(why, whylen, "byte %u: a sealed log whose sections do not read to its end (%s)", BRP_MAGIC_LEN,
+			         what);
+			return -1;
+		}
+		if (s.type == 'E')
+			break;
+	}
+	if (n - p < 4) {
+		snprintf(why, whylen, "byte %u: a sealed log cut short in its checksum (at byte %zu)", BRP_MAGIC_LEN, p);
+		return -1;
+	}
+	want = (uint32_t)data[p] | (uint32_t)data[p + 1] << 8 | (uint32_t)data[p + 2] << 16 | (uint32_t)data[p + 3] << 24;
+	if (want != (uint32_t)crc32(crc32(0L, Z_NULL, 0), data, (uInt)p)) {
+		snprintf(why, whylen, "byte %u: the sealed log is damaged (its checksum over bytes 0 to %zu does not match)",
+		         BRP_MAGIC_LEN, p);
+		return -1;
+	}
+	*sealed = p + 4;
+	return 0;
+}
+
+int rpl__section_get(const uint8_t *data, size_t n, size_t *pos, struct section *s, size_t *sealed, char *why,
+                     size_t whylen)
+{
+	size_t p = *pos, lstart = p + 1;
+	uint32_t want, got;
+
+	if (p == n)
+		return 0;
+	if (p == BRP_MAGIC_LEN && data[p] == BRP_SEALED_TYPE && !*sealed && seal_check(data, n, sealed, why, whylen) < 0) {
+		s->offset = p;
+		s->type = BRP_SEALED_TYPE;
+		return -1;
+	}
+	if (frame_get(data, n, &p, s, why, whylen) < 0)
+		return -1;
+	if (p < *sealed) {
+		/* inside the sealed part: checked already; E is followed by the log's checksum */
+		s->end = p + 4 == *sealed ? *sealed : p;
+		*pos = s->end;
+		return 1;
+	}
+	if (n - p < 4) {
+		snprintf(why, whylen, "byte %zu: section '%c' of %zu bytes is cut short (the file ends at byte %zu)",
+		         (size_t)s->offset, s->type, s->len, n);
+		return -1;
+	}
 	want = (uint32_t)data[p] | (uint32_t)data[p + 1] << 8 | (uint32_t)data[p + 2] << 16 | (uint32_t)data[p + 3] << 24;
 	got = section_crc(s->type, data + lstart, s->payload - (data + lstart), s->payload, s->len);
 	if (want != got) {
@@ -212,11 +312,73 @@ static const int32_t *frozen_values(const char *profile)
 	return NULL;
 }
 
+/* Version 5 names the profile by a byte, its index here (format.md 19.1): a code never changes meaning. */
+static const char *const profile_codes[] = { "kzv", "stbl", "aberto" };
+
 int rpl__header_version(const rpl_match_info *info, unsigned flags)
 {
-	if (info->commitment)
-		return info->commit_version == RPL_COMMIT_V1 ? BRP_VERSION_COMMIT : BRP_VERSION_4;
-	return flags ? BRP_VERSION_4 : BRP_VERSION;
+	(void)flags;
+	if (info->commitment && info->commit_version == RPL_COMMIT_V1)
+		return BRP_VERSION_COMMIT;
+	return BRP_VERSION_5;
+}
+
+void rpl__claim_put(struct buf *b, int version, int deal, const int32_t score[2], int64_t sum[2])
+{
+	if (version < BRP_VERSION_5) {
+		rpl__buf_varint(b, (uint64_t)deal);
+		rpl__buf_zigzag(b, score[0]);
+		rpl__buf_zigzag(b, score[1]);
+		return;
+	}
+	if (deal == 0 && score[0] == sum[0] && score[1] == sum[1]) {
+		rpl__buf_varint(b, 1); /* the match total: the deals' claims added up */
+		return;
+	}
+	rpl__buf_varint(b, (uint64_t)deal << 1);
+	rpl__buf_zigzag(b, score[0]);
+	rpl__buf_zigzag(b, score[1]);
+	if (deal) {
+		sum[0] += score[0];
+		sum[1] += score[1];
+	}
+}
+
+int rpl__claim_get(struct cursor *c, int version, int *deal, int32_t score[2], int64_t sum[2])
+{
+	uint64_t tag = rpl__cur_varint(c), d = tag;
+	int64_t s0, s1;
+
+	if (c->bad)
+		return -1;
+	if (version >= BRP_VERSION_5) {
+		d = tag >> 1;
+		if (tag & 1) {
+			/* only a match total is coded so, and only one that a claim can hold */
+			if (d != 0 || sum[0] < INT32_MIN || sum[0] > INT32_MAX || sum[1] < INT32_MIN || sum[1] > INT32_MAX)
+				return -1;
+			*deal = 0;
+			score[0] = (int32_t)sum[0];
+			score[1] = (int32_t)sum[1];
+			return 0;
+		}
+	}
+	s0 = rpl__cur_zigzag(c);
+	s1 = rpl__cur_zigzag(c);
+	if (c->bad || d > RPL_MAX_DEALS || s0 < INT32_MIN || s0 > INT32_MAX || s1 < INT32_MIN || s1 > INT32_MAX)
+		return -1;
+	if (version >= BRP_VERSION_5) {
+		if (d == 0 && s0 == sum[0] && s1 == sum[1])
+			return -1; /* the one-byte form is the only encoding of this claim */
+		if (d) {
+			sum[0] += s0;
+			sum[1] += s1;
+		}
+	}
+	*deal = (int)d;
+	score[0] = (int32_t)s0;
+	score[1] = (int32_t)s1;
+	return 0;
 }
 
 /* What no header can say: the checks of rpl__header_put before it writes anything. */
@@ -224,7 +386,7 @@ static int header_check(const rpl_match_info *info, unsigned flags, char *why, s
 {
 	if (!info || !info->rules || (info->nplayers != 2 && info->nplayers != 4) || info->first_dealer < 0 ||
 	    info->first_dealer >= info->nplayers || info->nmeta > RPL_MAX_META ||
-	    (info->nmeta && (!info->meta_keys || !info->meta_values)) || (flags & ~RPL_LOG_SIGNED)) {
+	    (info->nmeta && (!info->meta_keys || !info->meta_values)) || (flags & ~(RPL_LOG_SIGNED | BRP_FLAG_RECOVERED))) {
 		snprintf(why, whylen, "the match header is incomplete or out of range");
 		return RPL_EINVAL;
 	}
@@ -238,7 +400,7 @@ static int header_check(const rpl_match_info *info, unsigned flags, char *why, s
 		snprintf(why, whylen, "unknown commitment protocol %d", info->commit_version);
 		return RPL_EINVAL;
 	}
-	if (rpl__header_version(info, flags) == BRP_VERSION_4 && info->commitment) {
+	if (info->commitment && info->commit_version != RPL_COMMIT_V1) {
 		if (info->nplayer_seeds > info->nplayers) {
 			snprintf(why, whylen, "%d player seeds for %d players: each seat adds one at most", info->nplayer_seeds,
 			         info->nplayers);
@@ -267,7 +429,7 @@ static void params_put(struct buf *raw, const rpl_match_info *info, int version)
 			rpl__buf_zigzag(raw, v);
 		}
 	} else {
-		/* versions 3 and 4: only the parameters that differ from the frozen revision */
+		/* versions 3 on: only the parameters that differ from the frozen revision */
 		const int32_t *frozen = frozen_values(rpl_rules_profile(info->rules));
 		int ndiff = 0;
 		for (int id = 1; id <= RPL_P_COUNT; id++) {
@@ -276,7 +438,13 @@ static void params_put(struct buf *raw, const rpl_match_info *info, int version)
 			ndiff += v != frozen[id];
 		}
 		rpl__buf_varint(raw, (uint64_t)version);
-		rpl__buf_string(raw, rpl_rules_profile(info->rules));
+		if (version >= BRP_VERSION_5) {
+			for (uint8_t i = 0; i < sizeof(profile_codes) / sizeof(profile_codes[0]); i++)
+				if (strcmp(profile_codes[i], rpl_rules_profile(info->rules)) == 0)
+					rpl__buf_byte(raw, i);
+		} else {
+			rpl__buf_string(raw, rpl_rules_profile(info->rules));
+		}
 		rpl__buf_varint(raw, BRP_PROFILE_REVISION);
 		rpl__buf_varint(raw, (uint64_t)ndiff);
 		for (int id = 1; id <= RPL_P_COUNT; id++) {
@@ -290,7 +458,7 @@ static void params_put(struct buf *raw, const rpl_match_info *info, int version)
 	}
 }
 
-/* The dealing (versions 3 and 4): committed, revealed (seed given) or, in version 4, free. */
+/* The dealing (versions 3 on): committed, revealed (seed given) or, from version 4, free. */
 static void dealing_put(struct buf *raw, const rpl_match_info *info, const uint8_t *seed, int version)
 {
 	if (info->commitment) {
@@ -300,7 +468,7 @@ static void dealing_put(struct buf *raw, const rpl_match_info *info, const uint8
 		rpl__buf_byte(raw, (uint8_t)info->nplayer_seeds);
 		for (int i = 0; i < info->nplayer_seeds; i++)
 			rpl__buf_put(raw, info->player_seeds[i], RPL_DEAL_SEED_SIZE);
-	} else if (version == BRP_VERSION_4) {
+	} else if (version >= BRP_VERSION_4) {
 		rpl__buf_byte(raw, DEALING_FREE);
 	}
 }
@@ -332,15 +500,16 @@ static int section_put(struct buf *out, const struct buf *raw)
 	return err;
 }
 
-int rpl__header_put(struct buf *out, const rpl_match_info *info, const uint8_t *seed, unsigned flags, char *why,
-                    size_t whylen)
+int rpl__header_put(struct buf *out, const rpl_match_info *info, const uint8_t *seed, unsigned flags, int version,
+                    char *why, size_t whylen)
 {
 	struct buf raw = { 0 };
-	int err, version;
+	int err;
 
 	if ((err = header_check(info, flags, why, whylen)) != 0)
 		return err;
-	version = rpl__header_version(info, flags);
+	if (!version)
+		version = rpl__header_version(info, flags);
 	params_put(&raw, info, version);
 	rpl__buf_byte(&raw, (uint8_t)info->nplayers);
 	for (int s = 0; s < info->nplayers; s++) {
@@ -358,7 +527,12 @@ int rpl__header_put(struct buf *out, const rpl_match_info *info, const uint8_t *
 		err = RPL_EINVAL;
 		goto cleanup;
 	}
-	rpl__buf_zigzag(&raw, info->start_time);
+	if (version >= BRP_VERSION_5 && info->start_time)
+		rpl__buf_zigzag_plus1(&raw, info->start_time - BRP_TIME_EPOCH); /* format.md 19.1: 4 bytes near 2026 */
+	else if (version >= BRP_VERSION_5)
+		rpl__buf_byte(&raw, 0); /* unknown */
+	else
+		rpl__buf_zigzag(&raw, info->start_time);
 	rpl__buf_varint(&raw, info->nmeta);
 	for (size_t i = 0; i < info->nmeta; i++) {
 		const char *k = info->meta_keys[i] ? info->meta_keys[i] : "";
@@ -372,8 +546,8 @@ int rpl__header_put(struct buf *out, const rpl_match_info *info, const uint8_t *
 		rpl__buf_string(&raw, v);
 	}
 	dealing_put(&raw, info, seed, version);
-	if (version == BRP_VERSION_4)
-		rpl__buf_varint(&raw, flags);
+	if (version >= BRP_VERSION_4)
+		rpl__buf_varint(&raw, version >= BRP_VERSION_5 ? flags : flags & RPL_LOG_SIGNED);
 	if (raw.oom) {
 		err = RPL_ENOMEM;
 		goto cleanup;
@@ -388,17 +562,18 @@ int rpl__log_mark_signed(const uint8_t *data, size_t n, struct buf *out, char *w
 {
 	struct header h;
 	struct section hs, s;
-	size_t pos = BRP_MAGIC_LEN, at;
+	size_t pos = BRP_MAGIC_LEN, at, sealed = 0;
 	int version = 0, err, got;
 
 	memset(&h, 0, sizeof(h));
 	if (n < BRP_MAGIC_LEN || memcmp(data, BRP_MAGIC, BRP_MAGIC_LEN) != 0 ||
-	    rpl__section_get(data, n, &pos, &hs, why, whylen) != 1 || hs.type != 'H') {
+	    rpl__section_get(data, n, &pos, &hs, &sealed, why, whylen) != 1 ||
+	    (hs.type != 'H' && hs.type != BRP_SEALED_TYPE)) {
 		snprintf(why, whylen, "not a match log that reads to its end");
 		return RPL_ECORRUPT;
 	}
 	at = pos;
-	while ((got = rpl__section_get(data, n, &pos, &s, why, whylen)) == 1)
+	while ((got = rpl__section_get(data, n, &pos, &s, &sealed, why, whylen)) == 1)
 		if (s.type == BRP_SIG_TYPE)
 			return 0;
 	if (got < 0)
@@ -409,10 +584,27 @@ int rpl__log_mark_signed(const uint8_t *data, size_t n, struct buf *out, char *w
 	if ((version == BRP_VERSION_COMMIT && h.info.commitment) || (h.flags & RPL_LOG_SIGNED))
 		goto cleanup; /* err 0: kept as it is */
 	rpl__buf_put(out, data, BRP_MAGIC_LEN);
-	err = rpl__header_put(out, &h.info, h.revealed ? h.seed : NULL, RPL_LOG_SIGNED, why, whylen);
-	if (err)
-		goto cleanup;
-	rpl__buf_put(out, data + at, n - at);
+	/* a log of version 2 or 4 becomes version 4, whose C sections read as its own do; version 5 stays 5 */
+	if (sealed) {
+		/* a sealed log stays sealed: its header again, the sections as they are, a new checksum */
+		struct buf hb = { 0 };
+		err = rpl__header_put(&hb, &h.info, h.revealed ? h.seed : NULL, RPL_LOG_SIGNED | (h.flags & BRP_FLAG_RECOVERED),
+		                      BRP_VERSION_5, why, whylen);
+		if (!err) {
+			rpl__header_seal(out, hb.p, hb.n);
+			rpl__buf_put(out, data + at, sealed - 4 - at);
+			rpl__seal_put(out, 0);
+		}
+		rpl__buf_free(&hb);
+		if (err)
+			goto cleanup;
+	} else {
+		err = rpl__header_put(out, &h.info, h.revealed ? h.seed : NULL, RPL_LOG_SIGNED | (h.flags & BRP_FLAG_RECOVERED),
+		                      version == BRP_VERSION_5 ? BRP_VERSION_5 : BRP_VERSION_4, why, whylen);
+		if (err)
+			goto cleanup;
+		rpl__buf_put(out, data + at, n - at);
+	}
 	err = out->oom ? RPL_ENOMEM : 1;
 cleanup:
 	rpl__header_free(&h);
@@ -574,7 +766,7 @@ static int params_v2(struct header *h, struct cursor *c, char *why, size_t whyle
 }
 
 /* The players: how many, their names, the first dealer; then the start time. */
-static int players_get(struct header *h, struct cursor *c, char *why, size_t whylen)
+static int players_get(struct header *h, struct cursor *c, int version, char *why, size_t whylen)
 {
 	if (c->pos >= c->n) {
 		c->bad = 1;
@@ -600,7 +792,21 @@ static int players_get(struct header *h, struct cursor *c, char *why, size_t why
 		snprintf(why, whylen, "the first dealer %d is not a seat", h->info.first_dealer);
 		return RPL_ECORRUPT;
 	}
-	h->info.start_time = rpl__cur_zigzag(c);
+	if (version >= BRP_VERSION_5) {
+		/* 0 unknown, else zigzag(t - 2026-01-01) + 1; the one encoding of 0 is 0 */
+		uint64_t u = rpl__cur_varint(c);
+		int64_t d = (int64_t)((u - 1) >> 1) ^ -(int64_t)((u - 1) & 1);
+		if (c->bad)
+			return RPL_ECORRUPT;
+		if (u && (d < RPL_MIN_START_TIME - BRP_TIME_EPOCH || d > RPL_MAX_START_TIME - BRP_TIME_EPOCH ||
+		          d == -BRP_TIME_EPOCH)) {
+			snprintf(why, whylen, "a start time outside the years 0000 to 9999, or 0 coded otherwise than as 0");
+			return RPL_ECORRUPT;
+		}
+		h->info.start_time = u ? BRP_TIME_EPOCH + d : 0;
+	} else {
+		h->info.start_time = rpl__cur_zigzag(c);
+	}
 	if (!c->bad && (h->info.start_time < RPL_MIN_START_TIME || h->info.start_time > RPL_MAX_START_TIME)) {
 		/* what the notation and the export could not write as a date (issue 13, item 9) */
 		snprintf(why, whylen, "the start time %lld is outside the years 0000 to 9999", (long long)h->info.start_time);
@@ -669,7 +875,7 @@ static int dealing_get(struct header *h, struct cursor *c, int version, char *wh
 		snprintf(why, whylen, "%d player seeds; a match has at most %d", nseeds, RPL_DEAL_MAX_PLAYER_SEEDS);
 		return RPL_ECORRUPT;
 	}
-	if (version == BRP_VERSION_4 && nseeds > h->info.nplayers) {
+	if (version >= BRP_VERSION_4 && nseeds > h->info.nplayers) {
 		snprintf(why, whylen, "%d player seeds for %d players: each seat adds one at most", nseeds, h->info.nplayers);
 		return RPL_ECORRUPT;
 	}
@@ -680,7 +886,7 @@ static int dealing_get(struct header *h, struct cursor *c, int version, char *wh
 	memcpy(h->player_seeds, c->p + c->pos, (size_t)nseeds * RPL_DEAL_SEED_SIZE);
 	c->pos += (size_t)nseeds * RPL_DEAL_SEED_SIZE;
 	/* version 4 stores them in ascending order, each once: one encoding, no choice of order */
-	for (int i = 1; version == BRP_VERSION_4 && i < nseeds; i++)
+	for (int i = 1; version >= BRP_VERSION_4 && i < nseeds; i++)
 		if (memcmp(h->player_seeds[i - 1], h->player_seeds[i], RPL_DEAL_SEED_SIZE) >= 0) {
 			snprintf(why, whylen, "the players' seeds are not distinct and in ascending order");
 			return RPL_ECORRUPT;
@@ -688,19 +894,20 @@ static int dealing_get(struct header *h, struct cursor *c, int version, char *wh
 	h->info.commitment = h->commitment;
 	h->info.nplayer_seeds = nseeds;
 	h->info.player_seeds = (const uint8_t(*)[RPL_DEAL_SEED_SIZE])h->player_seeds;
-	h->info.commit_version = version == BRP_VERSION_4 ? RPL_COMMIT_V2 : RPL_COMMIT_V1;
+	h->info.commit_version = version >= BRP_VERSION_4 ? RPL_COMMIT_V2 : RPL_COMMIT_V1;
 	return 0;
 }
 
-/* Version 4's flags. */
-static int flags_get(struct header *h, struct cursor *c, char *why, size_t whylen)
+/* The flags of versions 4 and 5. */
+static int flags_get(struct header *h, struct cursor *c, int version, char *why, size_t whylen)
 {
 	uint64_t flags = rpl__cur_varint(c);
 
 	if (c->bad)
 		return RPL_ECORRUPT;
-	if (flags & ~(uint64_t)RPL_LOG_SIGNED) {
-		snprintf(why, whylen, "header flags %llu; this reader knows only 1 (signed)", (unsigned long long)flags);
+	if (flags & ~(uint64_t)(version >= BRP_VERSION_5 ? RPL_LOG_SIGNED | BRP_FLAG_RECOVERED : RPL_LOG_SIGNED)) {
+		snprintf(why, whylen, "header flags %llu; this reader knows only 1 (signed)%s", (unsigned long long)flags,
+		         version >= BRP_VERSION_5 ? " and 2 (recovered)" : "");
 		return RPL_EUNSUPPORTED;
 	}
 	h->flags = (unsigned)flags;
@@ -726,14 +933,32 @@ int rpl__header_get(struct header *h, const uint8_t *p, size_t n, int *version, 
 		if (c.bad)
 			goto bad;
 		*version = v > 1000000 ? 1000000 : (int)v;
-		if (v != BRP_VERSION && v != BRP_VERSION_COMMIT && v != BRP_VERSION_4) {
-			snprintf(why, whylen, "format version %llu; this reader knows versions %d, %d and %d",
-			         (unsigned long long)v, BRP_VERSION, BRP_VERSION_COMMIT, BRP_VERSION_4);
+		if (v < BRP_VERSION || v > BRP_VERSION_5) {
+			snprintf(why, whylen, "format version %llu; this reader knows versions %d to %d", (unsigned long long)v,
+			         BRP_VERSION, BRP_VERSION_5);
 			err = RPL_EUNSUPPORTED;
 			goto cleanup;
 		}
 	}
-	profile = rpl__cur_string(&c, 32);
+	if (*version >= BRP_VERSION_5) {
+		/* a byte: the index of profile_codes */
+		uint8_t code;
+		if (c.pos >= c.n)
+			goto bad;
+		code = c.p[c.pos++];
+		if (code >= sizeof(profile_codes) / sizeof(profile_codes[0])) {
+			snprintf(why, whylen, "unknown rule profile code %d", code);
+			err = RPL_EUNSUPPORTED;
+			goto cleanup;
+		}
+		profile = strdup(profile_codes[code]);
+		if (!profile) {
+			err = RPL_ENOMEM;
+			goto cleanup;
+		}
+	} else {
+		profile = rpl__cur_string(&c, 32);
+	}
 	if (!profile)
 		goto bad;
 	if (rpl__rules_init(&h->rules, profile) < 0) {
@@ -743,13 +968,13 @@ int rpl__header_get(struct header *h, const uint8_t *p, size_t n, int *version, 
 	}
 	err = *version >= BRP_VERSION_COMMIT ? params_v3(h, &c, why, whylen) : params_v2(h, &c, why, whylen);
 	if (!err)
-		err = players_get(h, &c, why, whylen);
+		err = players_get(h, &c, *version, why, whylen);
 	if (!err)
 		err = meta_get(h, &c, why, whylen);
 	if (!err && *version >= BRP_VERSION_COMMIT)
 		err = dealing_get(h, &c, *version, why, whylen);
-	if (!err && *version == BRP_VERSION_4)
-		err = flags_get(h, &c, why, whylen);
+	if (!err && *version >= BRP_VERSION_4)
+		err = flags_get(h, &c, *version, why, whylen);
 	if (err == RPL_ECORRUPT && c.bad)
 		goto bad;
 	if (err)

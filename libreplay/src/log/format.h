@@ -10,10 +10,14 @@
 	"\x89"                                                                                                             \
 	"BRP\r\n\x1a\n"
 #define BRP_MAGIC_LEN 8
-#define BRP_VERSION 2          /* what the writer writes for a match dealt freely and unsigned */
-#define BRP_VERSION_COMMIT 3   /* the first version with a committed deal (protocol 1, RPL_COMMIT_V1) */
-#define BRP_VERSION_4 4        /* committed (protocol 2) or signed: the newest version (format.md 18) */
-#define BRP_PROFILE_REVISION 1 /* the frozen profile revision version 3 writes (format.md 16.2) */
+#define BRP_VERSION 2               /* every parameter in the header, one claim a C (format.md 4, 5.3); read only */
+#define BRP_VERSION_COMMIT 3        /* the first version with a committed deal (protocol 1, RPL_COMMIT_V1) */
+#define BRP_VERSION_4 4             /* protocol 2 and header flags (format.md 18); written again only by rpl_sign_log */
+#define BRP_VERSION_5 5             /* the profile's code, claims against the deals' (format.md 19): the newest */
+#define BRP_PROFILE_REVISION 1      /* the frozen profile revision version 3 writes (format.md 16.2) */
+#define BRP_SEALED_TYPE 'Z'         /* the header of a sealed log: one checksum for the whole (format.md 19.5) */
+#define BRP_TIME_EPOCH 1767225600LL /* 2026-01-01T00:00:00Z: version 5 codes a start time from it (format.md 19.1) */
+#define BRP_FLAG_RECOVERED 2u       /* version 5's header flag: salvaged by brp recover (format.md 19.1) */
 #define BRP_MAX_FILE (64u << 20)
 
 struct section {
@@ -27,11 +31,22 @@ struct section {
 /* Append a section with its checksum. */
 void rpl__section_put(struct buf *out, uint8_t type, const uint8_t *payload, size_t len);
 
+/* Append a section without a checksum: in a sealed log, before its one checksum (format.md 19.5). */
+void rpl__section_put_bare(struct buf *out, uint8_t type, const uint8_t *payload, size_t len);
+/* A framed H (from rpl__header_put) as a sealed log's header: type Z, no checksum. */
+void rpl__header_seal(struct buf *out, const uint8_t *framed, size_t n);
+/* The checksum that ends a sealed log's E: a CRC-32 of out from start (the magic) on. */
+void rpl__seal_put(struct buf *out, size_t start);
+
 /*
  * Read the section at *pos. Returns 1 with *s filled and *pos advanced, 0 at
- * the end of the data, or -1 with why (and *pos unchanged).
+ * the end of the data, or -1 with why (and *pos unchanged). *sealed: 0
+ * before the first section; when the log is sealed (its first section is
+ * Z), the first call checks the log's checksum and sets it to the offset
+ * just past that checksum, and the sections before it are read without one.
  */
-int rpl__section_get(const uint8_t *data, size_t n, size_t *pos, struct section *s, char *why, size_t whylen);
+int rpl__section_get(const uint8_t *data, size_t n, size_t *pos, struct section *s, size_t *sealed, char *why,
+                     size_t whylen);
 
 /* A bounded cursor over a payload. */
 struct cursor {
@@ -45,22 +60,35 @@ int64_t rpl__cur_zigzag(struct cursor *c);
 char *rpl__cur_string(struct cursor *c, size_t max);
 
 void rpl__buf_zigzag(struct buf *b, int64_t v);
+void rpl__buf_zigzag_plus1(struct buf *b, int64_t v);
 void rpl__buf_string(struct buf *b, const char *s);
 
 /*
  * The header section from match info. seed: NULL, or for a committed match
  * the seed to reveal in the header (the compact form of a revealed log,
- * format.md 16.1). flags: RPL_LOG_SIGNED for a log that will be signed. The
- * version is the oldest that holds the match: 3 for a committed match of
- * protocol 1 (flags are then not written: version 3 has none), 4 for one
- * of protocol 2 or for a signed log, else 2. A committed match of protocol
- * 2 has its players' seeds sorted already (the recorder sorts its copy).
- * Returns 0 or RPL_EINVAL with why.
+ * format.md 16.1). flags: RPL_LOG_SIGNED for a log that will be signed.
+ * version: 0 for rpl__header_version's, or 4 (rpl_sign_log's header of a
+ * log of version 2 or 4, whose other sections keep their bytes). A
+ * committed match of protocol 2 has its players' seeds sorted already (the
+ * recorder sorts its copy). Returns 0 or RPL_EINVAL with why.
  */
-int rpl__header_put(struct buf *out, const rpl_match_info *info, const uint8_t *seed, unsigned flags, char *why,
-                    size_t whylen);
-/* The version rpl__header_put writes for info and flags. */
+int rpl__header_put(struct buf *out, const rpl_match_info *info, const uint8_t *seed, unsigned flags, int version,
+                    char *why, size_t whylen);
+/*
+ * The version a new log of info is written in: 3 for a committed match of
+ * protocol 1 (version 3 has no flags: a signed one is not marked), else 5.
+ */
 int rpl__header_version(const rpl_match_info *info, unsigned flags);
+
+/*
+ * A claim in the coding of a C section of version (format.md 5.3, 16.3,
+ * 19.3). sum: the scores of every deal claim before it in the log, added
+ * up (version 5 codes a match claim equal to them in one byte); both
+ * functions add a deal claim to it. rpl__claim_get returns 0, or -1 when
+ * the claim is malformed, out of range or not in its one encoding.
+ */
+void rpl__claim_put(struct buf *b, int version, int deal, const int32_t score[2], int64_t sum[2]);
+int rpl__claim_get(struct cursor *c, int version, int *deal, int32_t score[2], int64_t sum[2]);
 
 /* A decoded header, owning its strings. */
 struct header {

@@ -27,6 +27,8 @@ struct rpl_reader {
 	struct section sec;
 	uint32_t left;            /* decisions left in the current section */
 	int ended;                /* an E section was read */
+	size_t sealed;            /* a sealed log: the offset past its checksum (format.md 19.5), else 0 */
+	int end_due;              /* version 5: its claims first, then the end event (recovered: end_due - 1) */
 	int done;                 /* the log was read to its end without error: match_id is set */
 	struct rpl__ident *ident; /* the match identity, built as events are read */
 	char match_id[RPL_MATCH_ID_SIZE];
@@ -38,6 +40,7 @@ struct rpl_reader {
 	struct cursor claims; /* a version-3 C: the claims still to deliver */
 	uint64_t decisions;   /* the decision counts of the D and A sections read, added up */
 	uint64_t nclaims;     /* the claims of the C sections read */
+	int64_t claim_sum[2]; /* the deal claims delivered, added up: version 5 codes a match total against it */
 	int failed;           /* the error to repeat */
 	uint64_t err_offset;
 	char errmsg[RPL_ERRMSG_SIZE];
@@ -69,17 +72,20 @@ static int start(struct rpl_reader *rd)
 	if (rd->n < BRP_MAGIC_LEN || memcmp(rd->data, BRP_MAGIC, BRP_MAGIC_LEN) != 0)
 		return fail(rd, RPL_ECORRUPT, 0, "byte 0: not a .brp match log (bad magic)");
 	rd->pos = BRP_MAGIC_LEN;
-	err = rpl__section_get(rd->data, rd->n, &rd->pos, &s, why, sizeof(why));
+	err = rpl__section_get(rd->data, rd->n, &rd->pos, &s, &rd->sealed, why, sizeof(why));
 	if (err == 0)
 		return fail(rd, RPL_ECORRUPT, rd->pos, "byte %zu: the log ends before its header", rd->pos);
 	if (err < 0)
 		return fail(rd, RPL_ECORRUPT, s.offset, "%s", why);
-	if (s.type != 'H')
+	if (s.type != 'H' && s.type != BRP_SEALED_TYPE)
 		return fail(rd, RPL_ECORRUPT, s.offset, "byte %zu: the first section is '%c', not the header 'H'",
 		            (size_t)s.offset, s.type);
 	err = rpl__header_get(&rd->hdr, s.payload, s.len, &rd->version, why, sizeof(why));
 	if (err)
 		return fail(rd, err, s.offset, "byte %zu: header: %s", (size_t)s.offset, why);
+	if (rd->sealed && rd->version < BRP_VERSION_5)
+		return fail(rd, RPL_ECORRUPT, s.offset, "byte %zu: a sealed header of version %d (sealed logs begin in 5)",
+		            (size_t)s.offset, rd->version);
 	err = rpl__ident_new(&rd->ident, &rd->hdr.info);
 	if (err)
 		return fail(rd, err, s.offset, "out of memory");
@@ -248,7 +254,7 @@ const rpl_match_info *rpl_reader_info(const rpl_reader *rd)
 
 unsigned rpl_reader_flags(const rpl_reader *rd)
 {
-	return rd && rd->hdr.info.rules ? rd->hdr.flags : 0;
+	return rd && rd->hdr.info.rules ? rd->hdr.flags & RPL_LOG_SIGNED : 0;
 }
 
 int rpl_reader_format_version(const rpl_reader *rd)
@@ -373,18 +379,15 @@ static int start_derived(struct rpl_reader *rd, rpl_event *ev, uint32_t count)
 	return 1;
 }
 
-/* A claim's three varints from c: 1 with *ev filled, or -1 when they are malformed. */
-static int read_claim(struct cursor *c, rpl_event *ev)
+/* A claim from c, in the log's coding: 1 with *ev filled, or -1 when it is malformed. */
+static int read_claim(rpl_reader *rd, struct cursor *c, rpl_event *ev)
 {
-	uint64_t deal = rpl__cur_varint(c);
-	int64_t s0 = rpl__cur_zigzag(c), s1 = rpl__cur_zigzag(c);
+	int deal;
 
-	if (c->bad || deal > RPL_MAX_DEALS || s0 < INT32_MIN || s0 > INT32_MAX || s1 < INT32_MIN || s1 > INT32_MAX)
+	if (rpl__claim_get(c, rd->version, &deal, ev->score, rd->claim_sum) < 0)
 		return -1;
 	ev->kind = RPL_EV_CLAIM;
-	ev->deal = (int)deal;
-	ev->score[0] = (int32_t)s0;
-	ev->score[1] = (int32_t)s1;
+	ev->deal = deal;
 	return 1;
 }
 
@@ -447,7 +450,8 @@ static int revealed_deals(rpl_reader *rd, struct cursor *c, rpl_event *ev)
 /* A D section: the next deal, its layout and the start of its decisions (or, revealed, the deals to derive). */
 static int deal_section(rpl_reader *rd, struct cursor *c, rpl_event *ev)
 {
-	uint64_t deal = rpl__cur_varint(c);
+	/* version 5 stores no number where it can only be the next deal's (format.md 19.4) */
+	uint64_t deal = rd->version >= BRP_VERSION_5 && !rd->revealed ? (uint64_t)rd->deal + 1 : rpl__cur_varint(c);
 	int n = rd->hdr.info.nplayers;
 
 	if (c->bad || deal != (uint64_t)rd->deal + 1 || deal > RPL_MAX_DEALS)
@@ -476,7 +480,7 @@ static int deal_section(rpl_reader *rd, struct cursor *c, rpl_event *ev)
 /* An A section: more decisions of the current deal (no event of its own). */
 static int decision_section(rpl_reader *rd, struct cursor *c)
 {
-	uint64_t deal = rpl__cur_varint(c);
+	uint64_t deal = rd->version >= BRP_VERSION_5 && !rd->revealed ? (uint64_t)rd->deal : rpl__cur_varint(c);
 
 	if (c->bad || rd->deal == 0 || deal != (uint64_t)rd->deal)
 		return fail(rd, RPL_ECORRUPT, rd->sec.offset,
@@ -492,39 +496,27 @@ static int decision_section(rpl_reader *rd, struct cursor *c)
 /* A C section: one claim (version 2), or several (version 3 on), delivered one an event from rd->claims. */
 static int claim_section(rpl_reader *rd, struct cursor *c, rpl_event *ev)
 {
-	uint64_t deal;
-	int64_t s0, s1;
-
 	if (rd->version >= BRP_VERSION_COMMIT) {
-		/* version 3: one or more claims */
+		/* version 3 on: one or more claims */
 		struct cursor n = *c;
 		uint64_t count = 0;
+		int64_t sum[2] = { rd->claim_sum[0], rd->claim_sum[1] };
+		int deal;
+		int32_t score[2];
 		if (c->n == 0)
 			return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: malformed claim section", (size_t)rd->sec.offset);
 		/* counted before any is delivered; a malformed one is refused where it is read */
-		while (n.pos < n.n && !n.bad) {
-			rpl__cur_varint(&n);
-			rpl__cur_varint(&n);
-			rpl__cur_varint(&n);
-			count += !n.bad;
-		}
+		while (n.pos < n.n && rpl__claim_get(&n, rd->version, &deal, score, sum) == 0)
+			count++;
 		if (take_claims(rd, count) < 0)
 			return rd->failed;
 		rd->claims = *c;
 		return 0;
 	}
-	deal = rpl__cur_varint(c);
-	s0 = rpl__cur_zigzag(c);
-	s1 = rpl__cur_zigzag(c);
-	if (c->bad || c->pos != c->n || deal > RPL_MAX_DEALS || s0 < INT32_MIN || s0 > INT32_MAX || s1 < INT32_MIN ||
-	    s1 > INT32_MAX)
+	if (read_claim(rd, c, ev) < 0 || c->pos != c->n)
 		return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: malformed claim section", (size_t)rd->sec.offset);
 	if (take_claims(rd, 1) < 0)
 		return rd->failed;
-	ev->kind = RPL_EV_CLAIM;
-	ev->deal = (int)deal;
-	ev->score[0] = (int32_t)s0;
-	ev->score[1] = (int32_t)s1;
 	return 1;
 }
 
@@ -560,14 +552,21 @@ static int next_event(rpl_reader *rd, rpl_event *ev, int lean)
 		}
 		if (rd->claims.pos < rd->claims.n) {
 			ev->offset = rd->sec.offset;
-			if (read_claim(&rd->claims, ev) < 0)
+			if (read_claim(rd, &rd->claims, ev) < 0)
 				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: malformed claim section",
 				            (size_t)rd->sec.offset);
 			return 1;
 		}
+		if (rd->end_due) {
+			ev->offset = rd->sec.offset;
+			ev->kind = RPL_EV_END;
+			ev->recovered = rd->end_due - 1;
+			rd->end_due = 0;
+			return 1;
+		}
 		if (rd->left > 0)
 			return next_decision(rd, ev);
-		got = rpl__section_get(rd->data, rd->n, &rd->pos, &rd->sec, why, sizeof(why));
+		got = rpl__section_get(rd->data, rd->n, &rd->pos, &rd->sec, &rd->sealed, why, sizeof(why));
 		if (got == 0)
 			return 0;
 		if (got < 0)
@@ -596,11 +595,21 @@ static int next_event(rpl_reader *rd, rpl_event *ev, int lean)
 				return got;
 			continue;
 		case 'E': {
-			uint64_t flags = rpl__cur_varint(&c);
-			if (c.bad || c.pos != c.n || flags > 1)
+			/* version 5: no flags, the header says whether the log was salvaged (format.md 19.4) */
+			uint64_t flags = rd->version >= BRP_VERSION_5 ? (rd->hdr.flags & BRP_FLAG_RECOVERED) != 0
+			                                              : rpl__cur_varint(&c);
+			if (c.bad || (c.pos != c.n && rd->version < BRP_VERSION_5) || flags > 1)
 				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: malformed end section",
 				            (size_t)rd->sec.offset);
 			rd->ended = 1;
+			if (c.pos < c.n) {
+				/* version 5: the claims after the last decision, then the end (format.md 19.4) */
+				struct cursor rest = { c.p + c.pos, c.n - c.pos, 0, 0 };
+				if ((got = claim_section(rd, &rest, ev)) != 0)
+					return got;
+				rd->end_due = 1 + (int)(flags & 1);
+				continue;
+			}
 			ev->kind = RPL_EV_END;
 			ev->recovered = (int)(flags & 1);
 			return 1;

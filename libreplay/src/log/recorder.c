@@ -66,11 +66,13 @@ struct rpl_recorder {
 	struct rc_enc enc;
 	int sec_open, sec_deal; /* a section is being coded; it is a D */
 	uint32_t sec_count;
-	struct buf out;   /* whole sections not yet written */
-	size_t hashed;    /* bytes of out already in the signing hash (a file's append to try again) */
-	uint64_t written; /* bytes written to the file */
-	size_t decisions; /* decisions recorded in the match */
-	size_t claims;    /* claims recorded in the match */
+	struct buf out;       /* whole sections not yet written */
+	size_t hashed;        /* bytes of out already in the signing hash (a file's append to try again) */
+	uint64_t written;     /* bytes written to the file */
+	size_t decisions;     /* decisions recorded in the match */
+	size_t claims;        /* claims recorded in the match */
+	int version;          /* the format version written (format.h) */
+	int64_t claim_sum[2]; /* the deal claims recorded, added up (rpl__claim_put) */
 	/* history */
 	struct item *items;
 	size_t nitems, capitems;
@@ -184,10 +186,12 @@ static int seed_cmp(const void *a, const void *b)
 
 /*
  * A recorder of the kind given with info copied, its header built and, with
- * a key, its hash set up; nothing written yet. *out is set whenever rec was
- * allocated, failed or not.
+ * a key, its hash set up; nothing written yet. version: 0 for the newest
+ * (rpl__header_version), else the one rpl__recorder_open_fd was asked for.
+ * *out is set whenever rec was allocated, failed or not.
  */
-static int setup(struct rpl_recorder **out, int kind, const rpl_match_info *info, unsigned flags, const rpl_seckey *key)
+static int setup(struct rpl_recorder **out, int kind, const rpl_match_info *info, unsigned flags, const rpl_seckey *key,
+                 int version)
 {
 	struct rpl_recorder *rec;
 	char why[RPL_ERRMSG_SIZE];
@@ -248,7 +252,16 @@ static int setup(struct rpl_recorder **out, int kind, const rpl_match_info *info
 		rec->info.commitment = rec->commitment;
 		rec->info.player_seeds = (const uint8_t(*)[RPL_DEAL_SEED_SIZE])rec->player_seeds;
 	}
-	err = rpl__header_put(&rec->header, &rec->info, NULL, key ? RPL_LOG_SIGNED : 0, why, sizeof(why));
+	rec->version = rpl__header_version(&rec->info, key ? RPL_LOG_SIGNED : 0);
+	if (version) {
+		/* an older version written again (a text's [FormatVersion]): one that can hold this match */
+		int v1 = info->commitment && info->commit_version == RPL_COMMIT_V1;
+		if ((version == BRP_VERSION && (info->commitment || key)) || (version == BRP_VERSION_COMMIT) != v1 ||
+		    version < BRP_VERSION || version > BRP_VERSION_5)
+			return rfail(rec, RPL_EINVAL, "format version %d cannot hold this match", version);
+		rec->version = version;
+	}
+	err = rpl__header_put(&rec->header, &rec->info, NULL, key ? RPL_LOG_SIGNED : 0, rec->version, why, sizeof(why));
 	if (err)
 		return rfail(rec, err, "%s", why);
 	if (rec->header.oom)
@@ -289,7 +302,7 @@ int rpl_recorder_open_signed(rpl_recorder **out, const char *path, const rpl_mat
 	*out = NULL;
 	if (!path || !info || !info->rules)
 		return RPL_EINVAL;
-	err = setup(&rec, SINK_FILE, info, flags, key);
+	err = setup(&rec, SINK_FILE, info, flags, key, 0);
 	*out = rec;
 	if (err)
 		return err;
@@ -328,7 +341,8 @@ int rpl_recorder_open_signed(rpl_recorder **out, const char *path, const rpl_mat
 	return err;
 }
 
-int rpl__recorder_open_fd(rpl_recorder **out, int fd, const rpl_match_info *info, unsigned flags, const rpl_seckey *key)
+int rpl__recorder_open_fd(rpl_recorder **out, int fd, const rpl_match_info *info, unsigned flags, const rpl_seckey *key,
+                          int version)
 {
 	struct rpl_recorder *rec = NULL;
 	int err;
@@ -338,7 +352,7 @@ int rpl__recorder_open_fd(rpl_recorder **out, int fd, const rpl_match_info *info
 	*out = NULL;
 	if (fd < 0 || !info || !info->rules)
 		return RPL_EINVAL;
-	err = setup(&rec, SINK_FILE, info, flags, key);
+	err = setup(&rec, SINK_FILE, info, flags, key, version);
 	*out = rec;
 	if (err)
 		return err;
@@ -358,7 +372,7 @@ int rpl_recorder_open_sink(rpl_recorder **out, const rpl_recorder_sink *sink, co
 	*out = NULL;
 	if (!sink || !sink->write || !info || !info->rules)
 		return RPL_EINVAL;
-	err = setup(&rec, SINK_CALLS, info, flags, key);
+	err = setup(&rec, SINK_CALLS, info, flags, key, 0);
 	*out = rec;
 	if (err)
 		return err;
@@ -376,7 +390,7 @@ int rpl_recorder_open_memory(rpl_recorder **out, const rpl_match_info *info, uns
 	*out = NULL;
 	if (!info || !info->rules)
 		return RPL_EINVAL;
-	err = setup(&rec, SINK_MEMORY, info, flags, key);
+	err = setup(&rec, SINK_MEMORY, info, flags, key, 0);
 	*out = rec;
 	if (err)
 		return err;
@@ -391,7 +405,8 @@ static void close_section(struct rpl_recorder *rec)
 	if (!rec->sec_open)
 		return;
 	rpl__rc_enc_finish(&rec->enc);
-	rpl__buf_varint(&pay, (uint64_t)rec->deal);
+	if (rec->version < BRP_VERSION_5)
+		rpl__buf_varint(&pay, (uint64_t)rec->deal); /* version 5: the next deal's, or the current one (19.4) */
 	rpl__buf_varint(&pay, rec->sec_count);
 	rpl__buf_put(&pay, rec->enc_out.p, rec->enc_out.n);
 	if (pay.oom || rec->enc_out.oom)
@@ -624,9 +639,7 @@ int rpl_recorder_claim(rpl_recorder *rec, int deal, const int32_t score[2])
 		return oom(rec);
 	rec->claims++;
 	close_section(rec);
-	rpl__buf_varint(&pay, (uint64_t)deal);
-	rpl__buf_zigzag(&pay, score[0]);
-	rpl__buf_zigzag(&pay, score[1]);
+	rpl__claim_put(&pay, rec->version, deal, score, rec->claim_sum);
 	if (pay.oom)
 		rec->out.oom = 1;
 	else
@@ -726,6 +739,41 @@ int rpl_recorder_flush(rpl_recorder *rec)
 	return err;
 }
 
+/* A section of the compact form: version 5 seals it, one checksum for the whole (format.md 19.5). */
+static void compact_put(struct buf *out, int version, uint8_t type, const uint8_t *p, size_t n)
+{
+	if (version >= BRP_VERSION_5)
+		rpl__section_put_bare(out, type, p, n);
+	else
+		rpl__section_put(out, type, p, n);
+}
+
+/* The compact form's magic and header; version 5's sealed, its flags saying whether the log was salvaged. */
+static int compact_head(const struct rpl_recorder *rec, struct buf *out, const uint8_t *seed)
+{
+	struct buf hdr = { 0 };
+	char why[RPL_ERRMSG_SIZE];
+	unsigned flags = (rec->key ? RPL_LOG_SIGNED : 0) | (rec->recovered ? BRP_FLAG_RECOVERED : 0);
+	int err = 0;
+
+	rpl__buf_put(out, BRP_MAGIC, BRP_MAGIC_LEN);
+	if (rec->version < BRP_VERSION_5 && !seed) {
+		rpl__buf_put(out, rec->header.p, rec->header.n); /* the growing form's */
+		return out->oom ? RPL_ENOMEM : 0;
+	}
+	if (rec->version < BRP_VERSION_5)
+		flags &= RPL_LOG_SIGNED;
+	err = rpl__header_put(&hdr, &rec->info, seed, flags, rec->version, why, sizeof(why));
+	if (!err && rec->version >= BRP_VERSION_5)
+		rpl__header_seal(out, hdr.p, hdr.n);
+	else if (!err)
+		rpl__buf_put(out, hdr.p, hdr.n);
+	if (!err && (hdr.oom || out->oom))
+		err = RPL_ENOMEM;
+	rpl__buf_free(&hdr);
+	return err;
+}
+
 /*
  * The compact form of a revealed match (format.md 16.5): the header reveals
  * the seed, one D holds every deal's decisions in one stream (the seed
@@ -741,7 +789,7 @@ struct revealed {
 	int open, is_d;
 };
 
-static void revealed_close(struct revealed *r, struct buf *out)
+static void revealed_close(struct revealed *r, struct buf *out, int version)
 {
 	struct buf pay = { 0 };
 
@@ -760,7 +808,7 @@ static void revealed_close(struct revealed *r, struct buf *out)
 		rpl__buf_varint(&pay, r->counts[0]);
 	}
 	rpl__buf_put(&pay, r->enc_out.p, r->enc_out.n);
-	rpl__section_put(out, r->is_d ? 'D' : 'A', pay.p, pay.n);
+	compact_put(out, version, r->is_d ? 'D' : 'A', pay.p, pay.n);
 	if (pay.oom || r->enc_out.oom)
 		out->oom = 1;
 	rpl__buf_free(&pay);
@@ -792,23 +840,45 @@ static int sign_compact(const struct rpl_recorder *rec, struct buf *out)
 	return out->oom ? RPL_ENOMEM : 0;
 }
 
+/*
+ * The end section: its flags (before version 5), then (version 5) the claims
+ * after the last decision, if any (format.md 19.4); version 5 then seals the
+ * log, the checksum of every byte from the magic (at start) on.
+ */
+static void end_put(struct buf *out, const struct rpl_recorder *rec, const struct buf *claims, size_t start)
+{
+	struct buf pay = { 0 };
+
+	if (rec->version < BRP_VERSION_5)
+		rpl__buf_byte(&pay, rec->recovered ? 1 : 0);
+	if (claims)
+		rpl__buf_put(&pay, claims->p, claims->n);
+	if (pay.oom)
+		out->oom = 1;
+	else
+		compact_put(out, rec->version, 'E', pay.p, pay.n);
+	if (rec->version >= BRP_VERSION_5)
+		rpl__seal_put(out, start);
+	rpl__buf_free(&pay);
+}
+
 static int build_compact_revealed(struct rpl_recorder *rec, struct buf *out)
 {
 	struct track t;
 	struct model m;
-	struct buf claims = { 0 }, hdr = { 0 };
+	struct buf claims = { 0 };
 	struct revealed r = { 0 };
-	size_t li = 0;
+	int64_t sum[2] = { 0, 0 };
+	size_t li = 0, start = out->n;
 	int dealer = 0, err = RPL_ENOMEM;
 	char why[RPL_ERRMSG_SIZE];
 
-	if (rpl__header_put(&hdr, &rec->info, rec->seed, rec->key ? RPL_LOG_SIGNED : 0, why, sizeof(why)) != 0)
-		goto cleanup;
 	r.counts = calloc(rec->nlayouts ? rec->nlayouts : 1, sizeof(*r.counts));
 	if (!r.counts)
 		goto cleanup;
-	rpl__buf_put(out, BRP_MAGIC, BRP_MAGIC_LEN);
-	rpl__buf_put(out, hdr.p, hdr.n);
+	if ((err = compact_head(rec, out, rec->seed)) != 0)
+		goto cleanup;
+	err = RPL_ENOMEM;
 	for (size_t i = 0; i < rec->nitems; i++) {
 		const struct item *it = &rec->items[i];
 		if (it->type == 'D') {
@@ -820,7 +890,7 @@ static int build_compact_revealed(struct rpl_recorder *rec, struct buf *out)
 			if (r.open && r.is_d) {
 				r.counts[r.k++] = 0; /* the next deal of the same D */
 			} else {
-				revealed_close(&r, out);
+				revealed_close(&r, out, rec->version);
 				revealed_open(&r, 1, li);
 			}
 		} else if (it->type == 'a') {
@@ -832,32 +902,26 @@ static int build_compact_revealed(struct rpl_recorder *rec, struct buf *out)
 			/* the counts take at most 3 bytes each, the deal numbers 2 more */
 			if (r.counts[r.k - 1] >= RPL_MAX_SECTION ||
 			    stream_bound(&r.enc_out, &r.enc) + 3 * (uint64_t)r.k + SECTION_SLACK > RPL_MAX_SECTION) {
-				revealed_close(&r, out);
+				revealed_close(&r, out, rec->version);
 				revealed_open(&r, 0, li); /* the deal goes on in an A */
 			}
 		} else {
 			if (claims.n + 32 > RPL_MAX_SECTION) {
-				rpl__section_put(out, 'C', claims.p, claims.n);
+				compact_put(out, rec->version, 'C', claims.p, claims.n);
 				claims.n = 0;
 			}
-			rpl__buf_varint(&claims, it->deal);
-			rpl__buf_zigzag(&claims, it->score[0]);
-			rpl__buf_zigzag(&claims, it->score[1]);
+			rpl__claim_put(&claims, rec->version, it->deal, it->score, sum);
 		}
 	}
-	revealed_close(&r, out);
-	if (claims.n)
+	revealed_close(&r, out, rec->version);
+	if (claims.n && rec->version < BRP_VERSION_5)
 		rpl__section_put(out, 'C', claims.p, claims.n);
-	{
-		uint8_t flags = rec->recovered ? 1 : 0;
-		rpl__section_put(out, 'E', &flags, 1);
-	}
-	err = out->oom || claims.oom || hdr.oom ? RPL_ENOMEM : 0;
+	end_put(out, rec, rec->version >= BRP_VERSION_5 ? &claims : NULL, start);
+	err = out->oom || claims.oom ? RPL_ENOMEM : 0;
 cleanup:
 	free(r.counts);
 	rpl__buf_free(&r.enc_out);
 	rpl__buf_free(&claims);
-	rpl__buf_free(&hdr);
 	return err;
 }
 
@@ -866,10 +930,11 @@ static int build_compact(struct rpl_recorder *rec, struct buf *out)
 {
 	struct track t;
 	struct model m;
-	struct buf enc_out = { 0 };
+	struct buf enc_out = { 0 }, claims = { 0 };
 	struct rc_enc enc;
-	size_t li = 0;
-	int deal = 0, dealer = 0, open = 0, is_deal = 0;
+	int64_t sum[2] = { 0, 0 };
+	size_t li = 0, start = out->n;
+	int deal = 0, dealer = 0, open = 0, is_deal = 0, herr;
 	uint32_t count = 0;
 	char why[RPL_ERRMSG_SIZE];
 
@@ -877,17 +942,25 @@ static int build_compact(struct rpl_recorder *rec, struct buf *out)
 		int err = build_compact_revealed(rec, out);
 		return err ? err : sign_compact(rec, out);
 	}
-	rpl__buf_put(out, BRP_MAGIC, BRP_MAGIC_LEN);
-	rpl__buf_put(out, rec->header.p, rec->header.n);
+	if ((herr = compact_head(rec, out, NULL)) != 0)
+		return herr;
+#define CLOSE_CLAIMS()                                                                                                 \
+	do {                                                                                                               \
+		if (claims.n)                                                                                                  \
+			compact_put(out, rec->version, 'C', claims.p, claims.n);                                                   \
+		claims.n = 0;                                                                                                  \
+	} while (0)
 #define CLOSE_STREAM()                                                                                                 \
 	do {                                                                                                               \
+		CLOSE_CLAIMS();                                                                                                \
 		if (open) {                                                                                                    \
 			struct buf pay = { 0 };                                                                                    \
 			rpl__rc_enc_finish(&enc);                                                                                  \
-			rpl__buf_varint(&pay, (uint64_t)deal);                                                                     \
+			if (rec->version < BRP_VERSION_5)                                                                          \
+				rpl__buf_varint(&pay, (uint64_t)deal);                                                                 \
 			rpl__buf_varint(&pay, count);                                                                              \
 			rpl__buf_put(&pay, enc_out.p, enc_out.n);                                                                  \
-			rpl__section_put(out, is_deal ? 'D' : 'A', pay.p, pay.n);                                                  \
+			compact_put(out, rec->version, is_deal ? 'D' : 'A', pay.p, pay.n);                                         \
 			if (pay.oom)                                                                                               \
 				out->oom = 1;                                                                                          \
 			rpl__buf_free(&pay);                                                                                       \
@@ -912,6 +985,7 @@ static int build_compact(struct rpl_recorder *rec, struct buf *out)
 			count = 0;
 		} else if (it->type == 'a') {
 			if (!open) {
+				CLOSE_CLAIMS();
 				enc_out.n = 0;
 				rpl__rc_enc_init(&enc, &enc_out);
 				open = 1;
@@ -920,32 +994,32 @@ static int build_compact(struct rpl_recorder *rec, struct buf *out)
 			}
 			if (rpl__enc_action(&enc, &m, &t, &it->a) < 0 || rpl__track_apply(&t, &it->a, why, sizeof(why)) < 0) {
 				rpl__buf_free(&enc_out);
+				rpl__buf_free(&claims);
 				return RPL_EINVAL;
 			}
 			count++;
 			if (section_full(&enc_out, &enc, count))
 				CLOSE_STREAM(); /* the deal goes on in an A section */
 		} else {
-			struct buf cpay = { 0 };
-			CLOSE_STREAM();
-			rpl__buf_varint(&cpay, it->deal);
-			rpl__buf_zigzag(&cpay, it->score[0]);
-			rpl__buf_zigzag(&cpay, it->score[1]);
-			rpl__section_put(out, 'C', cpay.p, cpay.n);
-			if (cpay.oom)
-				out->oom = 1;
-			rpl__buf_free(&cpay);
+			/* claims in a row share one C in version 5 (format.md 19.3); earlier, one a C (16.5) */
+			if (open || rec->version < BRP_VERSION_5 || claims.n + 32 > RPL_MAX_SECTION)
+				CLOSE_STREAM();
+			rpl__claim_put(&claims, rec->version, it->deal, it->score, sum);
 		}
 	}
-	CLOSE_STREAM();
-#undef CLOSE_STREAM
-	{
-		uint8_t flags = rec->recovered ? 1 : 0;
-		rpl__section_put(out, 'E', &flags, 1);
+	if (rec->version >= BRP_VERSION_5 && !open) {
+		end_put(out, rec, &claims, start); /* the claims after the last decision go into E */
+		claims.n = 0;
+	} else {
+		CLOSE_STREAM();
+		end_put(out, rec, NULL, start);
 	}
-	if (enc_out.oom)
+#undef CLOSE_STREAM
+#undef CLOSE_CLAIMS
+	if (enc_out.oom || claims.oom)
 		out->oom = 1;
 	rpl__buf_free(&enc_out);
+	rpl__buf_free(&claims);
 	return sign_compact(rec, out);
 }
 

@@ -929,7 +929,7 @@ int rpl_signatures_check(const void *data_, size_t n, const rpl_keyring *trusted
 {
 	const uint8_t *data = data_;
 	crypto_generichash_state hs;
-	size_t pos = BRP_MAGIC_LEN, hashed = 0;
+	size_t pos = BRP_MAGIC_LEN, hashed = 0, sealed = 0;
 	struct section s;
 	char why[200];
 	int only_sigs = 1; /* no section but signatures since the last trusted signature */
@@ -943,7 +943,7 @@ int rpl_signatures_check(const void *data_, size_t n, const rpl_keyring *trusted
 	if (rpl__sodium_init() < 0)
 		return RPL_EIO;
 	crypto_generichash_init(&hs, NULL, 0, crypto_generichash_BYTES_MAX);
-	while (rpl__section_get(data, n, &pos, &s, why, sizeof(why)) == 1) {
+	while (rpl__section_get(data, n, &pos, &s, &sealed, why, sizeof(why)) == 1) {
 		crypto_generichash_state copy;
 		uint8_t d[64];
 		rpl_pubkey pk;

@@ -36,6 +36,7 @@ struct header {
 	char *meta_key[RPL_MAX_META], *meta_value[RPL_MAX_META];
 	int commit_line, nseeds, seeds_line;
 	int commit_version, version_line; /* [CommitmentVersion]: 0 when absent (the current protocol) */
+	int format_version, format_line;  /* [FormatVersion]: 0 when absent (the newest) */
 	uint8_t commitment[RPL_DEAL_COMMIT_SIZE];
 	uint8_t seeds[RPL_DEAL_MAX_PLAYER_SEEDS][RPL_DEAL_SEED_SIZE];
 };
@@ -191,6 +192,15 @@ static int header_add(rpl_notation_parser *p, struct header *h, const rpl_notati
 		h->version_line = it->line;
 		return 0;
 	}
+	if (strcmp(t, "FormatVersion") == 0) {
+		if (h->format_line)
+			return rpl__notation_fail(p, RPL_EPARSE, c0, "[FormatVersion] is given twice");
+		if (strlen(v0) != 1 || v0[0] < '2' || v0[0] > '5')
+			return rpl__notation_fail(p, RPL_EPARSE, c0, "[FormatVersion] is \"2\" to \"5\", not \"%s\"", v0);
+		h->format_version = v0[0] - '0';
+		h->format_line = it->line;
+		return 0;
+	}
 	if (strcmp(t, "PlayerSeed") == 0) {
 		if (h->nseeds == RPL_DEAL_MAX_PLAYER_SEEDS)
 			return rpl__notation_fail(p, RPL_ELIMIT, c0, "at most %d [PlayerSeed] tags", RPL_DEAL_MAX_PLAYER_SEEDS);
@@ -275,6 +285,15 @@ static int header_finish(rpl_notation_parser *p, const struct header *h, rpl_rul
 		err = rpl__notation_fail(p, RPL_EPARSE, 1, "[CommitmentVersion] needs a [Commitment]");
 		goto out;
 	}
+	if (h->format_line &&
+	    ((h->format_version == 2 && h->commit_line) || (h->format_version == 3) != (h->commit_version == 1))) {
+		p->line = h->format_line;
+		err = rpl__notation_fail(p, RPL_EPARSE, 1,
+		                         "[FormatVersion \"%d\"] cannot hold this match (version 2: dealt freely; 3: "
+		                         "[CommitmentVersion \"1\"], which only it holds)",
+		                         h->format_version);
+		goto out;
+	}
 	if (h->commit_line) {
 		info->commitment = h->commitment;
 		info->commit_version = h->commit_version;
@@ -309,7 +328,7 @@ static int open_output(rpl_notation_parser *p, const struct header *h, rpl_rules
 
 	if (rc < 0)
 		return rc;
-	rc = rpl__recorder_open_fd(rec, tmp->fd, info, RPL_RECORD_UNCHECKED, NULL);
+	rc = rpl__recorder_open_fd(rec, tmp->fd, info, RPL_RECORD_UNCHECKED, NULL, h->format_version);
 	if (rc < 0) {
 		rpl__msgf(p->errmsg, "%s", io_why(*rec, rc));
 		return rc;

@@ -586,7 +586,7 @@ static const struct tag_def {
 } tag_defs[] = {
 	{ "Notation", 1 },   { "Profile", 1 },           { "Rule", 2 },       { "Players", 1 },
 	{ "Seat", 2 },       { "FirstDealer", 1 },       { "Start", 1 },      { "Meta", 2 },
-	{ "Commitment", 1 }, { "CommitmentVersion", 1 }, { "PlayerSeed", 1 },
+	{ "Commitment", 1 }, { "CommitmentVersion", 1 }, { "PlayerSeed", 1 }, { "FormatVersion", 1 },
 };
 
 static int parse_tag(struct scan *sc, rpl_notation_item *it)

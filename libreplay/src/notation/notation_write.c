@@ -94,7 +94,7 @@ static void put_hex(struct out *o, const uint8_t *p, size_t n)
 	}
 }
 
-static void write_header(struct out *o, const rpl_match_info *info)
+static void write_header(struct out *o, const rpl_match_info *info, int version)
 {
 	char val[64];
 	size_t n = rpl_rules_param_count();
@@ -146,6 +146,9 @@ static void write_header(struct out *o, const rpl_match_info *info)
 			puts_(o, "\"]\n");
 		}
 	}
+	/* an older version that the text's import is to write again; 3 goes with [CommitmentVersion "1"] */
+	if (version == 2 || version == 4)
+		printf_(o, "[FormatVersion \"%d\"]\n", version);
 }
 
 static void seterr(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -188,7 +191,7 @@ int rpl_notation_write(rpl_reader *rd, int (*write)(void *ud, const char *s, siz
 		seterr(err, errlen, "out of memory");
 		return RPL_ENOMEM;
 	}
-	write_header(&o, info);
+	write_header(&o, info, rpl_reader_format_version(rd));
 	while (o.err == 0 && (rc = rpl_reader_next(rd, ev)) > 0) {
 		if (ev->kind == RPL_EV_ACTION) {
 			/* one line per turn (the codec's turn count); a very long turn goes on on the next line */
