@@ -13,7 +13,7 @@ Every review is made at the default strength and options unless said, each log b
 2. Blunder bots (brp simulate -b blunder): the blunder bot's injected decisions (those where it did
    not play the greedy bot's choice) whose loss, measured at M times the default strength, is 100
    points or more: the share classed mistake or blunder at the default strength; and the share of its
-   greedy decisions classed so.
+   greedy decisions classed so. --multiplier 0 skips the reference review (parts 2's first figure).
 3. The blunder matches reviewed with another seed: the share of decisions whose class changes.
 4. CPU a seat and deal at the default strength (user + system time of the reviews of 1).
 5. -j 2 against -j 1: the wall-time speed-up of brp review on N matches, R interleaved rounds, the
@@ -97,7 +97,8 @@ def part_blunder(a, tmp):
     decided = lambda rows: [r for r in rows if 'played' in r]
     base = [decided(x) for x in review_all(a.brp, logs, a.jobs)]
     other = [decided(x) for x in review_all(a.brp, logs, a.jobs, '--seed', '2')]
-    strong = [decided(x) for x in review_all(a.brp, logs, a.jobs, '--strength', str(24 * a.multiplier))]
+    strong = ([decided(x) for x in review_all(a.brp, logs, a.jobs, '--strength', str(24 * a.multiplier))]
+              if a.multiplier else [[] for _ in logs])
     key = lambda r: (r['deal'], r['turn'], r['decision'])
     inj_big = inj_big_classed = greedy_n = greedy_classed = 0
     decisions = changed = 0
@@ -111,7 +112,7 @@ def part_blunder(a, tmp):
             if r['played'] == r['greedy']:
                 greedy_n += 1
                 greedy_classed += classed
-            elif strong_by[key(r)]['loss'] >= 100:
+            elif a.multiplier and strong_by[key(r)]['loss'] >= 100:
                 inj_big += 1
                 inj_big_classed += classed
     print('2. injected decisions losing >= 100 points at %dx strength classed mistake or blunder: %d of %d '

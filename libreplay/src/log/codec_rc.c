@@ -12,8 +12,8 @@
 
 void rpl__buf_put(struct buf *b, const void *data, size_t n)
 {
-	if (b->oom)
-		return;
+	if (b->oom || n == 0)
+		return; /* nothing to add: data may then be NULL, which memcpy may not be given */
 	if (b->n + n > b->cap) {
 		size_t cap = b->cap ? b->cap : 256;
 		uint8_t *p;
