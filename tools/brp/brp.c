@@ -17,6 +17,7 @@ static const struct brp_cmd commands[] = {
 	{ "verify", cmd_verify, "replay match logs through the rules and judge them" },
 	{ "show", cmd_show, "print the table at a moment of a logged match" },
 	{ "review", cmd_review, "value each decision of a match against the engine's" },
+	{ "integrity", cmd_integrity, "screen a corpus for play that hidden cards would explain" },
 	{ "view", cmd_view, "write a match as one HTML page, replayed turn by turn" },
 	{ "recover", cmd_recover, "salvage the complete turns of a damaged log" },
 	{ "simulate", cmd_simulate, "let bots play legal matches and record them" },

@@ -54,6 +54,7 @@ int cmd_sign(int argc, char **argv);
 int cmd_view(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_review(int argc, char **argv);
+int cmd_integrity(int argc, char **argv);
 
 /*
  * Print "brp CMD: message" and a newline to stderr (cmd may be NULL); the

@@ -22,6 +22,7 @@
 #include "libreplay/sim.h"
 #include "libreplay/infoset.h"
 #include "libreplay/review.h"
+#include "libreplay/integrity.h"
 #include "libreplay/notation.h"
 #include "libreplay/export.h"
 #include "libreplay/deal.h"
