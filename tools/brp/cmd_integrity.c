@@ -132,8 +132,7 @@ static int add_log(const char *path, const void *result, void *ud)
 {
 	struct iresult *r = (struct iresult *)result; /* the pool's slot, ours until this returns */
 	struct irun *run = ud;
-	size_t k = 0;
-	rpl_integrity_decision *d = r->d;
+	const rpl_integrity_decision *d = r->d;
 
 	brp_progress_step(&run->prog, ++run->done);
 	if (r->err || r->verdict != RPL_VERDICT_OK) {
@@ -157,13 +156,9 @@ static int add_log(const char *path, const void *result, void *ud)
 	}
 	if (!(run->paths[run->npaths] = strdup(path)))
 		goto nomem;
-	/* --seat: only that seat's decisions, and every replay's (d is this result's own: filtered in place) */
 	for (size_t i = 0; i < r->n; i++)
-		if (d[i].replay || run->seat < 0 || d[i].seat == run->seat) {
-			run->decisions += !d[i].replay;
-			d[k++] = d[i];
-		}
-	if (rpl_integrity_add(run->in, run->npaths, (const char *const *)r->names, r->players, r->group, d, k) != 0)
+		run->decisions += run->seat < 0 || d[i].seat == run->seat;
+	if (rpl_integrity_add(run->in, run->npaths, (const char *const *)r->names, r->players, r->group, d, r->n) != 0)
 		goto nomem;
 	run->npaths++;
 	release(r);
@@ -294,7 +289,10 @@ static int options(struct brp_getopt *g, struct irun *run, struct iopts *io)
 		}
 		switch (c) {
 		case OPT_PLAYER: io->player = g->arg; break;
-		case OPT_SEAT: rc = brp_opt_int(g, 0, RPL_MAX_SEATS - 1, &run->seat); break;
+		case OPT_SEAT:
+			if ((rc = brp_opt_int(g, 0, RPL_MAX_SEATS - 1, &run->seat)) == 0)
+				run->o.seats = 1u << run->seat;
+			break;
 		case OPT_PAIRS: io->pairs = 1; break;
 		case OPT_LEVEL: rc = level_option(g, &run->o.level); break;
 		case OPT_SAMPLES: rc = brp_opt_int(g, 1, 4096, &run->o.samples); break;

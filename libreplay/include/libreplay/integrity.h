@@ -53,6 +53,7 @@ RPL_API const char *rpl_integrity_stat_name(int stat);
 
 /* The defaults. */
 #define RPL_INTEGRITY_SAMPLES 32        /* samples of the unseen cards a discard and a target seat */
+#define RPL_INTEGRITY_BINS 10           /* the calibration's bins of expected values */
 #define RPL_INTEGRITY_TRIES 16          /* the most samples dealt, in RPL_INTEGRITY_SAMPLES: see docs/integrity.md */
 #define RPL_INTEGRITY_PERMUTATIONS 9999 /* random sign flips a test */
 #define RPL_INTEGRITY_LEVEL 0.01        /* a subject is flagged below this (Bonferroni over its statistics) */
@@ -63,6 +64,7 @@ typedef struct rpl_integrity_options {
 	int permutations; /* sign flips a test, 99..1000000 */
 	double level;     /* 0 < level < 1 */
 	uint64_t seed;    /* the samples' and the flips' seed */
+	unsigned seats;   /* bit s set: screen seat s (every seat still calibrates); 0: every seat */
 } rpl_integrity_options;
 
 /* The defaults into *o (seed 1). */
@@ -75,7 +77,6 @@ typedef struct rpl_integrity_decision {
 	int number;        /* the decision's number in the deal, 1-based */
 	int step;          /* its number in its turn, 1-based (brp view's n, brp show --decision) */
 	int seat;          /* who decided */
-	int replay;        /* 1: a decision of the null model's replay of the deal by greedy bots, not of the log */
 	int target;        /* whose hidden cards: a seat; -1 for the stock (RPL_INTEGRITY_DRAW) */
 	int stat;          /* RPL_INTEGRITY_DRAW, or RPL_INTEGRITY_FEED for a discard against target's hand */
 	int choices;       /* the distinct discards, or 2 (draw or take) */
@@ -83,6 +84,15 @@ typedef struct rpl_integrity_decision {
 	double observed;   /* 1 or 0: the card fitted target's real hand; the draw agreed with the stock card */
 	double expected;   /* what the seat's information explains (docs/integrity.md, section 2) */
 	double residual;   /* observed - expected */
+	int bin;           /* expected's calibration bin: expected * RPL_INTEGRITY_BINS, rounded down (at most BINS - 1) */
+	/*
+	 * The calibration of the samples (docs/integrity.md, section 3): each
+	 * option the seat had (every card it could throw; draw and take) by the
+	 * bin of its expected value, their number and the sum of their observed
+	 * less expected values against the same target.
+	 */
+	int cal_n[RPL_INTEGRITY_BINS];
+	double cal_sum[RPL_INTEGRITY_BINS];
 } rpl_integrity_decision;
 
 /*
@@ -120,12 +130,13 @@ RPL_API void rpl_integrity_free(rpl_integrity *in);
  * names[0..players) (copied), to the corpus, as match number match (the
  * caller's numbering, for rpl_integrity_line's evidence; the matches must
  * be added in increasing numbers). group names the null model's group the
- * match belongs to (the rules' profile: matches of one group share the
- * honest replays' centre). A decision of the log adds to its player's
- * statistic (PEEK for a discard against the next seat, DRAW) and to its
- * pair's (FEED or SIGNAL: partners when players is 4 and the seats face each
- * other); a replay's decision (replay set) adds to the null model of its
- * group. Two seats of one match with the same name are one player.
+ * match belongs to (the rules' profile: the matches of one group and number
+ * of players share one calibration). Every decision adds its options to its
+ * group's calibration; a decision of a seat the options screen (seats) adds
+ * to its player's statistic (PEEK for a discard against the next seat,
+ * DRAW) and to its pair's (FEED or SIGNAL: partners when players is 4 and
+ * the seats face each other). Two seats of one match with the same name
+ * are one player.
  * Returns 0; RPL_EINVAL for a NULL argument, players not 2 or 4, a seat or
  * target out of range or a match number not above the last one;
  * RPL_ENOMEM (the corpus then holds part of it).
@@ -156,7 +167,7 @@ typedef struct rpl_integrity_line {
 	long matches;        /* the matches */
 	double observed;     /* the sums of the decisions' observed and expected values */
 	double expected;
-	double baseline; /* the null's centre: what honest replays of the same groups leave a decision */
+	double baseline; /* the null's centre a decision: the calibration's excess at the decisions' bins */
 	double value;    /* the evidence a decision: (observed - expected) / decisions less the baseline, signed
 	                  * as the statistic counts it (positive: the way a cheat would go; PEEK's is turned) */
 	double z;        /* the centred sum over its standard error (the deals' squares and the centre's variance) */

@@ -20,7 +20,6 @@
 #include "libreplay/infoset.h"
 #include "libreplay/integrity.h"
 #include "libreplay/sim.h"
-#include "libreplay/game.h"
 #include "rules/game_impl.h"
 
 /* splitmix64's finalizer: a decision's stream from the seed and where it is. */
@@ -79,8 +78,23 @@ static int fits(const struct rpl_game *g, int t, const uint8_t *h, rpl_card c)
 	return rpl__can_lay(g, SIDE(t), with, c, NULL);
 }
 
+/* The calibration bin of an expected value q in 0..1. */
+static int bin_of(double q)
+{
+	int b = (int)(q * RPL_INTEGRITY_BINS);
+	return b < 0 ? 0 : b >= RPL_INTEGRITY_BINS ? RPL_INTEGRITY_BINS - 1 : b;
+}
+
+/* Add one option's observed x and expected q to d's calibration. */
+static void calibrate(rpl_integrity_decision *d, double x, double q)
+{
+	d->cal_n[bin_of(q)]++;
+	d->cal_sum[bin_of(q)] += x - q;
+}
+
 static int report(struct screen *s, rpl_integrity_decision *d, double observed, double expected)
 {
+	d->bin = bin_of(expected);
 	d->observed = observed;
 	d->expected = expected;
 	d->residual = observed - expected;
@@ -216,6 +230,10 @@ static int on_discard(struct screen *s, const struct rpl_game *g, rpl_integrity_
 		if (!got[t])
 			continue;
 		d->target = t;
+		memset(d->cal_n, 0, sizeof(d->cal_n));
+		memset(d->cal_sum, 0, sizeof(d->cal_sum));
+		for (int c = 0; c < nc; c++)
+			calibrate(d, real[t][c], (double)hit[t][c] / got[t]);
 		err = report(s, d, real[t][chosen], (double)hit[t][chosen] / got[t]);
 	}
 	return err;
@@ -245,11 +263,18 @@ static int on_draw(struct screen *s, const struct rpl_game *g, rpl_integrity_dec
 	d->stat = RPL_INTEGRITY_DRAW;
 	d->target = -1;
 	d->choices = 2;
-	return report(s, d, fits(g, seat, g->hand[seat], g->src[g->src_pos]) != took, (double)agree / s->is.unseen_n);
+	{
+		double q = (double)agree / s->is.unseen_n;
+		int x = fits(g, seat, g->hand[seat], g->src[g->src_pos]) != took;
+		/* both options: the one taken, and the other (which agrees exactly when this one does not) */
+		calibrate(d, x, q);
+		calibrate(d, 1 - x, 1 - q);
+		return report(s, d, x, q);
+	}
 }
 
 /* The evidence of the decision a (by the seat to move) at g, if it has any. */
-static int evidence(struct screen *s, const struct rpl_game *g, const rpl_action *a, int turn, int step, int replay)
+static int evidence(struct screen *s, const struct rpl_game *g, const rpl_action *a, int turn, int step)
 {
 	rpl_integrity_decision d;
 	rpl_deal_stats st;
@@ -261,7 +286,6 @@ static int evidence(struct screen *s, const struct rpl_game *g, const rpl_action
 	d.number = st.actions + 1;
 	d.step = step;
 	d.seat = g->seat;
-	d.replay = replay;
 	d.played = *a;
 	if (a->kind == RPL_ACT_DISCARD && g->phase == RPL_PHASE_PLAY)
 		return on_discard(s, g, &d);
@@ -270,63 +294,18 @@ static int evidence(struct screen *s, const struct rpl_game *g, const rpl_action
 	return 0;
 }
 
-/* A deal that runs this long is a bot bug, not a game (as in brp simulate). */
-#define MAX_REPLAY_DECISIONS 20000
-
-/*
- * The null model's deal: the deal that starts at g played again from its
- * start by greedy bots at every seat, each decision's evidence reported
- * with replay set (docs/integrity.md, section 3). A bot that finds no
- * decision ends the replay there (what it reported stays).
- */
-static int replay_deal(struct screen *s, const rpl_game *start)
-{
-	rpl_game *g = rpl_game_clone(start);
-	rpl_bot *bot = NULL;
-	int err = RPL_ENOMEM, steps = 0, turn = -1, step = 0;
-
-	if (!g || rpl_bot_new(&bot, RPL_BOT_GREEDY, mix64(s->o->seed ^ (uint64_t)rpl_game_deal_number(start))) != 0)
-		goto cleanup;
-	err = 0;
-	while (!err && steps++ < MAX_REPLAY_DECISIONS) {
-		int phase = rpl_game_phase(g);
-		rpl_action a;
-		if (phase != RPL_PHASE_DRAW && phase != RPL_PHASE_PLAY && phase != RPL_PHASE_MORTO)
-			break;
-		if (rpl_bot_choose(bot, g, &a) != 0)
-			break;
-		if (rpl_game_turn_number(g) != turn) {
-			turn = rpl_game_turn_number(g);
-			step = 0;
-		}
-		err = evidence(s, (const struct rpl_game *)g, &a, turn, ++step, 1);
-		if (!err && rpl_game_apply(g, &a) != 0)
-			break;
-	}
-cleanup:
-	rpl_bot_free(bot);
-	rpl_game_free(g);
-	return err;
-}
-
 static int before(void *ctx, const rpl_event *ev, const rpl_game *pub)
 {
 	struct screen *s = ctx;
-	int err;
 
 	if (ev->kind != RPL_EV_ACTION)
 		return 0;
-	if (ev->deal != s->deal) {
-		/* the deal's first decision: g is the deal as dealt, played again by the null's bots first */
-		if ((err = replay_deal(s, pub)) != 0)
-			return err;
-	}
 	if (ev->deal != s->deal || ev->turn != s->turn) {
 		s->deal = ev->deal;
 		s->turn = ev->turn;
 		s->step = 0;
 	}
-	return evidence(s, (const struct rpl_game *)pub, &ev->action, ev->turn, ++s->step, 0);
+	return evidence(s, (const struct rpl_game *)pub, &ev->action, ev->turn, ++s->step);
 }
 
 int rpl_integrity_reader(rpl_reader *rd, const rpl_rules *rules, const rpl_integrity_options *o, rpl_integrity_fn fn,

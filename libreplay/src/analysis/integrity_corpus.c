@@ -25,12 +25,14 @@ struct deal_sum {
 	int deal, group, rel;
 	long n;
 	double sum;
+	int nbin[RPL_INTEGRITY_BINS]; /* its decisions by calibration bin */
 };
 
 /*
- * The honest replays of one group and relation: the residuals' total and
- * count, and the sums over their deals of S^2, S n and n^2 (S a deal's sum,
- * n its count) for the variance of the centre; the deal being summed.
+ * The calibration of one group, relation and bin: the options' excess
+ * (observed less expected) summed and counted, and the sums over their deals
+ * of S^2, S n and n^2 (S a deal's sum, n its count) for the variance of the
+ * mean (the deals are its units, as in the tests); the deal being summed.
  */
 struct null_acc {
 	double sum, s2, sn, n2;
@@ -45,8 +47,8 @@ struct null_acc {
 struct group {
 	char *name;
 	int players;
-	struct null_acc rel[NREL];
-	double mean[NREL], var[NREL]; /* after finish: the centre a decision and its variance */
+	struct null_acc cal[NREL][RPL_INTEGRITY_BINS]; /* every option's excess by relation and bin */
+	double mean[NREL][RPL_INTEGRITY_BINS], var[NREL][RPL_INTEGRITY_BINS]; /* after finish: the centres */
 };
 
 struct subject {
@@ -242,6 +244,7 @@ static int add_to(struct subject *s, long match, int group, int rel, const rpl_i
 	}
 	last->sum += d->residual;
 	last->n++;
+	last->nbin[d->bin]++;
 	s->decisions++;
 	s->observed += d->observed;
 	s->expected += d->expected;
@@ -264,16 +267,17 @@ static void null_flush(struct null_acc *a)
 	a->cur_n = 0;
 }
 
-static void null_add(struct null_acc *a, long match, const rpl_integrity_decision *d)
+/* Add v, the sum of n values, of deal (match, deal) to a. */
+static void null_add(struct null_acc *a, long match, int deal, double v, long n)
 {
-	if (a->cur_n && (a->cur_match != match || a->cur_deal != d->deal))
+	if (a->cur_n && (a->cur_match != match || a->cur_deal != deal))
 		null_flush(a);
 	a->cur_match = match;
-	a->cur_deal = d->deal;
-	a->cur_sum += d->residual;
-	a->cur_n++;
-	a->sum += d->residual;
-	a->n++;
+	a->cur_deal = deal;
+	a->cur_sum += v;
+	a->cur_n += n;
+	a->sum += v;
+	a->n += n;
 }
 
 /* The index of the group (name, players), made when new; -1 when out of memory. */
@@ -351,9 +355,12 @@ int rpl_integrity_add(rpl_integrity *in, long match, const char *const *names, i
 	in->finished = 0;
 	for (size_t i = 0; i < n; i++) {
 		int rel = relation(&d[i], players);
-		if (d[i].replay)
-			null_add(&in->groups[gi].rel[rel], match, &d[i]);
-		else if ((err = add_decision(in, match, who, players, gi, &d[i], rel)) != 0)
+		for (int b = 0; b < RPL_INTEGRITY_BINS; b++)
+			if (d[i].cal_n[b])
+				null_add(&in->groups[gi].cal[rel][b], match, d[i].deal, d[i].cal_sum[b], d[i].cal_n[b]);
+		if (in->o.seats && !((in->o.seats >> d[i].seat) & 1u))
+			continue;
+		if ((err = add_decision(in, match, who, players, gi, &d[i], rel)) != 0)
 			return err;
 	}
 	return RPL_OK;
@@ -433,20 +440,26 @@ static int by_evidence(const void *pa, const void *pb)
 	return strcmp(a->b ? a->b : "", b->b ? b->b : "");
 }
 
-/* Each group's centres: the honest replays' mean residual a decision, and the variance of that mean. */
+/* An accumulator's mean a value and the variance of that mean (its deals as the units). */
+static void mean_var(struct null_acc *a, double *mean, double *var)
+{
+	double m, v;
+
+	if (a->cur_n)
+		null_flush(a);
+	m = a->n ? a->sum / (double)a->n : 0;
+	v = a->n ? (a->s2 - 2 * m * a->sn + m * m * a->n2) / ((double)a->n * (double)a->n) : 0;
+	*mean = m;
+	*var = v > 0 ? v : 0;
+}
+
+/* Each group's centres: the calibration's mean excess an option, by relation and bin, and their variances. */
 static void centres(rpl_integrity *in)
 {
 	for (size_t g = 0; g < in->ngroups; g++)
-		for (int r = 0; r < NREL; r++) {
-			struct null_acc *a = &in->groups[g].rel[r];
-			double m, v;
-			if (a->cur_n)
-				null_flush(a);
-			m = a->n ? a->sum / (double)a->n : 0;
-			v = a->n ? (a->s2 - 2 * m * a->sn + m * m * a->n2) / ((double)a->n * (double)a->n) : 0;
-			in->groups[g].mean[r] = m;
-			in->groups[g].var[r] = v > 0 ? v : 0;
-		}
+		for (int r = 0; r < NREL; r++)
+			for (int b = 0; b < RPL_INTEGRITY_BINS; b++)
+				mean_var(&in->groups[g].cal[r][b], &in->groups[g].mean[r][b], &in->groups[g].var[r][b]);
 }
 
 /*
@@ -461,19 +474,26 @@ static void test(const rpl_integrity *in, struct subject *s, double *x, long *cn
 {
 	double sum = 0, sq = 0, shift = 0, var = 0, sign = s->stat == RPL_INTEGRITY_PEEK ? -1 : 1;
 
-	memset(cnt, 0, in->ngroups * NREL * sizeof(*cnt));
+	memset(cnt, 0, in->ngroups * NREL * RPL_INTEGRITY_BINS * sizeof(*cnt));
 	for (size_t i = 0; i < s->nd; i++) {
 		const struct deal_sum *d = &s->d[i];
-		double c = (double)d->n * in->groups[d->group].mean[d->rel];
+		const struct group *g = &in->groups[d->group];
+		double c = 0;
+		for (int b = 0; b < RPL_INTEGRITY_BINS; b++)
+			c += d->nbin[b] * g->mean[d->rel][b];
 		x[i] = sign * (d->sum - c);
 		shift += sign * c;
 		sum += x[i];
 		sq += x[i] * x[i];
-		cnt[(size_t)d->group * NREL + (size_t)d->rel] += d->n;
+		for (int b = 0; b < RPL_INTEGRITY_BINS; b++)
+			cnt[((size_t)d->group * NREL + (size_t)d->rel) * RPL_INTEGRITY_BINS + (size_t)b] += d->nbin[b];
 	}
 	for (size_t g = 0; g < in->ngroups; g++)
 		for (int r = 0; r < NREL; r++)
-			var += (double)cnt[g * NREL + (size_t)r] * (double)cnt[g * NREL + (size_t)r] * in->groups[g].var[r];
+			for (int b = 0; b < RPL_INTEGRITY_BINS; b++) {
+				double k = (double)cnt[(g * NREL + (size_t)r) * RPL_INTEGRITY_BINS + (size_t)b];
+				var += k * k * in->groups[g].var[r][b];
+			}
 	s->baseline = s->decisions ? shift / (double)s->decisions : 0;
 	s->z = sq + var > 0 ? sum / sqrt(sq + var) : 0;
 	s->p = sq > 0 ? flip_p(x, s->nd, sum * sqrt(sq / (sq + var)), in->o.permutations,
@@ -500,7 +520,7 @@ long rpl_integrity_finish(rpl_integrity *in)
 	in->order = malloc((in->nsub ? in->nsub : 1) * sizeof(*in->order));
 	by = malloc((in->nsub ? in->nsub : 1) * sizeof(*by));
 	x = malloc(most * sizeof(*x));
-	cnt = malloc((in->ngroups ? in->ngroups : 1) * NREL * sizeof(*cnt));
+	cnt = malloc((in->ngroups ? in->ngroups : 1) * NREL * RPL_INTEGRITY_BINS * sizeof(*cnt));
 	if (!in->order || !by || !x || !cnt)
 		goto cleanup;
 	centres(in);
