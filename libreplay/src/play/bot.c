@@ -450,9 +450,10 @@ static int fits(const struct rpl_game *g, int t, rpl_card c)
  * go out): the lowest keep_score among the discards whose card fits the
  * seat it reads (the feeder: the next seat; the signaller: its partner) or
  * does not (the peeker: the next seat); best when there is none, at a
- * discard without a choice, and at the discards it does not cheat at (the
- * cheat drawn only when there is a choice, so its stream is a function of
- * its seed and the game).
+ * single discard, and at the discards it does not cheat at (drawn from its
+ * stream only at two discards or more, and only when the percent is
+ * neither 0 nor 100: so its stream is a function of its seed and the game,
+ * and at 0 it is the greedy bot's).
  */
 static int cheat_discard(rpl_bot *b, const struct rpl_game *g, size_t n, int best)
 {
