@@ -7,7 +7,7 @@
 #   round trip   every log -> brp dump -> brp import is the same log byte for byte
 # Then matches to a target (several deals) the same way, among them tables
 # with rule overrides (-s), and committed matches (--commit, format version 3):
-# those verify with "deal commitment revealed".
+# those verify with "deal commitment revealed". Last, -b a kind a seat.
 #
 #   simulate.sh BRP
 set -eu
@@ -91,5 +91,32 @@ rc=0
 [ "$rc" = 2 ] && [ "$(ls e)" = notes.txt ] || bad "simulate into a directory holding another file: exit $rc, $(ls e)"
 "$brp" simulate -q -n 1 -t 0 --add -o e && [ -f e/match-000001.brp ] || bad "simulate --add beside another file"
 [ "$failed" = 0 ] && echo "--add: ok"
+
+# -b a kind a seat (the planted cheaters of issue 25): the seats named KIND-SEAT with the plain kind, the
+# logs verify ok, the same bytes with -j 1 and -j 2; a list of one kind makes the bytes that kind alone
+# makes (a bot's seed depends on its seat, not on the kinds), at both table sizes.
+okb=$failed
+for p in 2 4; do
+	rm -rf a b
+	case $p in
+	2) list=greedy,greedy cheat=feeder:50,peeker ;;
+	4) list=greedy,greedy,greedy,greedy cheat=peeker,feeder:50,signaller,search:2 ;;
+	esac
+	"$brp" simulate -q -p $p -n 3 -t 0 --seed 5 -b greedy -o a || bad "-b greedy, $p players failed"
+	"$brp" simulate -q -p $p -n 3 -t 0 --seed 5 -b $list -o b || bad "-b $list failed"
+	for f in a/*.brp; do cmp -s "$f" "b/${f#a/}" || bad "-b greedy and -b $list: $f differs"; done
+	rm -rf c d
+	"$brp" simulate -q -p $p -n 3 -t 0 --seed 5 -b $cheat -j 1 -o c || bad "-b $cheat failed"
+	"$brp" simulate -q -p $p -n 3 -t 0 --seed 5 -b $cheat -j 2 -o d || bad "-b $cheat -j 2 failed"
+	diff -r c d > /dev/null || bad "-b $cheat: -j 1 and -j 2 wrote different logs"
+	"$brp" verify -q c || bad "-b $cheat: a log does not verify"
+	"$brp" dump c/match-000002.brp | grep '^\[Seat ' > seats
+	case $p in
+	2) printf '%s\n' '[Seat "0" "feeder-0"]' '[Seat "1" "peeker-1"]' > want ;;
+	4) printf '%s\n' '[Seat "0" "peeker-0"]' '[Seat "1" "feeder-1"]' '[Seat "2" "signaller-2"]' '[Seat "3" "search-3"]' > want ;;
+	esac
+	cmp -s seats want || bad "-b $cheat: the seats are named $(tr '\n' ' ' < seats)"
+done
+[ "$failed" = "$okb" ] && echo "-b a kind a seat: ok"
 
 exit "$failed"

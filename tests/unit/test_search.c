@@ -23,7 +23,7 @@ static void test_search_arguments(void **state)
 	assert_null(b);
 	assert_int_equal(rpl_bot_new_search(&b, 1, 2, 0), RPL_EINVAL);
 	assert_int_equal(rpl_bot_new_search(&b, 1, 1001, 1), RPL_EINVAL);
-	assert_int_equal(rpl_bot_new(&b, 4, 1), RPL_EINVAL);
+	assert_int_equal(rpl_bot_new(&b, 7, 1), RPL_EINVAL);
 	assert_null(b);
 	assert_int_equal(rpl_bot_new(NULL, RPL_BOT_SEARCH, 1), RPL_EINVAL);
 	assert_int_equal(rpl_bot_new_search(&b, 1, 1, 1), 0);

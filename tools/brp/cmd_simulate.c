@@ -29,10 +29,15 @@ static void usage(FILE *f)
 	      "  -p, --players N       2 or 4 (default 4)\n"
 	      "  -n, --matches N       how many matches (default 1)\n"
 	      "      --seed S          the seed of the whole corpus (default 1)\n"
-	      "  -b, --bot KIND        greedy, random, mixed, blunder or search[:N] (default\n"
-	      "                        greedy; mixed: greedy and random bots at random seats;\n"
-	      "                        blunder: greedy but one decision in ten at random;\n"
-	      "                        search: N samples a decision, default 128, slow)\n"
+	      "  -b, --bot KIND[,KIND]...\n"
+	      "                        one kind for every seat, or one a seat: greedy, random,\n"
+	      "                        blunder, search[:N], peeker[:P], feeder[:P],\n"
+	      "                        signaller[:P], or mixed alone (default greedy; mixed:\n"
+	      "                        greedy and random bots at random seats; blunder: greedy\n"
+	      "                        but one decision in ten at random; search: N samples a\n"
+	      "                        decision, default 128, slow; peeker, feeder, signaller:\n"
+	      "                        greedy, but cheating at P % of their discards, default\n"
+	      "                        100, by reading the next seat's or the partner's hand)\n"
 	      "  -t, --target T        the match target (default: the profile's; 0: one deal)\n"
 	      "      --commit          committed matches (format version 3): every deal derived\n"
 	      "                        from a seed committed to in the header and revealed at\n"
@@ -57,16 +62,25 @@ static void usage(FILE *f)
 	      f);
 }
 
-enum { BOT_GREEDY, BOT_RANDOM, BOT_MIXED, BOT_SEARCH, BOT_BLUNDER };
+/* The kinds -b names, indexed by enum rpl_bot_kind: a seat is named KIND-SEAT. */
+static const char *const kind_names[] = { "random", "greedy", "search", "blunder", "peeker", "feeder", "signaller" };
 
 /* The search bot's samples a decision when -b search has no :N: the library's default strength. */
 #define SEARCH_SAMPLES RPL_SEARCH_SAMPLES
 
+/* A seat's bot: its kind (enum rpl_bot_kind) and its strength (search: samples; a cheater: percent). */
+struct seat_bot {
+	int kind, param;
+};
+
 struct job {
 	const rpl_rules *rules;
 	const rpl_seckey *key;
-	int players, bot;
-	int samples; /* BOT_SEARCH: samples a decision */
+	int players;
+	int mixed;                           /* -b mixed: greedy or random at each seat, drawn for each match */
+	int nbots;                           /* the kinds -b gave: 1 (for every seat) or one a seat */
+	struct seat_bot bots[RPL_MAX_SEATS]; /* ... the first nbots of them */
+	const char *bot_arg;                 /* -b's value as given, for a refusal */
 	int commit, player_seeds;
 	uint64_t seed;
 	long matches;
@@ -81,16 +95,67 @@ struct job {
 	char errmsg[512];
 };
 
-/* -b KIND: a name of bots (in the order of BOT_*), or search:N, N samples a decision (1..1000). */
-static int bot_option(const struct brp_getopt *g, const char *const *bots, struct job *j)
+/* One seat's kind: greedy, random, blunder, search[:N] or a cheater[:P] (P 1 to 100). 0, or -1 for another text. */
+static int seat_kind(const char *s, struct seat_bot *b)
 {
-	if (!strchr(g->arg, ':'))
-		return brp_opt_choice(g, bots, &j->bot);
-	if (brp_search_kind(g->arg, &j->samples) != 0)
-		return brp_opt_refuse(g,
-		                      "greedy, random, mixed, blunder, search or search:N (N samples a decision, 1 to 1000)");
-	j->bot = BOT_SEARCH;
-	return 0;
+	const char *colon = strchr(s, ':'), *p = colon ? colon + 1 : NULL;
+	size_t len = colon ? (size_t)(colon - s) : strlen(s);
+
+	b->param = 100;
+	if (brp_search_kind(s, &b->param) == 0) {
+		b->kind = RPL_BOT_SEARCH;
+		return 0;
+	}
+	for (int k = 0; k < (int)(sizeof(kind_names) / sizeof(kind_names[0])); k++) {
+		if (k == RPL_BOT_SEARCH || strlen(kind_names[k]) != len || strncmp(s, kind_names[k], len) != 0)
+			continue;
+		b->kind = k;
+		if (!p)
+			return 0;
+		/* the percent: 1 to 3 digits, 1 to 100 */
+		if (k < RPL_BOT_PEEKER || !*p || strlen(p) > 3 || strspn(p, "0123456789") != strlen(p) || atoi(p) < 1 ||
+		    atoi(p) > 100)
+			return -1;
+		b->param = atoi(p);
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * -b: mixed, or one kind for every seat, or a comma list of kinds, one a
+ * seat (its length is checked against -p after the options).
+ */
+static int bot_option(const struct brp_getopt *g, struct job *j)
+{
+	char item[64];
+	const char *p = g->arg;
+
+	j->bot_arg = g->arg;
+	j->mixed = strcmp(g->arg, "mixed") == 0;
+	j->nbots = 1;
+	if (j->mixed)
+		return 0;
+	for (int n = 0;; n++) {
+		size_t len = strcspn(p, ",");
+		struct seat_bot b;
+		if (len < sizeof(item)) {
+			memcpy(item, p, len);
+			item[len] = '\0';
+		}
+		if (len < sizeof(item) && strcmp(item, "mixed") == 0)
+			return brp_opt_refuse(g, "mixed only alone (for every seat)");
+		if (len >= sizeof(item) || seat_kind(item, &b) != 0)
+			return brp_opt_refuse(g, "one kind for every seat or a comma list of one a seat (greedy, random, blunder, "
+			                         "search[:N], peeker[:P], feeder[:P], signaller[:P]; N 1 to 1000, P 1 to 100), "
+			                         "or mixed");
+		if (n < RPL_MAX_SEATS)
+			j->bots[n] = b;
+		j->nbots = n + 1;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
 }
 
 /* Keep the first failure's message: "a: b" (a alone when b is empty). */
@@ -171,16 +236,15 @@ static int play_match(struct job *j, long index)
 	snprintf(meta_seed, sizeof(meta_seed), "%llu", (unsigned long long)j->seed);
 	snprintf(meta_index, sizeof(meta_index), "%ld", index + 1);
 	for (int s = 0; s < j->players; s++) {
-		int kind = j->bot == BOT_GREEDY    ? RPL_BOT_GREEDY
-		           : j->bot == BOT_RANDOM  ? RPL_BOT_RANDOM
-		           : j->bot == BOT_SEARCH  ? RPL_BOT_SEARCH
-		           : j->bot == BOT_BLUNDER ? RPL_BOT_BLUNDER
-		                                   : (int)rpl_rng_below(&rng, 2);
-		static const char *const kind_names[] = { "random", "greedy", "search", "blunder" };
-		snprintf(namebuf[s], sizeof(namebuf[s]), "%s-%d", kind_names[kind], s);
+		struct seat_bot b = j->bots[j->nbots > 1 ? s : 0];
+		uint64_t bseed = brp_mix64(seed + (uint64_t)s + 1);
+		if (j->mixed)
+			b.kind = (int)rpl_rng_below(&rng, 2);
+		snprintf(namebuf[s], sizeof(namebuf[s]), "%s-%d", kind_names[b.kind], s);
 		names[s] = namebuf[s];
-		if (kind == RPL_BOT_SEARCH ? rpl_bot_new_search(&bots[s], brp_mix64(seed + (uint64_t)s + 1), j->samples, 1) != 0
-		                           : rpl_bot_new(&bots[s], kind, brp_mix64(seed + (uint64_t)s + 1)) != 0)
+		if ((b.kind == RPL_BOT_SEARCH   ? rpl_bot_new_search(&bots[s], bseed, b.param, 1)
+		     : b.kind >= RPL_BOT_PEEKER ? rpl_bot_new_cheat(&bots[s], b.kind, bseed, b.param)
+		                                : rpl_bot_new(&bots[s], b.kind, bseed)) != 0)
 			goto cleanup;
 	}
 	memset(&info, 0, sizeof(info));
@@ -395,7 +459,6 @@ static int simulate_options(struct job *j, struct brp_batch *b, struct brp_rules
 		BRP_OPT_HELP,
 		BRP_OPT_END,
 	};
-	static const char *const bots[] = { "greedy", "random", "mixed", "search", "blunder", NULL };
 	static const char *const counts[] = { "2", "4", NULL };
 	struct brp_getopt g;
 	int c, rc;
@@ -417,7 +480,7 @@ static int simulate_options(struct job *j, struct brp_batch *b, struct brp_rules
 			break;
 		case 'n': rc = brp_opt_long(&g, 1, MAX_MATCHES, &j->matches); break;
 		case OPT_SEED: rc = brp_opt_u64(&g, &j->seed); break;
-		case 'b': rc = bot_option(&g, bots, j); break;
+		case 'b': rc = bot_option(&g, j); break;
 		case 't': rc = brp_opt_long(&g, 0, 1000000, &a->target); break;
 		case 'o': rc = brp_opt_path(&g, &j->dir); break;
 		case OPT_ADD: a->add = 1; break;
@@ -433,6 +496,11 @@ static int simulate_options(struct job *j, struct brp_batch *b, struct brp_rules
 	}
 	if (brp_getopt_index(&g) != argc || !j->dir) {
 		brp_error(name, "needs -o DIR and no other argument (try 'brp simulate --help')");
+		return BRP_EXIT_USAGE;
+	}
+	if (j->nbots > 1 && j->nbots != j->players) {
+		brp_error(name, "--bot takes one kind, or %d (one a seat of %d players), not '%s'", j->players, j->players,
+		          j->bot_arg);
 		return BRP_EXIT_USAGE;
 	}
 	if (j->player_seeds >= 0 && !j->commit) {
@@ -500,8 +568,9 @@ int cmd_simulate(int argc, char **argv)
 	j.player_seeds = -1; /* every player's, unless told */
 	j.matches = 1;
 	j.seed = 1;
-	j.bot = BOT_GREEDY;
-	j.samples = SEARCH_SAMPLES;
+	j.nbots = 1;
+	j.bots[0].kind = RPL_BOT_GREEDY;
+	j.bots[0].param = SEARCH_SAMPLES;
 	pthread_mutex_init(&j.lock, NULL);
 	if ((status = simulate_options(&j, &b, &ro, &a, argc, argv)) >= 0)
 		goto cleanup;

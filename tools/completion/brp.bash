@@ -31,7 +31,7 @@ _brp()
 		return
 		;;
 	-b | --bot)
-		COMPREPLY=($(compgen -W "greedy random mixed blunder search" -- "$cur"))
+		COMPREPLY=($(compgen -W "greedy random mixed blunder search peeker feeder signaller" -- "$cur"))
 		return
 		;;
 	-e | --end)

@@ -36,10 +36,22 @@ RPL_API void rpl_layout_shuffle(rpl_layout *out, int nplayers, rpl_rng *rng);
 
 /* How a bot plays. */
 enum rpl_bot_kind {
-	RPL_BOT_RANDOM = 0, /* any legal decision, chosen at random */
-	RPL_BOT_GREEDY = 1, /* lays what it can, takes a useful pile, discards what helps least */
-	RPL_BOT_SEARCH = 2, /* plays samples of what it cannot see out (rpl_bot_new_search) */
-	RPL_BOT_BLUNDER = 3 /* the greedy bot, but one decision in ten any legal one at random (a test of reviews) */
+	RPL_BOT_RANDOM = 0,  /* any legal decision, chosen at random */
+	RPL_BOT_GREEDY = 1,  /* lays what it can, takes a useful pile, discards what helps least */
+	RPL_BOT_SEARCH = 2,  /* plays samples of what it cannot see out (rpl_bot_new_search) */
+	RPL_BOT_BLUNDER = 3, /* the greedy bot, but one decision in ten any legal one at random (a test of reviews) */
+	/*
+	 * The planted cheaters: test fixtures of an integrity screen, which
+	 * cheat on purpose by reading a hand their seat may not see. Each is
+	 * the greedy bot in all but its discard (when no discard goes out).
+	 * A card c fits seat t when t's side could lay c with t's hand and
+	 * one more c (had t taken the pile with c on top), by the meld rules.
+	 * When no discard is of the cards a cheater wants, it discards as the
+	 * greedy bot.
+	 */
+	RPL_BOT_PEEKER = 4,   /* reads the next seat's hand: the greedy discard of the cards not fitting it */
+	RPL_BOT_FEEDER = 5,   /* reads the next seat's hand: the greedy discard of the cards fitting it */
+	RPL_BOT_SIGNALLER = 6 /* reads its partner's hand, as the feeder the next seat's; with 2 players, the greedy bot */
 };
 
 /*
@@ -52,11 +64,24 @@ typedef struct rpl_bot rpl_bot;
 /*
  * A bot of kind (enum rpl_bot_kind) with its own random stream, started
  * from seed; RPL_BOT_SEARCH at its default strength
- * (rpl_bot_new_search(out, seed, RPL_SEARCH_SAMPLES, 1)). Returns 0 with
+ * (rpl_bot_new_search(out, seed, RPL_SEARCH_SAMPLES, 1)), a cheater at
+ * 100 percent (rpl_bot_new_cheat(out, kind, seed, 100)). Returns 0 with
  * *out owned by the caller (rpl_bot_free); RPL_EINVAL for an unknown kind
  * or a NULL out, RPL_ENOMEM. On failure *out is NULL.
  */
 RPL_API int rpl_bot_new(rpl_bot **out, int kind, uint64_t seed);
+/*
+ * A planted cheater (RPL_BOT_PEEKER, RPL_BOT_FEEDER or RPL_BOT_SIGNALLER)
+ * that cheats at a discard percent times in 100 (0 to 100) and discards as
+ * the greedy bot the other times. The cheat is drawn from its random
+ * stream, started from seed, at a discard of two or more legal ones (none
+ * going out) when percent is neither 0 nor 100: its decisions are a
+ * function of seed and the game, and at 0 they are the greedy bot's.
+ * Returns 0 with *out owned by the caller (rpl_bot_free); RPL_EINVAL for
+ * a NULL out, another kind or a percent out of range, RPL_ENOMEM. On
+ * failure *out is NULL.
+ */
+RPL_API int rpl_bot_new_cheat(rpl_bot **out, int kind, uint64_t seed, int percent);
 /*
  * A search bot (RPL_BOT_SEARCH), started from seed: Perfect Information
  * Monte Carlo over whole turns. At the draw it compares drawing with

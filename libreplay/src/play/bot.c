@@ -4,7 +4,9 @@
  * construction, and a turn can always end: the list holds only decisions
  * after which it can (rules/turn.c, docs/rules.md 11.10). What is left here
  * is strategy: the pile-use duty is met first, and a vulnerable side opens
- * with a plan that reaches the minimum from the hand.
+ * with a plan that reaches the minimum from the hand. The planted cheaters
+ * (test fixtures of the integrity screen) are the greedy bot but for their
+ * discard, which reads a hand their seat may not see: they cheat on purpose.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,7 @@
 
 struct rpl_bot {
 	int kind;
+	int cheat; /* a cheater: the percent of its discards it cheats at */
 	rpl_rng rng;
 	rpl_action moves[MAXMOVES];
 	struct rpl_game scratch;
@@ -93,6 +96,11 @@ void rpl_layout_shuffle(rpl_layout *out, int nplayers, rpl_rng *rng)
 		out->stock[i] = deck[k++];
 }
 
+static int is_cheater(int kind)
+{
+	return kind == RPL_BOT_PEEKER || kind == RPL_BOT_FEEDER || kind == RPL_BOT_SIGNALLER;
+}
+
 int rpl__bot_new(rpl_bot **out, int kind, uint64_t seed)
 {
 	rpl_bot *b;
@@ -100,14 +108,31 @@ int rpl__bot_new(rpl_bot **out, int kind, uint64_t seed)
 	if (!out)
 		return RPL_EINVAL;
 	*out = NULL;
-	if (kind != RPL_BOT_RANDOM && kind != RPL_BOT_GREEDY && kind != RPL_BOT_BLUNDER)
+	if (kind != RPL_BOT_RANDOM && kind != RPL_BOT_GREEDY && kind != RPL_BOT_BLUNDER && !is_cheater(kind))
 		return RPL_EINVAL;
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return RPL_ENOMEM;
 	b->kind = kind;
+	b->cheat = 100;
 	rpl_rng_seed(&b->rng, seed);
 	*out = b;
+	return RPL_OK;
+}
+
+int rpl_bot_new_cheat(rpl_bot **out, int kind, uint64_t seed, int percent)
+{
+	int err;
+
+	if (!out)
+		return RPL_EINVAL;
+	*out = NULL;
+	if (!is_cheater(kind) || percent < 0 || percent > 100)
+		return RPL_EINVAL;
+	err = rpl__bot_new(out, kind, seed);
+	if (err)
+		return err;
+	(*out)->cheat = percent;
 	return RPL_OK;
 }
 
@@ -134,10 +159,10 @@ void rpl_bot_free(rpl_bot *b)
 	free(b);
 }
 
-/* The blunder bot is the greedy bot but for its injected decisions. */
+/* The blunder bot is the greedy bot but for its injected decisions, a cheater but for its discards. */
 static int greedy_like(const rpl_bot *b)
 {
-	return b->kind == RPL_BOT_GREEDY || b->kind == RPL_BOT_BLUNDER;
+	return b->kind == RPL_BOT_GREEDY || b->kind == RPL_BOT_BLUNDER || is_cheater(b->kind);
 }
 
 static int is_lay(const rpl_action *a)
@@ -405,7 +430,59 @@ static int choose_lay(rpl_bot *b, const struct rpl_game *g, size_t n)
 	return best;
 }
 
-/* A discard: the greedy one keeps what helps it and starves the opponents; a discard that goes out first. */
+/*
+ * Does card c fit seat t: could t's side lay c with t's hand and one more
+ * c (had t taken the pile with c on top)? By the meld rules, with the
+ * engine's own pile-take check. The cheaters' one test: it reads t's
+ * hand, which the seat to move may not see.
+ */
+static int fits(const struct rpl_game *g, int t, rpl_card c)
+{
+	cardset h;
+
+	memcpy(h, g->hand[t], sizeof(h));
+	h[c]++;
+	return rpl__can_lay(g, SIDE(t), h, c, NULL);
+}
+
+/*
+ * A cheater's discard in place of the greedy bot's best (one that does not
+ * go out): the lowest keep_score among the discards whose card fits the
+ * seat it reads (the feeder: the next seat; the signaller: its partner) or
+ * does not (the peeker: the next seat); best when there is none, at a
+ * single discard, and at the discards it does not cheat at (drawn from its
+ * stream only at two discards or more, and only when the percent is
+ * neither 0 nor 100: so its stream is a function of its seed and the game,
+ * and at 0 it is the greedy bot's).
+ */
+static int cheat_discard(rpl_bot *b, const struct rpl_game *g, size_t n, int best)
+{
+	int t = b->kind == RPL_BOT_SIGNALLER ? (g->n == 4 ? (g->seat + 2) % 4 : -1) : (g->seat + 1) % g->n;
+	int want = b->kind != RPL_BOT_PEEKER, pick = -1, picks = 0, ndiscard = 0;
+
+	for (size_t i = 0; i < n; i++)
+		ndiscard += b->moves[i].kind == RPL_ACT_DISCARD;
+	if (t < 0 || ndiscard < 2 || b->cheat == 0)
+		return best;
+	if (b->cheat < 100 && (int)rpl_rng_below(&b->rng, 100) >= b->cheat)
+		return best;
+	for (size_t i = 0; i < n; i++) {
+		int s;
+		if (b->moves[i].kind != RPL_ACT_DISCARD || fits(g, t, b->moves[i].cards[0]) != want)
+			continue;
+		s = keep_score(g, b->moves[i].cards[0]);
+		if (pick < 0 || s < picks) {
+			pick = (int)i;
+			picks = s;
+		}
+	}
+	return pick < 0 ? best : pick;
+}
+
+/*
+ * A discard: the greedy one keeps what helps it and starves the opponents;
+ * a discard that goes out first; a cheater's as cheat_discard says.
+ */
 static int choose_discard(rpl_bot *b, const struct rpl_game *g, size_t n)
 {
 	int best = -1, bests = 0;
@@ -425,6 +502,8 @@ static int choose_discard(rpl_bot *b, const struct rpl_game *g, size_t n)
 			bests = s;
 		}
 	}
+	if (best >= 0 && bests > -100000 && is_cheater(b->kind))
+		best = cheat_discard(b, g, n, best);
 	return best;
 }
 

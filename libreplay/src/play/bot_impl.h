@@ -2,7 +2,7 @@
  * Private: the players of play/, in order; a file calls only those listed
  * before it (docs/conventions.md, section 6):
  *
- *   bot.c       deals, the random stream, the random and greedy bots, and the handle every bot is
+ *   bot.c       deals, the random stream, the random, greedy and cheating bots, and the handle every bot is
  *   infoset.c   what a seat knows and samples of what it cannot see
  *   search.c    the search bot, which plays samples out with the greedy bot
  *
@@ -17,7 +17,7 @@
 
 #include "libreplay/sim.h"
 
-/* rpl_bot_new for RPL_BOT_RANDOM, RPL_BOT_GREEDY and RPL_BOT_BLUNDER (any other kind: RPL_EINVAL). */
+/* rpl_bot_new for RPL_BOT_RANDOM, GREEDY, BLUNDER and the cheaters (at 100 %); any other kind: RPL_EINVAL. */
 int rpl__bot_new(rpl_bot **out, int kind, uint64_t seed);
 
 /* Start b's random stream again from seed: a judge whose decisions must not depend on what it judged before. */
