@@ -237,10 +237,11 @@ static int print_results(const struct irun *run, long n, const char *player, int
 	long rank = 0;
 
 	if (!json)
-		printf("%ld logs screened, %ld decisions with evidence; flagged below the level over each subject's "
-		       "statistics\n   #  stat    player (> whose hand)            decisions  deals    value       z         "
-		       "p\n",
-		       run->npaths, run->decisions);
+		printf("%ld logs screened: %ld comparisons of a decision with cards its player could not see.\n"
+		       "A line is flagged when p is below its level (%g over the statistics of its player or pair):\n"
+		       "a reason to look at the decisions under it, never a verdict (docs/integrity.md).\n\n"
+		       "   #  stat    player (> whose hand)            decisions  deals    value       z         p\n",
+		       run->npaths, run->decisions, run->o.level);
 	for (long i = 0; i < n; i++) {
 		if (rpl_integrity_line_get(run->in, i, &l) != 0)
 			return -1;
