@@ -39,8 +39,11 @@ def simulate(brp, out, profile, players, bots, matches, seed):
          "--seed", str(seed), "-o", out])
 
 
+FULL = []  # ["--full"] with --full: the full test's lines too
+
+
 def screen(brp, corpus, extra=()):
-    p = subprocess.run([brp, "integrity", "--pairs", "--json", *extra, corpus], stdout=subprocess.PIPE,
+    p = subprocess.run([brp, "integrity", "--pairs", "--json", *FULL, *extra, corpus], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True)
     if p.returncode not in (0, 1):
         raise SystemExit("brp integrity failed: " + p.stderr)
@@ -59,8 +62,8 @@ def sample(args, tmp, profile, players, bots, matches, seed):
 
 def part_fa(args, tmp):
     rows, everything, all_results = [], [], []
-    kinds = [("greedy", args.matches), ("mixed", args.matches)]
-    if args.search_matches:
+    kinds = [(k, args.matches) for k in args.kinds if k in ("greedy", "mixed")]
+    if args.search_matches and "search" in args.kinds:
         kinds.append(("search:%d" % args.search_strength, args.search_matches))
     for profile in args.profiles:
         per = max(1, round(args.deals / DEALS_PER_MATCH[profile]))
@@ -167,7 +170,30 @@ def part_speed(args, tmp):
            "speedup": m1 / m2}
     print("speed: %d decisions, %d deals: -j 1 %.2f s (%.0f decisions/s), -j 2 %.2f s (%.0f/s), %.2fx" % (
         res["decisions"], res["deals"], m1, res["decisions_per_s_j1"], m2, res["decisions_per_s_j2"], res["speedup"]))
+    # the full test against the review of the same logs (one thread each, interleaved rounds: CPU time)
+    small = os.path.join(tmp, "speed-full")
+    simulate(args.brp, small, args.power_profile, args.players, "greedy", args.full_matches, 78)
+    logs = sorted(os.path.join(small, f) for f in os.listdir(small))
+    full, review = [], []
+    for _ in range(args.rounds):
+        full.append(cpu([args.brp, "integrity", "-q", "--full", "-j", "1", small]))
+        review.append(sum(cpu([args.brp, "review", l]) for l in logs))
+    sstats = json.loads(run([args.brp, "stats", "--json", small]).stdout)
+    f, r = statistics.median(full), statistics.median(review)
+    res.update({"full_matches": args.full_matches, "full_decisions": sstats["decisions"], "full_cpu_s": f,
+                "review_cpu_s": r, "full_over_review": f / r})
+    print("full test: %d matches, %d decisions: %.2f s of CPU (%.0f decisions/s), brp review of the same logs "
+          "%.2f s: %.2f of the review's cost" % (args.full_matches, sstats["decisions"], f, sstats["decisions"] / f,
+                                                 r, f / r))
     return res
+
+
+def cpu(cmd):
+    """The CPU time (user + system) of cmd and its children."""
+    before = os.times()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    after = os.times()
+    return (after.children_user - before.children_user) + (after.children_system - before.children_system)
 
 
 def main():
@@ -180,20 +206,26 @@ def main():
     ap.add_argument("--matches", type=int, default=1000, help="matches a profile and bot kind (greedy, mixed)")
     ap.add_argument("--search-matches", type=int, default=0, help="matches a profile of search bots (slow)")
     ap.add_argument("--search-strength", type=int, default=8)
+    ap.add_argument("--kinds", default="greedy,mixed,search", help="the honest corpora of fa")
     ap.add_argument("--cheaters", default="peeker,feeder,signaller")
     ap.add_argument("--sizes", default="10,20,40,70,100")
     ap.add_argument("--samples", type=int, default=50, help="samples a size (power)")
     ap.add_argument("--power-profile", default="stbl")
     ap.add_argument("--speed-matches", type=int, default=400)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--full", action="store_true", help="screen with --full (the hindsight test) in fa and power")
+    ap.add_argument("--full-matches", type=int, default=10, help="matches of the full test's cost (speed)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--json", help="write the figures here")
     args = ap.parse_args()
     args.profiles = args.profiles.split(",")
     args.cheaters = args.cheaters.split(",")
+    args.kinds = args.kinds.split(",")
     args.sizes = [int(x) for x in args.sizes.split(",")]
     parts = args.part.split(",")
+    if args.full:
+        FULL.append("--full")
     tmp = tempfile.mkdtemp(prefix="integrity-bench-")
     figures = {}
     try:

@@ -14,7 +14,9 @@
   fragments are brp view's (#d=DEAL&t=TURN&n=DECISION) and the position they name is one of the player's
   discards (brp show --json at that fragment);
 - the same lines at -j 1 and -j 2; --seat, --player, --level and the exit status (1 when something is
-  flagged); a log that does not verify ok is left out with a message; usage errors exit 2.
+  flagged); a log that does not verify ok is left out with a message; usage errors exit 2;
+- --full adds one hindsight line a player (the same at -j 1 and -j 2), each player then tested at the
+  level over three statistics, and changes none of the other lines.
 """
 import json
 import math
@@ -59,7 +61,7 @@ def check_schema(lines, where):
     for l in lines:
         if ("player" in l) == ("pair" in l):
             fail("%s: a line is a player or a pair: %s" % (where, l))
-        if "player" in l and (not isinstance(l["player"], str) or l["statistic"] not in ("peek", "draw")):
+        if "player" in l and (not isinstance(l["player"], str) or l["statistic"] not in ("peek", "draw", "hindsight")):
             fail("%s: a player line: %s" % (where, l))
         if "pair" in l and (len(l["pair"]) != 2 or l["statistic"] not in ("feed", "signal")):
             fail("%s: a pair line: %s" % (where, l))
@@ -176,12 +178,34 @@ def options(tmp, corpus):
             fail("integrity %s: exit %d, %r" % (" ".join(args), r.returncode, r.stderr))
 
 
+def full(tmp):
+    """--full adds one hindsight line a player, the same at -j 1 and -j 2, and no other line changes."""
+    d = os.path.join(tmp, "full")
+    simulate(d, "peeker,greedy,greedy,greedy", 4, 78)
+    _, plain = screen(d)
+    _, a = screen(d, "--full", "--full-strength", "3", "-j", "1")
+    _, b = screen(d, "--full", "--full-strength", "3", "-j", "2")
+    check_schema(a, d + " --full")
+    if a != b:
+        fail("--full: -j 1 and -j 2 give other lines")
+    hind = [l for l in a if l["statistic"] == "hindsight"]
+    if sorted(l["player"] for l in hind) != ["greedy-1", "greedy-2", "greedy-3", "peeker-0"]:
+        fail("--full: the hindsight lines are not one a player: %s" % [l.get("player") for l in hind])
+    key = lambda l: (l["statistic"], l.get("player"), tuple(l.get("pair", ())))
+    others = sorted((key(l), l["value"], l["z"], l["n"]) for l in a if l["statistic"] != "hindsight")
+    if others != sorted((key(l), l["value"], l["z"], l["n"]) for l in plain):
+        fail("--full changes the screen's own lines")
+    if any(abs(l["level"] - 0.01 / 3) > 1e-7 for l in a if "player" in l):
+        fail("--full: a player's level is not the level over its three statistics")
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="integrity-check-")
     try:
         calibration(tmp)
         corpus = cheaters(tmp)
         options(tmp, corpus)
+        full(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if failures:

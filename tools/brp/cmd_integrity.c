@@ -32,6 +32,10 @@ static void usage(FILE *f)
 	      "      --samples K    samples of the unseen cards a discard (default 32)\n"
 	      "      --permutations M  sign flips a test (default 9999)\n"
 	      "      --seed S       the samples' and the flips' seed (default 1)\n"
+	      "      --full         also the full test (hindsight): each decision valued by\n"
+	      "                     the review's judge on samples and on the real cards\n"
+	      "                     (about the cost of brp review)\n"
+	      "      --full-strength N  its samples a candidate, each way (2..1000, default 16)\n"
 	      "      --json         one JSON object a line: a player or a pair\n"
 	      "      --html OUT     also write a report page to OUT\n"
 	      "  -j, --jobs N       threads (default 1; the result is the same)\n"
@@ -277,7 +281,18 @@ static int level_option(const struct brp_getopt *g, double *out)
 
 static int options(struct brp_getopt *g, struct irun *run, struct iopts *io)
 {
-	enum { OPT_PLAYER = BRP_OPT_OWN, OPT_SEAT, OPT_PAIRS, OPT_LEVEL, OPT_SAMPLES, OPT_PERMS, OPT_SEED, OPT_HTML };
+	enum {
+		OPT_PLAYER = BRP_OPT_OWN,
+		OPT_SEAT,
+		OPT_PAIRS,
+		OPT_LEVEL,
+		OPT_SAMPLES,
+		OPT_PERMS,
+		OPT_SEED,
+		OPT_HTML,
+		OPT_FULL,
+		OPT_FULL_STRENGTH
+	};
 	int c, rc;
 
 	while ((c = brp_getopt_next(g)) != -1) {
@@ -300,6 +315,8 @@ static int options(struct brp_getopt *g, struct irun *run, struct iopts *io)
 		case OPT_PERMS: rc = brp_opt_int(g, 99, 1000000, &run->o.permutations); break;
 		case OPT_SEED: rc = brp_opt_u64(g, &run->o.seed); break;
 		case OPT_HTML: rc = brp_opt_path(g, &io->html); break;
+		case OPT_FULL: run->o.full = 1; break;
+		case OPT_FULL_STRENGTH: rc = brp_opt_int(g, 2, 1000, &run->o.full_samples); break;
 		case BRP_OPT_JSON: io->json = 1; break;
 		case BRP_OPT_LOGFILE:
 			if (strcmp(g->arg, "-") == 0)
@@ -326,6 +343,8 @@ int cmd_integrity(int argc, char **argv)
 		{ "permutations", 1, BRP_OPT_OWN + 5, 0, 0 },
 		{ "seed", 1, BRP_OPT_OWN + 6, 0, 0 },
 		{ "html", 1, BRP_OPT_OWN + 7, 0, 0 },
+		{ "full", 0, BRP_OPT_OWN + 8, 0, 0 },
+		{ "full-strength", 1, BRP_OPT_OWN + 9, 0, 0 },
 		BRP_OPT_JSON_ROW,
 		BRP_OPT_JOBS,
 		BRP_OPT_FROM_LIST,

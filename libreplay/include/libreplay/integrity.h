@@ -45,15 +45,22 @@ enum rpl_integrity_stat {
 	RPL_INTEGRITY_FEED = 2,
 	/* a pair A, B of partners: A's discards fit B's hidden hand more often than explained (A sees B's hand) */
 	RPL_INTEGRITY_SIGNAL = 3,
-	RPL_INTEGRITY_NSTATS = 4
+	/*
+	 * a player, the full test (options' full): its decisions gained more on
+	 * the real cards, against what they were worth on samples of the unseen
+	 * ones, than the other candidates did (the review's judge, twice)
+	 */
+	RPL_INTEGRITY_HINDSIGHT = 4,
+	RPL_INTEGRITY_NSTATS = 5
 };
 
-/* "peek", "draw", "feed", "signal"; NULL for anything else. */
+/* "peek", "draw", "feed", "signal", "hindsight"; NULL for anything else. */
 RPL_API const char *rpl_integrity_stat_name(int stat);
 
 /* The defaults. */
 #define RPL_INTEGRITY_SAMPLES 32        /* samples of the unseen cards a discard and a target seat */
 #define RPL_INTEGRITY_BINS 10           /* the calibration's bins of expected values */
+#define RPL_INTEGRITY_FULL_SAMPLES 16   /* the full test's samples a candidate, each way */
 #define RPL_INTEGRITY_TRIES 16          /* the most samples dealt, in RPL_INTEGRITY_SAMPLES: see docs/integrity.md */
 #define RPL_INTEGRITY_PERMUTATIONS 9999 /* random sign flips a test */
 #define RPL_INTEGRITY_LEVEL 0.01        /* a subject is flagged below this (Bonferroni over its statistics) */
@@ -65,6 +72,8 @@ typedef struct rpl_integrity_options {
 	double level;     /* 0 < level < 1 */
 	uint64_t seed;    /* the samples' and the flips' seed */
 	unsigned seats;   /* bit s set: screen seat s (every seat still calibrates); 0: every seat */
+	int full;         /* 1: also the full test, RPL_INTEGRITY_HINDSIGHT (the review's judge: far slower) */
+	int full_samples; /* its samples a candidate, on the unseen cards and on the real ones, 2..1000 */
 } rpl_integrity_options;
 
 /* The defaults into *o (seed 1). */
@@ -78,11 +87,13 @@ typedef struct rpl_integrity_decision {
 	int step;          /* its number in its turn, 1-based (brp view's n, brp show --decision) */
 	int seat;          /* who decided */
 	int target;        /* whose hidden cards: a seat; -1 for the stock (RPL_INTEGRITY_DRAW) */
-	int stat;          /* RPL_INTEGRITY_DRAW, or RPL_INTEGRITY_FEED for a discard against target's hand */
+	int stat;          /* RPL_INTEGRITY_DRAW; RPL_INTEGRITY_FEED for a discard against target's hand; HINDSIGHT */
 	int choices;       /* the distinct discards, or 2 (draw or take) */
 	rpl_action played; /* the decision */
-	double observed;   /* 1 or 0: the card fitted target's real hand; the draw agreed with the stock card */
-	double expected;   /* what the seat's information explains (docs/integrity.md, section 2) */
+	double observed;   /* 1 or 0: the card fitted target's real hand; the draw agreed with the stock card;
+	                    * HINDSIGHT: the decision's gain on the real cards, in points */
+	double expected;   /* what the seat's information explains (docs/integrity.md, section 2); HINDSIGHT:
+	                    * the candidates' mean gain */
 	double residual;   /* observed - expected */
 	int bin;           /* expected's calibration bin: expected * RPL_INTEGRITY_BINS, rounded down (at most BINS - 1) */
 	/*

@@ -20,6 +20,7 @@
 #include "libreplay/infoset.h"
 #include "libreplay/integrity.h"
 #include "libreplay/sim.h"
+#include "analysis/integrity_impl.h"
 #include "rules/game_impl.h"
 
 /* splitmix64's finalizer: a decision's stream from the seed and where it is. */
@@ -32,7 +33,7 @@ static uint64_t mix64(uint64_t x)
 
 const char *rpl_integrity_stat_name(int stat)
 {
-	static const char *const names[] = { "peek", "draw", "feed", "signal" };
+	static const char *const names[] = { "peek", "draw", "feed", "signal", "hindsight" };
 	return stat >= 0 && stat < RPL_INTEGRITY_NSTATS ? names[stat] : NULL;
 }
 
@@ -45,12 +46,13 @@ void rpl_integrity_options_init(rpl_integrity_options *o)
 	o->permutations = RPL_INTEGRITY_PERMUTATIONS;
 	o->level = RPL_INTEGRITY_LEVEL;
 	o->seed = 1;
+	o->full_samples = RPL_INTEGRITY_FULL_SAMPLES;
 }
 
 static int options_ok(const rpl_integrity_options *o)
 {
 	return o && o->samples >= 1 && o->samples <= 4096 && o->permutations >= 99 && o->permutations <= 1000000 &&
-	       o->level > 0 && o->level < 1;
+	       o->level > 0 && o->level < 1 && (!o->full || (o->full_samples >= 2 && o->full_samples <= 1000));
 }
 
 /* ---- one log's evidence ---- */
@@ -66,6 +68,7 @@ struct screen {
 	rpl_infoset is;
 	int want[RPL_MAX_SEATS][NCLASS]; /* a discard's targets: their real hidden cards by class */
 	int count[RPL_MAX_SEATS];        /* and how many of the candidates fit their real hands */
+	struct rpl__full *full;          /* the full test's room, or NULL */
 };
 
 /* Could seat t's side lay card c if t held the cards h and c (the engine's own check, by the meld rules)? */
@@ -278,6 +281,7 @@ static int evidence(struct screen *s, const struct rpl_game *g, const rpl_action
 {
 	rpl_integrity_decision d;
 	rpl_deal_stats st;
+	int err = 0;
 
 	memset(&d, 0, sizeof(d));
 	rpl_game_deal_stats((const rpl_game *)g, &st);
@@ -288,10 +292,20 @@ static int evidence(struct screen *s, const struct rpl_game *g, const rpl_action
 	d.seat = g->seat;
 	d.played = *a;
 	if (a->kind == RPL_ACT_DISCARD && g->phase == RPL_PHASE_PLAY)
-		return on_discard(s, g, &d);
+		err = on_discard(s, g, &d);
 	if ((a->kind == RPL_ACT_DRAW || a->kind == RPL_ACT_TAKE) && g->phase == RPL_PHASE_DRAW)
-		return on_draw(s, g, &d);
-	return 0;
+		err = on_draw(s, g, &d);
+	if (err || !s->full || g->phase == RPL_PHASE_MORTO)
+		return err;
+	/* the full test: a record of its own, with no calibration (its evidence is already a difference) */
+	memset(d.cal_n, 0, sizeof(d.cal_n));
+	memset(d.cal_sum, 0, sizeof(d.cal_sum));
+	d.bin = 0;
+	err = rpl__full_judge(s->full, (const rpl_game *)g, a,
+	                      mix64(s->o->seed ^ 0x46554C4Cull ^ mix64(((uint64_t)d.deal << 32) + (uint64_t)d.number)), &d);
+	if (err <= 0)
+		return err;
+	return s->fn ? s->fn(s->ctx, &d) : 0;
 }
 
 static int before(void *ctx, const rpl_event *ev, const rpl_game *pub)
@@ -323,10 +337,15 @@ int rpl_integrity_reader(rpl_reader *rd, const rpl_rules *rules, const rpl_integ
 	s->o = o;
 	s->fn = fn;
 	s->ctx = ctx;
+	if (o->full && rpl__full_new(&s->full, o->full_samples) != 0) {
+		free(s);
+		return RPL_ENOMEM;
+	}
 	obs.ctx = s;
 	obs.before = before;
 	obs.after = NULL;
 	err = rpl_verify_reader_observe(rd, rules, out, &obs);
+	rpl__full_free(s->full);
 	free(s);
 	return err;
 }

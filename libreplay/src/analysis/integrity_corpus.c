@@ -17,7 +17,7 @@
 #include "libreplay/sim.h"
 
 /* How a decision's target sits from its seat: what the null model is kept by. */
-enum { REL_NEXT, REL_PARTNER, REL_PREV, REL_DRAW, NREL };
+enum { REL_NEXT, REL_PARTNER, REL_PREV, REL_DRAW, REL_HINDSIGHT, NREL };
 
 /* One deal's evidence of a subject: the sum of its residuals (as the decisions report them) and their count. */
 struct deal_sum {
@@ -311,6 +311,8 @@ static int relation(const rpl_integrity_decision *x, int players)
 
 	if (x->stat == RPL_INTEGRITY_DRAW)
 		return REL_DRAW;
+	if (x->stat == RPL_INTEGRITY_HINDSIGHT)
+		return REL_HINDSIGHT;
 	if (x->stat != RPL_INTEGRITY_FEED || x->target < 0 || x->target >= players || x->target == x->seat)
 		return -1;
 	off = (x->target - x->seat + players) % players;
@@ -323,9 +325,10 @@ static int add_decision(rpl_integrity *in, long match, char *const *who, int pla
 {
 	struct subject *s;
 
-	if (rel == REL_DRAW)
-		return (s = subject(in, RPL_INTEGRITY_DRAW, who[x->seat], NULL)) ? add_to(s, match, group, rel, x, x->residual)
-		                                                                 : RPL_ENOMEM;
+	if (rel == REL_DRAW || rel == REL_HINDSIGHT) {
+		s = subject(in, rel == REL_DRAW ? RPL_INTEGRITY_DRAW : RPL_INTEGRITY_HINDSIGHT, who[x->seat], NULL);
+		return s ? add_to(s, match, group, rel, x, x->residual) : RPL_ENOMEM;
+	}
 	if (rel == REL_NEXT &&
 	    (!(s = subject(in, RPL_INTEGRITY_PEEK, who[x->seat], NULL)) || add_to(s, match, group, rel, x, -x->residual)))
 		return RPL_ENOMEM;
