@@ -29,6 +29,13 @@ struct xdeal {
 	int last_turn[4]; /* while replaying: the last turn counted per seat */
 };
 
+/*
+ * Screen the ok log data[0..len) of m with options o (rpl_integrity_reader),
+ * its evidence summed into m->evs (struct xevidence). 0, RPL_ENOMEM, or what
+ * the screen returns.
+ */
+int rpl__export_screen(rpl_export_match *m, const void *data, size_t len, const rpl_integrity_options *o);
+
 /* The longest meld text: 14 cards, each at most "JK(10h)" and a space. */
 #define RPL__MELD_CARDS_SIZE 120
 
@@ -58,6 +65,18 @@ struct xreview {
 	rpl_review_decision d;
 };
 
+/*
+ * One row of the integrity screen (rpl_export_match_load_screened, the
+ * integrity_deals table): the decisions of one deal, seat, statistic
+ * (RPL_INTEGRITY_FEED: a discard against target's hand; RPL_INTEGRITY_DRAW,
+ * target -1) and replay, summed.
+ */
+struct xevidence {
+	int32_t deal, decisions;
+	int8_t seat, stat, target, replay;
+	double observed, expected, residual;
+};
+
 struct rpl_export_match {
 	char hash[65];
 	char *file;
@@ -85,6 +104,10 @@ struct rpl_export_match {
 	size_t nrevs, caprevs;
 	rpl_review_summary *sums; /* by seat reviewed: its deals with a decision reviewed, then the match (deal 0) */
 	size_t nsums;
+	int screened;                  /* evidence collected (an ok log loaded with integrity options) */
+	rpl_integrity_options int_opt; /* the options it was screened with */
+	struct xevidence *evs;         /* by deal, replay, seat, then next, partner, previous, draw */
+	size_t nevs, capevs;
 	char errmsg[RPL_ERRMSG_SIZE];
 };
 
