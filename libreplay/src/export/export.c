@@ -406,6 +406,32 @@ static int summarize(rpl_export_match *m)
 }
 
 /*
+ * The analyses' options, kept in m and checked before any work (the
+ * reviewer made into *rv): 0, or the load's failure, said on m. The screen
+ * runs only on an ok log, but its options are refused as the review's are.
+ */
+static int analyses_new(rpl_export_match *m, const rpl_review_options *review, const rpl_integrity_options *integrity,
+                        rpl_reviewer **rv)
+{
+	rpl_integrity *probe = NULL;
+	int err;
+
+	if (review) {
+		m->rev_opt = *review;
+		if ((err = rpl_reviewer_new(rv, review)) != 0)
+			return fail(m, err, err == RPL_ENOMEM ? "out of memory" : "review options out of range");
+	}
+	if (integrity) {
+		err = rpl_integrity_new(&probe, integrity);
+		rpl_integrity_free(probe);
+		if (err)
+			return fail(m, err, err == RPL_ENOMEM ? "out of memory" : "integrity options out of range");
+		m->int_opt = *integrity;
+	}
+	return RPL_OK;
+}
+
+/*
  * Load from memory, reviewing the decisions when review is not NULL, and
  * screening them when integrity is not NULL (rpl_export_match_load_screened).
  */
@@ -433,23 +459,8 @@ static int load_memory(rpl_export_match **out, const char *name, const void *dat
 	m->file = utf8_dup(name);
 	if (!m->file)
 		return fail(m, RPL_ENOMEM, "out of memory");
-	if (review) {
-		m->rev_opt = *review;
-		err = rpl_reviewer_new(&rv, review);
-		if (err)
-			return fail(m, err, err == RPL_ENOMEM ? "out of memory" : "review options out of range");
-	}
-	if (integrity) {
-		/* refused before the work, as the review's; the screen itself runs only on an ok log */
-		rpl_integrity *probe = NULL;
-		err = rpl_integrity_new(&probe, integrity);
-		rpl_integrity_free(probe);
-		if (err) {
-			rpl_reviewer_free(rv);
-			return fail(m, err, err == RPL_ENOMEM ? "out of memory" : "integrity options out of range");
-		}
-		m->int_opt = *integrity;
-	}
+	if ((err = analyses_new(m, review, integrity, &rv)) != 0)
+		goto cleanup;
 	err = rpl__reader_open_view(&rd, data, len); /* data outlives the reader: read in place */
 	if (err == RPL_ENOMEM || (err && !rd)) {
 		err = fail(m, RPL_ENOMEM, "out of memory");
