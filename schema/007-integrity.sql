@@ -2,7 +2,7 @@
 -- (rpl_export_match_load_screened): each deal's decisions with evidence, summed by seat, statistic
 -- and target, for the log's decisions and for the null model's replay of the deal by greedy bots.
 -- Only an ok copy is screened; a row is screened once (its first screen is kept: docs/schema.md,
--- "Integrity"). The views sum the rows by player and by pair, as brp integrity does.
+-- integrity_deals). The views sum the rows by player and by pair, as brp integrity does.
 
 -- One row a deal, seat, statistic, target and replay with at least one decision with evidence.
 CREATE TABLE integrity_deals (

@@ -519,7 +519,7 @@ static void bind_evidence(const struct chunk *c, int base, const rpl_export_matc
 
 /*
  * The integrity screen's rows of m for row id, unless the row has some: a
- * row keeps its first screen (docs/schema.md, "Integrity"), as its review.
+ * row keeps its first screen (docs/schema.md, integrity_deals), as its review.
  */
 static int add_evidence(rpl_export_db *x, const rpl_export_match *m, sqlite3_int64 id)
 {
