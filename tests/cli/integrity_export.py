@@ -4,10 +4,11 @@
     integrity_export.py BRP SRCROOT
 
 - the table integrity_deals and its views exist, with the latest schema version; each ok log has rows,
-  of the log and of the null model's replay, and a log that does not verify ok has none;
+  with its decisions and the calibration of their options, and a log that does not verify ok has none;
 - the views' sums and values are brp integrity --json --pairs's for the same logs and seed (each line,
   its decisions, deals, matches, observed, expected and value), and the value is what docs/schema.md's
-  example query computes; -j 1 and -j 2 give the same rows;
+  example query computes, and its query of one player's deals adds up to the same; -j 1 and -j 2 give the
+  same rows; its Python sign-flip test gives brp integrity's p (players of 9 deals or more);
 - a row keeps its first screen; a row exported without --integrity takes one when exported again with it;
   a database of schema version 6 is upgraded with its rows kept;
 - brp merge of two shards gives the rows and the views of one export of both;
@@ -16,6 +17,7 @@ The corpus is small (single-deal matches): the values are checked for equality, 
 """
 import json
 import os
+import random
 import re
 import shutil
 import sqlite3
@@ -55,10 +57,10 @@ def scalar(db, sql, args=()):
 
 def evidence(db):
     """Every integrity_deals row, named by its match's file rather than its match_id, in key order."""
-    return rows(db, "SELECT m.file, i.deal, i.seat, i.statistic, i.target, i.relation, i.replay, i.decisions, "
-                    "i.observed, i.expected, i.residual, i.samples, i.seed, i.version FROM integrity_deals i "
-                    "JOIN matches m USING (match_id) "
-                    "ORDER BY m.file, i.deal, i.seat, i.statistic, ifnull(i.target, -1), i.replay")
+    return rows(db, "SELECT m.file, i.deal, i.seat, i.statistic, i.target, i.relation, i.bin, i.decisions, "
+                    "i.observed, i.expected, i.residual, i.options, i.excess, i.samples, i.seed, i.version "
+                    "FROM integrity_deals i JOIN matches m USING (match_id) "
+                    "ORDER BY m.file, i.deal, i.seat, i.statistic, ifnull(i.target, -1), i.bin")
 
 
 def views(db):
@@ -66,14 +68,49 @@ def views(db):
             rows(db, "SELECT * FROM integrity_pairs ORDER BY name, target_name, statistic"))
 
 
-def doc_query(src):
-    """docs/schema.md's example query of the players' values (the one over integrity_players)."""
+def doc_query(src, mark):
+    """docs/schema.md's example query that holds mark."""
     text = open(os.path.join(src, "docs", "schema.md"), encoding="utf-8").read()
     for q in re.findall(r"```sql\n(.*?)```", text, re.S):
-        if "FROM integrity_players" in q:
+        if mark in q:
             return q
-    fail("docs/schema.md has no example query over integrity_players")
+    fail("docs/schema.md has no example query with %r" % mark)
     return "SELECT 1 WHERE 0"
+
+
+def check_deals_query(src, db):
+    """The doc's query of one player's deals: their centred sums add up to the player's value."""
+    deals = rows(db, doc_query(src, "mp.name = 'greedy-1'"))
+    r = rows(db, "SELECT decisions, raw, centre FROM integrity_players WHERE name = 'greedy-1' "
+                 "AND statistic = 'peek'")
+    if not deals or not r or sum(d[2] for d in deals) != r[0][0] or \
+            abs(sum(d[3] for d in deals) - r[0][0] * (r[0][1] - r[0][2])) > 1e-9:
+        fail("greedy-1's deals by the doc's query %r, its integrity_players row %r" % (deals, r))
+    print("deals: the doc's query of one player's deals adds up to its value (%d deals)" % len(deals))
+
+
+def check_snippet(brp, src, db, logs):
+    """The doc's Python sign-flip test on the doc's deals query: brp integrity's p for a player of 9 deals or more."""
+    text = open(os.path.join(src, "docs", "schema.md"), encoding="utf-8").read()
+    m = re.search(r"in Python,\n\n((?:    .*\n)+)", text)
+    if not m:
+        fail("docs/schema.md has no Python snippet of the sign-flip test")
+        return
+    snippet = "\n".join(line[4:] for line in m.group(1).splitlines())
+    query = doc_query(src, "mp.name = 'greedy-1'")
+    out = run(brp, "integrity", "--json", "--seed", SEED, *logs).stdout
+    checked = 0
+    for o in (json.loads(line) for line in out.splitlines()):
+        if o.get("statistic") != "peek" or o["deals"] < 9:
+            continue
+        env = {"random": random, "x": [-r[3] for r in rows(db, query.replace("'greedy-1'", "?"), (o["player"],))]}
+        exec(snippet, env)
+        checked += 1
+        if abs(env["p"] - o["p"]) > 0.02:
+            fail("%s: the doc's sign-flip test gives p %.4f, brp integrity %.4f" % (o["player"], env["p"], o["p"]))
+    if not checked:
+        fail("no player of 9 deals to check the doc's sign-flip test on")
+    print("snippet: the doc's sign-flip test agrees with brp integrity's p (%d players)" % checked)
 
 
 def check_against_brp(brp, src, db, logs):
@@ -85,7 +122,7 @@ def check_against_brp(brp, src, db, logs):
     pairs = {(r[0], r[1], r[2]): r for r in rows(db, "SELECT name, target_name, statistic, matches, deals, "
                                                      "decisions, observed, expected, raw, centre "
                                                      "FROM integrity_pairs")}
-    values = {(r[0], r[1]): r[5] for r in rows(db, doc_query(src))}
+    values = {(r[0], r[1]): r[5] for r in rows(db, doc_query(src, "FROM integrity_players"))}
     if not lines or len(lines) != len(players) + len(pairs):
         fail("brp integrity gives %d lines, the views %d players and %d pairs" % (len(lines), len(players),
                                                                                   len(pairs)))
@@ -156,13 +193,16 @@ def main():
                                        "USING (match_id) GROUP BY m.match_id"))
         if [f for f in logs if per_match.get(f, 0) == 0] or per_match.get("damaged.brp") != 0:
             fail("rows by match: %r" % per_match)
-        if scalar("j1.db", "SELECT count(DISTINCT replay) FROM integrity_deals") != 2:
-            fail("the log's rows and the replay's are not both there")
+        if scalar("j1.db", "SELECT count(*) FROM integrity_deals WHERE decisions = 0 AND options > 0") == 0 or \
+                scalar("j1.db", "SELECT count(*) FROM integrity_deals WHERE decisions > options OR options = 0"):
+            fail("the calibration's rows: every row has an option, some rows no decision")
         if scalar("j1.db", "SELECT count(*) FROM integrity_deals WHERE samples <> 32 OR seed <> ?", (int(SEED),)):
             fail("rows with other options than the defaults and seed %s" % SEED)
         if evidence("j1.db") != evidence("j2.db"):
             fail("-j 1 and -j 2 give different rows")
         check_against_brp(brp, src, "j1.db", logs)
+        check_deals_query(src, "j1.db")
+        check_snippet(brp, src, "j1.db", logs)
 
         # a row keeps its first screen
         before = evidence("j1.db")

@@ -506,48 +506,59 @@ static void reviewed(void **state)
 
 /* One key of the integrity_deals table and its sums, as a test gathers them from rpl_integrity_reader. */
 struct evidence_sum {
-	int deal, seat, stat, target, replay;
-	long decisions;
-	double observed, expected, residual;
+	int deal, seat, stat, target, bin;
+	long decisions, options;
+	double observed, expected, residual, excess;
 };
 
 struct evidence_sums {
-	struct evidence_sum row[4096];
+	struct evidence_sum row[8192];
 	size_t n;
 };
 
-/* Sum d into its key's row, found by a plain search (the test's own bookkeeping, not the export's). */
-static int sum_evidence(void *ctx, const rpl_integrity_decision *d)
+/* The row of key (d's deal, seat, statistic and target, bin b), found by a plain search (the test's own). */
+static struct evidence_sum *sum_row(struct evidence_sums *s, const rpl_integrity_decision *d, int b)
 {
-	struct evidence_sums *s = ctx;
 	int target = d->stat == RPL_INTEGRITY_DRAW ? -1 : d->target;
 	size_t i;
 
 	for (i = 0; i < s->n; i++)
 		if (s->row[i].deal == d->deal && s->row[i].seat == d->seat && s->row[i].stat == d->stat &&
-		    s->row[i].target == target && s->row[i].replay == d->replay)
-			break;
-	if (i == s->n) {
-		assert_true(s->n < sizeof(s->row) / sizeof(s->row[0]));
-		memset(&s->row[s->n], 0, sizeof(s->row[0]));
-		s->row[i].deal = d->deal;
-		s->row[i].seat = d->seat;
-		s->row[i].stat = d->stat;
-		s->row[i].target = target;
-		s->row[i].replay = d->replay;
-		s->n++;
-	}
-	s->row[i].decisions++;
-	s->row[i].observed += d->observed;
-	s->row[i].expected += d->expected;
-	s->row[i].residual += d->residual;
+		    s->row[i].target == target && s->row[i].bin == b)
+			return &s->row[i];
+	assert_true(s->n < sizeof(s->row) / sizeof(s->row[0]));
+	memset(&s->row[s->n], 0, sizeof(s->row[0]));
+	s->row[i].deal = d->deal;
+	s->row[i].seat = d->seat;
+	s->row[i].stat = d->stat;
+	s->row[i].target = target;
+	s->row[i].bin = b;
+	return &s->row[s->n++];
+}
+
+/* A decision into its bin's row, its options into theirs. */
+static int sum_evidence(void *ctx, const rpl_integrity_decision *d)
+{
+	struct evidence_sums *s = ctx;
+	struct evidence_sum *r = sum_row(s, d, d->bin);
+
+	r->decisions++;
+	r->observed += d->observed;
+	r->expected += d->expected;
+	r->residual += d->residual;
+	for (int b = 0; b < RPL_INTEGRITY_BINS; b++)
+		if (d->cal_n[b]) {
+			r = sum_row(s, d, b);
+			r->options += d->cal_n[b];
+			r->excess += d->cal_sum[b];
+		}
 	return 0;
 }
 
 /*
  * A screened load: options out of range are refused; in range, the
- * integrity_deals rows are rpl_integrity_reader's decisions for the same
- * log and options, summed by key; a match not ok has none.
+ * integrity_deals rows are rpl_integrity_reader's decisions and options for
+ * the same log and options, summed by key; a match not ok has none.
  */
 static void screened(void **state)
 {
@@ -560,7 +571,7 @@ static void screened(void **state)
 	struct evidence_sums *want = calloc(1, sizeof(*want));
 	sqlite3 *con = NULL;
 	sqlite3_stmt *st = NULL;
-	int added = 0, replays = 0;
+	int added = 0, calibration_only = 0;
 
 	(void)state;
 	assert_non_null(want);
@@ -607,9 +618,9 @@ static void screened(void **state)
 	assert_int_equal(sqlite3_column_int(st, 2), (int)want->n);
 	sqlite3_finalize(st);
 	assert_int_equal(sqlite3_prepare_v2(con,
-	                                    "SELECT decisions, observed, expected, residual, relation FROM integrity_deals "
-	                                    "WHERE deal = ?1 AND seat = ?2 AND statistic = ?3 AND ifnull(target, -1) = ?4 "
-	                                    "AND replay = ?5",
+	                                    "SELECT decisions, observed, expected, residual, options, excess, relation "
+	                                    "FROM integrity_deals WHERE deal = ?1 AND seat = ?2 AND statistic = ?3 AND "
+	                                    "ifnull(target, -1) = ?4 AND bin = ?5",
 	                                    -1, &st, NULL),
 	                 SQLITE_OK);
 	for (size_t i = 0; i < want->n; i++) {
@@ -619,23 +630,25 @@ static void screened(void **state)
 		sqlite3_bind_int(st, 2, w->seat);
 		sqlite3_bind_text(st, 3, w->stat == RPL_INTEGRITY_DRAW ? "draw" : "fit", -1, SQLITE_STATIC);
 		sqlite3_bind_int(st, 4, w->target);
-		sqlite3_bind_int(st, 5, w->replay);
+		sqlite3_bind_int(st, 5, w->bin);
 		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
 		assert_int_equal(sqlite3_column_int64(st, 0), w->decisions);
 		assert_true(fabs(sqlite3_column_double(st, 1) - w->observed) < 1e-9);
 		assert_true(fabs(sqlite3_column_double(st, 2) - w->expected) < 1e-9);
 		assert_true(fabs(sqlite3_column_double(st, 3) - w->residual) < 1e-9);
-		rel = (const char *)sqlite3_column_text(st, 4);
+		assert_int_equal(sqlite3_column_int64(st, 4), w->options);
+		assert_true(fabs(sqlite3_column_double(st, 5) - w->excess) < 1e-9);
+		rel = (const char *)sqlite3_column_text(st, 6);
 		if (w->stat == RPL_INTEGRITY_DRAW)
 			assert_null(rel);
 		else
 			assert_string_equal(rel, (w->target - w->seat + 4) % 4 == 1   ? "next"
 			                         : (w->target - w->seat + 4) % 4 == 2 ? "partner"
 			                                                              : "previous");
-		replays += w->replay;
+		calibration_only += w->decisions == 0;
 		sqlite3_reset(st);
 	}
-	assert_true(replays > 0); /* the null model's rows are there too */
+	assert_true(calibration_only > 0); /* bins with options and no decision are rows too */
 	sqlite3_finalize(st);
 	sqlite3_close(con);
 	rpl_export_match_free(m);

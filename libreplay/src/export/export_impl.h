@@ -67,14 +67,15 @@ struct xreview {
 
 /*
  * One row of the integrity screen (rpl_export_match_load_screened, the
- * integrity_deals table): the decisions of one deal, seat, statistic
- * (RPL_INTEGRITY_FEED: a discard against target's hand; RPL_INTEGRITY_DRAW,
- * target -1) and replay, summed.
+ * integrity_deals table): of one deal, seat, statistic (RPL_INTEGRITY_FEED:
+ * a discard against target's hand; RPL_INTEGRITY_DRAW, target -1) and
+ * calibration bin, the decisions whose expected value falls in the bin,
+ * summed, and the options of the key's decisions that fall in it.
  */
 struct xevidence {
-	int32_t deal, decisions;
-	int8_t seat, stat, target, replay;
-	double observed, expected, residual;
+	int32_t deal, decisions, options;
+	int8_t seat, stat, target, bin;
+	double observed, expected, residual, excess;
 };
 
 struct rpl_export_match {
@@ -106,7 +107,7 @@ struct rpl_export_match {
 	size_t nsums;
 	int screened;                  /* evidence collected (an ok log loaded with integrity options) */
 	rpl_integrity_options int_opt; /* the options it was screened with */
-	struct xevidence *evs;         /* by deal, replay, seat, then next, partner, previous, draw */
+	struct xevidence *evs;         /* by deal, seat, then next, partner, previous, draw, then bin */
 	size_t nevs, capevs;
 	char errmsg[RPL_ERRMSG_SIZE];
 };

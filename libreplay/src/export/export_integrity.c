@@ -2,13 +2,15 @@
  * Export, step 1: the integrity screen of a loaded ok log
  * (rpl_export_match_load_screened): the evidence of its decisions, as
  * rpl_integrity_reader gives it, summed by deal, seat, statistic, target
- * and replay (the integrity_deals table, docs/schema.md).
+ * and calibration bin (the integrity_deals table, docs/schema.md): the
+ * decisions whose expected value falls in the bin, and the calibration of
+ * every option the key's decisions had that falls in it, from which the
+ * null's centre is made (integrity.h).
  *
  * Why the screen reads the log again rather than riding on the load's
  * replay: rpl_integrity_reader verifies the log itself, so the rows are by
  * construction what brp integrity sums for the same log and options; a
- * second decode and replay costs little beside the screen's samples and its
- * greedy replay of every deal.
+ * second decode and replay costs little beside the screen's samples.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,47 +19,56 @@
 #include "log/format.h"
 #include "base/grow.h"
 
-/* Where a row sorts among its deal's: the log's before the replay's, then by seat, then next .. previous, draw. */
+/* Where a row sorts among its deal's: by seat, then next, partner, previous, draw, then bin. */
 static int rank_of(const struct xevidence *e, int players)
 {
 	int rel = e->stat == RPL_INTEGRITY_DRAW ? 3 : (e->target - e->seat + players) % players - 1;
-	return (e->replay * RPL_MAX_SEATS + e->seat) * 4 + rel;
+	return (e->seat * 4 + rel) * RPL_INTEGRITY_BINS + e->bin;
 }
 
-struct summer {
-	rpl_export_match *m;
-	int players;
-};
+/* The row of d's deal, seat, statistic and target in bin b, made when new: a deal's rows are the last ones. */
+static struct xevidence *row_of(rpl_export_match *m, const rpl_integrity_decision *d, int target, int b)
+{
+	struct xevidence *e;
 
-/* Add one decision's evidence to its row: a deal's rows are the last ones (a deal's replay comes at its start). */
+	for (size_t i = m->nevs; i-- > 0 && m->evs[i].deal == d->deal;)
+		if (m->evs[i].seat == d->seat && m->evs[i].stat == d->stat && m->evs[i].target == target && m->evs[i].bin == b)
+			return &m->evs[i];
+	if (!(e = rpl__grow(m->evs, &m->capevs, m->nevs + 1, sizeof(*e), 256)))
+		return NULL;
+	m->evs = e;
+	e = &m->evs[m->nevs++];
+	memset(e, 0, sizeof(*e));
+	e->deal = d->deal;
+	e->seat = (int8_t)d->seat;
+	e->stat = (int8_t)d->stat;
+	e->target = (int8_t)target;
+	e->bin = (int8_t)b;
+	return e;
+}
+
+/* Add one decision's evidence to its bin's row, and its options to theirs (rpl_integrity_fn). */
 static int add_evidence(void *ctx, const rpl_integrity_decision *d)
 {
-	struct summer *s = ctx;
-	rpl_export_match *m = s->m;
-	struct xevidence *e = NULL, *p;
+	rpl_export_match *m = ctx;
+	struct xevidence *e;
 	int target = d->stat == RPL_INTEGRITY_DRAW ? -1 : d->target;
 
-	if (d->seat < 0 || d->seat >= s->players || target < -1 || target >= s->players ||
-	    (d->stat != RPL_INTEGRITY_DRAW && (d->stat != RPL_INTEGRITY_FEED || target < 0 || target == d->seat)))
+	if (d->seat < 0 || d->seat >= m->nplayers || d->bin < 0 || d->bin >= RPL_INTEGRITY_BINS ||
+	    (d->stat == RPL_INTEGRITY_DRAW
+	             ? 0
+	             : d->stat != RPL_INTEGRITY_FEED || target < 0 || target >= m->nplayers || target == d->seat))
 		return RPL_EINVAL; /* not evidence integrity.h describes */
-	for (size_t i = m->nevs; i-- > 0 && m->evs[i].deal == d->deal;)
-		if (m->evs[i].seat == d->seat && m->evs[i].stat == d->stat && m->evs[i].target == target &&
-		    m->evs[i].replay == (d->replay != 0)) {
-			e = &m->evs[i];
-			break;
-		}
-	if (!e) {
-		if (!(p = rpl__grow(m->evs, &m->capevs, m->nevs + 1, sizeof(*p), 64)))
+	for (int b = 0; b < RPL_INTEGRITY_BINS; b++) {
+		if (!d->cal_n[b])
+			continue;
+		if (!(e = row_of(m, d, target, b)))
 			return RPL_ENOMEM;
-		m->evs = p;
-		e = &m->evs[m->nevs++];
-		memset(e, 0, sizeof(*e));
-		e->deal = d->deal;
-		e->seat = (int8_t)d->seat;
-		e->stat = (int8_t)d->stat;
-		e->target = (int8_t)target;
-		e->replay = d->replay != 0;
+		e->options += d->cal_n[b];
+		e->excess += d->cal_sum[b];
 	}
+	if (!(e = row_of(m, d, target, d->bin)))
+		return RPL_ENOMEM;
 	e->decisions++;
 	e->observed += d->observed;
 	e->expected += d->expected;
@@ -67,8 +78,8 @@ static int add_evidence(void *ctx, const rpl_integrity_decision *d)
 
 /*
  * The rows of each deal in rank_of's order: a table that reads as the deal
- * does. A deal's rows are contiguous, so each is sorted on its own, by
- * insertion (a deal has at most 32).
+ * does. A deal's rows are contiguous, so each deal is sorted on its own, by
+ * insertion (a deal has at most 160).
  */
 static void sort_rows(rpl_export_match *m, int players)
 {
@@ -93,15 +104,16 @@ static void sort_rows(rpl_export_match *m, int players)
 
 int rpl__export_screen(rpl_export_match *m, const void *data, size_t len, const rpl_integrity_options *o)
 {
-	struct summer s = { m, m->nplayers };
+	rpl_integrity_options every = *o;
 	rpl_reader *rd = NULL;
 	rpl_verdict v;
 	int err;
 
-	if (s.players != 2 && s.players != 4)
+	if (m->nplayers != 2 && m->nplayers != 4)
 		return RPL_OK; /* no seats to screen */
+	every.seats = 0;   /* every seat's evidence: the views choose */
 	if ((err = rpl__reader_open_view(&rd, data, len)) == 0)
-		err = rpl_integrity_reader(rd, NULL, o, add_evidence, &s, &v);
+		err = rpl_integrity_reader(rd, NULL, &every, add_evidence, m, &v);
 	else if (!rd)
 		err = RPL_ENOMEM;
 	rpl_reader_free(rd);
@@ -112,6 +124,6 @@ int rpl__export_screen(rpl_export_match *m, const void *data, size_t len, const 
 		m->nevs = 0;
 		return RPL_OK;
 	}
-	sort_rows(m, s.players);
+	sort_rows(m, m->nplayers);
 	return RPL_OK;
 }

@@ -93,8 +93,9 @@ const struct row_table rpl__export_row_tables[TB_COUNT] = {
 	                "hindsight, version) VALUES ",
 	                18, "cannot insert a review" },
 	[TB_EVIDENCE] = { "INSERT OR ROLLBACK INTO integrity_deals (match_id, deal, seat, statistic, target, relation, "
-	                  "replay, decisions, observed, expected, residual, samples, seed, version) VALUES ",
-	                  14, "cannot insert a deal's integrity evidence" },
+	                  "bin, decisions, observed, expected, residual, options, excess, samples, seed, version) "
+	                  "VALUES ",
+	                  16, "cannot insert a deal's integrity evidence" },
 };
 
 int rpl_export_schema_version(void)

@@ -507,14 +507,16 @@ static void bind_evidence(const struct chunk *c, int base, const rpl_export_matc
 	put_text(c, base + 4, draw ? "draw" : "fit", -1);
 	put_int_or_null(c, base + 5, e->target, !draw);
 	put_text(c, base + 6, draw ? NULL : relations[(e->target - e->seat + n) % n - 1], -1);
-	put_int(c, base + 7, e->replay);
+	put_int(c, base + 7, e->bin);
 	put_int(c, base + 8, e->decisions);
 	put_double(c, base + 9, e->observed);
 	put_double(c, base + 10, e->expected);
 	put_double(c, base + 11, e->residual);
-	put_int(c, base + 12, o->samples);
-	put_int(c, base + 13, (sqlite3_int64)o->seed); /* 2^63 and above: itself less 2^64 */
-	put_text(c, base + 14, rpl_version(), -1);
+	put_int(c, base + 12, e->options);
+	put_double(c, base + 13, e->excess);
+	put_int(c, base + 14, o->samples);
+	put_int(c, base + 15, (sqlite3_int64)o->seed); /* 2^63 and above: itself less 2^64 */
+	put_text(c, base + 16, rpl_version(), -1);
 }
 
 /*
