@@ -523,7 +523,7 @@ static void bind_evidence(const struct chunk *c, int base, const rpl_export_matc
  * The integrity screen's rows of m for row id, unless the row has some: a
  * row keeps its first screen (docs/schema.md, integrity_deals), as its review.
  */
-static int add_evidence(rpl_export_db *x, const rpl_export_match *m, sqlite3_int64 id)
+static int add_integrity(rpl_export_db *x, const rpl_export_match *m, sqlite3_int64 id)
 {
 	sqlite3_stmt *st = x->st[ST_SCREENED];
 	int rc;
@@ -549,7 +549,7 @@ static int add_actions(rpl_export_db *x, const rpl_export_match *m, sqlite3_int6
 {
 	int err;
 
-	if ((err = add_review(x, m, id)) != 0 || (err = add_evidence(x, m, id)) != 0)
+	if ((err = add_review(x, m, id)) != 0 || (err = add_integrity(x, m, id)) != 0)
 		return err;
 	if (stored || m->verdict.kind != RPL_VERDICT_OK || !m->detailed || !m->has_actions)
 		return RPL_OK;
@@ -656,7 +656,7 @@ static int add_match(rpl_export_db *x, const rpl_export_match *m, int *added)
 		return err;
 	if ((err = add_review(x, m, id)) != 0)
 		return err;
-	return add_evidence(x, m, id);
+	return add_integrity(x, m, id);
 }
 
 int rpl_export_db_add(rpl_export_db *x, const rpl_export_match *m, int *added)
