@@ -684,7 +684,7 @@ def old_database(src, version, new_db, out):
     assert scalar(out, "PRAGMA user_version") == version
 
 
-LATEST = 6  # the schema version brp writes
+LATEST = 7  # the schema version brp writes
 
 
 VIEWS = {1: ("player_stats", "player_deals", "seat_advantage", "deal_advantage"),

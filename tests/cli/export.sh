@@ -140,6 +140,8 @@ queries)
 	"$brp" export -q --sqlite db c
 	# two samples reviewed, at the smallest strength, for the queries of the review (docs/schema.md)
 	"$brp" export -q --sqlite db --review-strength 2 "$src"/samples/stbl-2p.brp "$src"/samples/stbl-4p.brp
+	# and screened, for the queries of the integrity screen: rows the database has take its evidence
+	"$brp" export -q --sqlite db --integrity "$src"/samples/stbl-2p.brp "$src"/samples/stbl-4p.brp
 	$check queries "$sqlite3" db "$src/docs/schema.md"
 	# version 2: the usual filters use their index; seat_results says what side = winner says by hand
 	for f in "profile = 'stbl' AND players = 4:matches_profile" "start_unix >= 0:matches_start" \

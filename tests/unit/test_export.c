@@ -1,7 +1,8 @@
-/* The export module: SHA-256, the embedded schema, the SQLite and CSV sinks. */
+/* The export module: SHA-256, the embedded schema, the SQLite and CSV sinks, the review and the integrity screen. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -503,6 +504,160 @@ static void reviewed(void **state)
 	rmdir(dir);
 }
 
+/* One key of the integrity_deals table and its sums, as a test gathers them from rpl_integrity_reader. */
+struct evidence_sum {
+	int deal, seat, stat, target, bin;
+	long decisions, options;
+	double observed, expected, residual, excess;
+};
+
+struct evidence_sums {
+	struct evidence_sum row[8192];
+	size_t n;
+};
+
+/* The row of key (d's deal, seat, statistic and target, bin b), found by a plain search (the test's own). */
+static struct evidence_sum *sum_row(struct evidence_sums *s, const rpl_integrity_decision *d, int b)
+{
+	int target = d->stat == RPL_INTEGRITY_DRAW ? -1 : d->target;
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->row[i].deal == d->deal && s->row[i].seat == d->seat && s->row[i].stat == d->stat &&
+		    s->row[i].target == target && s->row[i].bin == b)
+			return &s->row[i];
+	assert_true(s->n < sizeof(s->row) / sizeof(s->row[0]));
+	memset(&s->row[s->n], 0, sizeof(s->row[0]));
+	s->row[i].deal = d->deal;
+	s->row[i].seat = d->seat;
+	s->row[i].stat = d->stat;
+	s->row[i].target = target;
+	s->row[i].bin = b;
+	return &s->row[s->n++];
+}
+
+/* A decision into its bin's row, its options into theirs. */
+static int sum_evidence(void *ctx, const rpl_integrity_decision *d)
+{
+	struct evidence_sums *s = ctx;
+	struct evidence_sum *r = sum_row(s, d, d->bin);
+
+	r->decisions++;
+	r->observed += d->observed;
+	r->expected += d->expected;
+	r->residual += d->residual;
+	for (int b = 0; b < RPL_INTEGRITY_BINS; b++)
+		if (d->cal_n[b]) {
+			r = sum_row(s, d, b);
+			r->options += d->cal_n[b];
+			r->excess += d->cal_sum[b];
+		}
+	return 0;
+}
+
+/*
+ * A screened load: options out of range are refused; in range, the
+ * integrity_deals rows are rpl_integrity_reader's decisions and options for
+ * the same log and options, summed by key; a match not ok has none.
+ */
+static void screened(void **state)
+{
+	char dir[] = "/tmp/brp-export-integrity-XXXXXX", path[512], sample[512], damaged[512];
+	rpl_integrity_options o;
+	rpl_export_match *m = NULL, *bad = NULL;
+	rpl_export_db *db = NULL;
+	rpl_reader *rd = NULL;
+	rpl_verdict v;
+	struct evidence_sums *want = calloc(1, sizeof(*want));
+	sqlite3 *con = NULL;
+	sqlite3_stmt *st = NULL;
+	int added = 0, calibration_only = 0;
+
+	(void)state;
+	assert_non_null(want);
+	assert_non_null(mkdtemp(dir));
+	snprintf(sample, sizeof(sample), "%s/samples/stbl-4p.brp", SRCROOT);
+	snprintf(damaged, sizeof(damaged), "%s/samples/disputed/damaged-byte.brp", SRCROOT);
+	rpl_integrity_options_init(&o);
+	o.samples = 0;
+	assert_int_equal(rpl_export_match_load_screened(&m, sample, 0, NULL, NULL, &o), RPL_EINVAL);
+	assert_non_null(m);
+	assert_string_equal(rpl_export_match_errmsg(m), "integrity options out of range");
+	rpl_export_match_free(m);
+	m = NULL;
+	rpl_integrity_options_init(&o);
+	o.samples = 8;
+	o.seed = 5;
+	assert_int_equal(rpl_export_match_load_screened(&m, sample, 0, NULL, NULL, &o), 0);
+	assert_int_equal(rpl_export_match_load_screened(&bad, damaged, 0, NULL, NULL, &o), 0);
+	snprintf(path, sizeof(path), "%s/i.db", dir);
+	assert_int_equal(rpl_export_db_open(&db, path, 1000), 0);
+	assert_int_equal(rpl_export_db_begin(db), 0);
+	assert_int_equal(rpl_export_db_add(db, m, &added), 0);
+	assert_int_equal(added, 1);
+	assert_int_equal(rpl_export_db_add(db, bad, &added), 0);
+	assert_int_equal(rpl_export_db_commit(db), 0);
+	rpl_export_db_free(db);
+
+	/* the library's own evidence for the same log and options */
+	assert_int_equal(rpl_reader_open(&rd, sample), 0);
+	assert_int_equal(rpl_integrity_reader(rd, NULL, &o, sum_evidence, want, &v), 0);
+	assert_int_equal(v.kind, RPL_VERDICT_OK);
+	rpl_reader_free(rd);
+	assert_true(want->n > 0);
+
+	assert_int_equal(sqlite3_open(path, &con), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(con,
+	                                    "SELECT count(*), count(DISTINCT match_id), sum(samples = 8 AND seed = 5) "
+	                                    "FROM integrity_deals",
+	                                    -1, &st, NULL),
+	                 SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(st, 0), (int)want->n);
+	assert_int_equal(sqlite3_column_int(st, 1), 1); /* the damaged log: none */
+	assert_int_equal(sqlite3_column_int(st, 2), (int)want->n);
+	sqlite3_finalize(st);
+	assert_int_equal(sqlite3_prepare_v2(con,
+	                                    "SELECT decisions, observed, expected, residual, options, excess, relation "
+	                                    "FROM integrity_deals WHERE deal = ?1 AND seat = ?2 AND statistic = ?3 AND "
+	                                    "ifnull(target, -1) = ?4 AND bin = ?5",
+	                                    -1, &st, NULL),
+	                 SQLITE_OK);
+	for (size_t i = 0; i < want->n; i++) {
+		const struct evidence_sum *w = &want->row[i];
+		const char *rel;
+		sqlite3_bind_int(st, 1, w->deal);
+		sqlite3_bind_int(st, 2, w->seat);
+		sqlite3_bind_text(st, 3, w->stat == RPL_INTEGRITY_DRAW ? "draw" : "fit", -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 4, w->target);
+		sqlite3_bind_int(st, 5, w->bin);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		assert_int_equal(sqlite3_column_int64(st, 0), w->decisions);
+		assert_true(fabs(sqlite3_column_double(st, 1) - w->observed) < 1e-9);
+		assert_true(fabs(sqlite3_column_double(st, 2) - w->expected) < 1e-9);
+		assert_true(fabs(sqlite3_column_double(st, 3) - w->residual) < 1e-9);
+		assert_int_equal(sqlite3_column_int64(st, 4), w->options);
+		assert_true(fabs(sqlite3_column_double(st, 5) - w->excess) < 1e-9);
+		rel = (const char *)sqlite3_column_text(st, 6);
+		if (w->stat == RPL_INTEGRITY_DRAW)
+			assert_null(rel);
+		else
+			assert_string_equal(rel, (w->target - w->seat + 4) % 4 == 1   ? "next"
+			                         : (w->target - w->seat + 4) % 4 == 2 ? "partner"
+			                                                              : "previous");
+		calibration_only += w->decisions == 0;
+		sqlite3_reset(st);
+	}
+	assert_true(calibration_only > 0); /* bins with options and no decision are rows too */
+	sqlite3_finalize(st);
+	sqlite3_close(con);
+	rpl_export_match_free(m);
+	rpl_export_match_free(bad);
+	free(want);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -513,6 +668,7 @@ int main(void)
 		cmocka_unit_test(created_database_removed),
 		cmocka_unit_test(copies),
 		cmocka_unit_test(reviewed),
+		cmocka_unit_test(screened),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

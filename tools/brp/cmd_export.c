@@ -56,6 +56,11 @@ static void usage(FILE *f)
 	      "                      samples a decision, 2 to 1000 (default 24; implies\n"
 	      "                      --review)\n"
 	      "      --review-seed S the samples' seed (default 1; implies --review)\n"
+	      "      --integrity     also store each ok match's integrity evidence, as brp\n"
+	      "                      integrity gathers it (SQLite only: the integrity_deals\n"
+	      "                      table, its views integrity_players, integrity_pairs)\n"
+	      "      --integrity-seed S\n"
+	      "                      the screen's seed (default 1; implies --integrity)\n"
 	      "  -K, --key FILE      a trusted public key (a minisign .pub file; repeatable):\n"
 	      "                      each log's verdict is brp verify's under these keys\n"
 	      "      --keyring FILE  trusted public keys, one after another in a file\n"
@@ -118,6 +123,8 @@ struct exporter {
 	unsigned flags, csv_flags;
 	int review; /* --review: review each ok match with review_opt */
 	rpl_review_options review_opt;
+	int integrity; /* --integrity: screen each ok match with integrity_opt */
+	rpl_integrity_options integrity_opt;
 	long timeout_s;
 	int opened, made_dir;
 	rpl_export_db *db;
@@ -172,7 +179,8 @@ static void load_one(const char *path, void *result, void *ud)
 	struct exporter *e = ud;
 
 	l->m = NULL;
-	l->err = rpl_export_match_load_reviewed(&l->m, path, e->flags, e->trusted, e->review ? &e->review_opt : NULL);
+	l->err = rpl_export_match_load_screened(&l->m, path, e->flags, e->trusted, e->review ? &e->review_opt : NULL,
+	                                        e->integrity ? &e->integrity_opt : NULL);
 }
 
 /* A loaded match made after a stop: released. */
@@ -253,7 +261,17 @@ static int write_one(const char *path, const void *result, void *ud)
 static int export_options(struct exporter *e, rpl_keyring **trusted, struct brp_batch *b, int *json, int *first,
                           int argc, char **argv)
 {
-	enum { OPT_SQLITE = BRP_OPT_OWN, OPT_CSV, OPT_BOM, OPT_XLSX, OPT_REVIEW, OPT_REVIEW_STRENGTH, OPT_REVIEW_SEED };
+	enum {
+		OPT_SQLITE = BRP_OPT_OWN,
+		OPT_CSV,
+		OPT_BOM,
+		OPT_XLSX,
+		OPT_REVIEW,
+		OPT_REVIEW_STRENGTH,
+		OPT_REVIEW_SEED,
+		OPT_INTEGRITY,
+		OPT_INTEGRITY_SEED
+	};
 	static const struct brp_opt opts[] = {
 		{ "sqlite", 1, OPT_SQLITE, 0, 0 },
 		{ "csv", 1, OPT_CSV, 0, 0 },
@@ -263,6 +281,8 @@ static int export_options(struct exporter *e, rpl_keyring **trusted, struct brp_
 		{ "review", 0, OPT_REVIEW, 0, 0 },
 		{ "review-strength", 1, OPT_REVIEW_STRENGTH, 0, 0 },
 		{ "review-seed", 1, OPT_REVIEW_SEED, 0, 0 },
+		{ "integrity", 0, OPT_INTEGRITY, 0, 0 },
+		{ "integrity-seed", 1, OPT_INTEGRITY_SEED, 0, 0 },
 		BRP_OPT_KEY,
 		BRP_OPT_KEYRING_ROW,
 		BRP_OPT_JOBS,
@@ -277,6 +297,7 @@ static int export_options(struct exporter *e, rpl_keyring **trusted, struct brp_
 	int c, rc;
 
 	rpl_review_options_init(&e->review_opt);
+	rpl_integrity_options_init(&e->integrity_opt);
 	brp_getopt_init(&g, name, opts, argc, argv);
 	while ((c = brp_getopt_next(&g)) != -1) {
 		if (c == BRP_OPT_BAD)
@@ -302,6 +323,11 @@ static int export_options(struct exporter *e, rpl_keyring **trusted, struct brp_
 			e->review = 1;
 			rc = brp_opt_u64(&g, &e->review_opt.seed);
 			break;
+		case OPT_INTEGRITY: e->integrity = 1; break;
+		case OPT_INTEGRITY_SEED:
+			e->integrity = 1;
+			rc = brp_opt_u64(&g, &e->integrity_opt.seed);
+			break;
 		case 'K':
 		case BRP_OPT_KEYRING:
 			if (brp_keyring_add(name, trusted, g.arg) < 0)
@@ -319,8 +345,9 @@ static int export_options(struct exporter *e, rpl_keyring **trusted, struct brp_
 		brp_error(name, "say where to export: --sqlite DB, --csv DIR or --xlsx FILE (try 'brp export --help')");
 		return BRP_EXIT_USAGE;
 	}
-	if (e->review && !e->db_path) {
-		brp_error(name, "--review writes into the SQLite database only: add --sqlite DB");
+	if ((e->review || e->integrity) && !e->db_path) {
+		brp_error(name, "--%s writes into the SQLite database only: add --sqlite DB",
+		          e->review ? "review" : "integrity");
 		return BRP_EXIT_USAGE;
 	}
 	if (*first >= argc && !b->list) {

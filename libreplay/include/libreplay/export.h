@@ -26,6 +26,7 @@
 #define LIBREPLAY_EXPORT_H
 
 #include "libreplay/common.h"
+#include "libreplay/integrity.h"
 #include "libreplay/log.h"
 #include "libreplay/review.h"
 
@@ -88,6 +89,21 @@ RPL_API int rpl_export_match_load_memory_trusted(rpl_export_match **out, const c
  */
 RPL_API int rpl_export_match_load_reviewed(rpl_export_match **out, const char *path, unsigned flags,
                                            const rpl_keyring *trusted, const rpl_review_options *review);
+/*
+ * As rpl_export_match_load_reviewed, and, when the log verifies ok, its
+ * integrity screen with options integrity (integrity.h; NULL: none, as
+ * rpl_export_match_load_reviewed): the evidence rpl_integrity_reader gives
+ * for the log, summed by deal, seat, statistic, target and calibration bin
+ * (the integrity_deals table, docs/schema.md). The screen is a pure function of
+ * the log and the options, run on the calling thread: loads on several
+ * threads give the same rows as on one. Only the options' samples and seed
+ * shape the evidence (permutations and level are the tests', not stored;
+ * seats is the corpus's: every seat's evidence is kept).
+ * RPL_EINVAL also for options out of range (rpl_integrity_new).
+ */
+RPL_API int rpl_export_match_load_screened(rpl_export_match **out, const char *path, unsigned flags,
+                                           const rpl_keyring *trusted, const rpl_review_options *review,
+                                           const rpl_integrity_options *integrity);
 /* Free a loaded match; NULL is accepted. */
 RPL_API void rpl_export_match_free(rpl_export_match *m);
 

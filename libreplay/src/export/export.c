@@ -405,9 +405,39 @@ static int summarize(rpl_export_match *m)
 	return RPL_OK;
 }
 
-/* Load from memory, reviewing the decisions when review is not NULL (rpl_export_match_load_reviewed). */
+/*
+ * The analyses' options, kept in m and checked before any work (the
+ * reviewer made into *rv): 0, or the load's failure, said on m. The screen
+ * runs only on an ok log, but its options are refused as the review's are.
+ */
+static int analyses_new(rpl_export_match *m, const rpl_review_options *review, const rpl_integrity_options *integrity,
+                        rpl_reviewer **rv)
+{
+	rpl_integrity *probe = NULL;
+	int err;
+
+	if (review) {
+		m->rev_opt = *review;
+		if ((err = rpl_reviewer_new(rv, review)) != 0)
+			return fail(m, err, err == RPL_ENOMEM ? "out of memory" : "review options out of range");
+	}
+	if (integrity) {
+		err = rpl_integrity_new(&probe, integrity);
+		rpl_integrity_free(probe);
+		if (err)
+			return fail(m, err, err == RPL_ENOMEM ? "out of memory" : "integrity options out of range");
+		m->int_opt = *integrity;
+	}
+	return RPL_OK;
+}
+
+/*
+ * Load from memory, reviewing the decisions when review is not NULL, and
+ * screening them when integrity is not NULL (rpl_export_match_load_screened).
+ */
 static int load_memory(rpl_export_match **out, const char *name, const void *data, size_t len, unsigned flags,
-                       const rpl_keyring *trusted, const rpl_review_options *review)
+                       const rpl_keyring *trusted, const rpl_review_options *review,
+                       const rpl_integrity_options *integrity)
 {
 	rpl_export_match *m;
 	rpl_reader *rd = NULL;
@@ -429,12 +459,8 @@ static int load_memory(rpl_export_match **out, const char *name, const void *dat
 	m->file = utf8_dup(name);
 	if (!m->file)
 		return fail(m, RPL_ENOMEM, "out of memory");
-	if (review) {
-		m->rev_opt = *review;
-		err = rpl_reviewer_new(&rv, review);
-		if (err)
-			return fail(m, err, err == RPL_ENOMEM ? "out of memory" : "review options out of range");
-	}
+	if ((err = analyses_new(m, review, integrity, &rv)) != 0)
+		goto cleanup;
 	err = rpl__reader_open_view(&rd, data, len); /* data outlives the reader: read in place */
 	if (err == RPL_ENOMEM || (err && !rd)) {
 		err = fail(m, RPL_ENOMEM, "out of memory");
@@ -483,6 +509,13 @@ static int load_memory(rpl_export_match **out, const char *name, const void *dat
 		goto cleanup;
 	}
 	m->reviewed = review != NULL;
+	if (integrity) {
+		if ((err = rpl__export_screen(m, data, len, integrity)) != 0) {
+			fail(m, err, err == RPL_ENOMEM ? "out of memory" : rpl_strerror(err));
+			goto cleanup;
+		}
+		m->screened = 1;
+	}
 cleanup:
 	rpl_reader_free(rd);
 	rpl_reviewer_free(rv);
@@ -492,7 +525,7 @@ cleanup:
 int rpl_export_match_load_memory_trusted(rpl_export_match **out, const char *name, const void *data, size_t len,
                                          unsigned flags, const rpl_keyring *trusted)
 {
-	return load_memory(out, name, data, len, flags, trusted, NULL);
+	return load_memory(out, name, data, len, flags, trusted, NULL, NULL);
 }
 
 int rpl_export_match_load_memory(rpl_export_match **out, const char *name, const void *data, size_t len, unsigned flags)
@@ -559,8 +592,8 @@ static int load_too_large(rpl_export_match **out, const char *path, int fd, cons
 	return RPL_OK;
 }
 
-int rpl_export_match_load_reviewed(rpl_export_match **out, const char *path, unsigned flags, const rpl_keyring *trusted,
-                                   const rpl_review_options *review)
+int rpl_export_match_load_screened(rpl_export_match **out, const char *path, unsigned flags, const rpl_keyring *trusted,
+                                   const rpl_review_options *review, const rpl_integrity_options *integrity)
 {
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
@@ -621,7 +654,7 @@ int rpl_export_match_load_reviewed(rpl_export_match **out, const char *path, uns
 			break;
 	}
 	close(fd);
-	err = load_memory(out, path, buf, len, flags, trusted, review);
+	err = load_memory(out, path, buf, len, flags, trusted, review, integrity);
 	free(buf);
 	return err;
 fail : {
@@ -645,6 +678,12 @@ fail : {
 	*out = m;
 	return err;
 }
+}
+
+int rpl_export_match_load_reviewed(rpl_export_match **out, const char *path, unsigned flags, const rpl_keyring *trusted,
+                                   const rpl_review_options *review)
+{
+	return rpl_export_match_load_screened(out, path, flags, trusted, review, NULL);
 }
 
 int rpl_export_match_load_trusted(rpl_export_match **out, const char *path, unsigned flags, const rpl_keyring *trusted)
@@ -711,6 +750,7 @@ void rpl_export_match_free(rpl_export_match *m)
 	free(m->acts);
 	free(m->revs);
 	free(m->sums);
+	free(m->evs);
 	free(m);
 }
 

@@ -29,6 +29,13 @@ struct xdeal {
 	int last_turn[4]; /* while replaying: the last turn counted per seat */
 };
 
+/*
+ * Screen the ok log data[0..len) of m with options o (rpl_integrity_reader),
+ * its evidence summed into m->evs (struct xevidence). 0, RPL_ENOMEM, or what
+ * the screen returns.
+ */
+int rpl__export_screen(rpl_export_match *m, const void *data, size_t len, const rpl_integrity_options *o);
+
 /* The longest meld text: 14 cards, each at most "JK(10h)" and a space. */
 #define RPL__MELD_CARDS_SIZE 120
 
@@ -58,6 +65,19 @@ struct xreview {
 	rpl_review_decision d;
 };
 
+/*
+ * One row of the integrity screen (rpl_export_match_load_screened, the
+ * integrity_deals table): of one deal, seat, statistic (RPL_INTEGRITY_FEED:
+ * a discard against target's hand; RPL_INTEGRITY_DRAW, target -1) and
+ * calibration bin, the decisions whose expected value falls in the bin,
+ * summed, and the options of the key's decisions that fall in it.
+ */
+struct xevidence {
+	int32_t deal, decisions, options;
+	int8_t seat, stat, target, bin;
+	double observed, expected, residual, excess;
+};
+
 struct rpl_export_match {
 	char hash[65];
 	char *file;
@@ -85,6 +105,10 @@ struct rpl_export_match {
 	size_t nrevs, caprevs;
 	rpl_review_summary *sums; /* by seat reviewed: its deals with a decision reviewed, then the match (deal 0) */
 	size_t nsums;
+	int screened;                  /* evidence collected (an ok log loaded with integrity options) */
+	rpl_integrity_options int_opt; /* the options it was screened with */
+	struct xevidence *evs;         /* by deal, seat, then next, partner, previous, draw, then bin */
+	size_t nevs, capevs;
 	char errmsg[RPL_ERRMSG_SIZE];
 };
 

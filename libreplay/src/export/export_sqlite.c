@@ -57,6 +57,8 @@ static const char *const sql_text[ST_COUNT] = {
 	[ST_ACTIONS_STORED] = "UPDATE matches SET actions_stored = 1 WHERE match_id = ?1",
 	/* a row reviewed has a reviews row a seat for the match (deal 0) */
 	[ST_REVIEWED] = "SELECT 1 FROM reviews WHERE match_id = ?1 LIMIT 1",
+	/* a row screened has evidence: an ok log of 2 or 4 players has decisions with a choice */
+	[ST_SCREENED] = "SELECT 1 FROM integrity_deals WHERE match_id = ?1 LIMIT 1",
 };
 
 /* The chunk sizes of the rows that hang off a match, largest first, and each table's statement. */
@@ -90,6 +92,10 @@ const struct row_table rpl__export_row_tables[TB_COUNT] = {
 	                "match_rate, loss, inaccuracies, mistakes, blunders, strength, seed, candidates, significance, "
 	                "hindsight, version) VALUES ",
 	                18, "cannot insert a review" },
+	[TB_EVIDENCE] = { "INSERT OR ROLLBACK INTO integrity_deals (match_id, deal, seat, statistic, target, relation, "
+	                  "bin, decisions, observed, expected, residual, options, excess, samples, seed, version) "
+	                  "VALUES ",
+	                  16, "cannot insert a deal's integrity evidence" },
 };
 
 int rpl_export_schema_version(void)

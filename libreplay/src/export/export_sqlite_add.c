@@ -495,6 +495,51 @@ static int add_review(rpl_export_db *x, const rpl_export_match *m, sqlite3_int64
 	return insert_rows(x, TB_REVIEW, m->nsums, bind_review, m, id);
 }
 
+static void bind_evidence(const struct chunk *c, int base, const rpl_export_match *m, size_t i, char *text)
+{
+	static const char *const relations[] = { "next", "partner", "previous" };
+	const struct xevidence *e = &m->evs[i];
+	const rpl_integrity_options *o = &m->int_opt;
+	int draw = e->stat == RPL_INTEGRITY_DRAW, n = m->nplayers;
+
+	put_int(c, base + 2, e->deal);
+	put_int(c, base + 3, e->seat);
+	put_text(c, base + 4, draw ? "draw" : "fit", -1);
+	put_int_or_null(c, base + 5, e->target, !draw);
+	put_text(c, base + 6, draw ? NULL : relations[(e->target - e->seat + n) % n - 1], -1);
+	put_int(c, base + 7, e->bin);
+	put_int(c, base + 8, e->decisions);
+	put_double(c, base + 9, e->observed);
+	put_double(c, base + 10, e->expected);
+	put_double(c, base + 11, e->residual);
+	put_int(c, base + 12, e->options);
+	put_double(c, base + 13, e->excess);
+	put_int(c, base + 14, o->samples);
+	put_int(c, base + 15, (sqlite3_int64)o->seed); /* 2^63 and above: itself less 2^64 */
+	put_text(c, base + 16, rpl_version(), -1);
+}
+
+/*
+ * The integrity screen's rows of m for row id, unless the row has some: a
+ * row keeps its first screen (docs/schema.md, integrity_deals), as its review.
+ */
+static int add_integrity(rpl_export_db *x, const rpl_export_match *m, sqlite3_int64 id)
+{
+	sqlite3_stmt *st = x->st[ST_SCREENED];
+	int rc;
+
+	if (m->verdict.kind != RPL_VERDICT_OK || !m->detailed || !m->screened || !m->nevs)
+		return RPL_OK;
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (rc == SQLITE_ROW)
+		return RPL_OK;
+	if (rc != SQLITE_DONE)
+		return rpl__export_db_fail(x, rc, "cannot find the match's integrity evidence");
+	return insert_rows(x, TB_EVIDENCE, m->nevs, bind_evidence, m, id);
+}
+
 /*
  * A row found for m (id, stored: its actions_stored): the decisions it lacks,
  * when m has them. Only an ok row has deals; a row of m's copy, or of m's
@@ -504,7 +549,7 @@ static int add_actions(rpl_export_db *x, const rpl_export_match *m, sqlite3_int6
 {
 	int err;
 
-	if ((err = add_review(x, m, id)) != 0)
+	if ((err = add_review(x, m, id)) != 0 || (err = add_integrity(x, m, id)) != 0)
 		return err;
 	if (stored || m->verdict.kind != RPL_VERDICT_OK || !m->detailed || !m->has_actions)
 		return RPL_OK;
@@ -609,7 +654,9 @@ static int add_match(rpl_export_db *x, const rpl_export_match *m, int *added)
 		return err;
 	if (m->has_actions && (err = insert_rows(x, TB_ACTION, m->nacts, bind_action, m, id)) != 0)
 		return err;
-	return add_review(x, m, id);
+	if ((err = add_review(x, m, id)) != 0)
+		return err;
+	return add_integrity(x, m, id);
 }
 
 int rpl_export_db_add(rpl_export_db *x, const rpl_export_match *m, int *added)

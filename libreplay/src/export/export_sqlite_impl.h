@@ -38,7 +38,17 @@ enum {
 /* clang-format on */
 
 /* The prepared statements of a handle that are not row chunks; their SQL is export_sqlite.c's. */
-enum { ST_MATCH, ST_FIND, ST_OLDER, ST_COMPLETE, ST_BETTER_FILE, ST_ACTIONS_STORED, ST_REVIEWED, ST_COUNT };
+enum {
+	ST_MATCH,
+	ST_FIND,
+	ST_OLDER,
+	ST_COMPLETE,
+	ST_BETTER_FILE,
+	ST_ACTIONS_STORED,
+	ST_REVIEWED,
+	ST_SCREENED,
+	ST_COUNT
+};
 
 /*
  * The rows that hang off a match go in several to a statement: INSERT INTO t
@@ -54,7 +64,7 @@ enum { ST_MATCH, ST_FIND, ST_OLDER, ST_COMPLETE, ST_BETTER_FILE, ST_ACTIONS_STOR
  * is one parameter (?1) that the rows share, bound once a statement rather
  * than once a row.
  */
-enum { TB_PLAYER, TB_META, TB_DEAL, TB_SCORE, TB_SEAT, TB_MELD, TB_ACTION, TB_VALUE, TB_REVIEW, TB_COUNT };
+enum { TB_PLAYER, TB_META, TB_DEAL, TB_SCORE, TB_SEAT, TB_MELD, TB_ACTION, TB_VALUE, TB_REVIEW, TB_EVIDENCE, TB_COUNT };
 
 #define NCHUNK 5
 #define MAX_CHUNK_ROWS 16

@@ -19,9 +19,9 @@
 static const struct {
 	const char *name;
 	int since;
-} child_tables[] = { { "match_players", 1 }, { "match_meta", 1 },      { "deals", 1 },
-	                 { "deal_scores", 1 },   { "deal_seats", 1 },      { "melds", 1 },
-	                 { "actions", 1 },       { "decision_values", 6 }, { "reviews", 6 } };
+} child_tables[] = { { "match_players", 1 }, { "match_meta", 1 },     { "deals", 1 },   { "deal_scores", 1 },
+	                 { "deal_seats", 1 },    { "melds", 1 },          { "actions", 1 }, { "decision_values", 6 },
+	                 { "reviews", 6 },       { "integrity_deals", 7 } };
 
 /* The columns of table t other than match_id, comma-separated, from the schema. */
 static int columns(rpl_export_db *x, const char *t, int with_id, char *buf, size_t size)
