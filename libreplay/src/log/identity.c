@@ -119,14 +119,15 @@ int rpl__ident_new(struct rpl__ident **out, const rpl_match_info *info)
 	return RPL_OK;
 }
 
+_Static_assert(sizeof(rpl_card) == 1, "a card is its id, one byte in the record");
+
 /*
  * n cards (n <= 14) in ascending id order: hands and the cards of a meld are
  * sets, their order is not recorded. The reader decodes them in that order
  * already (format.md sections 7.1, 9.1), so this is a check more than a sort.
  */
-static uint8_t *put_sorted(uint8_t *p, const rpl_card *cards, size_t n)
+static uint8_t *sort_in_place(uint8_t *p, size_t n)
 {
-	memcpy(p, cards, n); /* a card is its id, one byte (rpl_card) */
 	for (size_t i = 1; i < n; i++) {
 		uint8_t c = p[i];
 		size_t j = i;
@@ -135,6 +136,12 @@ static uint8_t *put_sorted(uint8_t *p, const rpl_card *cards, size_t n)
 		p[j] = c;
 	}
 	return p + n;
+}
+
+static uint8_t *put_sorted(uint8_t *p, const rpl_card *cards, size_t n)
+{
+	memcpy(p, cards, n);
+	return sort_in_place(p, n);
 }
 
 void rpl__ident_deal(struct rpl__ident *id, int deal, int nplayers, const rpl_layout *l)
@@ -154,29 +161,42 @@ void rpl__ident_deal(struct rpl__ident *id, int deal, int nplayers, const rpl_la
 	id->n = (size_t)(p - id->rec);
 }
 
+/*
+ * A decision: 'A', its kind, then its fields. The cards are copied 14 at a
+ * time, as many as an action holds (the record has room for IDENT_EVENT
+ * bytes), and only the first n are counted in: a fixed copy, without a call.
+ */
 void rpl__ident_action(struct rpl__ident *id, const rpl_action *a)
 {
 	uint8_t *p = room(id);
-	size_t n = a->ncards > 14 ? 14 : a->ncards;
+	size_t n;
 
-	*p++ = 'A';
-	*p++ = a->kind;
+	p[0] = 'A';
+	p[1] = a->kind;
 	switch (a->kind) {
-	case RPL_ACT_ADD:
+	case RPL_ACT_DISCARD:
+		p[2] = a->cards[0];
+		id->n += 3;
+		return;
+	case RPL_ACT_MORTO:
+		p[2] = a->morto;
+		id->n += 3;
+		return;
+	case RPL_ACT_ADD: /* an addition names its meld first */
+		p[2] = a->side;
+		p[3] = a->meld;
+		p += 2;
+		/* fall through */
 	case RPL_ACT_MELD:
-		if (a->kind == RPL_ACT_ADD) { /* an addition names its meld first */
-			*p++ = a->side;
-			*p++ = a->meld;
-		}
-		*p++ = a->end;
-		*p++ = (uint8_t)n;
-		p = put_sorted(p, a->cards, n);
-		break;
-	case RPL_ACT_DISCARD: *p++ = a->cards[0]; break;
-	case RPL_ACT_MORTO: *p++ = a->morto; break;
-	default: /* draw, take, reject: the kind says it all */ break;
+		n = a->ncards > 14 ? 14 : a->ncards;
+		p[2] = a->end;
+		p[3] = (uint8_t)n;
+		memcpy(p + 4, a->cards, sizeof(a->cards));
+		p = sort_in_place(p + 4, n);
+		id->n = (size_t)(p - id->rec);
+		return;
+	default: /* draw, take, reject: the kind says it all */ id->n += 2; return;
 	}
-	id->n = (size_t)(p - id->rec);
 }
 
 static void put_claim(struct rpl__ident *id, int deal, const int32_t score[2])
