@@ -471,6 +471,57 @@ static int clean_run(const struct cards *cs, int s, struct meld *out)
 	return 1;
 }
 
+/*
+ * The next commonest at once: naturals 3 to K of suit s, each once, with
+ * wilds that are not its own 2s (other suits' 2s, jokers). There is no ace
+ * and no 2 of s to try two ways, so rpl__meld_arrange_cards has one
+ * arrangement to try: this is it, its gaps filled and its ends placed as
+ * there, without the checks the other cases need. 1 with *out (and *f as
+ * that arrangement leaves it); 0, *f untouched, when it is not such a meld or
+ * the arrangement fails: the general path decides, and says why.
+ */
+static int plain_run(const struct rpl_rules *r, const struct cards *cs, int s, int end, struct meld *out,
+                     struct meld_fail *f)
+{
+	const uint64_t others = (TWO_BITS & ~SUIT_BITS(s)) | 1ull << RPL_JOKER;
+	rpl_card wild[8];
+	struct placed pl;
+	struct meld_fail ff;
+	unsigned nat;
+	int w = 0, k, gi = 0, extra;
+
+	if ((cs->any & ~(MID_BITS(s) | others)) || (cs->multi & MID_BITS(s)))
+		return 0;
+	/* the wilds in face order, the jokers last, as split_cards lists them (and no more than it keeps) */
+	for (uint64_t b = cs->any & others; b; b &= b - 1) {
+		rpl_card c = (rpl_card)ctz64(b);
+		for (int i = 0; i < cs->cnt[c]; i++) {
+			if (w == 8)
+				return 0;
+			wild[w++] = c;
+		}
+	}
+	nat = (unsigned)((cs->any & MID_BITS(s)) >> (13 * s)) << 1;
+	k = popcount64(nat);
+	if (w > RV(r, MAX_WILDS) || k <= w)
+		return 0;
+	pl.lo = ctz64(nat);
+	pl.hi = high64(nat);
+	pl.nw = 0;
+	extra = w - ((pl.hi - pl.lo + 1) - k);
+	if (extra < 0 || extra > (pl.lo - 1) + (14 - pl.hi))
+		return 0;
+	for (unsigned gap = ~nat & ((2u << pl.hi) - (1u << pl.lo)); gap; gap &= gap - 1)
+		placed_add(&pl, ctz64(gap), wild[gi++]);
+	ff = *f;
+	if (place_ends(r, &pl, wild + gi, extra, end, 0, &ff, 4) < 0)
+		return 0;
+	/* no natural ace: wrap_bad has nothing to refuse */
+	*f = ff;
+	placed_to_meld(&pl, s, out);
+	return 1;
+}
+
 int rpl__meld_arrange_cards(const struct rpl_rules *r, const struct cards *cs, int n, int end, struct meld *out,
                             struct meld_fail *f)
 {
@@ -487,7 +538,7 @@ int rpl__meld_arrange_cards(const struct rpl_rules *r, const struct cards *cs, i
 		return fail_at(f, 9, RPL_RULE_MELD_WILDS, FM_NO_NATURAL, 0, 0, 0, 0);
 	/* the suit of the lowest card that is not a 2 */
 	suit = ctz64(nat_cards) / 13;
-	if (clean_run(cs, suit, out))
+	if (clean_run(cs, suit, out) || plain_run(r, cs, suit, end, out, f))
 		return 0;
 	/* a set of one rank gets its own message: the seeds single it out (a set has two suits or more) */
 	if ((nat_cards & ~SUIT_BITS(suit)) && is_trinca(nat_cards))
