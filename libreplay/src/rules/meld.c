@@ -746,13 +746,59 @@ static int add_fixed_arrange(const struct rpl_rules *r, const struct meld *m, co
 }
 
 /* Fixed wilds (STBL, ABERTO): the cards already laid keep their positions. */
+/*
+ * The commonest addition with fixed wilds at once: naturals 3 to K of the
+ * meld's suit, each once, none where a wild of the meld stands, extending
+ * it without a gap. The meld's wilds keep their places and none comes
+ * with the cards, so add_fixed would try one arrangement: this is it, with
+ * its checks (the wilds against the rules and the naturals, the wrap rule).
+ * 1 with *out; 0 when it is not such an addition or it is refused: the
+ * general path decides, and says why.
+ */
+static int add_plain_fixed(const struct rpl_rules *r, const struct meld *m, const struct cards *cs, int n,
+                           struct meld *out)
+{
+	int suit = m->suit, lo, hi;
+	unsigned old_nat, newnat, nat, occ;
+	struct placed pl;
+
+	if (suit > 3 || cs->multi || (cs->any & ~MID_BITS(suit)) || rpl__meld_len(m) + n > 14)
+		return 0;
+	newnat = (unsigned)((cs->any & MID_BITS(suit)) >> (13 * suit)) << 1;
+	old_nat = (2u << m->hi) - (1u << m->lo);
+	pl.nw = 0;
+	occ = 0;
+	for (int i = 0; i < m->nw; i++) {
+		old_nat &= ~BIT(m->wpos[i]);
+		placed_add(&pl, m->wpos[i], m->wcard[i]);
+		occ |= BIT(m->wpos[i]);
+	}
+	if ((newnat & (old_nat | occ)) || m->nw > RV(r, MAX_WILDS))
+		return 0;
+	nat = old_nat | newnat;
+	occ |= nat;
+	lo = ctz64(occ);
+	hi = high64(occ);
+	if ((~occ & ((2u << hi) - (1u << lo))) || popcount64(nat) <= m->nw)
+		return 0;
+	pl.lo = lo;
+	pl.hi = hi;
+	if (wrap_bad(r, &pl, suit, nat))
+		return 0;
+	placed_to_meld(&pl, suit, out);
+	return 1;
+}
+
 static int add_fixed(const struct rpl_rules *r, const struct meld *m, const struct cards *cs, int n, int end,
                      struct meld *out, struct meld_fail *f)
 {
 	unsigned old_nat = 0;
 	struct split sp;
-	int err = add_fixed_precheck(m, cs, n, f, &old_nat, &sp);
+	int err;
 
+	if (add_plain_fixed(r, m, cs, n, out))
+		return 0;
+	err = add_fixed_precheck(m, cs, n, f, &old_nat, &sp);
 	if (err)
 		return err;
 	/* the own-suit 2 natural first; each new ace at position 1 or 14 (one ace: low first; two: both) */
