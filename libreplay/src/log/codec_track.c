@@ -152,7 +152,14 @@ static void meld_note(struct track *t, int side, int i, const rpl_action *a)
 	t->extf[side] = ext;
 }
 
-static inline int track_apply(struct track *t, const rpl_action *a, char *why, size_t whylen, int decoded)
+/*
+ * Both entries below get their own copy (always_inline): the decoder's is
+ * then small enough to be inlined into the reader's next_decision, where
+ * the compiler sees what the decoder just read and drops the checks and
+ * branches that cannot apply.
+ */
+static inline __attribute__((always_inline)) int track_apply(struct track *t, const rpl_action *a, char *why,
+                                                             size_t whylen, int decoded)
 {
 	int seat = rpl__track_actor(t, a->kind);
 
