@@ -16,8 +16,8 @@
 #include "log/identity.h"
 
 #define IDENT_PREFIX "brp-match-id-1"
-#define IDENT_BUF 4096  /* bytes of record buffered before they are hashed */
-#define IDENT_EVENT 128 /* room for the longest event: a deal is 1 + 2 + 108 bytes */
+#define IDENT_BUF RPL__IDENT_BUF
+#define IDENT_EVENT RPL__IDENT_EVENT
 
 struct ident_claim {
 	int deal;
@@ -25,23 +25,17 @@ struct ident_claim {
 	int32_t score[2];
 };
 
-struct rpl__ident {
-	crypto_generichash_state *h; /* aligned as libsodium asks (64 bytes) */
-	int committed;               /* claims go last, in deal order (docs/format.md 17.2) */
-	int oom;                     /* a claim could not be kept: no identity */
-	struct ident_claim *claims;  /* a committed match's claims, as recorded */
-	size_t nclaims, cap;
-	size_t n;               /* bytes in rec */
-	uint8_t rec[IDENT_BUF]; /* the record not hashed yet */
-};
+void rpl__ident_flush(struct rpl__ident *id)
+{
+	crypto_generichash_update(id->h, id->rec, id->n);
+	id->n = 0;
+}
 
 /* Room for one more event: what is buffered is hashed when the buffer is nearly full. */
 static uint8_t *room(struct rpl__ident *id)
 {
-	if (id->n + IDENT_EVENT > IDENT_BUF) {
-		crypto_generichash_update(id->h, id->rec, id->n);
-		id->n = 0;
-	}
+	if (id->n + IDENT_EVENT > IDENT_BUF)
+		rpl__ident_flush(id);
 	return id->rec + id->n;
 }
 
@@ -119,29 +113,15 @@ int rpl__ident_new(struct rpl__ident **out, const rpl_match_info *info)
 	return RPL_OK;
 }
 
-_Static_assert(sizeof(rpl_card) == 1, "a card is its id, one byte in the record");
-
 /*
  * n cards (n <= 14) in ascending id order: hands and the cards of a meld are
  * sets, their order is not recorded. The reader decodes them in that order
  * already (format.md sections 7.1, 9.1), so this is a check more than a sort.
  */
-static uint8_t *sort_in_place(uint8_t *p, size_t n)
-{
-	for (size_t i = 1; i < n; i++) {
-		uint8_t c = p[i];
-		size_t j = i;
-		for (; j > 0 && p[j - 1] > c; j--)
-			p[j] = p[j - 1];
-		p[j] = c;
-	}
-	return p + n;
-}
-
 static uint8_t *put_sorted(uint8_t *p, const rpl_card *cards, size_t n)
 {
 	memcpy(p, cards, n);
-	return sort_in_place(p, n);
+	return rpl__ident_sort(p, n);
 }
 
 void rpl__ident_deal(struct rpl__ident *id, int deal, int nplayers, const rpl_layout *l)
@@ -159,44 +139,6 @@ void rpl__ident_deal(struct rpl__ident *id, int deal, int nplayers, const rpl_la
 	memcpy(p, l->stock, (size_t)RPL_STOCK_SIZE(nplayers));
 	p += RPL_STOCK_SIZE(nplayers);
 	id->n = (size_t)(p - id->rec);
-}
-
-/*
- * A decision: 'A', its kind, then its fields. The cards are copied 14 at a
- * time, as many as an action holds (the record has room for IDENT_EVENT
- * bytes), and only the first n are counted in: a fixed copy, without a call.
- */
-void rpl__ident_action(struct rpl__ident *id, const rpl_action *a)
-{
-	uint8_t *p = room(id);
-	size_t n;
-
-	p[0] = 'A';
-	p[1] = a->kind;
-	switch (a->kind) {
-	case RPL_ACT_DISCARD:
-		p[2] = a->cards[0];
-		id->n += 3;
-		return;
-	case RPL_ACT_MORTO:
-		p[2] = a->morto;
-		id->n += 3;
-		return;
-	case RPL_ACT_ADD: /* an addition names its meld first */
-		p[2] = a->side;
-		p[3] = a->meld;
-		p += 2;
-		/* fall through */
-	case RPL_ACT_MELD:
-		n = a->ncards > 14 ? 14 : a->ncards;
-		p[2] = a->end;
-		p[3] = (uint8_t)n;
-		memcpy(p + 4, a->cards, sizeof(a->cards));
-		p = sort_in_place(p + 4, n);
-		id->n = (size_t)(p - id->rec);
-		return;
-	default: /* draw, take, reject: the kind says it all */ id->n += 2; return;
-	}
 }
 
 static void put_claim(struct rpl__ident *id, int deal, const int32_t score[2])
