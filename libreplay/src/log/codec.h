@@ -86,6 +86,12 @@ int rpl__track_actor(const struct track *t, int kind);
  * cannot even express it).
  */
 int rpl__track_apply(struct track *t, const rpl_action *a, char *why, size_t whylen);
+/*
+ * The same for a decision rpl__dec_action read from this state: its cards
+ * are the hand's (code_cards reads only faces the hand holds, each no more
+ * often than it holds them, 1 to 14 of them), so they are not checked again.
+ */
+int rpl__track_apply_decoded(struct track *t, const rpl_action *a, char *why, size_t whylen);
 
 /* Adaptive contexts of a match's decision stream (docs/format.md, section 9). */
 #define KIND_CTX 56

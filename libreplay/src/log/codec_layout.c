@@ -92,21 +92,24 @@ static int code_hand(struct rc_enc *e, struct rc_dec *d, uint8_t *cnt, int *left
 }
 
 /*
- * What is left of the deck: copies of each face, and of each suit's 13
- * faces (the joker alone in the fifth group), and cards in all.
+ * What is left of the deck: copies of each face, eight faces a 64-bit word
+ * (byte j of word i is face 8i + j; the last word's bytes past the joker
+ * stay 0), and cards in all. The decoder finds a card by the words' byte
+ * sums (dec_card), where it went face by face.
  */
+#define DECK_WORDS ((RPL_NFACES + 7) / 8)
 struct deck {
-	uint8_t cnt[RPL_NFACES];
-	uint8_t group[5];
+	union {
+		uint8_t cnt[8 * DECK_WORDS];
+		uint64_t w[DECK_WORDS];
+	} u;
 	int left;
 };
 
 static void deck_rest(struct deck *k, const uint8_t *cnt, int left)
 {
-	memcpy(k->cnt, cnt, RPL_NFACES);
-	memset(k->group, 0, sizeof(k->group));
-	for (int f = 0; f < RPL_NFACES; f++)
-		k->group[f / 13] = (uint8_t)(k->group[f / 13] + cnt[f]);
+	memset(&k->u, 0, sizeof(k->u));
+	memcpy(k->u.cnt, cnt, RPL_NFACES);
 	k->left = left;
 }
 
@@ -115,30 +118,60 @@ static void enc_card(struct rc_enc *e, struct deck *k, rpl_card c)
 {
 	uint32_t cum = 0;
 	for (rpl_card f = 0; f < c; f++)
-		cum += k->cnt[f];
-	enc_freq(e, cum, k->cnt[c], (uint32_t)k->left);
-	k->cnt[c]--;
-	k->group[c / 13]--;
+		cum += k->u.cnt[f];
+	enc_freq(e, cum, k->u.cnt[c], (uint32_t)k->left);
+	k->u.cnt[c]--;
 	k->left--;
 }
 
+/* Word i of the counts, face 8i + j in byte j whatever the byte order. */
+static inline uint64_t deck_word(const struct deck *k, int i)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return __builtin_bswap64(k->u.w[i]);
+#else
+	return k->u.w[i];
+#endif
+}
+
+/*
+ * The face whose interval holds v: the first f whose counts up to and
+ * including f add up past v (the joker if none does, which only a bad
+ * stream asks). A word times 0x0101...01 holds in byte j the sum of its
+ * bytes 0..j (no byte's sum passes 4 + 2 * 7); byte j's sum is at least t
+ * when (sum | 0x80) - t keeps its top bit.
+ */
 static rpl_card dec_card(struct rc_dec *d, struct deck *k)
 {
+	const uint64_t ones = 0x0101010101010101ull, tops = 0x8080808080808080ull;
 	uint32_t r, v = dec_freq_at(d, (uint32_t)k->left, &r), cum = 0;
-	int g = 0, f;
+	uint64_t sums = 0, hit = 0;
+	int i, f;
 
-	while (g < 4 && cum + k->group[g] <= v)
-		cum += k->group[g++];
-	f = 13 * g;
-	while (f < RPL_NFACES - 1 && cum + k->cnt[f] <= v)
-		cum += k->cnt[f++];
-	if (!k->cnt[f]) { /* only a bad stream gets here: the deck is exhausted past v */
+	for (i = 0; i < DECK_WORDS; i++) {
+		uint32_t all;
+		sums = deck_word(k, i) * ones;
+		all = (uint32_t)(sums >> 56);
+		if (cum + all > v) {
+			hit = ((sums | tops) - (uint64_t)(v - cum + 1) * ones) & tops;
+			break;
+		}
+		cum += all;
+	}
+	if (hit) {
+		int j = ctz64(hit) >> 3;
+		f = 8 * i + j;
+		cum += (uint32_t)((sums >> (8 * j)) & 0xFF) - k->u.cnt[f];
+	} else {
+		f = RPL_JOKER; /* cum stops before it, as the face by face search did */
+		cum -= k->u.cnt[f];
+	}
+	if (!k->u.cnt[f]) { /* only a bad stream gets here: the deck is exhausted past v */
 		d->bad = 1;
 		return 0;
 	}
-	dec_freq_take(d, r, cum, k->cnt[f]);
-	k->cnt[f]--;
-	k->group[f / 13]--;
+	dec_freq_take(d, r, cum, k->u.cnt[f]);
+	k->u.cnt[f]--;
 	k->left--;
 	return (rpl_card)f;
 }

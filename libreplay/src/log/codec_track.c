@@ -88,20 +88,27 @@ static int track_draw(struct track *t, int seat)
 	return 0;
 }
 
-static int take_cards(struct track *t, int seat, const rpl_action *a, char *why, size_t whylen)
+/*
+ * A meld's or an addition's cards leave the hand; checked first unless
+ * decoded (rpl__track_apply_decoded: the decoder names only cards of the
+ * hand, each no more often than it holds them, 1 to 14 of them).
+ */
+static inline int take_cards(struct track *t, int seat, const rpl_action *a, char *why, size_t whylen, int decoded)
 {
 	cardset cnt;
 
-	if (a->ncards < 1 || a->ncards > 14) {
-		set_why(why, whylen, "a meld decision names 1 to 14 cards", RPL_NFACES, 0);
-		return -1;
-	}
-	memset(cnt, 0, sizeof(cnt));
-	for (int i = 0; i < a->ncards; i++) {
-		rpl_card c = a->cards[i];
-		if (c >= RPL_NFACES || ++cnt[c] > t->hand[seat][c]) {
-			set_why(why, whylen, "a decision names a value that is not a card", c, seat);
+	if (!decoded) {
+		if (a->ncards < 1 || a->ncards > 14) {
+			set_why(why, whylen, "a meld decision names 1 to 14 cards", RPL_NFACES, 0);
 			return -1;
+		}
+		memset(cnt, 0, sizeof(cnt));
+		for (int i = 0; i < a->ncards; i++) {
+			rpl_card c = a->cards[i];
+			if (c >= RPL_NFACES || ++cnt[c] > t->hand[seat][c]) {
+				set_why(why, whylen, "a decision names a value that is not a card", c, seat);
+				return -1;
+			}
 		}
 	}
 	for (int i = 0; i < a->ncards; i++)
@@ -145,7 +152,14 @@ static void meld_note(struct track *t, int side, int i, const rpl_action *a)
 	t->extf[side] = ext;
 }
 
-int rpl__track_apply(struct track *t, const rpl_action *a, char *why, size_t whylen)
+/*
+ * Both entries below get their own copy (always_inline): the decoder's is
+ * then small enough to be inlined into the reader's next_decision, where
+ * the compiler sees what the decoder just read and drops the checks and
+ * branches that cannot apply.
+ */
+static inline __attribute__((always_inline)) int track_apply(struct track *t, const rpl_action *a, char *why,
+                                                             size_t whylen, int decoded)
 {
 	int seat = rpl__track_actor(t, a->kind);
 
@@ -193,7 +207,7 @@ int rpl__track_apply(struct track *t, const rpl_action *a, char *why, size_t why
 			set_why(why, whylen, "too many melds", RPL_NFACES, 0);
 			return -1;
 		}
-		if (take_cards(t, seat, a, why, whylen) < 0)
+		if (take_cards(t, seat, a, why, whylen, decoded) < 0)
 			return -1;
 		t->msuit[seat & 1][t->nmelds[seat & 1]] = 4;
 		t->mranks[seat & 1][t->nmelds[seat & 1]] = 0;
@@ -206,7 +220,7 @@ int rpl__track_apply(struct track *t, const rpl_action *a, char *why, size_t why
 			set_why(why, whylen, "no such meld on the table", RPL_NFACES, 0);
 			return -1;
 		}
-		if (take_cards(t, seat, a, why, whylen) < 0)
+		if (take_cards(t, seat, a, why, whylen, decoded) < 0)
 			return -1;
 		meld_note(t, a->side, a->meld, a);
 		break;
@@ -238,4 +252,14 @@ int rpl__track_apply(struct track *t, const rpl_action *a, char *why, size_t why
 	t->last = (int8_t)seat;
 	t->last_kind = a->kind;
 	return 0;
+}
+
+int rpl__track_apply(struct track *t, const rpl_action *a, char *why, size_t whylen)
+{
+	return track_apply(t, a, why, whylen, 0);
+}
+
+int rpl__track_apply_decoded(struct track *t, const rpl_action *a, char *why, size_t whylen)
+{
+	return track_apply(t, a, why, whylen, 1);
 }

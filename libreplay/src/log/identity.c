@@ -16,8 +16,8 @@
 #include "log/identity.h"
 
 #define IDENT_PREFIX "brp-match-id-1"
-#define IDENT_BUF 4096  /* bytes of record buffered before they are hashed */
-#define IDENT_EVENT 128 /* room for the longest event: a deal is 1 + 2 + 108 bytes */
+#define IDENT_BUF RPL__IDENT_BUF
+#define IDENT_EVENT RPL__IDENT_EVENT
 
 struct ident_claim {
 	int deal;
@@ -25,23 +25,17 @@ struct ident_claim {
 	int32_t score[2];
 };
 
-struct rpl__ident {
-	crypto_generichash_state *h; /* aligned as libsodium asks (64 bytes) */
-	int committed;               /* claims go last, in deal order (docs/format.md 17.2) */
-	int oom;                     /* a claim could not be kept: no identity */
-	struct ident_claim *claims;  /* a committed match's claims, as recorded */
-	size_t nclaims, cap;
-	size_t n;               /* bytes in rec */
-	uint8_t rec[IDENT_BUF]; /* the record not hashed yet */
-};
+void rpl__ident_flush(struct rpl__ident *id)
+{
+	crypto_generichash_update(id->h, id->rec, id->n);
+	id->n = 0;
+}
 
 /* Room for one more event: what is buffered is hashed when the buffer is nearly full. */
 static uint8_t *room(struct rpl__ident *id)
 {
-	if (id->n + IDENT_EVENT > IDENT_BUF) {
-		crypto_generichash_update(id->h, id->rec, id->n);
-		id->n = 0;
-	}
+	if (id->n + IDENT_EVENT > IDENT_BUF)
+		rpl__ident_flush(id);
 	return id->rec + id->n;
 }
 
@@ -126,15 +120,8 @@ int rpl__ident_new(struct rpl__ident **out, const rpl_match_info *info)
  */
 static uint8_t *put_sorted(uint8_t *p, const rpl_card *cards, size_t n)
 {
-	memcpy(p, cards, n); /* a card is its id, one byte (rpl_card) */
-	for (size_t i = 1; i < n; i++) {
-		uint8_t c = p[i];
-		size_t j = i;
-		for (; j > 0 && p[j - 1] > c; j--)
-			p[j] = p[j - 1];
-		p[j] = c;
-	}
-	return p + n;
+	memcpy(p, cards, n);
+	return rpl__ident_sort(p, n);
 }
 
 void rpl__ident_deal(struct rpl__ident *id, int deal, int nplayers, const rpl_layout *l)
@@ -151,31 +138,6 @@ void rpl__ident_deal(struct rpl__ident *id, int deal, int nplayers, const rpl_la
 	p += RPL_MORTO_SIZE;
 	memcpy(p, l->stock, (size_t)RPL_STOCK_SIZE(nplayers));
 	p += RPL_STOCK_SIZE(nplayers);
-	id->n = (size_t)(p - id->rec);
-}
-
-void rpl__ident_action(struct rpl__ident *id, const rpl_action *a)
-{
-	uint8_t *p = room(id);
-	size_t n = a->ncards > 14 ? 14 : a->ncards;
-
-	*p++ = 'A';
-	*p++ = a->kind;
-	switch (a->kind) {
-	case RPL_ACT_ADD:
-	case RPL_ACT_MELD:
-		if (a->kind == RPL_ACT_ADD) { /* an addition names its meld first */
-			*p++ = a->side;
-			*p++ = a->meld;
-		}
-		*p++ = a->end;
-		*p++ = (uint8_t)n;
-		p = put_sorted(p, a->cards, n);
-		break;
-	case RPL_ACT_DISCARD: *p++ = a->cards[0]; break;
-	case RPL_ACT_MORTO: *p++ = a->morto; break;
-	default: /* draw, take, reject: the kind says it all */ break;
-	}
 	id->n = (size_t)(p - id->rec);
 }
 

@@ -407,7 +407,7 @@ static int next_decision(rpl_reader *rd, rpl_event *ev)
 		return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %d: a decision does not decode (turn %d)",
 		            (size_t)rd->sec.offset, rd->deal, rd->t.turn);
 	seat = rpl__track_actor(&rd->t, a.kind);
-	if (rpl__track_apply(&rd->t, &a, why, sizeof(why)) < 0)
+	if (rpl__track_apply_decoded(&rd->t, &a, why, sizeof(why)) < 0)
 		return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %d turn %d: %s", (size_t)rd->sec.offset, rd->deal,
 		            rd->t.turn, why);
 	rd->left--;

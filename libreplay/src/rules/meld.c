@@ -471,6 +471,57 @@ static int clean_run(const struct cards *cs, int s, struct meld *out)
 	return 1;
 }
 
+/*
+ * The next commonest at once: naturals 3 to K of suit s, each once, with
+ * wilds that are not its own 2s (other suits' 2s, jokers). There is no ace
+ * and no 2 of s to try two ways, so rpl__meld_arrange_cards has one
+ * arrangement to try: this is it, its gaps filled and its ends placed as
+ * there, without the checks the other cases need. 1 with *out (and *f as
+ * that arrangement leaves it); 0, *f untouched, when it is not such a meld or
+ * the arrangement fails: the general path decides, and says why.
+ */
+static int plain_run(const struct rpl_rules *r, const struct cards *cs, int s, int end, struct meld *out,
+                     struct meld_fail *f)
+{
+	const uint64_t others = (TWO_BITS & ~SUIT_BITS(s)) | 1ull << RPL_JOKER;
+	rpl_card wild[8];
+	struct placed pl;
+	struct meld_fail ff;
+	unsigned nat;
+	int w = 0, k, gi = 0, extra;
+
+	if ((cs->any & ~(MID_BITS(s) | others)) || (cs->multi & MID_BITS(s)))
+		return 0;
+	/* the wilds in face order, the jokers last, as split_cards lists them (and no more than it keeps) */
+	for (uint64_t b = cs->any & others; b; b &= b - 1) {
+		rpl_card c = (rpl_card)ctz64(b);
+		for (int i = 0; i < cs->cnt[c]; i++) {
+			if (w == 8)
+				return 0;
+			wild[w++] = c;
+		}
+	}
+	nat = (unsigned)((cs->any & MID_BITS(s)) >> (13 * s)) << 1;
+	k = popcount64(nat);
+	if (w > RV(r, MAX_WILDS) || k <= w)
+		return 0;
+	pl.lo = ctz64(nat);
+	pl.hi = high64(nat);
+	pl.nw = 0;
+	extra = w - ((pl.hi - pl.lo + 1) - k);
+	if (extra < 0 || extra > (pl.lo - 1) + (14 - pl.hi))
+		return 0;
+	for (unsigned gap = ~nat & ((2u << pl.hi) - (1u << pl.lo)); gap; gap &= gap - 1)
+		placed_add(&pl, ctz64(gap), wild[gi++]);
+	ff = *f;
+	if (place_ends(r, &pl, wild + gi, extra, end, 0, &ff, 4) < 0)
+		return 0;
+	/* no natural ace: wrap_bad has nothing to refuse */
+	*f = ff;
+	placed_to_meld(&pl, s, out);
+	return 1;
+}
+
 int rpl__meld_arrange_cards(const struct rpl_rules *r, const struct cards *cs, int n, int end, struct meld *out,
                             struct meld_fail *f)
 {
@@ -487,7 +538,7 @@ int rpl__meld_arrange_cards(const struct rpl_rules *r, const struct cards *cs, i
 		return fail_at(f, 9, RPL_RULE_MELD_WILDS, FM_NO_NATURAL, 0, 0, 0, 0);
 	/* the suit of the lowest card that is not a 2 */
 	suit = ctz64(nat_cards) / 13;
-	if (clean_run(cs, suit, out))
+	if (clean_run(cs, suit, out) || plain_run(r, cs, suit, end, out, f))
 		return 0;
 	/* a set of one rank gets its own message: the seeds single it out (a set has two suits or more) */
 	if ((nat_cards & ~SUIT_BITS(suit)) && is_trinca(nat_cards))
@@ -695,13 +746,59 @@ static int add_fixed_arrange(const struct rpl_rules *r, const struct meld *m, co
 }
 
 /* Fixed wilds (STBL, ABERTO): the cards already laid keep their positions. */
+/*
+ * The commonest addition with fixed wilds at once: naturals 3 to K of the
+ * meld's suit, each once, none where a wild of the meld stands, extending
+ * it without a gap. The meld's wilds keep their places and none comes
+ * with the cards, so add_fixed would try one arrangement: this is it, with
+ * its checks (the wilds against the rules and the naturals, the wrap rule).
+ * 1 with *out; 0 when it is not such an addition or it is refused: the
+ * general path decides, and says why.
+ */
+static int add_plain_fixed(const struct rpl_rules *r, const struct meld *m, const struct cards *cs, int n,
+                           struct meld *out)
+{
+	int suit = m->suit, lo, hi;
+	unsigned old_nat, newnat, nat, occ;
+	struct placed pl;
+
+	if (suit > 3 || cs->multi || (cs->any & ~MID_BITS(suit)) || rpl__meld_len(m) + n > 14)
+		return 0;
+	newnat = (unsigned)((cs->any & MID_BITS(suit)) >> (13 * suit)) << 1;
+	old_nat = (2u << m->hi) - (1u << m->lo);
+	pl.nw = 0;
+	occ = 0;
+	for (int i = 0; i < m->nw; i++) {
+		old_nat &= ~BIT(m->wpos[i]);
+		placed_add(&pl, m->wpos[i], m->wcard[i]);
+		occ |= BIT(m->wpos[i]);
+	}
+	if ((newnat & (old_nat | occ)) || m->nw > RV(r, MAX_WILDS))
+		return 0;
+	nat = old_nat | newnat;
+	occ |= nat;
+	lo = ctz64(occ);
+	hi = high64(occ);
+	if ((~occ & ((2u << hi) - (1u << lo))) || popcount64(nat) <= m->nw)
+		return 0;
+	pl.lo = lo;
+	pl.hi = hi;
+	if (wrap_bad(r, &pl, suit, nat))
+		return 0;
+	placed_to_meld(&pl, suit, out);
+	return 1;
+}
+
 static int add_fixed(const struct rpl_rules *r, const struct meld *m, const struct cards *cs, int n, int end,
                      struct meld *out, struct meld_fail *f)
 {
 	unsigned old_nat = 0;
 	struct split sp;
-	int err = add_fixed_precheck(m, cs, n, f, &old_nat, &sp);
+	int err;
 
+	if (add_plain_fixed(r, m, cs, n, out))
+		return 0;
+	err = add_fixed_precheck(m, cs, n, f, &old_nat, &sp);
 	if (err)
 		return err;
 	/* the own-suit 2 natural first; each new ace at position 1 or 14 (one ace: low first; two: both) */
