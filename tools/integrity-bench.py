@@ -141,16 +141,21 @@ def part_power(args, tmp):
                     for k in range(args.samples)]
             with ThreadPoolExecutor(args.jobs) as ex:
                 results = list(ex.map(lambda j: sample(args, tmp, *j), jobs))
-            hits = 0
+            hits = hind = 0
+            name = kind.split(":")[0] + "-0"  # the cheater sits at seat 0
             for r in results:
                 mine = [l for l in r if l["statistic"] == stat and pick(l)]
                 hits += bool(mine and mine[0]["flagged"])
+                hind += any(l["statistic"] == "hindsight" and l.get("player") == name and l["flagged"] for l in r)
             lo, hi = wilson(hits, len(results))
             row = {"cheater": kind, "deals": deals, "matches": per, "samples": len(results), "flagged": hits,
                    "rate": hits / len(results), "ci": [lo, hi]}
+            if FULL:
+                row["hindsight_flagged"] = hind
             out.append(row)
-            print("%-12s %4d deals (%3d matches)  flagged %3d of %3d = %5.1f%% [%.1f, %.1f]" % (
-                kind, deals, per, hits, len(results), 100 * row["rate"], 100 * lo, 100 * hi), flush=True)
+            print("%-12s %4d deals (%3d matches)  flagged %3d of %3d = %5.1f%% [%.1f, %.1f]%s" % (
+                kind, deals, per, hits, len(results), 100 * row["rate"], 100 * lo, 100 * hi,
+                "  hindsight line flagged in %d" % hind if FULL else ""), flush=True)
     return out
 
 
