@@ -100,6 +100,10 @@ API = {
     "TABLES": "('matches', 'match_players', 'match_meta', 'deals', 'deal_scores', 'deal_seats', 'melds', "
               "'actions')",
     "VIEWS": "('player_stats', 'seat_results')",
+    "integrity": "(paths, *, pairs=False, player=None, seat=None, full=False, full_strength=None, samples=None, "
+                 "permutations=None, level=0.01, seed=1)",
+    "INTEGRITY_COLUMNS": "('player', 'partner', 'statistic', 'value', 'n', 'deals', 'matches', 'observed', "
+                         "'expected', 'baseline', 'z', 'p', 'level', 'flagged', 'evidence')",
 }
 
 # Importable from libreplay but not in __all__ (not taken by "from libreplay import *"), as before.

@@ -25,6 +25,7 @@ modules listed before it:
     _recorder.py  Recorder and shuffle
     _stats.py     stats, and the raw counts libreplay.dask adds up
     _export.py    the SQLite export, merge, and the tables as DataFrames
+    _integrity.py integrity: a corpus screened, as brp integrity
     dask.py       the same on a Dask cluster (imported on its own)
 
 This file only hands the public names on; tests/python/test_api.py lists
@@ -35,6 +36,7 @@ from ._base import PathLike, expand_paths, version  # PathLike: importable, not 
 from ._errors import (Corrupt, Error, IllegalMove, InvalidArgument, IOFailure, LimitExceeded, NotFound,
                       OutOfMemory, ParseError, StateError, Unsupported)
 from ._export import TABLES, VIEWS, export_sqlite, frames, merge_sqlite
+from ._integrity import INTEGRITY_COLUMNS, integrity
 from ._match import Claim, Deal, Decision, Match, matches, open
 from ._recorder import Recorder, shuffle
 from ._rules import card, meld, profiles, rules
@@ -46,5 +48,5 @@ __all__ = [
     "Unsupported", "StateError", "ParseError", "LimitExceeded",
     "version", "rules", "profiles", "meld", "card", "verify", "verify_json_keys", "open", "matches",
     "expand_paths", "Match", "Deal", "Decision", "Claim", "Recorder", "shuffle", "stats",
-    "export_sqlite", "merge_sqlite", "frames", "TABLES", "VIEWS",
+    "export_sqlite", "merge_sqlite", "frames", "TABLES", "VIEWS", "integrity", "INTEGRITY_COLUMNS",
 ]

@@ -266,6 +266,70 @@ typedef struct rpl_reviewer rpl_reviewer;
 int rpl_reviewer_new(rpl_reviewer **out, const rpl_review_options *o);
 void rpl_reviewer_free(rpl_reviewer *rv);
 int rpl_review_one(rpl_review_decision *out, rpl_reviewer *rv, const rpl_game *g, const rpl_action *played);
+typedef struct rpl_integrity_options {
+    int samples;
+    int permutations;
+    double level;
+    uint64_t seed;
+    unsigned seats;
+    int full;
+    int full_samples;
+} rpl_integrity_options;
+void rpl_integrity_options_init(rpl_integrity_options *o);
+const char *rpl_integrity_stat_name(int stat);
+typedef struct rpl_integrity_decision {
+    int deal;
+    int turn;
+    int number;
+    int step;
+    int seat;
+    int target;
+    int stat;
+    int choices;
+    rpl_action played;
+    double observed;
+    double expected;
+    double residual;
+    int bin;
+    int cal_n[10];
+    double cal_sum[10];
+} rpl_integrity_decision;
+int rpl_integrity_reader(rpl_reader *rd, const rpl_rules *rules, const rpl_integrity_options *o,
+                         int (*fn)(void *ctx, const rpl_integrity_decision *d), void *ctx, rpl_verdict *out);
+typedef struct rpl_integrity rpl_integrity;
+int rpl_integrity_new(rpl_integrity **out, const rpl_integrity_options *o);
+void rpl_integrity_free(rpl_integrity *in);
+int rpl_integrity_add(rpl_integrity *in, long match, const char *const *names, int players, const char *group,
+                      const rpl_integrity_decision *d, size_t n);
+typedef struct rpl_integrity_where {
+    long match;
+    int deal;
+    int turn;
+    int number;
+    int step;
+    double residual;
+} rpl_integrity_where;
+typedef struct rpl_integrity_line {
+    int stat;
+    const char *player;
+    const char *partner;
+    long decisions;
+    long deals;
+    long matches;
+    double observed;
+    double expected;
+    double baseline;
+    double value;
+    double z;
+    double p;
+    double level;
+    int flagged;
+    int nevidence;
+    rpl_integrity_where evidence[5];
+} rpl_integrity_line;
+long rpl_integrity_finish(rpl_integrity *in);
+int rpl_integrity_line_get(const rpl_integrity *in, long i, rpl_integrity_line *out);
+double rpl_integrity_sign_test(const double *x, size_t n, int permutations, uint64_t seed);
 typedef struct rpl_keyring rpl_keyring;
 int rpl_keyring_new(rpl_keyring **out);
 void rpl_keyring_free(rpl_keyring *kr);
@@ -344,6 +408,12 @@ void rpl_layout_shuffle(rpl_layout *out, int nplayers, rpl_rng *rng);
 
 # The structs whose layout tests/python/layout.c prints: (type, fields).
 CHECKED_STRUCTS = {
+    "rpl_integrity_options": ["samples", "permutations", "level", "seed", "seats", "full", "full_samples"],
+    "rpl_integrity_decision": ["deal", "turn", "number", "step", "seat", "target", "stat", "choices", "played",
+                               "observed", "expected", "residual", "bin", "cal_n", "cal_sum"],
+    "rpl_integrity_where": ["match", "deal", "turn", "number", "step", "residual"],
+    "rpl_integrity_line": ["stat", "player", "partner", "decisions", "deals", "matches", "observed", "expected",
+                           "baseline", "value", "z", "p", "level", "flagged", "nevidence", "evidence"],
     "rpl_param_info": ["id", "name", "kind", "min", "max", "names", "meaning", "source"],
     "rpl_meld_info": ["suit", "lo", "points", "category", "bonus", "card", "wild"],
     "rpl_meld_check_result": ["valid", "rule", "reason", "meld"],
