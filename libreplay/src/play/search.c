@@ -54,6 +54,9 @@
  */
 #define WIDTH 16
 
+/* The bot's own turns in a row with the stock unmoved after which it plays a turn as the greedy bot. */
+#define STILL_TURNS 8
+
 struct plan {
 	int len;
 	rpl_action act[MAXPLAN];
@@ -78,6 +81,12 @@ struct rpl__search {
 	/* the plan being followed: its next decision and the position it foresees */
 	struct plan plan;
 	int plan_next, plan_turn;
+	/*
+	 * A deal that stops moving: the stock's count at the bot's last draw
+	 * decision, how many of its draws in a row have found it the same, and
+	 * the deal and turn it plays as the greedy bot (search_choose).
+	 */
+	int last_stock, still, greedy_deal, greedy_turn;
 	rpl_game *expect;
 	rpl_infoset seen, foreseen;
 };
@@ -350,6 +359,25 @@ static int search_choose(void *self, const rpl_game *g, rpl_action *out)
 		if (!s->det || !s->play || !s->work || !s->expect)
 			return RPL_ENOMEM;
 	}
+	/*
+	 * Takes of the pile and discards can go round the table for ever (the
+	 * rules allow it: nothing is drawn). The greedy bot takes only a pile
+	 * it lays from, so piles shrink; after STILL_TURNS of its own turns with
+	 * the stock where it was, the search bot plays its turn as the greedy
+	 * bot does, and the deal moves on.
+	 */
+	if (rpl_game_phase(g) == RPL_PHASE_DRAW) {
+		int stock = rpl_game_stock_count(g);
+		s->still = stock == s->last_stock ? s->still + 1 : 0;
+		s->last_stock = stock;
+		if (s->still >= STILL_TURNS) {
+			s->greedy_deal = rpl_game_deal_number(g);
+			s->greedy_turn = rpl_game_turn_number(g);
+			s->plan_next = s->plan.len = 0;
+		}
+	}
+	if (s->greedy_turn && s->greedy_deal == rpl_game_deal_number(g) && s->greedy_turn == rpl_game_turn_number(g))
+		return rpl_bot_choose(s->greedy, g, out);
 	if (follow_plan(s, g, out))
 		return RPL_OK;
 	n = rpl_game_legal(g, s->moves, MAXMOVES);
@@ -400,6 +428,7 @@ int rpl_bot_new_search(rpl_bot **out, uint64_t seed, int samples, int rollouts)
 	/* streams of their own, each a function of seed */
 	rpl_rng_seed(&s->rng, seed);
 	s->keep = -1;
+	s->last_stock = -1;
 	err = rpl__bot_new(&s->greedy, RPL_BOT_GREEDY, seed ^ 0x9E3779B97F4A7C15ull);
 	if (err)
 		goto fail;
