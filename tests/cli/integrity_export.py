@@ -106,7 +106,8 @@ def check_snippet(brp, src, db, logs):
         env = {"random": random, "x": [-r[3] for r in rows(db, query.replace("'greedy-1'", "?"), (o["player"],))]}
         exec(snippet, env)
         checked += 1
-        if abs(env["p"] - o["p"]) > 0.02:
+        # brp's large p-values are sequential estimates (50 reaching flips): within a third of themselves
+        if abs(env["p"] - o["p"]) > max(0.02, o["p"] / 3):
             fail("%s: the doc's sign-flip test gives p %.4f, brp integrity %.4f" % (o["player"], env["p"], o["p"]))
     if not checked:
         fail("no player of 9 deals to check the doc's sign-flip test on")

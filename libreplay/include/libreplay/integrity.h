@@ -205,11 +205,13 @@ RPL_API int rpl_integrity_line_get(const rpl_integrity *in, long i, rpl_integrit
 
 /*
  * The one-sided p-value of the sign-flip test of x[0..n) (each deal's sum):
- * the share of permutations random sign flips (and the observed signs) whose
- * sum is at least the observed one, drawn from seed's stream; (1 + count) /
- * (permutations + 1). The statistic's way is up: negate x for a lower tail.
- * Returns 1 for n 0. With n * permutations over 50,000,000, the normal limit
- * of the same test (the sum over the root of the sum of squares).
+ * the share of permutations random sign flips (and the observed signs)
+ * whose sum is at least the observed one, drawn from seed's stream, (1 +
+ * count) / (permutations + 1); sequential (Besag and Clifford, 1991): once
+ * 50 flips have reached it, 50 / (the flips drawn). The statistic's way is
+ * up: negate x for a lower tail. Returns 1 for n 0. With n * permutations
+ * over 50,000,000, the normal limit of the same test (the sum over the root
+ * of the sum of squares).
  */
 RPL_API double rpl_integrity_sign_test(const double *x, size_t n, int permutations, uint64_t seed);
 
