@@ -114,6 +114,15 @@ static void plot(FILE *f, const rpl_integrity *in, long n, int stat, const char 
 		        l.flagged ? 6 : 3, brp_palette[l.flagged ? BRP_VERMILLION : BRP_BLUE].hex);
 		subject_name(f, &l);
 		fprintf(f, ": z %.2f, p %.2g</title></circle>\n", l.z, l.p);
+		if (l.flagged) {
+			/* a flag is named on the plot, at its dot, right-aligned when the dot is in the right half */
+			double x = zx(&fr, &za, l.z);
+			int right = x > (fr.x0 + fr.x1) / 2.0;
+			fprintf(f, "<text class=\"flag-name\" x=\"%.1f\" y=\"%d\" text-anchor=\"%s\" fill=\"%s\">",
+			        right ? x - 8 : x + 8, fr.y1 - 16, right ? "end" : "start", brp_palette[BRP_VERMILLION].hex);
+			subject_name(f, &l);
+			fputs("</text>\n", f);
+		}
 	}
 	fputs("</svg>\n", f);
 	free(bins);
@@ -167,8 +176,10 @@ static void table(FILE *f, const rpl_integrity *in, long n, int stat, const char
 				const rpl_integrity_where *w = &l.evidence[k];
 				fputs("<li><a href=\"", f);
 				view_href(f, paths[w->match], w);
-				fputs("\">", f);
+				fputs("\" title=\"", f);
 				brp_html_text(f, paths[w->match]);
+				fputs("\">", f);
+				brp_html_text(f, strrchr(paths[w->match], '/') ? strrchr(paths[w->match], '/') + 1 : paths[w->match]);
 				fprintf(f, ", deal %d, turn %d, decision %d</a></li>", w->deal, w->turn, w->step);
 			}
 			fputs("</ul>", f);
@@ -185,7 +196,8 @@ static const char page_css[] =
 		"table{border-collapse:collapse;width:100%;font-size:.9rem}th,td{padding:.3rem .5rem;border-bottom:1px solid "
 		"#ddd;text-align:left;vertical-align:top}td{font-variant-numeric:tabular-nums}"
 		"tr.flagged{background:#fbe9e2}ul.evidence{margin:.3rem 0;padding-left:1.2rem}"
-		"a{color:#0055aa;display:inline-block;min-height:24px}p.caution{border-left:4px solid "
+		"a{color:#0055aa;display:inline-block;min-height:24px}ul.evidence li{margin:.1rem 0}p.caution{border-left:4px "
+        "solid "
 		"#d55e00;padding-left:.6rem}";
 
 static const char *const stat_text[RPL_INTEGRITY_NSTATS] = {
