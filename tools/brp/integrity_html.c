@@ -197,7 +197,7 @@ static const char page_css[] =
 		"#ddd;text-align:left;vertical-align:top}td{font-variant-numeric:tabular-nums}"
 		"tr.flagged{background:#fbe9e2}ul.evidence{margin:.3rem 0;padding-left:1.2rem}"
 		"a{color:#0055aa;display:inline-block;min-height:24px}ul.evidence li{margin:.1rem 0}p.caution{border-left:4px "
-        "solid "
+		"solid "
 		"#d55e00;padding-left:.6rem}";
 
 static const char *const stat_text[RPL_INTEGRITY_NSTATS] = {
