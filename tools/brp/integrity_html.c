@@ -190,15 +190,14 @@ static void table(FILE *f, const rpl_integrity *in, long n, int stat, const char
 }
 
 static const char page_css[] =
-		"body{font-family:system-ui,sans-serif;margin:0 "
-        "auto;max-width:60rem;padding:1rem;color:#222;background:#fdfcf8}"
-		"h1{font-size:1.6rem}section{margin:2rem 0}svg.plot{width:100%;height:auto;font-size:12px}"
-		"table{border-collapse:collapse;width:100%;font-size:.9rem}"
+		"body{font-family:system-ui,sans-serif;margin:0 auto;max-width:60rem;padding:1rem;color:#222}"
+		"body{background:#fdfcf8}h1{font-size:1.6rem}section{margin:2rem 0}"
+		"svg.plot{width:100%;height:auto;font-size:12px}table{border-collapse:collapse;width:100%;font-size:.9rem}"
 		"th,td{padding:.3rem .5rem;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}"
 		"td{font-variant-numeric:tabular-nums}tr.flagged{background:#fbe9e2}"
 		"ul.evidence{margin:.3rem 0;padding-left:1.2rem}ul.evidence li{margin:.1rem 0}"
-		"a{color:#0055aa;display:inline-block;min-height:24px}p.caution{border-left:4px solid "
-        "#d55e00;padding-left:.6rem}";
+		"a{color:#0055aa;display:inline-block;min-height:24px}"
+		"p.caution{border-left:4px solid #d55e00;padding-left:.6rem}";
 
 static const char *const stat_text[RPL_INTEGRITY_NSTATS] = {
 	"Discards that fit the next opponent's hidden hand less often than the player's own information explains.",
