@@ -3,7 +3,8 @@
  * whole deals of every profile and table size played legally with it at
  * some seats, the same decisions for the same seed, and a bot that never
  * reads the cards its seat cannot see (the same decisions on a sample of
- * the game for its seat).
+ * the game for its seat); a deal that stops moving played on as the greedy
+ * bot plays it.
  */
 #include "testlib.h"
 
@@ -140,12 +141,60 @@ static void test_search_default(void **state)
 	rpl_game_free(g);
 }
 
+/*
+ * A deal that stops moving (play/search.c, STILL_TURNS): asked to decide
+ * at the same draw again and again, the stock where it was each time, the
+ * search bot decides by its search 8 times, then as the greedy bot does.
+ * The position is one where its search takes the other way from the greedy
+ * bot, so that the test sees the change.
+ */
+static void test_search_still(void **state)
+{
+	rpl_game *g = tl_game("aberto", NULL, 4, 3);
+	rpl_bot *greedy, *probe;
+	rpl_layout lay;
+	rpl_rng rng;
+	int found = 0;
+
+	(void)state;
+	rpl_rng_seed(&rng, 3);
+	rpl_layout_shuffle(&lay, 4, &rng);
+	assert_int_equal(rpl_game_deal(g, &lay), 0);
+	assert_int_equal(rpl_bot_new(&greedy, RPL_BOT_GREEDY, 3), 0);
+	for (int step = 0; step < 400 && rpl_game_phase(g) < RPL_PHASE_DEAL_OVER && !found; step++) {
+		rpl_action a, want, legal[2];
+		assert_int_equal(rpl_bot_choose(greedy, g, &want), 0);
+		if (rpl_game_phase(g) == RPL_PHASE_DRAW && rpl_game_legal(g, legal, 2) == 2) {
+			int differed = 0;
+			assert_int_equal(rpl_bot_new_search(&probe, 5, 8, 1), 0);
+			for (int i = 0; i < 8; i++) {
+				assert_int_equal(rpl_bot_choose(probe, g, &a), 0);
+				differed |= memcmp(&a, &want, sizeof(a)) != 0;
+			}
+			if (differed) {
+				/* the ninth draw with the stock unmoved and every one after it: the greedy bot's decision */
+				for (int i = 0; i < 8; i++) {
+					assert_int_equal(rpl_bot_choose(probe, g, &a), 0);
+					assert_memory_equal(&a, &want, sizeof(a));
+				}
+				found = 1;
+			}
+			rpl_bot_free(probe);
+		}
+		assert_int_equal(rpl_game_apply(g, &want), 0);
+	}
+	assert_true(found);
+	rpl_bot_free(greedy);
+	rpl_game_free(g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_search_arguments),
 		cmocka_unit_test(test_search_plays),
 		cmocka_unit_test(test_search_default),
+		cmocka_unit_test(test_search_still),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
