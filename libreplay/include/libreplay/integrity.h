@@ -6,20 +6,25 @@
  * Evidence is gathered decision by decision, as a log is verified: at a
  * discard with a choice of cards, whether the card discarded fits each other
  * seat's hidden hand (could that seat lay it, with its hand, if it had it),
- * against what the discarder's information set expects; at a draw where the
+ * against what the discarder's information explains; at a draw where the
  * pile could have been taken, whether the choice agreed with the stock's
- * hidden card. Each decision gives an observed value, an expected one from
- * samples of the cards the seat could not see (never the real ones), and
- * their difference, the residual: an honest seat's residuals are centred
- * on zero whatever its style, because its choice cannot depend on what it
- * did not see.
+ * hidden card. Each decision gives an observed value, an expected one and
+ * their difference, the residual. The expected value comes from samples
+ * of the cards the seat could not see, dealt anew but holding two things of
+ * each real hand fixed that an honest choice cannot depend on (its wild and
+ * suit counts, and how many of the cards the seat could throw fit it), so
+ * that an honest seat's residuals are centred on zero whatever its style,
+ * its choice depending only on what it saw. The full test (options' full)
+ * adds each decision's value with and without hindsight, by the review's
+ * judge.
  *
  * A corpus's evidence is then summed by subject: a player (by name, across
  * matches) or an ordered pair of players (A's decisions against B's hidden
  * hand), and tested by a permutation test across the subject's deals: the
- * sums of the residuals of each deal, their signs flipped at random
- * (decisions within a deal are correlated; deals are not). A flag is a
- * reason to look, never a verdict.
+ * sums of the residuals of each deal, less the centre the corpus's own
+ * calibration of the samples gives (every option every seat had), their
+ * signs flipped at random (decisions within a deal are correlated; deals
+ * are not). A flag is a reason to look, never a verdict.
  *
  * Everything is a function of the logs, the options and the order the logs
  * were added in: the same corpus gives the same p-values on every machine.
