@@ -122,8 +122,7 @@ typedef int (*rpl_integrity_fn)(void *ctx, const rpl_integrity_decision *d);
  * gather, along the way, the evidence of every decision, calling fn for
  * each; *out gets the verdict rpl_verify_reader gives. A log that breaks a
  * rule is screened up to the refused decision, a damaged one up to its
- * damage; a log without its layout (no hidden cards to compare) gives no
- * evidence. rules: NULL for the log's own. Returns 0, the verdict filled;
+ * damage. rules: NULL for the log's own. Returns 0, the verdict filled;
  * RPL_EINVAL (NULL, options out of range), RPL_ENOMEM, or fn's value. rd
  * stays the caller's.
  */
