@@ -15,6 +15,8 @@
   discards (brp show --json at that fragment);
 - the same lines at -j 1 and -j 2; --seat, --player, --level and the exit status (1 when something is
   flagged); a log that does not verify ok is left out with a message; usage errors exit 2;
+- -K: a log no trusted key signs is left out as untrusted, and the signed ones give the lines they give
+  alone;
 - --full adds one hindsight line a player (the same at -j 1 and -j 2), each player then tested at the
   level over three statistics, and changes none of the other lines.
 """
@@ -199,12 +201,41 @@ def full(tmp):
         fail("--full: a player's level is not the level over its three statistics")
 
 
+def trusted(tmp, corpus):
+    """-K: a log no trusted key signs is untrusted and left out, said; the signed ones are screened as before."""
+    d = os.path.join(tmp, "signed")
+    shutil.copytree(corpus, d)
+    key = os.path.join(tmp, "platform")
+    r = run("keygen", "-o", key)
+    if r.returncode != 0:
+        fail("brp keygen: " + r.stderr)
+        return
+    logs = sorted(os.listdir(d))
+    for f in logs[:-2]:
+        if run("sign", "-k", key + ".key", os.path.join(d, f)).returncode != 0:
+            fail("brp sign " + f)
+    r = run("integrity", "--json", "-K", key + ".pub", d)
+    left = [l for l in r.stderr.splitlines() if "left out" in l]
+    if len(left) != 2 or not all("untrusted" in l for l in left):
+        fail("-K: the two unsigned logs are not left out as untrusted: %r" % r.stderr)
+    _, signed_only = screen(d, "-K", key + ".pub")
+    for f in logs[-2:]:
+        os.remove(os.path.join(d, f))
+    _, without = screen(d)
+    if signed_only != without:
+        fail("-K: the signed logs are not screened as they are without the unsigned ones")
+    r = run("integrity", "--keyring", os.path.join(tmp, "no-such.pub"), d)
+    if r.returncode not in (2, 3) or r.stderr.count("\n") != 1:
+        fail("--keyring of a missing file: exit %d, %r" % (r.returncode, r.stderr))
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="integrity-check-")
     try:
         calibration(tmp)
         corpus = cheaters(tmp)
         options(tmp, corpus)
+        trusted(tmp, corpus)
         full(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

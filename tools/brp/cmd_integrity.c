@@ -38,6 +38,10 @@ static void usage(FILE *f)
 	      "      --full-strength N  its samples a candidate, each way (2..1000, default 16)\n"
 	      "      --json         one JSON object a line: a player or a pair\n"
 	      "      --html OUT     also write a report page to OUT\n"
+	      "  -K, --key FILE     a trusted public key (a minisign .pub file; repeatable):\n"
+	      "                     a log no trusted key signs whole is untrusted and left\n"
+	      "                     out, as brp verify -K judges it\n"
+	      "      --keyring FILE trusted public keys, one after another in a file\n"
 	      "  -j, --jobs N       threads (default 1; the result is the same)\n"
 	      "      --from-list FILE  also screen the paths listed in FILE, one a line\n"
 	      "      --log FILE     also screen the log FILE (repeatable)\n"
@@ -63,7 +67,8 @@ struct iresult {
 
 struct irun {
 	rpl_integrity_options o;
-	int seat; /* -1: every seat */
+	rpl_keyring *trusted; /* -K, --keyring: NULL when none */
+	int seat;             /* -1: every seat */
 	rpl_integrity *in;
 	char **paths; /* every log added, by match number */
 	long npaths, cappaths;
@@ -120,7 +125,7 @@ static void screen(const char *path, void *result, void *ud)
 			snprintf(r->message, sizeof(r->message), "out of memory");
 			goto cleanup;
 		}
-	if ((r->err = rpl_integrity_reader(rd, NULL, &run->o, keep, r, &v)) != 0) {
+	if ((r->err = rpl_integrity_reader_trusted(rd, NULL, run->trusted, &run->o, keep, r, &v)) != 0) {
 		snprintf(r->message, sizeof(r->message), "%s", rpl_strerror(r->err));
 		goto cleanup;
 	}
@@ -316,6 +321,11 @@ static int options(struct brp_getopt *g, struct irun *run, struct iopts *io)
 		case OPT_SEED: rc = brp_opt_u64(g, &run->o.seed); break;
 		case OPT_HTML: rc = brp_opt_path(g, &io->html); break;
 		case OPT_FULL: run->o.full = 1; break;
+		case 'K':
+		case BRP_OPT_KEYRING:
+			if (brp_keyring_add(name, &run->trusted, g->arg) < 0)
+				return BRP_EXIT_FAIL;
+			break;
 		case OPT_FULL_STRENGTH: rc = brp_opt_int(g, 2, 1000, &run->o.full_samples); break;
 		case BRP_OPT_JSON: io->json = 1; break;
 		case BRP_OPT_LOGFILE:
@@ -345,6 +355,8 @@ int cmd_integrity(int argc, char **argv)
 		{ "html", 1, BRP_OPT_OWN + 7, 0, 0 },
 		{ "full", 0, BRP_OPT_OWN + 8, 0, 0 },
 		{ "full-strength", 1, BRP_OPT_OWN + 9, 0, 0 },
+		BRP_OPT_KEY,
+		BRP_OPT_KEYRING_ROW,
 		BRP_OPT_JSON_ROW,
 		BRP_OPT_JOBS,
 		BRP_OPT_FROM_LIST,
@@ -402,6 +414,7 @@ int cmd_integrity(int argc, char **argv)
 cleanup:
 	brp_source_free(src);
 	rpl_integrity_free(run.in);
+	rpl_keyring_free(run.trusted);
 	for (long i = 0; i < run.npaths; i++)
 		free(run.paths[i]);
 	free(run.paths);

@@ -35,6 +35,7 @@
 #include "libreplay/common.h"
 #include "libreplay/game.h"
 #include "libreplay/log.h"
+#include "libreplay/sign.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -128,6 +129,16 @@ typedef int (*rpl_integrity_fn)(void *ctx, const rpl_integrity_decision *d);
  */
 RPL_API int rpl_integrity_reader(rpl_reader *rd, const rpl_rules *rules, const rpl_integrity_options *o,
                                  rpl_integrity_fn fn, void *ctx, rpl_verdict *out);
+/*
+ * The same, the verdict judging the log's signatures against the trusted
+ * keys (rpl_verify_reader_trusted: a log no trusted key covers whole is
+ * UNTRUSTED; its decisions are still screened, and the caller, who sees
+ * the verdict, decides whether to count them). rpl_integrity_reader is
+ * this with trusted NULL.
+ */
+RPL_API int rpl_integrity_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_keyring *trusted,
+                                         const rpl_integrity_options *o, rpl_integrity_fn fn, void *ctx,
+                                         rpl_verdict *out);
 
 /*
  * A corpus's evidence by subject: an opaque handle, used by one thread at a

@@ -325,6 +325,12 @@ static int before(void *ctx, const rpl_event *ev, const rpl_game *pub)
 int rpl_integrity_reader(rpl_reader *rd, const rpl_rules *rules, const rpl_integrity_options *o, rpl_integrity_fn fn,
                          void *ctx, rpl_verdict *out)
 {
+	return rpl_integrity_reader_trusted(rd, rules, NULL, o, fn, ctx, out);
+}
+
+int rpl_integrity_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const rpl_keyring *trusted,
+                                 const rpl_integrity_options *o, rpl_integrity_fn fn, void *ctx, rpl_verdict *out)
+{
 	struct screen *s;
 	rpl_verify_observer obs;
 	int err;
@@ -344,7 +350,7 @@ int rpl_integrity_reader(rpl_reader *rd, const rpl_rules *rules, const rpl_integ
 	obs.ctx = s;
 	obs.before = before;
 	obs.after = NULL;
-	err = rpl_verify_reader_observe(rd, rules, out, &obs);
+	err = rpl_verify_reader_trusted(rd, rules, trusted, out, &obs);
 	rpl__full_free(s->full);
 	free(s);
 	return err;
