@@ -476,20 +476,31 @@ static void bind_review(const struct chunk *c, int base, const rpl_export_match 
  * The review of m for row id, unless the row has one: a row keeps its first
  * review (docs/schema.md, "Review"). Only an ok row has deals to review.
  */
-static int add_review(rpl_export_db *x, const rpl_export_match *m, sqlite3_int64 id)
+/*
+ * Has row id rows already in the table statement st looks in (ST_REVIEWED,
+ * ST_SCREENED)? 1 yes, 0 no, or the failure (what: what could not be
+ * found, for its message).
+ */
+static int has_rows(rpl_export_db *x, sqlite3_stmt *st, sqlite3_int64 id, const char *what)
 {
-	sqlite3_stmt *st = x->st[ST_REVIEWED];
-	int rc, err;
+	int rc;
 
-	if (m->verdict.kind != RPL_VERDICT_OK || !m->detailed || !m->reviewed)
-		return RPL_OK;
 	sqlite3_bind_int64(st, 1, id);
 	rc = sqlite3_step(st);
 	sqlite3_reset(st);
 	if (rc == SQLITE_ROW)
+		return 1;
+	return rc == SQLITE_DONE ? 0 : rpl__export_db_fail(x, rc, what);
+}
+
+static int add_review(rpl_export_db *x, const rpl_export_match *m, sqlite3_int64 id)
+{
+	int err;
+
+	if (m->verdict.kind != RPL_VERDICT_OK || !m->detailed || !m->reviewed)
 		return RPL_OK;
-	if (rc != SQLITE_DONE)
-		return rpl__export_db_fail(x, rc, "cannot find the match's review");
+	if ((err = has_rows(x, x->st[ST_REVIEWED], id, "cannot find the match's review")) != 0)
+		return err < 0 ? err : RPL_OK;
 	if ((err = insert_rows(x, TB_VALUE, m->nrevs, bind_value, m, id)) != 0)
 		return err;
 	return insert_rows(x, TB_REVIEW, m->nsums, bind_review, m, id);
@@ -525,18 +536,12 @@ static void bind_evidence(const struct chunk *c, int base, const rpl_export_matc
  */
 static int add_integrity(rpl_export_db *x, const rpl_export_match *m, sqlite3_int64 id)
 {
-	sqlite3_stmt *st = x->st[ST_SCREENED];
-	int rc;
+	int err;
 
 	if (m->verdict.kind != RPL_VERDICT_OK || !m->detailed || !m->screened || !m->nevs)
 		return RPL_OK;
-	sqlite3_bind_int64(st, 1, id);
-	rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	if (rc == SQLITE_ROW)
-		return RPL_OK;
-	if (rc != SQLITE_DONE)
-		return rpl__export_db_fail(x, rc, "cannot find the match's integrity evidence");
+	if ((err = has_rows(x, x->st[ST_SCREENED], id, "cannot find the match's integrity evidence")) != 0)
+		return err < 0 ? err : RPL_OK;
 	return insert_rows(x, TB_EVIDENCE, m->nevs, bind_evidence, m, id);
 }
 
