@@ -20,16 +20,9 @@
 #include "libreplay/infoset.h"
 #include "libreplay/integrity.h"
 #include "libreplay/sim.h"
+#include "base/bits.h"
 #include "analysis/integrity_impl.h"
 #include "rules/game_impl.h"
-
-/* splitmix64's finalizer: a decision's stream from the seed and where it is. */
-static uint64_t mix64(uint64_t x)
-{
-	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-	x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-	return x ^ (x >> 31);
-}
 
 const char *rpl_integrity_stat_name(int stat)
 {
@@ -225,7 +218,8 @@ static int on_discard(struct screen *s, const struct rpl_game *g, rpl_integrity_
 		for (int c = 0; c < nc; c++)
 			s->count[t] += real[t][c] = fits(g, t, g->hand[t], cand[c]);
 	}
-	sample_fits(s, g, cand, nc, mix64(s->o->seed ^ mix64(((uint64_t)d->deal << 32) + (uint64_t)d->number)), got, hit);
+	sample_fits(s, g, cand, nc, rpl__mix64(s->o->seed ^ rpl__mix64(((uint64_t)d->deal << 32) + (uint64_t)d->number)),
+	            got, hit);
 	d->stat = RPL_INTEGRITY_FEED;
 	d->choices = nc;
 	for (int i = 1; i < g->n && !err; i++) {
@@ -301,8 +295,9 @@ static int evidence(struct screen *s, const struct rpl_game *g, const rpl_action
 	memset(d.cal_n, 0, sizeof(d.cal_n));
 	memset(d.cal_sum, 0, sizeof(d.cal_sum));
 	d.bin = 0;
-	err = rpl__full_judge(s->full, (const rpl_game *)g, a,
-	                      mix64(s->o->seed ^ 0x46554C4Cull ^ mix64(((uint64_t)d.deal << 32) + (uint64_t)d.number)), &d);
+	err = rpl__full_judge(
+			s->full, (const rpl_game *)g, a,
+			rpl__mix64(s->o->seed ^ 0x46554C4Cull ^ rpl__mix64(((uint64_t)d.deal << 32) + (uint64_t)d.number)), &d);
 	if (err <= 0)
 		return err;
 	return s->fn ? s->fn(s->ctx, &d) : 0;

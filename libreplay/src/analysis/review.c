@@ -21,6 +21,7 @@
 #include "libreplay/infoset.h"
 #include "libreplay/review.h"
 #include "libreplay/sim.h"
+#include "base/bits.h"
 #include "play/bot_impl.h"
 
 #define MAXMOVES 2048
@@ -98,14 +99,6 @@ void rpl_reviewer_free(rpl_reviewer *rv)
 	rpl__search_free(rv->search);
 	rpl_game_free(rv->view);
 	free(rv);
-}
-
-/* splitmix64's finalizer: the decision's stream from the seed, the deal and its number. */
-static uint64_t mix64(uint64_t x)
-{
-	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-	x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-	return x ^ (x >> 31);
 }
 
 /* Add a to the candidates unless one written the same is there, or the table is full. */
@@ -248,7 +241,7 @@ int rpl_review_one(rpl_review_decision *out, rpl_reviewer *rv, const rpl_game *g
 	if (rpl_game_check(g, played, NULL) != 0)
 		return 0;
 	rpl_game_deal_stats(g, &st);
-	seed = mix64(rv->o.seed ^ mix64(((uint64_t)rpl_game_deal_number(g) << 32) + (uint64_t)st.actions));
+	seed = rpl__mix64(rv->o.seed ^ rpl__mix64(((uint64_t)rpl_game_deal_number(g) << 32) + (uint64_t)st.actions));
 	if (!rv->view && !(rv->view = rpl_game_clone(g)))
 		return RPL_ENOMEM;
 	if (rv->o.hindsight) {
@@ -283,10 +276,10 @@ int rpl_review_one(rpl_review_decision *out, rpl_reviewer *rv, const rpl_game *g
 		 */
 		rv->cand[1] = rv->cand[best];
 		best = rpl__search_judge(rv->search, g, rv->cand, 2, 0, rv->o.hindsight, 2 * rv->o.samples,
-		                         mix64(seed ^ 0xD1B54A32D192ED03ull), rv->o.horizon, rv->o.hand_weight);
+		                         rpl__mix64(seed ^ 0xD1B54A32D192ED03ull), rv->o.horizon, rv->o.hand_weight);
 		if (best >= 0 && rv->o.extend > 1 && borderline(rv))
 			best = rpl__search_judge(rv->search, g, rv->cand, 2, 0, rv->o.hindsight, 2 * rv->o.extend * rv->o.samples,
-			                         mix64(seed ^ 0x8CB92BA72F3D8DD7ull), rv->o.horizon, rv->o.hand_weight);
+			                         rpl__mix64(seed ^ 0x8CB92BA72F3D8DD7ull), rv->o.horizon, rv->o.hand_weight);
 		if (best == 1 && !significant(rv))
 			best = 0;
 	}

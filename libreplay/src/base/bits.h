@@ -1,11 +1,23 @@
 /*
  * Private: bit operations on 64-bit face masks (bit c: face c), with the
- * compiler's instructions where it has them.
+ * compiler's instructions where it has them; and splitmix64's finalizer.
  */
 #ifndef RPL_BITS_H
 #define RPL_BITS_H
 
 #include <stdint.h>
+
+/*
+ * splitmix64's finalizer: 64 bits spread over 64 bits, the same on every
+ * machine (a random stream's seed made from a seed and where it is used:
+ * the review's and the integrity screen's decisions).
+ */
+static inline uint64_t rpl__mix64(uint64_t x)
+{
+	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+	x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+	return x ^ (x >> 31);
+}
 
 static inline int popcount64(uint64_t x)
 {
