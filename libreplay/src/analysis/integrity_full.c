@@ -58,21 +58,6 @@ void rpl__full_free(struct rpl__full *f)
 	free(f);
 }
 
-/* Add a to the candidates unless one written the same is there, or the table is full. */
-static void add(struct rpl__full *f, int *n, const rpl_action *a)
-{
-	char text[128];
-
-	if (*n >= FULL_CANDIDATES)
-		return;
-	rpl_action_format(a, text, sizeof(text));
-	for (int c = 0; c < *n; c++)
-		if (!strcmp(f->text[c], text))
-			return;
-	memcpy(f->text[*n], text, sizeof(text));
-	f->cand[(*n)++] = *a;
-}
-
 /* Candidate c's mean margin over the rollouts the judge gave it. */
 static double mean_of(const struct rpl__search *s, int c)
 {
@@ -108,10 +93,10 @@ int rpl__full_judge(struct rpl__full *f, const rpl_game *g, const rpl_action *pl
 		m = MAXMOVES;
 	if ((err = rpl__search_greedy(f->search, f->view, seed, &greedy)) != 0)
 		return err;
-	add(f, &n, played);
-	add(f, &n, &greedy);
+	rpl__candidate_add(f->cand, f->text, &n, FULL_CANDIDATES, played);
+	rpl__candidate_add(f->cand, f->text, &n, FULL_CANDIDATES, &greedy);
 	for (size_t i = 0; i < m && n < FULL_CANDIDATES; i++)
-		add(f, &n, &f->moves[i]);
+		rpl__candidate_add(f->cand, f->text, &n, FULL_CANDIDATES, &f->moves[i]);
 	if (n < 2)
 		return 0;
 	/* on samples of the unseen cards, then on the real deal: the same candidates, every one judged on each */

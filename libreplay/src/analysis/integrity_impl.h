@@ -1,7 +1,8 @@
 /*
- * Private: the integrity screen's files, in order; a file calls only those
- * listed before it (docs/conventions.md, section 6):
+ * Private: the analysis files, in order; a file calls only those listed
+ * before it (docs/conventions.md, section 6):
  *
+ *   review.c            the review (review.h); the candidates of a decision, shared
  *   integrity_full.c    the full test's evidence of one decision: the review's judge, with and without hindsight
  *   integrity.c         each decision's evidence as a log is verified (integrity.h)
  *   integrity_corpus.c  a corpus's evidence by subject, and the tests
@@ -10,6 +11,13 @@
 #define RPL_INTEGRITY_IMPL_H
 
 #include "libreplay/integrity.h"
+
+/*
+ * Add a to the candidates cand[0..*n) (text: their notation, 128 bytes
+ * each) unless one written the same is there or *n has reached cap: the
+ * review's and the full test's list of a decision's candidates.
+ */
+void rpl__candidate_add(rpl_action *cand, char (*text)[128], int *n, int cap, const rpl_action *a);
 
 /*
  * The full test's room: its judge (play/bot_impl.h's), the position the

@@ -22,6 +22,7 @@
 #include "libreplay/review.h"
 #include "libreplay/sim.h"
 #include "base/bits.h"
+#include "analysis/integrity_impl.h"
 #include "play/bot_impl.h"
 
 #define MAXMOVES 2048
@@ -101,19 +102,19 @@ void rpl_reviewer_free(rpl_reviewer *rv)
 	free(rv);
 }
 
-/* Add a to the candidates unless one written the same is there, or the table is full. */
-static void add_candidate(rpl_reviewer *rv, int *n, const rpl_action *a)
+/* Add a to the candidates (analysis/integrity_impl.h): the review's list, and the full test's. */
+void rpl__candidate_add(rpl_action *cand, char (*text)[128], int *n, int cap, const rpl_action *a)
 {
-	char text[128];
+	char t[128];
 
-	if (*n >= rv->o.candidates)
+	if (*n >= cap)
 		return;
-	rpl_action_format(a, text, sizeof(text));
+	rpl_action_format(a, t, sizeof(t));
 	for (int c = 0; c < *n; c++)
-		if (!strcmp(rv->text[c], text))
+		if (!strcmp(text[c], t))
 			return;
-	memcpy(rv->text[*n], text, sizeof(text));
-	rv->cand[(*n)++] = *a;
+	memcpy(text[*n], t, sizeof(t));
+	cand[(*n)++] = *a;
 }
 
 static int32_t clamped(const struct rpl__search *s, int k, int c)
@@ -259,10 +260,10 @@ int rpl_review_one(rpl_review_decision *out, rpl_reviewer *rv, const rpl_game *g
 		n = MAXMOVES;
 	if ((err = rpl__search_greedy(rv->search, rv->view, seed, &greedy)) != 0)
 		return err;
-	add_candidate(rv, &ncand, played);
-	add_candidate(rv, &ncand, &greedy);
+	rpl__candidate_add(rv->cand, rv->text, &ncand, rv->o.candidates, played);
+	rpl__candidate_add(rv->cand, rv->text, &ncand, rv->o.candidates, &greedy);
 	for (size_t i = 0; i < n && ncand < rv->o.candidates; i++)
-		add_candidate(rv, &ncand, &rv->moves[i]);
+		rpl__candidate_add(rv->cand, rv->text, &ncand, rv->o.candidates, &rv->moves[i]);
 	if (ncand < 2)
 		return 0;
 	best = rpl__search_judge(rv->search, g, rv->cand, ncand, 0, rv->o.hindsight, rv->o.samples, seed, rv->o.horizon,
