@@ -72,6 +72,8 @@ struct rpl_integrity {
 	size_t nslot;
 	char **names; /* every name once */
 	size_t nnames, capnames;
+	long *nameslot; /* open addressing: index + 1 into names, 0 empty */
+	size_t nnameslot;
 	struct group *groups;
 	size_t ngroups, capgroups;
 	long last_match;
@@ -110,6 +112,7 @@ void rpl_integrity_free(rpl_integrity *in)
 		free(in->groups[i].name);
 	free(in->groups);
 	free(in->names);
+	free(in->nameslot);
 	free(in->sub);
 	free(in->slot);
 	free(in->order);
@@ -129,13 +132,45 @@ static uint64_t key_hash(int stat, const char *a, const char *b)
 }
 
 /* The corpus's copy of name (names are compared as pointers after this). */
+static uint64_t name_hash(const char *name)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (const char *p = name; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ull;
+	return h;
+}
+
+/* The names' table twice as large, every name placed again. */
+static int rehash_names(rpl_integrity *in)
+{
+	size_t n = in->nnameslot ? 2 * in->nnameslot : 64;
+	long *slot = calloc(n, sizeof(*slot));
+
+	if (!slot)
+		return RPL_ENOMEM;
+	for (size_t i = 0; i < in->nnames; i++) {
+		size_t h = name_hash(in->names[i]) & (n - 1);
+		while (slot[h])
+			h = (h + 1) & (n - 1);
+		slot[h] = (long)i + 1;
+	}
+	free(in->nameslot);
+	in->nameslot = slot;
+	in->nnameslot = n;
+	return RPL_OK;
+}
+
 static char *intern(rpl_integrity *in, const char *name)
 {
+	size_t h;
 	char *c;
 
-	for (size_t i = 0; i < in->nnames; i++)
-		if (!strcmp(in->names[i], name))
-			return in->names[i];
+	if (2 * (in->nnames + 1) > in->nnameslot && rehash_names(in) != 0)
+		return NULL;
+	for (h = name_hash(name) & (in->nnameslot - 1); in->nameslot[h]; h = (h + 1) & (in->nnameslot - 1))
+		if (!strcmp(in->names[in->nameslot[h] - 1], name))
+			return in->names[in->nameslot[h] - 1];
 	if (in->nnames == in->capnames) {
 		size_t cap = in->capnames ? 2 * in->capnames : 16;
 		char **n = realloc(in->names, cap * sizeof(*n));
@@ -145,8 +180,10 @@ static char *intern(rpl_integrity *in, const char *name)
 		in->capnames = cap;
 	}
 	c = strdup(name);
-	if (c)
+	if (c) {
+		in->nameslot[h] = (long)in->nnames + 1;
 		in->names[in->nnames++] = c;
+	}
 	return c;
 }
 
@@ -434,8 +471,14 @@ static int tests_of(const rpl_integrity *in, const struct subject *s)
 {
 	int n = 0;
 
-	for (size_t i = 0; i < in->nsub; i++)
-		n += in->sub[i].a == s->a && in->sub[i].b == s->b;
+	for (int stat = 0; stat < RPL_INTEGRITY_NSTATS; stat++)
+		for (size_t h = key_hash(stat, s->a, s->b) & (in->nslot - 1); in->slot[h]; h = (h + 1) & (in->nslot - 1)) {
+			const struct subject *o = &in->sub[in->slot[h] - 1];
+			if (o->stat == stat && o->a == s->a && o->b == s->b) {
+				n++;
+				break;
+			}
+		}
 	return n;
 }
 
