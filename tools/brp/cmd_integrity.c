@@ -265,6 +265,20 @@ static int print_results(const struct irun *run, long n, const char *player, int
 	return 0;
 }
 
+/* The options of this command alone. */
+enum {
+	OPT_PLAYER = BRP_OPT_OWN,
+	OPT_SEAT,
+	OPT_PAIRS,
+	OPT_LEVEL,
+	OPT_SAMPLES,
+	OPT_PERMS,
+	OPT_SEED,
+	OPT_HTML,
+	OPT_FULL,
+	OPT_FULL_STRENGTH
+};
+
 struct iopts {
 	const char *player, *html;
 	int pairs, json, stdin_first, logs;
@@ -286,18 +300,6 @@ static int level_option(const struct brp_getopt *g, double *out)
 
 static int options(struct brp_getopt *g, struct irun *run, struct iopts *io)
 {
-	enum {
-		OPT_PLAYER = BRP_OPT_OWN,
-		OPT_SEAT,
-		OPT_PAIRS,
-		OPT_LEVEL,
-		OPT_SAMPLES,
-		OPT_PERMS,
-		OPT_SEED,
-		OPT_HTML,
-		OPT_FULL,
-		OPT_FULL_STRENGTH
-	};
 	int c, rc;
 
 	while ((c = brp_getopt_next(g)) != -1) {
@@ -345,16 +347,16 @@ static int options(struct brp_getopt *g, struct irun *run, struct iopts *io)
 int cmd_integrity(int argc, char **argv)
 {
 	static const struct brp_opt opts[] = {
-		{ "player", 1, BRP_OPT_OWN, 0, 0 },
-		{ "seat", 1, BRP_OPT_OWN + 1, 0, 0 },
-		{ "pairs", 0, BRP_OPT_OWN + 2, 0, 0 },
-		{ "level", 1, BRP_OPT_OWN + 3, 0, 0 },
-		{ "samples", 1, BRP_OPT_OWN + 4, 0, 0 },
-		{ "permutations", 1, BRP_OPT_OWN + 5, 0, 0 },
-		{ "seed", 1, BRP_OPT_OWN + 6, 0, 0 },
-		{ "html", 1, BRP_OPT_OWN + 7, 0, 0 },
-		{ "full", 0, BRP_OPT_OWN + 8, 0, 0 },
-		{ "full-strength", 1, BRP_OPT_OWN + 9, 0, 0 },
+		{ "player", 1, OPT_PLAYER, 0, 0 },
+		{ "seat", 1, OPT_SEAT, 0, 0 },
+		{ "pairs", 0, OPT_PAIRS, 0, 0 },
+		{ "level", 1, OPT_LEVEL, 0, 0 },
+		{ "samples", 1, OPT_SAMPLES, 0, 0 },
+		{ "permutations", 1, OPT_PERMS, 0, 0 },
+		{ "seed", 1, OPT_SEED, 0, 0 },
+		{ "html", 1, OPT_HTML, 0, 0 },
+		{ "full", 0, OPT_FULL, 0, 0 },
+		{ "full-strength", 1, OPT_FULL_STRENGTH, 0, 0 },
 		BRP_OPT_KEY,
 		BRP_OPT_KEYRING_ROW,
 		BRP_OPT_JSON_ROW,
