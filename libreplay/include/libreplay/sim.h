@@ -101,6 +101,10 @@ RPL_API int rpl_bot_new_cheat(rpl_bot **out, int kind, uint64_t seed, int percen
  * with the best mean of its side's deal score less the other side's (the
  * first of equals). With more than RPL_SEARCH_MAX_CANDIDATES candidates
  * it considers the first of them only (the greedy bot's choices first).
+ * After 8 of its own draws in a row with the stock where it was (takes
+ * of the pile and discards can go round the table for ever; the rules
+ * allow it), it plays the turn as the greedy bot, which takes only a pile
+ * it lays from, so that a deal always moves on.
  * It never reads a card its seat cannot see. Its decisions are a function
  * of seed and the game alone, the same on every machine (the search counts
  * in integers). samples and rollouts run from 1 to 1000; the cost of a
