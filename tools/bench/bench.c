@@ -397,10 +397,11 @@ static void plain_action(struct buf *b, const rpl_action *a)
 	rpl__buf_byte(b, a->kind);
 	switch (a->kind) {
 	case RPL_ACT_ADD:
-		rpl__buf_byte(b, a->side);
-		rpl__buf_byte(b, a->meld);
-		/* fall through */
 	case RPL_ACT_MELD:
+		if (a->kind == RPL_ACT_ADD) {
+			rpl__buf_byte(b, a->side);
+			rpl__buf_byte(b, a->meld);
+		}
 		rpl__buf_byte(b, a->end);
 		rpl__buf_byte(b, a->ncards);
 		rpl__buf_put(b, a->cards, a->ncards);

@@ -204,8 +204,8 @@ static const char *const stat_text[RPL_INTEGRITY_NSTATS] = {
 	"Draws (the stock or the pile) that agree with the stock's hidden card more often than explained.",
 	"Discards that fit an opponent's hidden hand more often than explained: one player feeding another.",
 	"Discards that fit the partner's hidden hand more often than explained: play as if seeing it.",
-	"Decisions that gained more on the real cards than on samples of the unseen ones, against the other "
-	"candidates (the full test, --full: the review's judge with and without hindsight).",
+	("Decisions that gained more on the real cards than on samples of the unseen ones, against the other "
+	 "candidates (the full test, --full: the review's judge with and without hindsight)."),
 };
 
 int brp_integrity_html(const char *cmd, const char *out, const rpl_integrity *in, long n, const char *const *paths,

@@ -85,12 +85,13 @@ static inline void rpl__ident_action(struct rpl__ident *id, const rpl_action *a)
 		p[2] = a->morto;
 		id->n += 3;
 		return;
-	case RPL_ACT_ADD: /* an addition names its meld first */
-		p[2] = a->side;
-		p[3] = a->meld;
-		p += 2;
-		/* fall through */
+	case RPL_ACT_ADD:
 	case RPL_ACT_MELD:
+		if (a->kind == RPL_ACT_ADD) { /* an addition names its meld first */
+			p[2] = a->side;
+			p[3] = a->meld;
+			p += 2;
+		}
 		n = a->ncards > 14 ? 14 : a->ncards;
 		p[2] = a->end;
 		p[3] = (uint8_t)n;
