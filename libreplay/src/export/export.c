@@ -263,8 +263,8 @@ struct collector {
 	rpl_export_match *m;
 	unsigned flags;
 	size_t capdeals;
-	rpl_deal_stats before; /* of the morto being applied */
-	rpl_reviewer *rv;      /* reviewing: the reviewer, else NULL */
+	int32_t direct;   /* the deal's mortos picked up directly so far (rpl_deal_stats.morto_direct) */
+	rpl_reviewer *rv; /* reviewing: the reviewer, else NULL */
 	int last_deal, last_turn, in_turn;
 };
 
@@ -305,13 +305,11 @@ static int review_before(struct collector *c, const rpl_event *ev, const rpl_gam
 	return RPL_OK;
 }
 
+/* Only a review looks at the game before a decision: without one, the observer has no before. */
 static int collect_before(void *ctx, const rpl_event *ev, const rpl_game *g)
 {
 	struct collector *c = ctx;
 
-	/* only a morto's row needs the stats from before it (direct or indirect): not every decision's */
-	if (ev->kind == RPL_EV_ACTION && ev->action.kind == RPL_ACT_MORTO)
-		rpl_game_deal_stats(g, &c->before);
 	if (c->rv && ev->kind == RPL_EV_ACTION)
 		return review_before(c, ev, g);
 	return RPL_OK;
@@ -337,6 +335,7 @@ static int collect_after(void *ctx, const rpl_event *ev, const rpl_game *g)
 		d->first_seat = rpl_game_seat(g);
 		d->morto_side[0] = d->morto_side[1] = -1;
 		d->act0 = m->nacts;
+		c->direct = 0;
 		return RPL_OK;
 	}
 	if (ev->kind != RPL_EV_ACTION || m->ndeals == 0)
@@ -358,8 +357,10 @@ static int collect_after(void *ctx, const rpl_event *ev, const rpl_game *g)
 		rpl_deal_stats after;
 		int i = ev->action.morto & 1;
 		xs->mortos++;
+		/* only a morto moves the count of direct ones: it grew if this one was direct */
 		rpl_game_deal_stats(g, &after);
-		d->morto[i] = after.morto_direct > c->before.morto_direct ? XM_DIRECT : XM_INDIRECT;
+		d->morto[i] = after.morto_direct > c->direct ? XM_DIRECT : XM_INDIRECT;
+		c->direct = after.morto_direct;
 		d->morto_side[i] = ev->seat % 2;
 		break;
 	}
@@ -478,8 +479,8 @@ static int load_memory(rpl_export_match **out, const char *name, const void *dat
 		goto cleanup;
 	}
 	{
-		struct collector c = { m, flags, 0, { 0 }, rv, 0, 0, 0 };
-		rpl_verify_observer obs = { &c, collect_before, collect_after };
+		struct collector c = { m, flags, 0, 0, rv, 0, 0, 0 };
+		rpl_verify_observer obs = { &c, rv ? collect_before : NULL, collect_after };
 		err = rpl_verify_reader_trusted(rd, NULL, trusted, &m->verdict, &obs);
 	}
 	if (!err && (m->verdict.kind == RPL_VERDICT_UNTRUSTED || m->verdict.kind == RPL_VERDICT_TAMPERED)) {

@@ -227,6 +227,14 @@ int rpl_export_db_merge(rpl_export_db *x, const char *src, int *added)
 		rpl__msgf(x->errmsg, "a batch is open: a merge is a batch of its own");
 		return RPL_ESTATE;
 	}
+	/*
+	 * The rows come from another file: the CHECKs of the schema are evaluated
+	 * on them again, as before a batch of rows of logs turned them off
+	 * (rpl_export_db_begin). (Where a source table has the same columns and
+	 * CHECKs as this one, SQLite copies its records whole, checking none.)
+	 */
+	if (sqlite3_exec(x->db, "PRAGMA ignore_check_constraints = OFF", NULL, NULL, NULL) != SQLITE_OK)
+		return rpl__export_db_fail(x, sqlite3_errcode(x->db), "cannot set ignore_check_constraints");
 	/* ATTACH would create a missing file, or read a FIFO or a device */
 	{
 		struct stat sst;

@@ -309,15 +309,27 @@ static int replay_log(struct replay *rp, int *judged)
 {
 	rpl_verdict *out = rp->out;
 	rpl_event ev;
-	int got, err = 0;
+	int got, err = 0, zeroed = 0;
 
 	for (;;) {
-		/* an observer is shown the whole event, as rpl_reader_next fills it */
-		got = rp->obs ? rpl_reader_next(rp->rd, &ev) : rpl__reader_next_lean(rp->rd, &ev);
+		/*
+		 * An observer is shown the whole event, as rpl_reader_next fills it:
+		 * every field a decision does not set is zero. The lean read of a
+		 * decision sets only a decision's own fields, so they are zeroed once
+		 * after any other event (which the lean read fills whole, as
+		 * rpl_reader_next does), not at every decision.
+		 */
+		if (rp->obs && !zeroed) {
+			memset(&ev, 0, sizeof(ev));
+			zeroed = 1;
+		}
+		got = rpl__reader_next_lean(rp->rd, &ev);
 		if (got == 0)
 			return 0;
-		if (got == 1)
+		if (got == 1) {
 			rp->last_offset = ev.offset;
+			zeroed = ev.kind == RPL_EV_ACTION;
+		}
 		if (got < 0) {
 			if (got == RPL_ENOMEM)
 				return got;
