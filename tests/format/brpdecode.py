@@ -859,7 +859,7 @@ class Model:
 
     def __init__(self, rich):
         self.rich = rich
-        self.kind = [states(6) for _ in range(3 * 56)]
+        self.kind = [states(6) for _ in range(56 + 16)]
         self.discard = [states(3) for _ in range(3)]
         self.count = [states(16) for _ in range(2)]
         self.first_wild = states(2)
@@ -983,18 +983,19 @@ def kind_ctx(t, rich):
         return 2 + int(top_fits(t, s)) if t.pile else 1
     if not t.drew:
         return 8
-    ctx = 16 + int(near_run(t, s)) + 2 * int(bool(t.fmask[s] & t.extf[s & 1]))
+    sub = int(near_run(t, s)) + 2 * int(bool(t.fmask[s] & t.extf[s & 1]))
+    fit = drawn_fits(t, s) if rich else 0
     if t.last_kind == TAKE:
-        ctx += 8
+        sub += 8
     elif t.last_kind in (MELD, ADD):
-        ctx += 16
+        sub += 16
     elif t.last_kind == MORTO:
-        ctx += 24
+        sub += 24
+    elif fit:
+        return 56 + 8 * (fit - 1) + 4 * int(t.turn == 1) + sub  # §20.2
     elif t.turn == 1:
-        ctx += 32
-    if rich:
-        ctx += 56 * drawn_fits(t, s)  # §20.2
-    return ctx
+        sub += 32
+    return 16 + sub
 
 
 def decode_kind(rc, m, t):

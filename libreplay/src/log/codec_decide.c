@@ -117,14 +117,14 @@ static uint64_t connected(const struct track *t, int seat)
  */
 static uint64_t run_starts(const struct track *t, int seat)
 {
+	/* the four suits' masks side by side, 16 bits each (as near_run); bit 15 is never set, bit 0 neither */
 	const uint16_t *sm = t->ranks[seat];
-	int wilds = (t->fmask[seat] & WILD_FACES) != 0;
-	uint64_t f = 0;
-	for (int s = 0; s < 4; s++) {
-		uint32_t m = sm[s], up1 = m >> 1, up2 = m >> 2;
-		f |= rank_faces(s, (uint16_t)(m & ~(m << 1) & (wilds ? up1 | up2 : up1 & up2)));
-	}
-	return f & ~WILD_FACES;
+	uint64_t a = (uint64_t)sm[0] | (uint64_t)sm[1] << 16 | (uint64_t)sm[2] << 32 | (uint64_t)sm[3] << 48;
+	uint64_t st = a & ~(a << 1) & ((t->fmask[seat] & WILD_FACES) ? a >> 1 | a >> 2 : a >> 1 & a >> 2);
+
+	/* no start has rank bit 14 (a row above it would need bits 15 and 16): bits 1..13 are the faces */
+	st = (st >> 1 & 0x1FFF) | (st >> 4 & 0x1FFFull << 13) | (st >> 7 & 0x1FFFull << 26) | (st >> 10 & 0x1FFFull << 39);
+	return st & ~WILD_FACES;
 }
 
 /*
@@ -179,26 +179,25 @@ static int top_fits(const struct track *t, int seat)
  * Version 6: does the card the seat just drew fit? 2: it extends a meld of
  * its side (or is a wild and the side has melds); 1: it is one of three
  * ranks in a row of its suit in the hand (or a wild, the side without
- * melds); 0: not, or no card was just drawn. A turn that draws and then
- * lays cards mostly lays what the card drawn made possible.
+ * melds); 0: not. A turn that draws and then lays cards mostly lays what
+ * the card drawn made possible. Called only where the turn has drawn and
+ * last_drawn >= 0: then the last decision was this seat's draw or reject,
+ * and the card is still in its hand (any other decision forgets it).
  */
 static int drawn_fits(const struct track *t, int seat)
 {
-	int d = t->last_drawn, r;
-	uint32_t m, w;
+	int d = t->last_drawn;
+	uint32_t own, m, three;
 
-	if (t->last != seat || d < 0 || !((t->fmask[seat] >> d) & 1))
-		return 0;
 	if ((WILD_FACES >> d) & 1)
 		return t->nmelds[seat & 1] > 0 ? 2 : 1;
 	if ((t->extf[seat & 1] >> d) & 1)
 		return 2;
+	/* bit lo of three: ranks lo, lo+1, lo+2 all held; a row through the card starts two ranks below it at most */
+	own = rank_bits_of[d];
 	m = t->ranks[seat][RPL_CARD_SUIT(d)];
-	r = RPL_CARD_RANK(d);
-	/* bits r-2 .. r+2 of m at 0..4 (bit 0 of m is never set): three in a row through bit 2 */
-	w = (m << 2) >> r;
-	w &= w >> 1 & w >> 2;
-	return (w & 7) != 0 || (r == 1 && (m >> 12 & 7) == 7);
+	three = m & m >> 1 & m >> 2;
+	return (three & (own | own >> 1 | own >> 2)) != 0;
 }
 
 /*
@@ -225,11 +224,17 @@ static int kind_ctx(const struct track *t, int rich)
 	case RPL_ACT_ADD: sub += 16; break;
 	case RPL_ACT_MORTO: sub += 24; break;
 	default:
+		/* version 6: after a draw or a reject, the card drawn's fit (contexts 56..71) */
+		if (rich && t->last_drawn >= 0) {
+			int fit = drawn_fits(t, seat);
+			if (fit)
+				return KIND_CTX + 8 * (fit - 1) + 4 * (t->turn == 1) + sub;
+		}
 		if (t->turn == 1)
 			sub += 32;
 		break;
 	}
-	return 16 + sub + (rich ? KIND_CTX * drawn_fits(t, seat) : 0);
+	return 16 + sub;
 }
 
 /*
@@ -400,9 +405,9 @@ static int code_cards(struct coder *c, struct model *m, const struct track *t, i
 			uint64_t up = f & ~((2ull << prev) - 1);
 			int next = up ? ctz64(up) : -1, again = t->hand[seat][prev] > same, want = x;
 			uint64_t further = up & (up - 1);
-			/* version 6: is the next face up the next rank of prev's suit? */
-			int adj = m->rich && next == prev + 1 && prev % 13 != 12;
-			if (next >= 0 && c_bit(c, &m->step1[add + 2 * adj], x != next) == 0) {
+			/* version 6: is the next face up the next rank of prev's suit (not an ace or the joker)? */
+			int adj = next == prev + 1 && (rank_bits_of[next] & 0x3FFC) != 0;
+			if (next >= 0 && c_bit(c, &m->step1[add + 2 * (adj & m->rich)], x != next) == 0) {
 				x = next;
 			} else if (again && (!further || c_bit(c, &m->step0[add], x != prev) == 0)) {
 				x = prev; /* the same face again (forced when nothing is further up) */
@@ -488,14 +493,15 @@ static int code_action(struct coder *c, struct model *m, const struct track *t, 
 				suit = RPL_CARD_SUIT(low);
 			}
 		melds = n == 64 ? ~0ull : (1ull << n) - 1;
-		for (int i = 0; i < n; i++) {
-			if (suit < 0 || t->msuit[side][i] == suit)
+		same = suit < 0 ? melds : 0;
+		for (int i = 0; suit >= 0 && i < n; i++)
+			if (t->msuit[side][i] == suit) {
 				same |= 1ull << i;
-			if (m->rich && low >= 0 && ((t->mext[side][i] >> low) & 1))
-				beyond |= 1ull << i; /* version 6: the melds the first natural card is one rank beyond */
-		}
+				/* version 6: the melds the first natural card is one rank beyond (of its suit, then) */
+				beyond |= (t->mext[side][i] >> low & 1) << i;
+			}
 		a->side = (uint8_t)side;
-		if (beyond) {
+		if (beyond && m->rich) {
 			/* version 6: one of those, or not; else as before, among the others */
 			uint64_t rest = melds & ~beyond;
 			int in = rest == 0;
