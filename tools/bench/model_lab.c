@@ -92,7 +92,7 @@ struct coder {
 };
 
 static uint16_t *state0; /* the model being coded: a state's index is its offset */
-static uint64_t *cnt[2];  /* training: the bits each state coded */
+static uint64_t *cnt[2]; /* training: the bits each state coded */
 static int training;
 static uint16_t *kbase; /* the kind states being coded, and their class */
 static int kgroup, grouped;
@@ -307,10 +307,19 @@ static int kind_ctx(const struct track *t, int *cls)
 	}
 	sub = near_run(t, seat) + 2 * ((f & t->extf[side]) != 0);
 	switch (t->last_kind) {
-	case RPL_ACT_TAKE: sub += 8; *cls = C_KIND_TAKE; break;
+	case RPL_ACT_TAKE:
+		sub += 8;
+		*cls = C_KIND_TAKE;
+		break;
 	case RPL_ACT_MELD:
-	case RPL_ACT_ADD: sub += 16; *cls = C_KIND_MELD; break;
-	case RPL_ACT_MORTO: sub += 24; *cls = C_KIND_AMORTO; break;
+	case RPL_ACT_ADD:
+		sub += 16;
+		*cls = C_KIND_MELD;
+		break;
+	case RPL_ACT_MORTO:
+		sub += 24;
+		*cls = C_KIND_AMORTO;
+		break;
 	default:
 		*cls = C_KIND_DRAW;
 		if (t->turn == 1) {
@@ -752,8 +761,9 @@ int main(int argc, char **argv)
 		for (int i = 0; i < C_N; i++)
 			printf("%-30s %10llu %10llu %9.2f %7.1f%%\n", cls_name[i], (unsigned long long)nkind[i],
 			       (unsigned long long)nsym[i], cost[i] / 8 / (double)matches, 100 * cost[i] / total);
-		printf("first card: meld natural %llu wild %llu; add natural %llu wild %llu\n", (unsigned long long)nfirst[0][0],
-		       (unsigned long long)nfirst[1][0], (unsigned long long)nfirst[0][1], (unsigned long long)nfirst[1][1]);
+		printf("first card: meld natural %llu wild %llu; add natural %llu wild %llu\n",
+		       (unsigned long long)nfirst[0][0], (unsigned long long)nfirst[1][0], (unsigned long long)nfirst[0][1],
+		       (unsigned long long)nfirst[1][1]);
 		printf("discard positions:");
 		for (int i = 0; i < 16; i++)
 			printf(" %llu", (unsigned long long)disc_pos_hist[i]);

@@ -101,10 +101,10 @@ int rpl__track_apply_decoded(struct track *t, const rpl_action *a, char *why, si
 #define KIND_CTX 56
 struct model {
 	uint16_t kind[KIND_CTX + 16][6]; /* "this kind?" bits, then a two-bit tree; v6: 56..71 (format.md 9.3, 20.2) */
-	uint16_t discard[3][3];         /* discard: the position in the keep order is past 0, 1, 2? */
-	uint16_t count[2][16];          /* meld, add: number of cards */
-	uint16_t first_wild[2];         /* meld, add: the first card is a 2 or a joker? */
-	uint16_t first_near[3];         /* meld: first card has a neighbour; add: it extends a meld; v6: it starts a run */
+	uint16_t discard[3][3];          /* discard: the position in the keep order is past 0, 1, 2? */
+	uint16_t count[2][16];           /* meld, add: number of cards */
+	uint16_t first_wild[2];          /* meld, add: the first card is a 2 or a joker? */
+	uint16_t first_near[3];          /* meld: first card has a neighbour; add: it extends a meld; v6: it starts a run */
 	uint16_t step1[4], step0[2], stepwild[2]; /* step1 [2..3], v6: the next face up is the next rank */
 	uint16_t end[2][4];
 	uint16_t own[1];
