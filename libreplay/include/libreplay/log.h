@@ -407,8 +407,8 @@ RPL_API int rpl_reader_next(rpl_reader *rd, rpl_event *ev);
  */
 RPL_API const rpl_match_info *rpl_reader_info(const rpl_reader *rd);
 /*
- * The format version the log's header declares (docs/format.md): 2 to 5 (a
- * recorder writes 5, or 3 for a match of protocol 1); 0 when unknown or for
+ * The format version the log's header declares (docs/format.md): 2 to 6 (a
+ * recorder writes 6, or 3 for a match of protocol 1); 0 when unknown or for
  * NULL.
  */
 RPL_API int rpl_reader_format_version(const rpl_reader *rd);
