@@ -8,8 +8,19 @@
  * the decision model of codec_decide.c, counting the cost of every coded
  * symbol (-log2 of its probability) by what it codes, and the bytes of the
  * streams. VARIANTS (a number, bits of it) switches on experimental changes
- * of the model; 0 is the model of the format as it is, and then the bytes
- * must equal brp-bench size's decision bytes.
+ * of the model (each V(k) below says what bit k does); 0 is the model of
+ * versions 2 to 5, whose bytes equal `brp-bench size`'s decision bytes of a
+ * version-5 corpus, and 0x34040 is version 6's (bits 6, 14, 16 and 17;
+ * within 0.02 bytes a match of `BRP_BENCH_MODEL=6 brp-bench size`: this copy
+ * finds a run's start rank by rank). A third argument prints the table by
+ * what the symbols code (docs/format.md 20.7).
+ *
+ * BRP_LAB_TRAIN=DIR,DIR... first codes those corpora and starts every match
+ * from the states they give (a prior: each state's frequency of 0 there,
+ * clamped to BRP_LAB_PRIOR_MIN..2048-BRP_LAB_PRIOR_MIN out of 2048, default
+ * 64, with a count of BRP_LAB_PRIOR_N bits seen, default 0); BRP_LAB_GROUP
+ * set gives every kind context of a class the same prior. Variant bit 20
+ * carries the model from one match to the next (what learning costs).
  */
 #include <dirent.h>
 #include <math.h>
