@@ -11,8 +11,8 @@
  * of the model (each V(k) below says what bit k does); 0 is the model of
  * versions 2 to 5, whose bytes equal `brp-bench size`'s decision bytes of a
  * version-5 corpus, and 0x34040 is version 6's (bits 6, 14, 16 and 17;
- * within 0.02 bytes a match of `BRP_BENCH_MODEL=6 brp-bench size`: this copy
- * finds a run's start rank by rank). A third argument prints the table by
+ * the same bytes as `BRP_BENCH_MODEL=6 brp-bench size`). A third argument
+ * prints the table by
  * what the symbols code (docs/format.md 20.7).
  *
  * BRP_LAB_TRAIN=DIR,DIR... first codes those corpora and starts every match
@@ -473,7 +473,7 @@ static int code_cards(struct coder *c, struct lmodel *m, const struct track *t, 
 					int y = ctz64(g), r = RPL_CARD_RANK(y);
 					uint32_t mm = t->ranks[seat][RPL_CARD_SUIT(y)];
 					int up1 = r == 13 ? (mm >> 14 & 1) : (mm >> (r + 1) & 1);
-					int up2 = r >= 12 ? (mm >> (r + 2 - 13) & 1) : (mm >> (r + 2) & 1);
+					int up2 = mm >> (r + 2) & 1; /* K: bit 15, never set (no run wraps past the ace) */
 					int down = r == 1 ? 0 : (mm >> (r - 1) & 1);
 					if (up1 + up2 + hw >= 2 && !down)
 						start |= 1ull << y;
