@@ -89,7 +89,7 @@ def notation_from_json(d):
         if d["commitment_version"] == 1:
             lines.append('[CommitmentVersion "1"]')
         lines += ['[PlayerSeed "%s"]' % s for s in d["player_seeds"]]
-    if d["format"] in (2, 4):  # an older version the text's import writes again
+    if d["format"] in (2, 4, 5):  # an older version the text's import writes again
         lines.append('[FormatVersion "%d"]' % d["format"])
     for deal in d["deals"]:
         lines.append("deal %d" % deal["deal"])

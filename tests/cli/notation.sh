@@ -9,9 +9,10 @@
 #   [CommitmentVersion]    "2" imports as the tag's absence does; "1" gives the
 #                          version-3 sample byte for byte; without it, protocol 1's
 #                          revealed text is refused (its commitment is not protocol 2's)
-#   [FormatVersion]        "2" gives a version-2 sample byte for byte, its absence the
-#                          newest version (5), the same match; "2" with a commitment,
-#                          "3" without [CommitmentVersion "1"] and "6" are refused
+#   [FormatVersion]        "2" gives a version-2 sample byte for byte, "5" a version-5
+#                          one, its absence the newest version (6), the same match; "2"
+#                          with a commitment, "3" without [CommitmentVersion "1"] and "7"
+#                          are refused
 # Everything runs under LC_ALL=C TZ=UTC and again under a foreign locale and
 # time zone, in a scratch directory.
 #
@@ -93,23 +94,26 @@ run() { # LOCALE TZ
 	else
 		echo "[$1] without [CommitmentVersion \"1\"], protocol 1's commitment is refused: ok"
 	fi
-	# [FormatVersion]: "2" writes the version-2 sample again; without it, version 5, the same match
+	# [FormatVersion]: "2" writes the version-2 sample again, "5" the version-5 one; without it, version 6,
+	# the same match
 	"$brp" import "$src/samples/stbl-2p.txt" -o f2.brp
 	check "[$1] [FormatVersion \"2\"]" "$src/samples/stbl-2p.brp" f2.brp
-	grep -v '^\[FormatVersion' "$src/samples/stbl-2p.txt" > f5.txt
-	"$brp" import f5.txt -o f5.brp
-	if [ "$("$brp" dump --json f5.brp | sed 's/.*"format":\([0-9]*\).*/\1/')" != 5 ] ||
-		[ "$("$brp" verify --json f5.brp | sed 's/.*"match_id":"\([0-9a-f]*\)".*/\1/')" != \
+	"$brp" import "$src/samples/stbl-2p-v5.txt" -o f5.brp
+	check "[$1] [FormatVersion \"5\"]" "$src/samples/stbl-2p-v5.brp" f5.brp
+	grep -v '^\[FormatVersion' "$src/samples/stbl-2p.txt" > f6.txt
+	"$brp" import f6.txt -o f6.brp
+	if [ "$("$brp" dump --json f6.brp | sed 's/.*"format":\([0-9]*\).*/\1/')" != 6 ] ||
+		[ "$("$brp" verify --json f6.brp | sed 's/.*"match_id":"\([0-9a-f]*\)".*/\1/')" != \
 			"$("$brp" verify --json "$src/samples/stbl-2p.brp" | sed 's/.*"match_id":"\([0-9a-f]*\)".*/\1/')" ]; then
-		echo "[$1] without [FormatVersion \"2\"]: not version 5, or another match"
+		echo "[$1] without [FormatVersion \"2\"]: not version 6, or another match"
 		failed=1
 	else
-		echo "[$1] without [FormatVersion \"2\"]: version 5, the same match: ok"
+		echo "[$1] without [FormatVersion \"2\"]: version 6, the same match: ok"
 	fi
 	sed 's/^\(\[Commitment ".*"\]\)$/\1\n[FormatVersion "2"]/' "$src/samples/committed-v4-4p.txt" | grep -v '^\[FormatVersion "4"' > f2c.txt
 	sed 's/^\[FormatVersion "2"\]$/[FormatVersion "3"]/' "$src/samples/stbl-2p.txt" > f3.txt
-	sed 's/^\[FormatVersion "2"\]$/[FormatVersion "6"]/' "$src/samples/stbl-2p.txt" > f6.txt
-	for t in f2c f3 f6; do
+	sed 's/^\[FormatVersion "2"\]$/[FormatVersion "7"]/' "$src/samples/stbl-2p.txt" > f7.txt
+	for t in f2c f3 f7; do
 		if "$brp" import $t.txt -o $t.brp 2> $t.err || ! grep -q 'FormatVersion' $t.err; then
 			echo "[$1] $t.txt: imported, or refused without naming [FormatVersion]: $(cat $t.err)"
 			failed=1

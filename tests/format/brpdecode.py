@@ -360,7 +360,7 @@ def read_header(payload):
     c = Cursor(raw)
     h = {}
     version = c.varint()
-    if version not in (2, 3, 4, 5):
+    if version not in (2, 3, 4, 5, 6):
         raise ValueError("format version %d" % version)
     h["version"] = version
     if version >= 5:
@@ -788,6 +788,11 @@ class Track:
             if u < 4:
                 self.extf[side] |= faces_of(u, adjacent(m))
 
+    def mext(self, side, i):
+        """§20.5: the faces one rank beyond meld i of a side (none while it has no natural card)."""
+        u = self.msuit[side][i]
+        return faces_of(u, adjacent(self.mranks[side][i])) if u < 4 else 0
+
     def apply(self, a):
         kind = a["kind"]
         seat = self.actor(kind)
@@ -849,20 +854,22 @@ class Track:
 
 
 class Model:
-    """The adaptive bits of a match, every one p = 1024, n = 0 at its first deal (§9.1)."""
+    """The adaptive bits of a match, every one p = 1024, n = 0 at its first deal (§9.1);
+    version 6 (§20) adds states beside those of versions 2 to 5, and codes with them when rich."""
 
-    def __init__(self):
-        self.kind = [states(6) for _ in range(56)]
+    def __init__(self, rich):
+        self.rich = rich
+        self.kind = [states(6) for _ in range(56 + 16)]
         self.discard = [states(3) for _ in range(3)]
         self.count = [states(16) for _ in range(2)]
         self.first_wild = states(2)
-        self.first_near = states(2)
-        self.step1 = states(2)
+        self.first_near = states(3)
+        self.step1 = states(4)
         self.step0 = states(2)
         self.stepwild = states(2)
         self.end = [states(4) for _ in range(2)]
         self.own = new_state()
-        self.same_suit = new_state()
+        self.same_suit = states(2)
         self.morto = new_state()
 
 
@@ -938,7 +945,37 @@ ORDER = [
 ]
 
 
-def kind_ctx(t):
+def drawn_fits(t, s):
+    """§20.1: does the card s just drew fit? 2 beyond a meld of its side (or a wild with melds),
+    1 three in a row of its suit in the hand (or a wild, no melds), 0 not or none."""
+    d = t.last_drawn
+    if t.last != s or d < 0 or not t.fmask[s] >> d & 1:
+        return 0
+    if is_wild(d):
+        return 2 if t.nmelds[s & 1] > 0 else 1
+    if t.extf[s & 1] >> d & 1:
+        return 2
+    m = t.ranks[s][suit(d)]
+    r = rank(d)
+    for lo in (r - 2, r - 1, r):
+        if lo >= 1 and (m >> lo) & 7 == 7:
+            return 1
+    return int(r == 1 and (m >> 12) & 7 == 7)
+
+
+def run_starts(t, s):
+    """§20.1: the natural faces of the hand with the next two ranks of their suit (or one of
+    them, and a wild in the hand), and not the rank below."""
+    wilds = bool(t.fmask[s] & WILD)
+    f = 0
+    for u in range(4):
+        m = t.ranks[s][u]
+        up1, up2 = m >> 1, m >> 2
+        f |= faces_of(u, m & ~(m << 1) & ((up1 | up2) if wilds else (up1 & up2)) & 0xFFFF)
+    return f & ~WILD
+
+
+def kind_ctx(t, rich):
     s = t.seat
     if t.last >= 0 and t.hand_n[t.last] == 0:
         return 0
@@ -946,20 +983,23 @@ def kind_ctx(t):
         return 2 + int(top_fits(t, s)) if t.pile else 1
     if not t.drew:
         return 8
-    ctx = 16 + int(near_run(t, s)) + 2 * int(bool(t.fmask[s] & t.extf[s & 1]))
+    sub = int(near_run(t, s)) + 2 * int(bool(t.fmask[s] & t.extf[s & 1]))
+    fit = drawn_fits(t, s) if rich else 0
     if t.last_kind == TAKE:
-        ctx += 8
+        sub += 8
     elif t.last_kind in (MELD, ADD):
-        ctx += 16
+        sub += 16
     elif t.last_kind == MORTO:
-        ctx += 24
+        sub += 24
+    elif fit:
+        return 56 + 8 * (fit - 1) + 4 * int(t.turn == 1) + sub  # §20.2
     elif t.turn == 1:
-        ctx += 32
-    return ctx
+        sub += 32
+    return 16 + sub
 
 
 def decode_kind(rc, m, t):
-    ctx = kind_ctx(t)
+    ctx = kind_ctx(t, m.rich)
     order = ORDER[0 if ctx == 0 else 1 if ctx < 16 else 2]
     p = m.kind[ctx]
     for k in range(3):
@@ -1002,6 +1042,12 @@ def decode_cards(rc, m, t, a, lay):
             w = rc.bit(m.first_wild[lay]) if wild and nat else int(bool(wild))
             if w:
                 x = rc.uniform(wild)
+            elif m.rich and not lay:
+                # §20.3: a face that starts a run, or not; then near others or not
+                start = run_starts(t, a)
+                rest = nat & ~start
+                st = rc.bit(m.first_near[2]) if start and rest else int(bool(start))
+                x = rc.uniform(start) if st else rc.split(m.first_near[0], rest, connected(t, a))
             else:
                 g = t.extf[a & 1] if lay else connected(t, a)
                 x = rc.split(m.first_near[lay], nat, g)
@@ -1010,7 +1056,8 @@ def decode_cards(rc, m, t, a, lay):
             nxt = (up & -up).bit_length() - 1 if up else -1
             further = up & (up - 1)
             again = t.hand[a][prev] > same
-            if up and rc.bit(m.step1[lay]) == 0:
+            adj = int(m.rich and nxt == prev + 1 and prev % 13 != 12)  # §20.4: the next rank up
+            if up and rc.bit(m.step1[lay + 2 * adj]) == 0:
                 x = nxt
             elif again and (not further or rc.bit(m.step0[lay]) == 0):
                 x = prev
@@ -1043,13 +1090,26 @@ def decode_action(rc, m, t):
             n = t.nmelds[side]
             if n == 0:
                 raise ValueError("an addition to a side without melds")
-            u = next((suit(c) for c in a["cards"] if not is_wild(c)), -1)
-            same = 0
+            low = next((c for c in a["cards"] if not is_wild(c)), -1)
+            u = suit(low) if low >= 0 else -1
+            same = beyond = 0
             for i in range(n):
                 if u < 0 or t.msuit[side][i] == u:
                     same |= 1 << i
+                if m.rich and low >= 0 and t.mext(side, i) >> low & 1:
+                    beyond |= 1 << i
             a["side"] = side
-            a["meld"] = rc.split(m.same_suit, (1 << n) - 1, same)
+            melds = (1 << n) - 1
+            a["meld"] = None
+            if beyond:
+                # §20.5: a meld the first natural card is one rank beyond, or not
+                rest = melds & ~beyond
+                if not rest or rc.bit(m.same_suit[1]):
+                    a["meld"] = rc.uniform(beyond)
+                else:
+                    melds, same = rest, same & rest
+            if a["meld"] is None:
+                a["meld"] = rc.split(m.same_suit[0], melds, same)
         a["end"] = rc.tree(m.end[lay], 2)
         if a["end"] > 2:
             raise ValueError("wild end 3")
@@ -1121,7 +1181,7 @@ def events(data, info):
         dealer = info["first_dealer"] if deal == 1 else (dealer + 1) % n
         track = Track(n, dealer, *layout)
         if deal == 1:
-            model = Model()  # one model for the whole match (§5.1)
+            model = Model(info["version"] >= 6)  # one model for the whole match (§5.1)
 
     while True:
         sec = read_section(data, pos, sealed)
@@ -1208,7 +1268,7 @@ def events(data, info):
                     dealer = info["first_dealer"] if deal == 1 else (dealer + 1) % n
                     track = Track(n, dealer, *layout)
                     if deal == 1:
-                        model = Model()  # one model for the whole match (§5.1)
+                        model = Model(info["version"] >= 6)  # one model for the whole match (§5.1)
                     if count == 0 and not rc.done():
                         raise ValueError("the section does not decode to its length")
                     yield "deal", (deal, layout)
@@ -1362,7 +1422,7 @@ def header_text(h):
             lines.append('[CommitmentVersion "1"]')
         for ps in h["player_seeds"]:
             lines.append('[PlayerSeed "%s"]' % ps.hex())
-    if h["version"] in (2, 4):  # notation.md: an older version the text's import writes again
+    if h["version"] in (2, 4, 5):  # notation.md: an older version the text's import writes again
         lines.append('[FormatVersion "%d"]' % h["version"])
     return "".join(line + "\n" for line in lines)
 

@@ -7,9 +7,9 @@
 # without 'end' (an unclosed log), and matches simulated by `brp simulate`
 # for each profile and table size (several deals, claims, random bots),
 # the logs of tests/format/legacy/ (headers of 31 pairs, docs/format.md section 4),
-# the shipped samples of format versions 2 to 5, simulated logs in version 5 (sim-*, below, with their
+# the shipped samples of format versions 2 to 6, simulated logs in version 6 (sim-*, below, with their
 # claims in E),
-# and committed ones (format version 5; samples/committed-4p.brp is version 3): revealed compact logs, with and without
+# and committed ones (format version 6; samples/committed-4p.brp is version 3): revealed compact logs, with and without
 # player seeds, and a growing log cut before its reveal, then with an R section;
 # then signed ones: simulated with -k (a committed one too), signed twice, a
 # section appended after the signature (partial; after E, so malformed), a signed
@@ -103,10 +103,12 @@ PYEOF
 
 failed=0 n=0
 cp "$src"/tests/format/legacy/*.brp "$work/"
-# the shipped samples of every version: 2 (a match dealt freely), 3, 4 and 5 (docs/format.md 19)
+# the shipped samples of every version: 2 (a match dealt freely), 3, 4, 5 (docs/format.md 19) and 6
+# (section 20: disputed/recovered.brp, brp recover's salvage)
 for v in stbl-2p stbl-4p kzv-4p aberto-4p committed-4p committed-v4-4p stbl-2p-v5 committed-v5-4p; do
 	cp "$src/samples/$v.brp" "$work/sample-$v.brp"
 done
+cp "$src/samples/disputed/recovered.brp" "$work/sample-recovered.brp"
 for f in "$work"/*.brp "$work"/sim-*/*.brp "$work"/sigonly/*.brp; do
 	"$py" "$dec" --signatures "$f" > "$f.py.sig"
 	"$brp" verify --json "$f" |

@@ -28,13 +28,13 @@ def test_rerecording_a_sample_gives_its_text(samples, tmp_path, path):
             for c in m.claims:
                 if c.deal == 0:
                     rec.claim(0, c.score)
-    # the same match, written in the newest format version (5), where the sample is version 2
+    # the same match, written in the newest format version (6), where the sample is version 2
     # (its text says [FormatVersion "2"], docs/format.md 19.2)
     assert brp("dump", out)[1] == brp("dump", path)[1].replace('[FormatVersion "2"]\n', "")
     assert libreplay.verify(out)["verdict"] == "ok"
     assert libreplay.verify(out)["match_id"] == libreplay.verify(path)["match_id"]
     with libreplay.open(out) as again:
-        assert again.format_version == 5
+        assert again.format_version == 6
 
 
 def test_refused_move_raises_illegal_move_and_records_nothing(tmp_path):

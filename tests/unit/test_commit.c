@@ -202,7 +202,7 @@ static void test_recorded(void **state)
 		committed_info(&c, nps ? 2 : 4, nps, NULL);
 		record(path, &c, 1, 1, 100, 0);
 		assert_int_equal(rpl_reader_open(&rd, path), 0);
-		assert_int_equal(rpl_reader_format_version(rd), protocol == RPL_COMMIT_V1 ? 3 : 5);
+		assert_int_equal(rpl_reader_format_version(rd), protocol == RPL_COMMIT_V1 ? 3 : 6);
 		assert_int_equal(rpl_reader_info(rd)->commit_version, protocol);
 		assert_non_null(rpl_reader_info(rd)->commitment);
 		assert_memory_equal(rpl_reader_info(rd)->commitment, c.commitment, 32);
@@ -500,10 +500,10 @@ static void test_header(void **state)
 	}
 	rpl_reader_free(rd);
 	rd = NULL;
-	/* the header of the default rules has no pair: "stbl" (version 5: its code 1), revision 1, 0 pairs */
+	/* the header of the default rules has no pair: "stbl" (version 6 as 5: its code 1), revision 1, 0 pairs */
 	{
 		const unsigned char head3[] = { 0x00, 0x03, 0x04, 's', 't', 'b', 'l', 0x01, 0x00, 0x04 },
-							head5[] = { 0x00, 0x05, 0x01, 0x01, 0x00, 0x04 };
+							head5[] = { 0x00, 0x06, 0x01, 0x01, 0x00, 0x04 };
 		const unsigned char *head = protocol == RPL_COMMIT_V1 ? head3 : head5;
 		size_t headlen = protocol == RPL_COMMIT_V1 ? sizeof(head3) : sizeof(head5);
 		unsigned char *d0;

@@ -2,7 +2,8 @@
  * brp-bench: measurements for tools/bench.sh (not installed).
  *
  *   brp-bench size DIR      bytes of logs split into header, layouts and
- *                           decisions; bits a decision
+ *                           decisions; bits a decision (BRP_BENCH_MODEL=V:
+ *                           the decisions coded in version V's model)
  *   brp-bench speed DIR R   decode only vs decode + rules, in memory, R rounds
  *                           (median), single thread
  *   brp-bench decode DIR R  decode only, R rounds, untimed (for perf stat)
@@ -95,6 +96,17 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * The decision model a log is coded again with: its own version's, or, with
+ * BRP_BENCH_MODEL=V in the environment, version V's (what a corpus would
+ * weigh in another version's model, docs/format.md 20.4).
+ */
+static int model_version(const rpl_reader *rd)
+{
+	const char *v = getenv("BRP_BENCH_MODEL");
+	return v ? atoi(v) : rpl_reader_format_version(rd);
+}
+
 /* Bytes of each part, by coding each again on its own exactly as the log does. */
 static int cmd_size(void)
 {
@@ -128,7 +140,7 @@ static int cmd_size(void)
 				layouts += lb.n;
 				rpl__track_deal(&t, info->nplayers, dealer, &ev.layout);
 				if (ev.deal == 1)
-					rpl__model_init(&m);
+					rpl__model_init(&m, model_version(rd));
 				ab.n = 0;
 				rpl__rc_enc_init(&ae, &ab);
 				open = 1;

@@ -361,7 +361,7 @@ typedef struct rpl_event {
  * RPL_EIO when the file cannot be opened or read or is not a regular file,
  * RPL_ELIMIT for a file larger than a reader accepts (docs/format.md,
  * section 10, "Limits"), RPL_ECORRUPT for bytes that are not a log's header
- * or for a sealed log (a version-5 compact log: one checksum for the whole,
+ * or for a sealed log (a compact log of version 5 or 6: one checksum for the whole,
  * docs/format.md 19.5) that is damaged or cut anywhere, RPL_EUNSUPPORTED
  * for a newer format, RPL_ENOMEM, RPL_EINVAL for NULL.
  * On every failure but RPL_EINVAL, *out is still set so that
@@ -407,8 +407,8 @@ RPL_API int rpl_reader_next(rpl_reader *rd, rpl_event *ev);
  */
 RPL_API const rpl_match_info *rpl_reader_info(const rpl_reader *rd);
 /*
- * The format version the log's header declares (docs/format.md): 2 to 5 (a
- * recorder writes 5, or 3 for a match of protocol 1); 0 when unknown or for
+ * The format version the log's header declares (docs/format.md): 2 to 6 (a
+ * recorder writes 6, or 3 for a match of protocol 1); 0 when unknown or for
  * NULL.
  */
 RPL_API int rpl_reader_format_version(const rpl_reader *rd);

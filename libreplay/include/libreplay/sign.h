@@ -170,8 +170,8 @@ RPL_API void rpl_prehash_sign(const rpl_prehash *h, const rpl_seckey *k, uint8_t
  * a new temporary file in path's directory, with the log's mode, renamed
  * over path: the original survives any failure). A log with no signature
  * section yet first has its header written again with RPL_LOG_SIGNED
- * (docs/format.md 18.1), as format version 4 (a log of version 2 or 4) or 5
- * (a log of version 5), its other sections' bytes and its match identity
+ * (docs/format.md 18.1), as format version 4 (a log of version 2 or 4) or in
+ * its own version (5 or 6), its other sections' bytes and its match identity
  * unchanged; a log signed already, or a committed log of
  * format version 3, keeps its bytes. The log must be a regular file, not a
  * symbolic link, and read to its end without damage (a damaged log is

@@ -93,21 +93,27 @@ int rpl__track_apply(struct track *t, const rpl_action *a, char *why, size_t why
  */
 int rpl__track_apply_decoded(struct track *t, const rpl_action *a, char *why, size_t whylen);
 
-/* Adaptive contexts of a match's decision stream (docs/format.md, section 9). */
+/*
+ * Adaptive contexts of a match's decision stream (docs/format.md, section
+ * 9). Version 6 refines some of version 2's (format.md 20): its states are
+ * beside the older ones, and rich says which model codes the match.
+ */
 #define KIND_CTX 56
 struct model {
-	uint16_t kind[KIND_CTX][6]; /* three "this kind?" bits, then the nodes 1..3 of a two-bit tree */
-	uint16_t discard[3][3];     /* discard: the position in the keep order is past 0, 1, 2? */
-	uint16_t count[2][16];      /* meld, add: number of cards */
-	uint16_t first_wild[2];     /* meld, add: the first card is a 2 or a joker? */
-	uint16_t first_near[2];     /* meld: first card has a neighbour; add: it extends a meld */
-	uint16_t step1[2], step0[2], stepwild[2];
+	uint16_t kind[KIND_CTX + 16][6]; /* "this kind?" bits, then a two-bit tree; v6: 56..71 (format.md 9.3, 20.2) */
+	uint16_t discard[3][3];          /* discard: the position in the keep order is past 0, 1, 2? */
+	uint16_t count[2][16];           /* meld, add: number of cards */
+	uint16_t first_wild[2];          /* meld, add: the first card is a 2 or a joker? */
+	uint16_t first_near[3];          /* meld: first card has a neighbour; add: it extends a meld; v6: it starts a run */
+	uint16_t step1[4], step0[2], stepwild[2]; /* step1 [2..3], v6: the next face up is the next rank */
 	uint16_t end[2][4];
 	uint16_t own[1];
-	uint16_t same_suit[1]; /* add: the meld is of the cards' suit? */
+	uint16_t same_suit[2]; /* add: the meld is of the cards' suit? v6 [1]: one the first natural card extends? */
 	uint16_t morto[1];
+	uint16_t rich; /* not a state: 1 for version 6's model, 0 for the model of versions 2 to 5 */
 };
-void rpl__model_init(struct model *m);
+/* The model at the start of a match of format version `version`. */
+void rpl__model_init(struct model *m, int version);
 
 void rpl__enc_layout(struct rc_enc *e, int nplayers, const rpl_layout *lay);
 int rpl__dec_layout(struct rc_dec *d, int nplayers, rpl_layout *lay);

@@ -38,11 +38,12 @@ struct coder {
 	struct rc_dec *d;
 };
 
-void rpl__model_init(struct model *m)
+void rpl__model_init(struct model *m, int version)
 {
 	uint16_t *p = (uint16_t *)m;
 	for (size_t i = 0; i < sizeof(*m) / sizeof(uint16_t); i++)
 		p[i] = PINIT;
+	m->rich = version >= 6;
 }
 
 static inline int c_bit(struct coder *c, uint16_t *p, int bit)
@@ -109,6 +110,24 @@ static uint64_t connected(const struct track *t, int seat)
 }
 
 /*
+ * Version 6: the natural faces of the hand that could start a run laid
+ * now: with the next rank of their suit and the one after it, or one of them
+ * and a wild in the hand; and without the rank below (else the run would
+ * start lower). A meld's first card in ascending order is mostly one.
+ */
+static uint64_t run_starts(const struct track *t, int seat)
+{
+	/* the four suits' masks side by side, 16 bits each (as near_run); bit 15 is never set, bit 0 neither */
+	const uint16_t *sm = t->ranks[seat];
+	uint64_t a = (uint64_t)sm[0] | (uint64_t)sm[1] << 16 | (uint64_t)sm[2] << 32 | (uint64_t)sm[3] << 48;
+	uint64_t st = a & ~(a << 1) & ((t->fmask[seat] & WILD_FACES) ? a >> 1 | a >> 2 : a >> 1 & a >> 2);
+
+	/* no start has rank bit 14 (a row above it would need bits 15 and 16): bits 1..13 are the faces */
+	st = (st >> 1 & 0x1FFF) | (st >> 4 & 0x1FFFull << 13) | (st >> 7 & 0x1FFFull << 26) | (st >> 10 & 0x1FFFull << 39);
+	return st & ~WILD_FACES;
+}
+
+/*
  * Some suit holds three cards within four ranks, or two and the hand has a
  * wild: the four suits' rank masks side by side in one word, 16 bits each.
  */
@@ -157,11 +176,36 @@ static int top_fits(const struct track *t, int seat)
 }
 
 /*
+ * Version 6: does the card the seat just drew fit? 2: it extends a meld of
+ * its side (or is a wild and the side has melds); 1: it is one of three
+ * ranks in a row of its suit in the hand (or a wild, the side without
+ * melds); 0: not. A turn that draws and then lays cards mostly lays what
+ * the card drawn made possible. Called only where the turn has drawn and
+ * last_drawn >= 0: then the last decision was this seat's draw or reject,
+ * and the card is still in its hand (any other decision forgets it).
+ */
+static int drawn_fits(const struct track *t, int seat)
+{
+	int d = t->last_drawn;
+	uint32_t own, m, three;
+
+	if ((WILD_FACES >> d) & 1)
+		return t->nmelds[seat & 1] > 0 ? 2 : 1;
+	if ((t->extf[seat & 1] >> d) & 1)
+		return 2;
+	/* bit lo of three: ranks lo, lo+1, lo+2 all held; a row through the card starts two ranks below it at most */
+	own = rank_bits_of[d];
+	m = t->ranks[seat][RPL_CARD_SUIT(d)];
+	three = m & m >> 1 & m >> 2;
+	return (three & (own | own >> 1 | own >> 2)) != 0;
+}
+
+/*
  * The context of a decision's kind: where the turn is, and what the hand
  * could do (cards near each other, cards one rank beyond the side's melds,
- * wilds, pile cards that would fit).
+ * wilds, pile cards that would fit; version 6: the card just drawn).
  */
-static int kind_ctx(const struct track *t)
+static int kind_ctx(const struct track *t, int rich)
 {
 	int seat = t->seat, side = seat & 1, sub;
 	uint64_t f = t->fmask[seat];
@@ -180,6 +224,12 @@ static int kind_ctx(const struct track *t)
 	case RPL_ACT_ADD: sub += 16; break;
 	case RPL_ACT_MORTO: sub += 24; break;
 	default:
+		/* version 6: after a draw or a reject, the card drawn's fit (contexts 56..71) */
+		if (rich && t->last_drawn >= 0) {
+			int fit = drawn_fits(t, seat);
+			if (fit)
+				return KIND_CTX + 8 * (fit - 1) + 4 * (t->turn == 1) + sub;
+		}
 		if (t->turn == 1)
 			sub += 32;
 		break;
@@ -339,15 +389,25 @@ static int code_cards(struct coder *c, struct model *m, const struct track *t, i
 			int w = wild != 0;
 			if (wild && nat)
 				w = c_bit(c, &m->first_wild[add], c->e ? (int)((WILD_FACES >> x) & 1) : 0);
-			if (w)
+			if (w) {
 				x = c_member(c, wild, x);
-			else
+			} else if (m->rich && !add) {
+				/* version 6: a face that starts a run, or not; then near others or not */
+				uint64_t start = run_starts(t, seat), rest = nat & ~start;
+				int st = start != 0;
+				if (start && rest)
+					st = c_bit(c, &m->first_near[2], c->e ? (int)((start >> x) & 1) : 0);
+				x = st ? c_member(c, start, x) : c_split(c, &m->first_near[0], rest, connected(t, seat), x);
+			} else {
 				x = c_split(c, &m->first_near[add], nat, add ? t->extf[seat & 1] : connected(t, seat), x);
+			}
 		} else {
 			uint64_t up = f & ~((2ull << prev) - 1);
 			int next = up ? ctz64(up) : -1, again = t->hand[seat][prev] > same, want = x;
 			uint64_t further = up & (up - 1);
-			if (next >= 0 && c_bit(c, &m->step1[add], x != next) == 0) {
+			/* version 6: is the next face up the next rank of prev's suit (not an ace or the joker)? */
+			int adj = next == prev + 1 && (rank_bits_of[next] & 0x3FFC) != 0;
+			if (next >= 0 && c_bit(c, &m->step1[add + 2 * (adj & m->rich)], x != next) == 0) {
 				x = next;
 			} else if (again && (!further || c_bit(c, &m->step0[add], x != prev) == 0)) {
 				x = prev; /* the same face again (forced when nothing is further up) */
@@ -384,7 +444,7 @@ static int code_kind(struct coder *c, struct model *m, const struct track *t, in
 		{ RPL_ACT_DRAW, RPL_ACT_TAKE, RPL_ACT_DISCARD, RPL_ACT_REJECT, RPL_ACT_MELD, RPL_ACT_ADD, RPL_ACT_MORTO },
 		{ RPL_ACT_DISCARD, RPL_ACT_ADD, RPL_ACT_MELD, RPL_ACT_DRAW, RPL_ACT_TAKE, RPL_ACT_REJECT, RPL_ACT_MORTO },
 	};
-	int ctx = kind_ctx(t), i = 0;
+	int ctx = kind_ctx(t, m->rich), i = 0;
 	const uint8_t *o = order[ctx == 0 ? 0 : ctx < 16 ? 1 : 2];
 	uint16_t *p = m->kind[ctx];
 
@@ -418,8 +478,8 @@ static int code_action(struct coder *c, struct model *m, const struct track *t, 
 		break;
 	case RPL_ACT_ADD: {
 		/* the cards first: then the meld, among those of the cards' suit */
-		int own, side, n, suit = -1;
-		uint64_t melds, same = 0;
+		int own, side, n, suit = -1, low = -1;
+		uint64_t melds, same = 0, beyond = 0;
 		if (code_cards(c, m, t, seat, 1, a) < 0)
 			return -1;
 		own = c_bit(c, &m->own[0], c->e ? a->side == (seat & 1) : 0);
@@ -428,13 +488,32 @@ static int code_action(struct coder *c, struct model *m, const struct track *t, 
 		if (n == 0 || (c->e && (a->side > 1 || a->side != side || a->meld >= n)))
 			return -1;
 		for (int i = 0; i < a->ncards && suit < 0; i++)
-			if (!RPL_IS_WILDCAPABLE(a->cards[i]))
-				suit = RPL_CARD_SUIT(a->cards[i]);
+			if (!RPL_IS_WILDCAPABLE(a->cards[i])) {
+				low = a->cards[i];
+				suit = RPL_CARD_SUIT(low);
+			}
 		melds = n == 64 ? ~0ull : (1ull << n) - 1;
-		for (int i = 0; i < n; i++)
-			if (suit < 0 || t->msuit[side][i] == suit)
+		same = suit < 0 ? melds : 0;
+		for (int i = 0; suit >= 0 && i < n; i++)
+			if (t->msuit[side][i] == suit) {
 				same |= 1ull << i;
+				/* version 6: the melds the first natural card is one rank beyond (of its suit, then) */
+				beyond |= (t->mext[side][i] >> low & 1) << i;
+			}
 		a->side = (uint8_t)side;
+		if (beyond && m->rich) {
+			/* version 6: one of those, or not; else as before, among the others */
+			uint64_t rest = melds & ~beyond;
+			int in = rest == 0;
+			if (!in)
+				in = c_bit(c, &m->same_suit[1], c->e ? (int)((beyond >> a->meld) & 1) : 0);
+			if (in) {
+				a->meld = (uint8_t)c_member(c, beyond, c->e ? a->meld : 0);
+				break;
+			}
+			melds = rest;
+			same &= rest;
+		}
 		a->meld = (uint8_t)c_split(c, &m->same_suit[0], melds, same, c->e ? a->meld : 0);
 		break;
 	}

@@ -320,7 +320,7 @@ int rpl__header_version(const rpl_match_info *info, unsigned flags)
 	(void)flags;
 	if (info->commitment && info->commit_version == RPL_COMMIT_V1)
 		return BRP_VERSION_COMMIT;
-	return BRP_VERSION_5;
+	return BRP_VERSION_6;
 }
 
 void rpl__claim_put(struct buf *b, int version, int deal, const int32_t score[2], int64_t sum[2])
@@ -584,12 +584,12 @@ int rpl__log_mark_signed(const uint8_t *data, size_t n, struct buf *out, char *w
 	if ((version == BRP_VERSION_COMMIT && h.info.commitment) || (h.flags & RPL_LOG_SIGNED))
 		goto cleanup; /* err 0: kept as it is */
 	rpl__buf_put(out, data, BRP_MAGIC_LEN);
-	/* a log of version 2 or 4 becomes version 4, whose C sections read as its own do; version 5 stays 5 */
+	/* a log of version 2 or 4 becomes version 4, whose C sections read as its own do; versions 5 and 6 stay */
 	if (sealed) {
 		/* a sealed log stays sealed: its header again, the sections as they are, a new checksum */
 		struct buf hb = { 0 };
 		err = rpl__header_put(&hb, &h.info, h.revealed ? h.seed : NULL, RPL_LOG_SIGNED | (h.flags & BRP_FLAG_RECOVERED),
-		                      BRP_VERSION_5, why, whylen);
+		                      version, why, whylen);
 		if (!err) {
 			rpl__header_seal(out, hb.p, hb.n);
 			rpl__buf_put(out, data + at, sealed - 4 - at);
@@ -600,7 +600,7 @@ int rpl__log_mark_signed(const uint8_t *data, size_t n, struct buf *out, char *w
 			goto cleanup;
 	} else {
 		err = rpl__header_put(out, &h.info, h.revealed ? h.seed : NULL, RPL_LOG_SIGNED | (h.flags & BRP_FLAG_RECOVERED),
-		                      version == BRP_VERSION_5 ? BRP_VERSION_5 : BRP_VERSION_4, why, whylen);
+		                      version >= BRP_VERSION_5 ? version : BRP_VERSION_4, why, whylen);
 		if (err)
 			goto cleanup;
 		rpl__buf_put(out, data + at, n - at);
@@ -933,9 +933,9 @@ int rpl__header_get(struct header *h, const uint8_t *p, size_t n, int *version, 
 		if (c.bad)
 			goto bad;
 		*version = v > 1000000 ? 1000000 : (int)v;
-		if (v < BRP_VERSION || v > BRP_VERSION_5) {
+		if (v < BRP_VERSION || v > BRP_VERSION_6) {
 			snprintf(why, whylen, "format version %llu; this reader knows versions %d to %d", (unsigned long long)v,
-			         BRP_VERSION, BRP_VERSION_5);
+			         BRP_VERSION, BRP_VERSION_6);
 			err = RPL_EUNSUPPORTED;
 			goto cleanup;
 		}

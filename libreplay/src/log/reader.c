@@ -369,7 +369,7 @@ static int start_derived(struct rpl_reader *rd, rpl_event *ev, uint32_t count)
 	rd->dealer = deal == 1 ? in->first_dealer : (rd->dealer + 1) % n;
 	rpl__track_deal(&rd->t, n, rd->dealer, &ev->layout);
 	if (deal == 1)
-		rpl__model_init(&rd->m);
+		rpl__model_init(&rd->m, rd->version);
 	rd->left = count;
 	if (rd->left == 0 && rd->more_deals == 0 && close_stream(rd) < 0)
 		return rd->failed;
@@ -469,7 +469,7 @@ static int deal_section(rpl_reader *rd, struct cursor *c, rpl_event *ev)
 	rd->dealer = rd->deal == 1 ? rd->hdr.info.first_dealer : (rd->dealer + 1) % n;
 	rpl__track_deal(&rd->t, n, rd->dealer, &ev->layout);
 	if (rd->deal == 1)
-		rpl__model_init(&rd->m); /* the model learns over the whole match */
+		rpl__model_init(&rd->m, rd->version); /* the model learns over the whole match */
 	if (rd->left == 0 && close_stream(rd) < 0)
 		return rd->failed;
 	ev->kind = RPL_EV_DEAL;

@@ -257,7 +257,7 @@ static int setup(struct rpl_recorder **out, int kind, const rpl_match_info *info
 		/* an older version written again (a text's [FormatVersion]): one that can hold this match */
 		int v1 = info->commitment && info->commit_version == RPL_COMMIT_V1;
 		if ((version == BRP_VERSION && (info->commitment || key)) || (version == BRP_VERSION_COMMIT) != v1 ||
-		    version < BRP_VERSION || version > BRP_VERSION_5)
+		    version < BRP_VERSION || version > BRP_VERSION_6)
 			return rfail(rec, RPL_EINVAL, "format version %d cannot hold this match", version);
 		rec->version = version;
 	}
@@ -495,7 +495,7 @@ int rpl_recorder_deal(rpl_recorder *rec, const rpl_layout *layout)
 	rec->dealer = rec->deal == 1 ? rec->info.first_dealer : (rec->dealer + 1) % rec->info.nplayers;
 	rpl__track_deal(&rec->t, rec->info.nplayers, rec->dealer, layout);
 	if (rec->deal == 1)
-		rpl__model_init(&rec->m); /* the model learns over the whole match */
+		rpl__model_init(&rec->m, rec->version); /* the model learns over the whole match */
 	open_section(rec, 1);
 	rpl__enc_layout(&rec->enc, rec->info.nplayers, layout);
 	return 0;
@@ -885,7 +885,7 @@ static int build_compact_revealed(struct rpl_recorder *rec, struct buf *out)
 			dealer = li == 0 ? rec->info.first_dealer : (dealer + 1) % rec->info.nplayers;
 			rpl__track_deal(&t, rec->info.nplayers, dealer, &rec->layouts[li]);
 			if (li == 0)
-				rpl__model_init(&m);
+				rpl__model_init(&m, rec->version);
 			li++;
 			if (r.open && r.is_d) {
 				r.counts[r.k++] = 0; /* the next deal of the same D */
@@ -975,7 +975,7 @@ static int build_compact(struct rpl_recorder *rec, struct buf *out)
 			dealer = deal == 1 ? rec->info.first_dealer : (dealer + 1) % rec->info.nplayers;
 			rpl__track_deal(&t, rec->info.nplayers, dealer, &rec->layouts[li]);
 			if (deal == 1)
-				rpl__model_init(&m);
+				rpl__model_init(&m, rec->version);
 			enc_out.n = 0;
 			rpl__rc_enc_init(&enc, &enc_out);
 			rpl__enc_layout(&enc, rec->info.nplayers, &rec->layouts[li]);

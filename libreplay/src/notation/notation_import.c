@@ -195,8 +195,8 @@ static int header_add(rpl_notation_parser *p, struct header *h, const rpl_notati
 	if (strcmp(t, "FormatVersion") == 0) {
 		if (h->format_line)
 			return rpl__notation_fail(p, RPL_EPARSE, c0, "[FormatVersion] is given twice");
-		if (strlen(v0) != 1 || v0[0] < '2' || v0[0] > '5')
-			return rpl__notation_fail(p, RPL_EPARSE, c0, "[FormatVersion] is \"2\" to \"5\", not \"%s\"", v0);
+		if (strlen(v0) != 1 || v0[0] < '2' || v0[0] > '6')
+			return rpl__notation_fail(p, RPL_EPARSE, c0, "[FormatVersion] is \"2\" to \"6\", not \"%s\"", v0);
 		h->format_version = v0[0] - '0';
 		h->format_line = it->line;
 		return 0;

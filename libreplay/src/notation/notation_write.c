@@ -147,7 +147,7 @@ static void write_header(struct out *o, const rpl_match_info *info, int version)
 		}
 	}
 	/* an older version that the text's import is to write again; 3 goes with [CommitmentVersion "1"] */
-	if (version == 2 || version == 4)
+	if (version == 2 || version == 4 || version == 5)
 		printf_(o, "[FormatVersion \"%d\"]\n", version);
 }
 
