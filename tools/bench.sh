@@ -75,7 +75,8 @@ median() {
 
 configs="kzv-2 kzv-4 stbl-2 stbl-4 aberto-2 aberto-4"
 # the corpus is kept between runs while the log format and its size stay the same
-format=$(grep -m1 '^#define BRP_VERSION' "$root/libreplay/src/log/format.h" | awk '{print $3}')
+# (the newest version format.h names: the one brp simulate writes)
+format=$(grep -E '^#define BRP_VERSION(_[0-9]+)? ' "$root/libreplay/src/log/format.h" | awk '{print $3}' | sort -n | tail -1)
 stamp=$corpus/.stamp-$per-v$format
 if [ ! -f "$stamp" ]; then
 	rm -rf "$corpus"
