@@ -227,14 +227,6 @@ int rpl_export_db_merge(rpl_export_db *x, const char *src, int *added)
 		rpl__msgf(x->errmsg, "a batch is open: a merge is a batch of its own");
 		return RPL_ESTATE;
 	}
-	/*
-	 * The rows come from another file: the CHECKs of the schema are evaluated
-	 * on them again, as before a batch of rows of logs turned them off
-	 * (rpl_export_db_begin). (Where a source table has the same columns and
-	 * CHECKs as this one, SQLite copies its records whole, checking none.)
-	 */
-	if (sqlite3_exec(x->db, "PRAGMA ignore_check_constraints = OFF", NULL, NULL, NULL) != SQLITE_OK)
-		return rpl__export_db_fail(x, sqlite3_errcode(x->db), "cannot set ignore_check_constraints");
 	/* ATTACH would create a missing file, or read a FIFO or a device */
 	{
 		struct stat sst;
@@ -278,6 +270,16 @@ int rpl_export_db_merge(rpl_export_db *x, const char *src, int *added)
 	err = rpl_export_db_begin(x);
 	if (err)
 		goto cleanup;
+	/*
+	 * The rows come from another file, which anything may have written: the
+	 * schema's CHECKs are evaluated on them, though a batch of the rows of
+	 * logs does without (rpl_export_db_begin). A row that breaks one fails
+	 * the merge, and the batch is rolled back whole.
+	 */
+	if (sqlite3_exec(x->db, "PRAGMA ignore_check_constraints = OFF", NULL, NULL, NULL) != SQLITE_OK) {
+		err = rpl__export_db_fail(x, sqlite3_errcode(x->db), "cannot set ignore_check_constraints");
+		goto cleanup;
+	}
 	if ((err = merge_matches(x, added)) != 0)
 		goto cleanup;
 	for (size_t i = 0; i < sizeof(child_tables) / sizeof(child_tables[0]); i++) {
