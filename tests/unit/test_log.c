@@ -1441,17 +1441,41 @@ static void test_verdicts(void **state)
 /* What an observer saw. */
 struct seen {
 	int deals, before, after, stop_at;
-	int order_ok;         /* every after of a decision came right after its before */
-	int pending;          /* a before without its after yet */
-	int phase_before_out; /* a before saw the deal already over */
-	int32_t total[2];     /* match totals the last after saw */
+	int order_ok;          /* every after of a decision came right after its before */
+	int pending;           /* a before without its after yet */
+	int phase_before_out;  /* a before saw the deal already over */
+	int32_t total[2];      /* match totals the last after saw */
+	const rpl_event *want; /* the deals and decisions as rpl_reader_next gives them, when not NULL */
+	size_t nwant, next;    /* how many; the one the observer is at */
 };
+
+/* The event the observer is shown is the one rpl_reader_next gives, every field of it. */
+static void seen_is_read(const struct seen *s, const rpl_event *ev)
+{
+	const rpl_event *w;
+
+	if (!s->want)
+		return;
+	assert_true(s->next < s->nwant);
+	w = &s->want[s->next];
+	assert_int_equal(ev->kind, w->kind);
+	assert_int_equal(ev->deal, w->deal);
+	assert_int_equal(ev->turn, w->turn);
+	assert_int_equal(ev->seat, w->seat);
+	assert_memory_equal(&ev->action, &w->action, sizeof(ev->action));
+	assert_memory_equal(&ev->layout, &w->layout, sizeof(ev->layout));
+	assert_memory_equal(ev->score, w->score, sizeof(ev->score));
+	assert_int_equal(ev->recovered, w->recovered);
+	assert_memory_equal(ev->seed, w->seed, sizeof(ev->seed));
+	assert_int_equal(ev->offset, w->offset);
+}
 
 static int seen_before(void *ctx, const rpl_event *ev, const rpl_game *g)
 {
 	struct seen *s = ctx;
 
 	assert_int_equal(ev->kind, RPL_EV_ACTION);
+	seen_is_read(s, ev);
 	if (s->pending)
 		s->order_ok = 0;
 	if (rpl_game_phase(g) >= RPL_PHASE_DEAL_OVER)
@@ -1466,6 +1490,8 @@ static int seen_after(void *ctx, const rpl_event *ev, const rpl_game *g)
 {
 	struct seen *s = ctx;
 
+	seen_is_read(s, ev);
+	s->next++;
 	if (ev->kind == RPL_EV_DEAL) {
 		s->deals++;
 		assert_int_equal(rpl_game_deal_number(g), ev->deal);
@@ -1481,7 +1507,11 @@ static int seen_after(void *ctx, const rpl_event *ev, const rpl_game *g)
 	return 0;
 }
 
-/* The observer sees every deal and decision, in order, with the game before and after; it can stop. */
+/*
+ * The observer sees every deal and decision, in order, each event as
+ * rpl_reader_next gives it (every field), with the game before and after;
+ * it can stop.
+ */
 static void test_observer(void **state)
 {
 	static struct expect x;
@@ -1490,16 +1520,34 @@ static void test_observer(void **state)
 	struct seen s;
 	rpl_verdict v, plain;
 	rpl_reader *rd = NULL;
+	rpl_event *want;
+	size_t nwant = 0;
 
 	(void)state;
 	record_match(path, "kzv", NULL, 4, 5, 1 << 30, &x);
 	assert_int_equal(rpl_verify_file(path, NULL, &plain), 0);
 	assert_int_equal(plain.kind, RPL_VERDICT_OK);
 
+	/* the deals and decisions as rpl_reader_next gives them: the observer must see the same */
+	assert_int_equal(rpl_reader_open(&rd, path), 0);
+	want = calloc(plain.actions + plain.deals, sizeof(*want));
+	assert_non_null(want);
+	for (rpl_event ev; rpl_reader_next(rd, &ev) == 1;)
+		if (ev.kind == RPL_EV_DEAL || ev.kind == RPL_EV_ACTION) {
+			assert_true(nwant < (size_t)(plain.actions + plain.deals));
+			want[nwant++] = ev;
+		}
+	rpl_reader_free(rd);
+	rd = NULL;
+
 	memset(&s, 0, sizeof(s));
 	s.order_ok = 1;
+	s.want = want;
+	s.nwant = nwant;
 	obs.ctx = &s;
 	assert_int_equal(rpl_verify_file_observe(path, NULL, &v, &obs), 0);
+	assert_int_equal(s.next, nwant); /* every deal and decision, each as the reader gives it */
+	free(want);
 	assert_memory_equal(&v, &plain, sizeof(v)); /* observing changes nothing */
 	assert_int_equal(s.deals, v.deals);
 	assert_int_equal(s.before, v.actions);
