@@ -213,6 +213,23 @@ cleanup:
 	return err;
 }
 
+/*
+ * A merge's batch. The rows come from another file, which anything may have
+ * written: the schema's CHECKs are evaluated on them, though a batch of the
+ * rows of logs does without (rpl_export_db_begin turns them off). A row that
+ * breaks one fails the merge, and the batch is rolled back whole.
+ */
+static int begin_checked(rpl_export_db *x)
+{
+	int err = rpl_export_db_begin(x);
+
+	if (err)
+		return err;
+	if (sqlite3_exec(x->db, "PRAGMA ignore_check_constraints = OFF", NULL, NULL, NULL) != SQLITE_OK)
+		return rpl__export_db_fail(x, sqlite3_errcode(x->db), "cannot set ignore_check_constraints");
+	return RPL_OK;
+}
+
 int rpl_export_db_merge(rpl_export_db *x, const char *src, int *added)
 {
 	sqlite3_stmt *st = NULL;
@@ -267,19 +284,8 @@ int rpl_export_db_merge(rpl_export_db *x, const char *src, int *added)
 		err = version > RPL__SCHEMA_VERSION ? RPL_EUNSUPPORTED : RPL_EIO;
 		goto cleanup;
 	}
-	err = rpl_export_db_begin(x);
-	if (err)
+	if ((err = begin_checked(x)) != 0)
 		goto cleanup;
-	/*
-	 * The rows come from another file, which anything may have written: the
-	 * schema's CHECKs are evaluated on them, though a batch of the rows of
-	 * logs does without (rpl_export_db_begin). A row that breaks one fails
-	 * the merge, and the batch is rolled back whole.
-	 */
-	if (sqlite3_exec(x->db, "PRAGMA ignore_check_constraints = OFF", NULL, NULL, NULL) != SQLITE_OK) {
-		err = rpl__export_db_fail(x, sqlite3_errcode(x->db), "cannot set ignore_check_constraints");
-		goto cleanup;
-	}
 	if ((err = merge_matches(x, added)) != 0)
 		goto cleanup;
 	for (size_t i = 0; i < sizeof(child_tables) / sizeof(child_tables[0]); i++) {
