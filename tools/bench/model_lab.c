@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 
 #include "log/codec_impl.h"
+#include "log/codec_context.h"
 #include "base/bits.h"
 #include "libreplay/libreplay.h"
 
@@ -186,58 +187,12 @@ static void lmodel_init(struct lmodel *m)
 	memset(kseen, 0, sizeof(kseen));
 }
 
-static uint16_t within2(uint16_t m)
-{
-	return (uint16_t)((m << 1) | (m >> 1) | (m << 2) | (m >> 2));
-}
-
-static uint64_t connected(const struct track *t, int seat)
-{
-	const uint16_t *sm = t->ranks[seat];
-	uint64_t f = 0;
-	for (int s = 0; s < 4; s++)
-		f |= rank_faces(s, within2(sm[s]));
-	return f & t->fmask[seat] & ~WILD_FACES;
-}
-
-static int near_run(const struct track *t, int seat)
-{
-	const uint16_t *sm = t->ranks[seat];
-	uint64_t a = (uint64_t)sm[0] | (uint64_t)sm[1] << 16 | (uint64_t)sm[2] << 32 | (uint64_t)sm[3] << 48;
-	uint64_t b = a >> 1, c = a >> 2, d = a >> 3, three, two;
-	three = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d);
-	two = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d);
-	if (!(t->fmask[seat] & WILD_FACES))
-		two = 0;
-	return ((three | two) & 0x0FFE0FFE0FFE0FFEull) != 0;
-}
-
 /* Some suit holds three cards within three ranks (a run the hand can lay now, without a wild). */
 static int run3(const struct track *t, int seat)
 {
 	const uint16_t *sm = t->ranks[seat];
 	uint64_t a = (uint64_t)sm[0] | (uint64_t)sm[1] << 16 | (uint64_t)sm[2] << 32 | (uint64_t)sm[3] << 48;
 	return ((a & a >> 1 & a >> 2) & 0x0FFE0FFE0FFE0FFEull) != 0;
-}
-
-static int top_fits(const struct track *t, int seat)
-{
-	rpl_card top = t->pile[t->pile_n - 1];
-	uint32_t own, m, at, one, two;
-	int s, r, wilds = (t->fmask[seat] & WILD_FACES) != 0;
-
-	if ((WILD_FACES >> top) & 1)
-		return t->nmelds[seat & 1] > 0;
-	if ((t->extf[seat & 1] >> top) & 1)
-		return 1;
-	s = RPL_CARD_SUIT(top);
-	r = RPL_CARD_RANK(top);
-	own = 1u << r | (r == 1 ? 1u << 14 : 0);
-	m = t->ranks[seat][s] & ~own;
-	at = own | own >> 1 | own >> 2 | own >> 3;
-	one = m | m >> 1 | m >> 2 | m >> 3;
-	two = (m & m >> 1) | (m & m >> 2) | (m & m >> 3) | (m >> 1 & m >> 2) | (m >> 1 & m >> 3) | (m >> 2 & m >> 3);
-	return ((wilds ? one : two) & at & 0x0FFEu) != 0;
 }
 
 /* 0: the top does not fit; 1: only with a wild of the hand; 2: with two naturals, beyond a meld, or a wild top with melds */
@@ -263,25 +218,14 @@ static int top_fits3(const struct track *t, int seat)
 	return wilds && (one & at & 0x0FFEu) ? 1 : 0;
 }
 
-/* The card just drawn by the seat: 2 it extends a meld of the side (or is a wild with melds), 1 it makes three in a row of its suit, 0 otherwise or none */
-static int drawn_fits(const struct track *t, int seat)
+/* The card just drawn by the seat, as version 6 codes it (codec_context.h), or 0 when there is none in its hand */
+static int drawn_fit(const struct track *t, int seat)
 {
-	int d = t->last_drawn, r;
-	uint32_t m;
+	int d = t->last_drawn;
+
 	if (t->last != seat || d < 0 || !((t->fmask[seat] >> d) & 1))
 		return 0;
-	if ((WILD_FACES >> d) & 1)
-		return t->nmelds[seat & 1] > 0 ? 2 : 1;
-	if ((t->extf[seat & 1] >> d) & 1)
-		return 2;
-	m = t->ranks[seat][RPL_CARD_SUIT(d)];
-	r = RPL_CARD_RANK(d);
-	for (int lo = r - 2; lo <= r; lo++)
-		if (lo >= 1 && (m >> lo & 7) == 7)
-			return 1;
-	if (r == 1 && (m >> 12 & 7) == 7)
-		return 1;
-	return 0;
+	return drawn_fits(t, seat);
 }
 
 static int bucket(int v, int a, int b)
@@ -342,7 +286,7 @@ static int kind_ctx(const struct track *t, int *cls)
 	if (V(2) || V(3) || V(4) || V(5) || V(6)) {
 		int x = 16 + sub;
 		if (V(6)) /* bit 6: the card just drawn fits */
-			x = x * 3 + drawn_fits(t, seat);
+			x = x * 3 + drawn_fit(t, seat);
 		if (V(2)) /* bit 2: the side has melds */
 			x = x * 2 + (t->nmelds[side] > 0);
 		if (V(3)) /* bit 3: a run of three of one suit in the hand */
@@ -359,30 +303,6 @@ static int kind_ctx(const struct track *t, int *cls)
 static int kind_class_of_ctx(int ctx)
 {
 	return ctx == 0 ? 0 : (ctx < 16 || (ctx >= 64 && ctx < 256)) ? 1 : 2;
-}
-
-static inline int keep_score(const struct track *t, int seat, rpl_card x)
-{
-	static const uint8_t value[14] = { 0, 3, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2 };
-	uint32_t m, r, near1, near2;
-	int score;
-
-	if ((WILD_FACES >> x) & 1)
-		return 1000;
-	m = t->ranks[seat][RPL_CARD_SUIT(x)];
-	r = (uint32_t)RPL_CARD_RANK(x);
-	near1 = ((m << 1) >> r & 1) + (m >> (r + 1) & 1);
-	near2 = (r > 2 ? m >> (r - 2) & 1 : 0) + (m >> (r + 2) & 1);
-	if (r == 1) {
-		near1 += m >> 13 & 1;
-		near2 += m >> 12 & 1;
-	}
-	score = (int)(40 * near1 + 15 * near2);
-	if ((t->extf[seat & 1] >> x) & 1)
-		score += 200;
-	if ((t->extf[!(seat & 1)] >> x) & 1)
-		score += 60;
-	return score - value[r];
 }
 
 static uint64_t disc_pos_hist[16];

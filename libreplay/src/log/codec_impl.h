@@ -6,7 +6,7 @@
  *   codec_rc.c      section 6, the range coder: byte buffers, where a stream starts and ends
  *   codec_layout.c  section 7, the layout: a deal's hands, mortos and stock
  *   codec_track.c   section 8, the card bookkeeping (struct track)
- *   codec_decide.c  section 9, the decisions: the model and its contexts
+ *   codec_decide.c  section 9, the decisions: the model, its contexts from codec_context.h
  *
  * The coding of one bit or one symbol runs millions of times a second and
  * is here as static inline functions, so that the cut costs no call; the
