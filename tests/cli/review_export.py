@@ -20,7 +20,7 @@ import sys
 import tempfile
 import json
 
-from copies import LATEST  # tests/cli/copies.py: the schema version brp writes
+from copies import LATEST, old_database  # tests/cli/copies.py: the schema version brp writes; a database of an older one
 
 failures = []
 STRENGTH, SEED = "3", "7"
@@ -101,23 +101,6 @@ def check_against_review(brp, db):
         if {(r[9], r[10]) for r in got} != {(int(STRENGTH), int(SEED))}:
             fail("%s: reviews' strength and seed %r" % (path, {(r[9], r[10]) for r in got}))
     print("review: each ok match's rows are brp review --json's decisions and summaries")
-
-
-def old_database(src, version, new_db, out):
-    """A database of schema version `version`, made from schema/00N-*.sql, holding new_db's rows."""
-    if os.path.exists(out):
-        os.remove(out)
-    con = sqlite3.connect(out)
-    names = sorted(f for f in os.listdir(os.path.join(src, "schema")) if f.endswith(".sql"))
-    for n in names[:version]:
-        con.executescript(open(os.path.join(src, "schema", n)).read())
-    con.execute("ATTACH DATABASE ? AS new", (new_db,))
-    for t in ("matches", "match_players", "match_meta", "deals", "deal_scores", "deal_seats", "melds", "actions"):
-        cols = ", ".join('"%s"' % r[1] for r in con.execute("PRAGMA main.table_info(%s)" % t))
-        con.execute("INSERT INTO main.%s (%s) SELECT %s FROM new.%s" % (t, cols, cols, t))
-    con.commit()
-    con.execute("DETACH DATABASE new")
-    con.close()
 
 
 def main():
