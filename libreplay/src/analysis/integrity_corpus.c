@@ -15,6 +15,7 @@
 
 #include "libreplay/integrity.h"
 #include "libreplay/sim.h"
+#include "base/grow.h"
 
 /* How a decision's target sits from its seat: what the null model is kept by. */
 enum { REL_NEXT, REL_PARTNER, REL_PREV, REL_DRAW, REL_HINDSIGHT, NREL };
@@ -171,13 +172,11 @@ static char *intern(rpl_integrity *in, const char *name)
 	for (h = name_hash(name) & (in->nnameslot - 1); in->nameslot[h]; h = (h + 1) & (in->nnameslot - 1))
 		if (!strcmp(in->names[in->nameslot[h] - 1], name))
 			return in->names[in->nameslot[h] - 1];
-	if (in->nnames == in->capnames) {
-		size_t cap = in->capnames ? 2 * in->capnames : 16;
-		char **n = realloc(in->names, cap * sizeof(*n));
+	{
+		char **n = rpl__grow(in->names, &in->capnames, in->nnames + 1, sizeof(*n), 16);
 		if (!n)
 			return NULL;
 		in->names = n;
-		in->capnames = cap;
 	}
 	c = strdup(name);
 	if (c) {
@@ -219,13 +218,11 @@ static struct subject *subject(rpl_integrity *in, int stat, char *a, char *b)
 		if (s->stat == stat && s->a == a && s->b == b)
 			return s;
 	}
-	if (in->nsub == in->capsub) {
-		size_t cap = in->capsub ? 2 * in->capsub : 16;
-		struct subject *n = realloc(in->sub, cap * sizeof(*n));
+	{
+		struct subject *n = rpl__grow(in->sub, &in->capsub, in->nsub + 1, sizeof(*n), 16);
 		if (!n)
 			return NULL;
 		in->sub = n;
-		in->capsub = cap;
 	}
 	s = &in->sub[in->nsub];
 	memset(s, 0, sizeof(*s));
@@ -264,14 +261,10 @@ static int add_to(struct subject *s, long match, int group, int rel, const rpl_i
 	struct deal_sum *last = s->nd ? &s->d[s->nd - 1] : NULL;
 
 	if (!last || last->match != match || last->deal != d->deal) {
-		if (s->nd == s->cap) {
-			size_t cap = s->cap ? 2 * s->cap : 8;
-			struct deal_sum *n = realloc(s->d, cap * sizeof(*n));
-			if (!n)
-				return RPL_ENOMEM;
-			s->d = n;
-			s->cap = cap;
-		}
+		struct deal_sum *n = rpl__grow(s->d, &s->cap, s->nd + 1, sizeof(*n), 8);
+		if (!n)
+			return RPL_ENOMEM;
+		s->d = n;
 		last = &s->d[s->nd++];
 		memset(last, 0, sizeof(*last));
 		last->match = match;
@@ -325,13 +318,11 @@ static int group_of(rpl_integrity *in, const char *name, int players)
 	for (size_t i = 0; i < in->ngroups; i++)
 		if (in->groups[i].players == players && !strcmp(in->groups[i].name, name))
 			return (int)i;
-	if (in->ngroups == in->capgroups) {
-		size_t cap = in->capgroups ? 2 * in->capgroups : 4;
-		struct group *n = realloc(in->groups, cap * sizeof(*n));
+	{
+		struct group *n = rpl__grow(in->groups, &in->capgroups, in->ngroups + 1, sizeof(*n), 4);
 		if (!n)
 			return -1;
 		in->groups = n;
-		in->capgroups = cap;
 	}
 	g = &in->groups[in->ngroups];
 	memset(g, 0, sizeof(*g));
