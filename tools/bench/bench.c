@@ -10,14 +10,18 @@
  *   brp-bench verify DIR R  decode + rules, R rounds, untimed
  *   brp-bench record DIR R  the recorder's cost a decision with a flush a turn
  *   brp-bench parts DIR     every byte of the logs by what it holds, a match on
- *                           average (docs/format.md 19.5: the fixed cost)
+ *                           average (docs/format.md 19.7: the fixed cost)
  *   brp-bench deflate DIR   the logs against a plain binary encoding of the
- *                           same match deflated at zlib level 9 (format.md 19.6)
+ *                           same match deflated at zlib level 9 (format.md 19.10)
+ *   brp-bench slack DIR     what the layouts hold that the matches never use:
+ *                           the order of the stock cards never drawn and of
+ *                           the mortos that never became the stock (format.md 20.8)
  *
  * It links the library's internals (the codec) to split a log's bytes; the
  * numbers it prints are measured, never estimated.
  */
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -401,6 +405,81 @@ static int cmd_parts(void)
 	return 0;
 }
 
+/* ---- slack: the order the layouts hold that no play uses ---- */
+
+/* log2 of the number of orders of n cards (a multinomial: copies of a face are alike). */
+static double orders_bits(const rpl_card *c, int n)
+{
+	int copies[RPL_NFACES] = { 0 };
+	double bits = lgamma(n + 1.0);
+	for (int i = 0; i < n; i++)
+		copies[c[i]]++;
+	for (int f = 0; f < RPL_NFACES; f++)
+		bits -= lgamma(copies[f] + 1.0);
+	return bits / log(2.0);
+}
+
+/*
+ * At the end of each deal, from the bookkeeping (the codec's track): the
+ * order of what is left of the pile being drawn from (the stock, or a morto
+ * that became the stock), and of each morto that never became the stock. A
+ * layout stores that order; no decision, claim or score depends on it.
+ */
+static void slack_end(const struct track *t, double *stock_bits, double *morto_bits, uint64_t *left, uint64_t *became)
+{
+	*stock_bits += orders_bits(t->src + t->src_pos, t->src_len - t->src_pos);
+	*left += (uint64_t)(t->src_len - t->src_pos);
+	for (int m = 0; m < 2; m++)
+		if (t->morto_used[m] != 2)
+			*morto_bits += orders_bits(t->morto[m], RPL_MORTO_SIZE);
+		else
+			++*became;
+}
+
+static int cmd_slack(void)
+{
+	double stock_bits = 0, morto_bits = 0;
+	uint64_t deals = 0, matches = 0, left = 0, became = 0;
+
+	for (size_t i = 0; i < nfiles; i++) {
+		rpl_reader *rd = NULL;
+		rpl_event ev;
+		struct track t;
+		int open = 0, dealer = 0;
+		const rpl_match_info *info;
+		if (rpl_reader_open_memory(&rd, files[i].data, files[i].n) != 0) {
+			rpl_reader_free(rd);
+			continue;
+		}
+		info = rpl_reader_info(rd);
+		while (rpl_reader_next(rd, &ev) == 1) {
+			if (ev.kind == RPL_EV_DEAL) {
+				if (open)
+					slack_end(&t, &stock_bits, &morto_bits, &left, &became);
+				dealer = ev.deal == 1 ? info->first_dealer : (dealer + 1) % info->nplayers;
+				rpl__track_deal(&t, info->nplayers, dealer, &ev.layout);
+				open = 1;
+				deals++;
+			} else if (ev.kind == RPL_EV_ACTION) {
+				rpl__track_apply(&t, &ev.action, NULL, 0);
+			}
+		}
+		if (open)
+			slack_end(&t, &stock_bits, &morto_bits, &left, &became);
+		matches++;
+		rpl_reader_free(rd);
+	}
+	if (!deals)
+		return 1;
+	printf("matches %llu\ndeals %llu\n", (unsigned long long)matches, (unsigned long long)deals);
+	printf("stock_cards_never_drawn_per_deal %.2f\nmortos_that_became_stock %llu\n", (double)left / (double)deals,
+	       (unsigned long long)became);
+	printf("stock_order_bytes_per_deal %.2f\nmorto_order_bytes_per_deal %.2f\n", stock_bits / 8 / (double)deals,
+	       morto_bits / 8 / (double)deals);
+	printf("slack_bytes_per_match %.2f\n", (stock_bits + morto_bits) / 8 / (double)matches);
+	return 0;
+}
+
 /* ---- deflate: the logs against a plain binary encoding deflated ---- */
 
 /* A decision as plain bytes: its kind, then the fields the kind uses, a byte each. */
@@ -622,8 +701,9 @@ int main(int argc, char **argv)
 	int rounds;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: brp-bench size|parts|deflate|speed|decode|verify|record|record-unchecked DIR [ROUNDS "
-		                "[TMPDIR]]\n");
+		fprintf(stderr,
+		        "usage: brp-bench size|parts|deflate|slack|speed|decode|verify|record|record-unchecked DIR [ROUNDS "
+		        "[TMPDIR]]\n");
 		return 2;
 	}
 	load(argv[2]);
@@ -636,6 +716,8 @@ int main(int argc, char **argv)
 		return cmd_parts();
 	if (strcmp(argv[1], "deflate") == 0)
 		return cmd_deflate();
+	if (strcmp(argv[1], "slack") == 0)
+		return cmd_slack();
 	if (strcmp(argv[1], "speed") == 0)
 		return cmd_speed(rounds);
 	if (strcmp(argv[1], "decode") == 0 || strcmp(argv[1], "verify") == 0) {
