@@ -9,7 +9,8 @@
 # its baseline in the same run:
 #   1. size: bits a decision and bytes a deal of .brp, against the same
 #      matches as text notation, gzip -9 and xz -9 (each match a file);
-#      and the bits a decision of 300 random-bot matches a configuration;
+#      the bits a decision of 300 random-bot matches a configuration; and
+#      the order the layouts hold that no play uses (brp-bench slack);
 #   2. verification speed: decisions and matches a second, one thread and
 #      -j; decoding against rule checking (in memory);
 #   3. SQLite export speed against the sqlite3 shell's .import of the same
@@ -30,7 +31,7 @@ while getopts "n:j:r:" o; do
 	n) per=$OPTARG ;;
 	j) jobs=$OPTARG ;;
 	r) rounds=$OPTARG ;;
-	*) sed -n '2,21s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,22s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 	esac
 done
 
@@ -134,6 +135,20 @@ for c in $configs; do
 	"$bench" size "$rdir" > "$work/size-random-$c.txt"
 	rg() { awk -v k="$1" '$1 == k {print $2}' "$work/size-random-$c.txt"; }
 	say "| $c random | $(rg decisions) | $(rg bits_per_decision_stream) | $(rg bits_per_decision_file) |"
+done
+say ""
+# What a layout stores that no play uses (docs/format.md 20.8): the order of the stock cards never
+# drawn and of the mortos that never became the stock, log2 of the number of their orders.
+say "What the layouts hold that no decision, claim or score uses (\`brp-bench slack\`, docs/format.md 20.8): the order"
+say "of the stock cards never drawn and of the mortos that never became the stock:"
+say ""
+say "| corpus | stock cards never drawn a deal | their order, bytes a deal | the mortos' order, bytes a deal | bytes a match | bits/decision (file) without it |"
+say "|---|---|---|---|---|---|"
+for c in $configs; do
+	"$bench" slack "$corpus/$c" > "$work/slack-$c.txt"
+	gs() { awk -v k="$1" '$1 == k {print $2}' "$work/slack-$c.txt"; }
+	get() { awk -v k="$1" '$1 == k {print $2}' "$work/size-$c.txt"; }
+	say "| $c | $(gs stock_cards_never_drawn_per_deal) | $(gs stock_order_bytes_per_deal) | $(gs morto_order_bytes_per_deal) | $(gs slack_bytes_per_match) | $(echo "scale=3; ($(get bytes) - $(gs slack_bytes_per_match) * $(get matches)) * 8 / $(get decisions)" | bc -l) |"
 done
 say ""
 
