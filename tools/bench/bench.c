@@ -440,6 +440,7 @@ static int cmd_slack(void)
 {
 	double stock_bits = 0, morto_bits = 0;
 	uint64_t deals = 0, matches = 0, left = 0, became = 0;
+	int players = 4;
 
 	for (size_t i = 0; i < nfiles; i++) {
 		rpl_reader *rd = NULL;
@@ -458,6 +459,7 @@ static int cmd_slack(void)
 					slack_end(&t, &stock_bits, &morto_bits, &left, &became);
 				dealer = ev.deal == 1 ? info->first_dealer : (dealer + 1) % info->nplayers;
 				rpl__track_deal(&t, info->nplayers, dealer, &ev.layout);
+				players = info->nplayers;
 				open = 1;
 				deals++;
 			} else if (ev.kind == RPL_EV_ACTION) {
@@ -477,6 +479,19 @@ static int cmd_slack(void)
 	printf("stock_order_bytes_per_deal %.2f\nmorto_order_bytes_per_deal %.2f\n", stock_bits / 8 / (double)deals,
 	       morto_bits / 8 / (double)deals);
 	printf("slack_bytes_per_match %.2f\n", (stock_bits + morto_bits) / 8 / (double)matches);
+	/*
+	 * What a layout that drops that order would spend instead to say how far
+	 * each pile's order is kept: the stock's count, uniform over 0 to its
+	 * size; whether each morto became the stock, at this corpus's rate; and
+	 * for one that did, its count, uniform over 0 to 11.
+	 */
+	{
+		double q = (double)became / (2.0 * (double)deals), len_bits = (double)became * log2(RPL_MORTO_SIZE + 1.0);
+		if (q > 0 && q < 1)
+			len_bits += 2.0 * (double)deals * -(q * log2(q) + (1 - q) * log2(1 - q));
+		len_bits += (double)deals * log2(RPL_STOCK_SIZE(players) + 1.0);
+		printf("order_lengths_bytes_per_match %.2f\n", len_bits / 8 / (double)matches);
+	}
 	return 0;
 }
 
