@@ -281,11 +281,14 @@ def seal_end(data):
     while True:
         if pos == len(data):
             raise Refused(8, "byte 8: a sealed log that ends before its end section")
-        t, _, _, pos = read_section(data, pos, None)
+        try:
+            t, _, _, pos = read_section(data, pos, None)
+        except Refused as e:  # refused whole, at byte 8, before anything is delivered
+            raise Refused(8, "byte 8: a sealed log whose sections do not read to its end (%s)" % e)
         if t == "E":
             break
     if len(data) - pos < 4:
-        raise Refused(pos, "byte %d: a sealed log cut short in its checksum" % pos)
+        raise Refused(8, "byte 8: a sealed log cut short in its checksum (at byte %d)" % pos)
     if zlib.crc32(data[:pos]) != int.from_bytes(data[pos:pos + 4], "little"):
         raise Refused(8, "byte 8: the sealed log is damaged (checksum mismatch)")
     return pos + 4
