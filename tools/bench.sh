@@ -147,7 +147,6 @@ say "|---|---|---|---|---|---|"
 for c in $configs; do
 	"$bench" slack "$corpus/$c" > "$work/slack-$c.txt"
 	gs() { awk -v k="$1" '$1 == k {print $2}' "$work/slack-$c.txt"; }
-	get() { awk -v k="$1" '$1 == k {print $2}' "$work/size-$c.txt"; }
 	say "| $c | $(gs stock_cards_never_drawn_per_deal) | $(gs stock_order_bytes_per_deal) | $(gs morto_order_bytes_per_deal) | $(gs slack_bytes_per_match) | $(echo "scale=3; ($(get bytes) - $(gs slack_bytes_per_match) * $(get matches)) * 8 / $(get decisions)" | bc -l) |"
 done
 say ""
