@@ -23,7 +23,8 @@
 # protocols, a seed in the header or in an R section (the commitment printed
 # is brp verify's digest), an unrevealed log with and without --seed, a wrong seed.
 # Last, 400 damaged copies of those logs (BRP_MUTANTS=N for another count): brp dump and
-# brpdecode.py must read each alike or refuse it at the same byte (tests/format/mutants.py).
+# brpdecode.py must read each alike or refuse it at the same byte, and brp export's row of each
+# must say what brp verify --json says (tests/format/mutants.py).
 #
 #   check.sh BRP PYTHON3 BRPDECODE SRCROOT WORKDIR
 set -eu
@@ -232,7 +233,8 @@ rc=0
 	{ echo "deal --log with a wrong seed: exit $rc, $(cat "$work/vec.err")"; failed=1; }
 
 # Last, damaged logs: mutants of every log above, framed again so that the damage reaches the
-# decoders (and one in eight not), must be read alike, or refused alike at the same byte (mutants.py)
+# decoders (and one in eight not), must be read alike, or refused alike at the same byte, and
+# exported as brp verify judges them (mutants.py)
 find "$work" -name '*.brp' | sort > "$work/mutant-sources"
 # shellcheck disable=SC2046 # one log a line, no spaces in the names
 "$py" "$src/tests/format/mutants.py" "$brp" "$py" "$dec" 2026 "${BRP_MUTANTS:-400}" "$work/mutants" \

@@ -14,15 +14,22 @@ mutant, `brp dump` and brpdecode.py (written from docs/format.md alone) must
 agree: both read it or both refuse it; the same text on standard output
 (what was decoded before a refusal included); a refusal at the same byte;
 and, when both read it, `brp verify --json`'s match_id must be
-brpdecode.py --match-id's. A disagreement is a place where the library and
-the specification part: the mutant is kept in WORKDIR and the run fails.
+brpdecode.py --match-id's. Then every mutant is exported in one run of
+`brp export --sqlite`, and the row of its copy (docs/schema.md: its own row,
+or the one of the copy it belongs to) must say what `brp verify --json`
+says of it: the verdict, the identity, and for its own row the message; for
+an ok log the deals, decisions, totals and winner. A disagreement is a place
+where the library and the specification, or two of the library's readers,
+part: the mutant is kept in WORKDIR and the run fails.
 
 The mutants depend only on SEED and the logs, so a failure reproduces.
 """
+import hashlib
 import json
 import os
 import random
 import re
+import sqlite3
 import subprocess
 import sys
 import zlib
@@ -107,6 +114,46 @@ def refused_at(stderr):
     return int(m.group(1)) if m else None
 
 
+COLUMNS = "file, hash, identity, verdict, verdict_detail, deals, decisions, total0, total1, winner"
+
+
+def exported(brp, work, mutants):
+    """Every mutant exported at once; [(mutant, why)] for each whose copy's row is not verify's word."""
+    db = os.path.join(work, "mutants.db")
+    if os.path.exists(db):
+        os.remove(db)
+    rc, _, err = run([brp, "export", "-q", "--sqlite", db] + [m for m, _ in mutants])
+    if rc not in (0, 1):  # 1: some log is not ok, which a mutant seldom is
+        return [(db, "brp export exits %d: %s" % (rc, err.decode(errors="replace").strip()))]
+    con = sqlite3.connect(db)
+    rows = [dict(zip([c.strip() for c in COLUMNS.split(",")], r))
+            for r in con.execute("SELECT %s FROM matches" % COLUMNS)]
+    con.close()
+    apart = []
+    for m, _ in mutants:
+        v = json.loads(run([brp, "verify", "--json", m])[1])
+        with open(m, "rb") as f:
+            digest = hashlib.sha256(f.read()).hexdigest()
+        mine = [r for r in rows if r["file"] == m]
+        # a file of a copy exported before it has no row of its own: its copy's row (docs/schema.md)
+        row = mine[0] if mine else next((r for r in rows if r["verdict"] == v["verdict"] and (
+            r["identity"] == v.get("match_id") if v.get("match_id") else r["hash"] == digest)), None)
+        if row is None:
+            apart.append((m, "no row for its copy (%s, %s)" % (v["verdict"], v.get("match_id"))))
+            continue
+        want = {"verdict": v["verdict"], "identity": v.get("match_id")}
+        if mine:
+            want["verdict_detail"] = v["message"]
+        if v["verdict"] == "ok":
+            want.update(deals=v["deals"], decisions=v["decisions"], total0=v["total"][0], total1=v["total"][1],
+                        winner=v["winner"])
+        for k, x in want.items():
+            if row[k] != x:
+                apart.append((m, "the export's %s is %r, brp verify says %r" % (k, row[k], x)))
+                break
+    return apart
+
+
 def main():
     if len(sys.argv) < 8:
         sys.exit("usage: mutants.py BRP PYTHON3 BRPDECODE SEED COUNT WORKDIR LOG...")
@@ -119,6 +166,7 @@ def main():
     rng = random.Random(int(seed))
     os.makedirs(work, exist_ok=True)
     failed = read = refused = 0
+    mutants, kept = [], set()
     for k in range(int(count)):
         path, data, secs = logs[rng.randrange(len(logs))]
         mutant = os.path.join(work, "mutant-%05d.brp" % k)
@@ -129,6 +177,7 @@ def main():
             data = data[:j] if rng.randrange(2) else data[:j] + bytes([rng.randrange(256)]) + data[j + 1:]
         with open(mutant, "wb") as f:
             f.write(data)
+        mutants.append((mutant, path))
         c, p = run([brp, "dump", mutant]), run([py, dec, mutant])
         why = None
         if (c[0] == 0) != (p[0] == 0):
@@ -147,13 +196,20 @@ def main():
                 why = "identities %s and %s" % (c_id, i[1].decode().strip())
         if why:
             failed += 1
+            kept.add(mutant)
             print("%s (a mutant of %s): %s" % (mutant, path, why))
             for name, r in (("brp dump", c), ("brpdecode.py", p)):
                 print("    %s: %s" % (name, r[2].decode(errors="replace").strip()[:300]))
-        else:
-            os.remove(mutant)
-    print("%s mutants: %d read alike, %d refused alike, %d apart" % (count, read, refused, failed))
-    sys.exit(1 if failed else 0)
+    apart = exported(brp, work, mutants)
+    kept |= set(m for m, _ in apart)
+    for m, why in apart:
+        print("%s: %s" % (m, why))
+    for m, _ in mutants:
+        if m not in kept:
+            os.remove(m)
+    print("%s mutants: the decoders read %d alike, refused %d alike, %d apart; the export and verify %d apart"
+          % (count, read, refused, failed, len(apart)))
+    sys.exit(1 if failed or apart else 0)
 
 
 main()
