@@ -45,6 +45,8 @@ struct turn_search {
 	struct rpl_game *states[SEARCH_DEPTH]; /* one a depth, made as the search goes deeper (they never move) */
 	rpl_action *moves;                     /* a stack of the lays still to try at each depth */
 	size_t nmoves, capmoves;
+	rpl_action *sorted; /* order_lays' room: a position's lays, ordered */
+	size_t capsorted;
 	uint64_t *memo; /* digest | answer in the low 2 bits; 0 empty */
 	size_t nmemo, memo_slots;
 	/*
@@ -233,19 +235,38 @@ static int meets_duty_first(const struct rpl_game *g, const rpl_action *a)
 	return 0;
 }
 
-/* Order a node's lays: those meeting the duty first, then the most cards first. Insertion: lists are short. */
-static void order_lays(const struct rpl_game *g, rpl_action *mv, size_t n)
+/*
+ * Order a node's lays: those meeting the duty first, then the most cards
+ * first, lays of one rank in the order generated. A rank is small (the duty,
+ * then 0 to 14 cards), so a counting sort: a hand of many cards lists
+ * thousands of lays, which an insertion sort took in their square. Returns
+ * 0, or -1 out of memory (the lays as they were).
+ */
+#define LAY_RANKS 32 /* 16 for each answer of the duty; a lay has at most 14 cards */
+static inline int lay_rank(const struct rpl_game *g, const rpl_action *a)
 {
-	for (size_t i = 1; i < n; i++) {
-		rpl_action a = mv[i];
-		int ka = meets_duty_first(g, &a) * 64 + a.ncards;
-		size_t j = i;
-		while (j > 0 && meets_duty_first(g, &mv[j - 1]) * 64 + mv[j - 1].ncards < ka) {
-			mv[j] = mv[j - 1];
-			j--;
-		}
-		mv[j] = a;
-	}
+	return LAY_RANKS - 1 - (meets_duty_first(g, a) * 16 + a->ncards); /* the first to try has the lowest */
+}
+
+static int order_lays(struct turn_search *ts, const struct rpl_game *g, rpl_action *mv, size_t n)
+{
+	size_t start[LAY_RANKS + 1] = { 0 };
+	rpl_action *out;
+
+	if (n < 2)
+		return 0;
+	out = rpl__grow(ts->sorted, &ts->capsorted, n, sizeof(*out), 512);
+	if (!out)
+		return -1;
+	ts->sorted = out;
+	for (size_t i = 0; i < n; i++)
+		start[lay_rank(g, &mv[i]) + 1]++;
+	for (int r = 1; r <= LAY_RANKS; r++)
+		start[r] += start[r - 1]; /* start[r]: the lays of a rank below r, where rank r begins */
+	for (size_t i = 0; i < n; i++)
+		out[start[lay_rank(g, &mv[i])]++] = mv[i];
+	memcpy(mv, out, n * sizeof(*mv));
+	return 0;
 }
 
 /*
@@ -306,7 +327,11 @@ static int search(struct turn_search *ts, const struct rpl_game *g, int d)
 		ts->gave_up = 1;
 		return UNKNOWN;
 	}
-	order_lays(g, ts->moves + base, n);
+	if (order_lays(ts, g, ts->moves + base, n) != 0) {
+		ts->nmoves = base;
+		ts->gave_up = 1;
+		return UNKNOWN;
+	}
 	for (size_t i = 0; i < n && answer != ENDS; i++) {
 		int r;
 		memcpy(next, g, sizeof(*next));
@@ -330,6 +355,7 @@ static void search_free(struct turn_search *ts)
 	for (int d = 0; d < SEARCH_DEPTH; d++)
 		free(ts->states[d]);
 	free(ts->moves);
+	free(ts->sorted);
 	free(ts->memo);
 	memset(ts, 0, sizeof(*ts));
 }
