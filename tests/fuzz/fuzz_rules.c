@@ -4,8 +4,8 @@
  * with an empty value). A failed set changes nothing; a value read back
  * with rpl_rules_get sets the same value again. Then the rule set, however
  * odd, must carry a deal played by random bots: every decision the move
- * generator offers is accepted by the engine (a log's header carries such
- * parameters, so they are untrusted input too).
+ * generator offers is accepted by the engine, and it offers none twice (a
+ * log's header carries such parameters, so they are untrusted input too).
  */
 #include "fuzz.h"
 
@@ -18,6 +18,41 @@ static void values(const rpl_rules *r, int *v)
 	v[0] = 0;
 	for (int id = 1; id <= RPL_P_COUNT; id++)
 		FUZZ_CHECK(rpl_rules_get_id(r, id, &v[id]) == 0);
+}
+
+/* Two decisions that are one: the fields the kind uses, and only the cards it holds. */
+static int by_decision(const void *x, const void *y)
+{
+	const rpl_action *a = x, *b = y;
+	int d = a->kind - b->kind;
+	if (!d)
+		d = a->side - b->side;
+	if (!d)
+		d = a->meld - b->meld;
+	if (!d)
+		d = a->end - b->end;
+	if (!d)
+		d = a->morto - b->morto;
+	if (!d)
+		d = a->ncards - b->ncards;
+	return d ? d : memcmp(a->cards, b->cards, a->ncards);
+}
+
+/* rpl_game_legal lists each decision once, however many there are. */
+static void listed_once(const rpl_game *g)
+{
+	size_t n = rpl_game_legal(g, NULL, 0);
+	rpl_action *list;
+
+	if (n < 2)
+		return;
+	list = malloc(n * sizeof(*list));
+	FUZZ_CHECK(list);
+	FUZZ_CHECK(rpl_game_legal(g, list, n) == n);
+	qsort(list, n, sizeof(*list), by_decision);
+	for (size_t i = 1; i < n; i++)
+		FUZZ_CHECK(by_decision(&list[i - 1], &list[i]) != 0);
+	free(list);
 }
 
 static void play(const rpl_rules *r, uint64_t seed)
@@ -41,7 +76,9 @@ static void play(const rpl_rules *r, uint64_t seed)
 	FUZZ_CHECK(rpl_game_deal(g, &layout) == 0);
 	for (int k = 0; k < 100 && rpl_game_phase(g) < RPL_PHASE_DEAL_OVER; k++) {
 		rpl_action a;
-		int e = rpl_bot_choose(bot, g, &a);
+		int e;
+		listed_once(g);
+		e = rpl_bot_choose(bot, g, &a);
 		if (e != 0)
 			break;
 		e = rpl_game_apply(g, &a);

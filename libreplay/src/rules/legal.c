@@ -23,12 +23,14 @@ static const rpl_card wild_faces[5] = { 1, 14, 27, 40, RPL_JOKER };
  * full): a small table on the stack first, since most positions list a few
  * dozen decisions and a call that cleared a big one spent more on the
  * clearing than on the search (more than half of a search bot's instructions);
- * grown on the heap when half full, up to SEEN_MOST slots. Past that, or
- * with no memory to grow, a decision met again is tried again and listed
+ * grown on the heap when half full, up to SEEN_MOST slots (8 MiB: half a
+ * million decisions; a hand of many cards under an odd rule set accepts
+ * tens of thousands, which a table of 8,192 slots listed twice). Past that,
+ * or with no memory to grow, a decision met again is tried again and listed
  * again.
  */
 #define SEEN_FIRST 256
-#define SEEN_MOST 8192
+#define SEEN_MOST (1 << 20)
 
 struct gen {
 	const struct rpl_game *g;
