@@ -20,7 +20,7 @@ static void values(const rpl_rules *r, int *v)
 		FUZZ_CHECK(rpl_rules_get_id(r, id, &v[id]) == 0);
 }
 
-/* Two decisions that are one: the fields the kind uses, and only the cards it holds. */
+/* Two listed decisions that are one: every field but the cards past ncards. */
 static int by_decision(const void *x, const void *y)
 {
 	const rpl_action *a = x, *b = y;
