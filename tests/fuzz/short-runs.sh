@@ -69,8 +69,8 @@ for t in "${targets[@]}"; do
 	rc=0
 	# fuzz_rules plays a deal of 100 decisions under any rule set: some make 2-player hands of many
 	# cards, whose every position lists thousands of decisions, each searched for an end of the turn
-	# (bounded, docs/rules.md 11.10): the slowest input known takes 1.1 s in a plain build, 7 s
-	# under the fuzzer's instrumentation, 14 s on a loaded machine. A deal that cannot end still hangs past 60 s.
+	# (bounded, docs/rules.md 11.10): the slowest input known takes 1.7 s in a plain build, 17 s
+	# under the fuzzer's instrumentation on an idle machine. A deal that cannot end still hangs past 60 s.
 	limit=10
 	[ "$t" = rules ] && limit=60
 	# the scratch corpus comes first: libFuzzer writes new inputs there, never into the tree
