@@ -245,7 +245,7 @@ static int meets_duty_first(const struct rpl_game *g, const rpl_action *a)
 #define LAY_RANKS 32 /* 16 for each answer of the duty; a lay has at most 14 cards */
 static inline int lay_rank(const struct rpl_game *g, const rpl_action *a)
 {
-	int cards = a->ncards < 16 ? a->ncards : 15; /* 14 at most: an action holds no more */
+	int cards = a->ncards < 16 ? a->ncards : 15;                  /* 14 at most: an action holds no more */
 	return LAY_RANKS - 1 - (meets_duty_first(g, a) * 16 + cards); /* the first to try has the lowest */
 }
 
