@@ -94,6 +94,9 @@ find "$corpus" -name '*.brp' | sort > "$work/all.list"
 head -n 1000 "$work/all.list" > "$work/1000.list"
 total=$(wc -l < "$work/all.list")
 
+# The value of KEY in FILE, a "KEY VALUE" a line (what brp-bench prints)
+val() { awk -v k="$2" '$1 == k {print $2}' "$1"; }
+
 say "# Benchmark results"
 say ""
 say "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(uname -sr)."
@@ -108,7 +111,7 @@ say "| corpus | matches | deals | decisions | .brp bytes | bits/decision (stream
 say "|---|---|---|---|---|---|---|---|---|---|---|---|"
 for c in $configs; do
 	"$bench" size "$corpus/$c" > "$work/size-$c.txt"
-	get() { awk -v k="$1" '$1 == k {print $2}' "$work/size-$c.txt"; }
+	get() { val "$work/size-$c.txt" "$1"; }
 	mkdir -p "$work/text/$c"
 	find "$corpus/$c" -name '*.brp' | xargs -P "$jobs" -I{} sh -c '"$0" dump "$1" > "$2/$(basename "$1" .brp).txt"' "$brp" {} "$work/text/$c"
 	text=$(cat "$work/text/$c"/*.txt | wc -c)
@@ -133,7 +136,7 @@ for c in $configs; do
 		touch "$rdir/.stamp-v$format"
 	fi
 	"$bench" size "$rdir" > "$work/size-random-$c.txt"
-	rg() { awk -v k="$1" '$1 == k {print $2}' "$work/size-random-$c.txt"; }
+	rg() { val "$work/size-random-$c.txt" "$1"; }
 	say "| $c random | $(rg decisions) | $(rg bits_per_decision_stream) | $(rg bits_per_decision_file) |"
 done
 say ""
@@ -146,7 +149,7 @@ say "| corpus | stock cards never drawn a deal | their order, bytes a deal | the
 say "|---|---|---|---|---|---|"
 for c in $configs; do
 	"$bench" slack "$corpus/$c" > "$work/slack-$c.txt"
-	gs() { awk -v k="$1" '$1 == k {print $2}' "$work/slack-$c.txt"; }
+	gs() { val "$work/slack-$c.txt" "$1"; }
 	say "| $c | $(gs stock_cards_never_drawn_per_deal) | $(gs stock_order_bytes_per_deal) | $(gs morto_order_bytes_per_deal) | $(gs slack_bytes_per_match) | $(echo "scale=3; ($(get bytes) - $(gs slack_bytes_per_match) * $(get matches)) * 8 / $(get decisions)" | bc -l) |"
 done
 say ""
@@ -154,7 +157,7 @@ say ""
 say "## 2. Verification speed"
 say ""
 "$bench" speed "$corpus/stbl-4" "$rounds" > "$work/speed.txt"
-sget() { awk -v k="$1" '$1 == k {print $2}' "$work/speed.txt"; }
+sget() { val "$work/speed.txt" "$1"; }
 decisions=$(cat "$work"/size-*.txt | awk '$1 == "decisions" {s += $2} END {print s}')
 t1=$(median "$brp" verify -q -j 1 --from-list "$work/all.list")
 tj=$(median "$brp" verify -q -j "$jobs" --from-list "$work/all.list")
@@ -222,7 +225,7 @@ say ""
 mkdir -p "$work/rec"
 head -n 200 "$work/all.list" | while read -r f; do cp "$f" "$work/rec/$(basename "$(dirname "$f")")-$(basename "$f")"; done
 "$bench" record "$work/rec" "$rounds" "$work" > "$work/rec.txt"
-rget() { awk -v k="$1" '$1 == k {print $2}' "$work/rec.txt"; }
+rget() { val "$work/rec.txt" "$1"; }
 say "Recording 200 matches again ($(rget decisions) decisions, $(rget flushes) flushes: one a turn), checked by the engine:"
 say "$(rget record_ns_per_decision) ns a decision, flush included; closing a match (compact rewrite, fsync, rename): $(rget close_ms_per_match) ms."
 say ""

@@ -438,9 +438,8 @@ static void slack_end(const struct track *t, double *stock_bits, double *morto_b
 
 static int cmd_slack(void)
 {
-	double stock_bits = 0, morto_bits = 0;
+	double stock_bits = 0, morto_bits = 0, len_bits = 0;
 	uint64_t deals = 0, matches = 0, left = 0, became = 0;
-	int players = 4;
 
 	for (size_t i = 0; i < nfiles; i++) {
 		rpl_reader *rd = NULL;
@@ -459,7 +458,7 @@ static int cmd_slack(void)
 					slack_end(&t, &stock_bits, &morto_bits, &left, &became);
 				dealer = ev.deal == 1 ? info->first_dealer : (dealer + 1) % info->nplayers;
 				rpl__track_deal(&t, info->nplayers, dealer, &ev.layout);
-				players = info->nplayers;
+				len_bits += log2(RPL_STOCK_SIZE(info->nplayers) + 1.0); /* the stock's count, below */
 				open = 1;
 				deals++;
 			} else if (ev.kind == RPL_EV_ACTION) {
@@ -486,10 +485,10 @@ static int cmd_slack(void)
 	 * for one that did, its count, uniform over 0 to 11.
 	 */
 	{
-		double q = (double)became / (2.0 * (double)deals), len_bits = (double)became * log2(RPL_MORTO_SIZE + 1.0);
+		double q = (double)became / (2.0 * (double)deals);
+		len_bits += (double)became * log2(RPL_MORTO_SIZE + 1.0);
 		if (q > 0 && q < 1)
 			len_bits += 2.0 * (double)deals * -(q * log2(q) + (1 - q) * log2(1 - q));
-		len_bits += (double)deals * log2(RPL_STOCK_SIZE(players) + 1.0);
 		printf("order_lengths_bytes_per_match %.2f\n", len_bits / 8 / (double)matches);
 	}
 	return 0;

@@ -173,8 +173,9 @@ RPL_API const char *rpl_game_errmsg(const rpl_game *g);
  * written to out (out may be NULL when cap is 0); returns how many there are
  * in all. Each decision is listed once, unless the engine accepts more than
  * half a million or cannot have the memory to remember them; moves that
- * differ only in where a floating wild ends up are one. Every listed decision is one rpl_game_apply accepts and after which
- * the turn can still end legally (rpl_game_turn_can_end): a seat that plays
+ * differ only in where a floating wild ends up are one. Every listed
+ * decision is one rpl_game_apply accepts and after which the turn can still
+ * end legally (rpl_game_turn_can_end): a seat that plays
  * only listed decisions is never stranded. A decision the engine accepts
  * but that leaves a turn no sequence of decisions can end (docs/rules.md
  * 11.10) is not listed. Only reads g (0 for NULL); the moves are the
