@@ -145,12 +145,12 @@ say ""
 say "What the layouts hold that no decision, claim or score uses (\`brp-bench slack\`, docs/format.md 20.8): the order"
 say "of the stock cards never drawn and of the mortos that never became the stock:"
 say ""
-say "| corpus | stock cards never drawn a deal | their order, bytes a deal | the mortos' order, bytes a deal | bytes a match | bits/decision (file) without it |"
-say "|---|---|---|---|---|---|"
+say "| corpus | stock cards never drawn a deal | their order, bytes a deal | the mortos' order, bytes a deal | bytes a match | bits/decision (file) without it | takes whose stock card no later draw shows |"
+say "|---|---|---|---|---|---|---|"
 for c in $configs; do
 	"$bench" slack "$corpus/$c" > "$work/slack-$c.txt"
 	gs() { val "$work/slack-$c.txt" "$1"; }
-	say "| $c | $(gs stock_cards_never_drawn_per_deal) | $(gs stock_order_bytes_per_deal) | $(gs morto_order_bytes_per_deal) | $(gs slack_bytes_per_match) | $(echo "scale=3; ($(get bytes) - $(gs slack_bytes_per_match) * $(get matches)) * 8 / $(get decisions)" | bc -l) |"
+	say "| $c | $(gs stock_cards_never_drawn_per_deal) | $(gs stock_order_bytes_per_deal) | $(gs morto_order_bytes_per_deal) | $(gs slack_bytes_per_match) | $(echo "scale=3; ($(get bytes) - $(gs slack_bytes_per_match) * $(get matches)) * 8 / $(get decisions)" | bc -l) | $(gs takes_whose_stock_top_no_draw_reveals) of $(gs takes) |"
 done
 say ""
 

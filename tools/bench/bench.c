@@ -15,7 +15,9 @@
  *                           same match deflated at zlib level 9 (format.md 19.10)
  *   brp-bench slack DIR     what the layouts hold that the matches never use:
  *                           the order of the stock cards never drawn and of
- *                           the mortos that never became the stock (format.md 20.8)
+ *                           the mortos that never became the stock, and the
+ *                           takes whose stock card no later draw of their
+ *                           deal shows (format.md 20.8)
  *
  * It links the library's internals (the codec) to split a log's bytes; the
  * numbers it prints are measured, never estimated.
@@ -439,13 +441,13 @@ static void slack_end(const struct track *t, double *stock_bits, double *morto_b
 static int cmd_slack(void)
 {
 	double stock_bits = 0, morto_bits = 0, len_bits = 0;
-	uint64_t deals = 0, matches = 0, left = 0, became = 0;
+	uint64_t deals = 0, matches = 0, left = 0, became = 0, takes = 0, unseen = 0;
 
 	for (size_t i = 0; i < nfiles; i++) {
 		rpl_reader *rd = NULL;
 		rpl_event ev;
 		struct track t;
-		int open = 0, dealer = 0;
+		int open = 0, dealer = 0, pending = 0;
 		const rpl_match_info *info;
 		if (rpl_reader_open_memory(&rd, files[i].data, files[i].n) != 0) {
 			rpl_reader_free(rd);
@@ -456,17 +458,30 @@ static int cmd_slack(void)
 			if (ev.kind == RPL_EV_DEAL) {
 				if (open)
 					slack_end(&t, &stock_bits, &morto_bits, &left, &became);
+				unseen += (uint64_t)pending;
+				pending = 0;
 				dealer = ev.deal == 1 ? info->first_dealer : (dealer + 1) % info->nplayers;
 				rpl__track_deal(&t, info->nplayers, dealer, &ev.layout);
 				len_bits += log2(RPL_STOCK_SIZE(info->nplayers) + 1.0); /* the stock's count, below */
 				open = 1;
 				deals++;
 			} else if (ev.kind == RPL_EV_ACTION) {
+				/*
+				 * A take while the stock has a card: which card it left on the
+				 * stock is seen only if a later draw of the deal takes it.
+				 */
+				if (ev.action.kind == RPL_ACT_TAKE && t.src_pos < t.src_len) {
+					takes++;
+					pending = 1;
+				} else if (ev.action.kind == RPL_ACT_DRAW || ev.action.kind == RPL_ACT_REJECT) {
+					pending = 0;
+				}
 				rpl__track_apply(&t, &ev.action, NULL, 0);
 			}
 		}
 		if (open)
 			slack_end(&t, &stock_bits, &morto_bits, &left, &became);
+		unseen += (uint64_t)pending;
 		matches++;
 		rpl_reader_free(rd);
 	}
@@ -478,6 +493,8 @@ static int cmd_slack(void)
 	printf("stock_order_bytes_per_deal %.2f\nmorto_order_bytes_per_deal %.2f\n", stock_bits / 8 / (double)deals,
 	       morto_bits / 8 / (double)deals);
 	printf("slack_bytes_per_match %.2f\n", (stock_bits + morto_bits) / 8 / (double)matches);
+	printf("takes %llu\ntakes_whose_stock_top_no_draw_reveals %llu\n", (unsigned long long)takes,
+	       (unsigned long long)unseen);
 	/*
 	 * What a layout that drops that order would spend instead to say how far
 	 * each pile's order is kept: the stock's count, uniform over 0 to its
