@@ -118,6 +118,19 @@ void rpl__model_init(struct model *m, int version);
 void rpl__enc_layout(struct rc_enc *e, int nplayers, const rpl_layout *lay);
 int rpl__dec_layout(struct rc_dec *d, int nplayers, rpl_layout *lay);
 
+/*
+ * Version 7's layout (a draft, docs/format.md 20.8; no log is written in it
+ * yet): the hands and the mortos as sets; the decoder gives each set
+ * ascending and the stock as the rest, ascending. A card drawn from a pile
+ * whose order is not known yet, c[pos..len), is coded by rpl__enc_pick
+ * (c[pos], against the copies of each face in c[pos..len)); rpl__dec_pick
+ * reads it, swaps it into c[pos] and returns it, or -1.
+ */
+void rpl__enc_layout_sets(struct rc_enc *e, int nplayers, const rpl_layout *lay);
+int rpl__dec_layout_sets(struct rc_dec *d, int nplayers, rpl_layout *lay);
+void rpl__enc_pick(struct rc_enc *e, const rpl_card *c, int pos, int len);
+int rpl__dec_pick(struct rc_dec *d, rpl_card *c, int pos, int len);
+
 /* Code one decision; the tracker must not have applied it yet. */
 int rpl__enc_action(struct rc_enc *e, struct model *m, const struct track *t, const rpl_action *a);
 int rpl__dec_action(struct rc_dec *d, struct model *m, const struct track *t, rpl_action *a);

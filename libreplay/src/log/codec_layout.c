@@ -221,3 +221,83 @@ int rpl__dec_layout(struct rc_dec *d, int nplayers, rpl_layout *lay)
 		lay->stock[i] = dec_card(d, &k);
 	return d->bad ? -1 : 0;
 }
+
+/*
+ * Version 7's layout (draft, docs/format.md 20.8; no log is written in it
+ * yet): the hands as above, then each morto the same way, as a set of 11 of
+ * what is left; nothing of the stock, which is the rest. The order of the
+ * stock, and of a morto that becomes the stock, is coded card by card as
+ * play draws it (rpl__enc_pick).
+ */
+void rpl__enc_layout_sets(struct rc_enc *e, int nplayers, const rpl_layout *lay)
+{
+	uint8_t cnt[RPL_NFACES], h[RPL_NFACES];
+	int left = RPL_DECK_SIZE;
+
+	deck_counts(cnt);
+	for (int s = 0; s < nplayers + 2; s++) {
+		const rpl_card *c = s < nplayers ? lay->hand[s] : lay->morto[s - nplayers];
+		int rest = left;
+		memset(h, 0, sizeof(h));
+		for (int i = 0; i < RPL_HAND_SIZE; i++)
+			h[c[i]]++;
+		code_hand(e, NULL, cnt, &rest, h, NULL);
+		left -= RPL_HAND_SIZE;
+	}
+}
+
+int rpl__dec_layout_sets(struct rc_dec *d, int nplayers, rpl_layout *lay)
+{
+	uint8_t cnt[RPL_NFACES];
+	int left = RPL_DECK_SIZE, k = 0;
+
+	memset(lay, 0, sizeof(*lay));
+	deck_counts(cnt);
+	for (int s = 0; s < nplayers + 2; s++) {
+		int rest = left;
+		if (code_hand(NULL, d, cnt, &rest, NULL, s < nplayers ? lay->hand[s] : lay->morto[s - nplayers]) < 0)
+			return -1;
+		left -= RPL_HAND_SIZE;
+	}
+	/* the stock: the rest, ascending, until play says its order */
+	for (int f = 0; f < RPL_NFACES; f++)
+		for (int i = 0; i < cnt[f]; i++)
+			lay->stock[k++] = (rpl_card)f;
+	return d->bad || k != RPL_STOCK_SIZE(nplayers) ? -1 : 0;
+}
+
+/* The copies of each face in c[pos..len), and their number, as a deck for enc_card and dec_card. */
+static void pile_deck(struct deck *k, const rpl_card *c, int pos, int len)
+{
+	memset(&k->u, 0, sizeof(k->u));
+	for (int i = pos; i < len; i++)
+		k->u.cnt[c[i]]++;
+	k->left = len - pos;
+}
+
+void rpl__enc_pick(struct rc_enc *e, const rpl_card *c, int pos, int len)
+{
+	struct deck k;
+	pile_deck(&k, c, pos, len);
+	enc_card(e, &k, c[pos]);
+}
+
+int rpl__dec_pick(struct rc_dec *d, rpl_card *c, int pos, int len)
+{
+	struct deck k;
+	rpl_card f;
+
+	if (pos >= len)
+		return -1;
+	pile_deck(&k, c, pos, len);
+	f = dec_card(d, &k);
+	if (d->bad)
+		return -1;
+	for (int i = pos; i < len; i++)
+		if (c[i] == f) {
+			c[i] = c[pos];
+			c[pos] = f;
+			return f;
+		}
+	return -1;
+}
