@@ -1,5 +1,6 @@
 #!/bin/sh
-# Rebuild the seed corpora of the fuzz targets from samples/ and from brp:
+# Rebuild the seed corpora of the fuzz targets from samples/ and from brp
+# (and brp-v7-lab, which the same build makes beside it):
 #   tests/fuzz/make-corpus.sh BUILD/tools/brp
 # Seeds are the files named seed-*; they are replaced. Any other file in a
 # corpus directory is an input a fuzzer found (crash-*, timeout-*, ...):
@@ -60,6 +61,18 @@ done
 # the growing form (no E): a dumped match without its 'end', imported
 sed '/^end/d' "$corpus/notation/seed-sim-stbl-4p-0.txt" > "$tmp/open.txt"
 "$brp" import "$tmp/open.txt" -o "$corpus/reader/seed-growing-stbl-4p.brp"
+
+# format version 7 (docs/format.md 21, in progress: written only by brp-v7-lab, beside brp in the build):
+# a 4-player KZV match of several deals and a 2-player STBL one, compact and growing
+lab=$(dirname "$brp")/brp-v7-lab
+mkdir -p "$tmp/v7in" "$tmp/v7"
+cp "$tmp/sim2/match-000001.brp" "$tmp/v7in/kzv-2p.brp"
+cp "$tmp/sim12/match-000001.brp" "$tmp/v7in/aberto-4p.brp"
+cp "$root/samples/stbl-2p.brp" "$tmp/v7in/stbl-2p.brp"
+"$lab" write "$tmp/v7in" "$tmp/v7" growing
+for f in "$tmp"/v7/*.brp; do
+	cp "$f" "$corpus/reader/seed-v7-$(basename "$f")"
+done
 
 # signed logs (docs/format.md section 14): a compact match signed as it was written, the growing
 # form signed afterwards (one signature, no E), a committed one, and a log signed twice

@@ -1130,9 +1130,9 @@ static void test_reader_refusals(void **state)
 	/* a header of a newer version, or in an unknown encoding: unsupported */
 	{
 		struct bytes b = { NULL, 0 };
-		unsigned char v7[] = { 0x00, 0x07, 0x00 }, enc[] = { 0x07, 0x01 };
+		unsigned char v8[] = { 0x00, 0x08, 0x00 }, enc[] = { 0x07, 0x01 };
 		put(&b, d, 8);
-		put_section(&b, 'H', v7, sizeof(v7));
+		put_section(&b, 'H', v8, sizeof(v8));
 		assert_refused_bytes(&b, RPL_EUNSUPPORTED, 8, "version");
 		b.n = 8;
 		put_section(&b, 'H', enc, sizeof(enc));

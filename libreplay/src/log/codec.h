@@ -11,6 +11,7 @@
 #define RPL_CODEC_H
 
 #include "libreplay/game.h"
+#include "libreplay/log.h"
 #include "rules/meld_impl.h"
 
 /* A growable byte buffer. */
@@ -134,5 +135,80 @@ int rpl__dec_pick(struct rc_dec *d, rpl_card *c, int pos, int len);
 /* Code one decision; the tracker must not have applied it yet. */
 int rpl__enc_action(struct rc_enc *e, struct model *m, const struct track *t, const rpl_action *a);
 int rpl__dec_action(struct rc_dec *d, struct model *m, const struct track *t, rpl_action *a);
+
+/*
+ * Version 7's match stream (docs/format.md 21; in progress: no tool writes
+ * it yet). Its bookkeeping beside struct track: what a score computed from
+ * the cards needs (codec_match.c).
+ */
+struct mnotes {
+	uint8_t meld[2][RPL_MAX_MELDS][RPL_NFACES]; /* each meld's cards, as counts */
+	uint8_t nmelds[2];
+	int8_t morto_side[2];            /* the side that took each morto, -1 */
+	uint8_t unplayed[RPL_MAX_SEATS]; /* a morto picked up after the seat's discard, its turn not begun since */
+	int8_t last_seat;                /* the seat of the last decision, -1 */
+};
+void rpl__mnotes_deal(struct mnotes *n);
+/* Note a decision before the tracker applies it. */
+void rpl__mnotes_note(struct mnotes *n, const struct track *t, const rpl_action *a);
+/* Each side's score at the deal's end, from the cards and the parameters alone. */
+struct rpl_rules;
+void rpl__mnotes_score(const struct mnotes *n, const struct track *t, const struct rpl_rules *r, int64_t score[2]);
+/* Where the deal may end after the last decision: MEND_FIXED (a fixed 1/4096) or an adaptive context. */
+enum { MEND_OUT = 0, MEND_DRY = 1, MEND_MORTO = 2, MEND_FIXED = 3 };
+int rpl__mnotes_end_ctx(const struct mnotes *n, const struct track *t);
+
+struct mmodel {
+	uint16_t end[3];      /* the deal is over, by rpl__mnotes_end_ctx */
+	uint16_t claim_after; /* a claim follows, between deals */
+	uint16_t this_deal, is_match;
+	uint16_t equal[3]; /* the claim is its base: the deal's score, the match's sum, 0 */
+	uint16_t more_deals;
+};
+void rpl__mmodel_init(struct mmodel *mm);
+
+/* A coder: an encoder or a decoder, the other NULL. Each symbol returns the bit coded or read. */
+struct mcx {
+	struct rc_enc *e;
+	struct rc_dec *d;
+};
+int rpl__mx_over(struct mcx *c, struct mmodel *mm, int ctx, int over);
+/* over: between deals (adaptive), else in a deal (a fixed 1/4096). */
+int rpl__mx_claim_next(struct mcx *c, struct mmodel *mm, int over, int claim);
+int rpl__mx_more_deals(struct mcx *c, struct mmodel *mm, int more);
+/*
+ * A claim: cur the deal being played (0 before the first), pred its
+ * computed scores once it is over (else NULL), sum the deal claims so far.
+ * The decoder's -1: a value out of range or not in its one encoding.
+ */
+int rpl__mx_claim(struct mcx *c, struct mmodel *mm, int cur, const int64_t pred[2], const int64_t sum[2], int *deal,
+                  int32_t score[2]);
+
+/* Version 7: a draw's or a reject's card (else nothing), coded where the bookkeeping t will take it. */
+void rpl__enc_pick_draw(struct rc_enc *e, struct track *t, const rpl_action *a);
+
+/* What a recorder keeps of a match, to write its compact form: a deal ('D'), a decision ('a'), a claim ('C'). */
+struct mitem {
+	uint8_t type;
+	uint16_t deal;
+	rpl_action a;
+	int32_t score[2];
+};
+/*
+ * Version 7's compact form of a match dealt freely: its deals (the i-th
+ * 'D' dealt layouts[i]), decisions and claims in one stream, into pay
+ * (format.md 21.3). 0, or RPL_EINVAL when a decision cannot be coded,
+ * RPL_ENOMEM.
+ */
+int rpl__enc_match(struct buf *pay, const struct mitem *items, size_t nitems, const rpl_layout *layouts,
+                   const rpl_match_info *info);
+
+/*
+ * Where the bookkeeping's next draw takes its card from: the pile being
+ * drawn from, at *pos of *len; or, when it is done, the morto that will
+ * become the stock (*became its index, else -1), at 0 of 11. NULL when
+ * nothing is left.
+ */
+rpl_card *rpl__track_draw_place(struct track *t, int *pos, int *len, int *became);
 
 #endif

@@ -263,3 +263,22 @@ int rpl__track_apply_decoded(struct track *t, const rpl_action *a, char *why, si
 {
 	return track_apply(t, a, why, whylen, 1);
 }
+
+rpl_card *rpl__track_draw_place(struct track *t, int *pos, int *len, int *became)
+{
+	int m;
+
+	*became = -1;
+	if (t->src_pos < t->src_len) {
+		*pos = t->src_pos;
+		*len = t->src_len;
+		return t->src;
+	}
+	m = t->morto_used[0] == 0 ? 0 : (t->morto_used[1] == 0 ? 1 : -1);
+	if (m < 0)
+		return NULL;
+	*became = m;
+	*pos = 0;
+	*len = RPL_MORTO_SIZE;
+	return t->morto[m];
+}

@@ -933,9 +933,9 @@ int rpl__header_get(struct header *h, const uint8_t *p, size_t n, int *version, 
 		if (c.bad)
 			goto bad;
 		*version = v > 1000000 ? 1000000 : (int)v;
-		if (v < BRP_VERSION || v > BRP_VERSION_6) {
+		if (v < BRP_VERSION || v > BRP_VERSION_7) {
 			snprintf(why, whylen, "format version %llu; this reader knows versions %d to %d", (unsigned long long)v,
-			         BRP_VERSION, BRP_VERSION_6);
+			         BRP_VERSION, BRP_VERSION_7);
 			err = RPL_EUNSUPPORTED;
 			goto cleanup;
 		}
@@ -982,6 +982,11 @@ int rpl__header_get(struct header *h, const uint8_t *p, size_t n, int *version, 
 	err = RPL_ECORRUPT;
 	if (c.pos != c.n)
 		goto bad;
+	if (*version == BRP_VERSION_7 && h->info.commitment) {
+		/* a committed match's layouts are its seed's: version 7 holds matches dealt freely (format.md 21) */
+		snprintf(why, whylen, "a version-7 header with a commitment (version 7 holds matches dealt freely)");
+		goto cleanup;
+	}
 	h->info.meta_keys = (const char *const *)h->keys;
 	h->info.meta_values = (const char *const *)h->values;
 	h->info.rules = &h->rules;

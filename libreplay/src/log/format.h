@@ -10,13 +10,15 @@
 	"\x89"                                                                                                             \
 	"BRP\r\n\x1a\n"
 #define BRP_MAGIC_LEN 8
-#define BRP_VERSION 2               /* every parameter in the header, one claim a C (format.md 4, 5.3); read only */
-#define BRP_VERSION_COMMIT 3        /* the first version with a committed deal (protocol 1, RPL_COMMIT_V1) */
-#define BRP_VERSION_4 4             /* protocol 2 and header flags (format.md 18); written again only by rpl_sign_log */
-#define BRP_VERSION_5 5             /* the profile's code, claims against the deals' (format.md 19) */
-#define BRP_VERSION_6 6             /* version 5 with the decisions' refined model (format.md 20): the newest */
-#define BRP_PROFILE_REVISION 1      /* the frozen profile revision version 3 writes (format.md 16.2) */
-#define BRP_SEALED_TYPE 'Z'         /* the header of a sealed log: one checksum for the whole (format.md 19.5) */
+#define BRP_VERSION 2          /* every parameter in the header, one claim a C (format.md 4, 5.3); read only */
+#define BRP_VERSION_COMMIT 3   /* the first version with a committed deal (protocol 1, RPL_COMMIT_V1) */
+#define BRP_VERSION_4 4        /* protocol 2 and header flags (format.md 18); written again only by rpl_sign_log */
+#define BRP_VERSION_5 5        /* the profile's code, claims against the deals' (format.md 19) */
+#define BRP_VERSION_6 6        /* version 5 with the decisions' refined model (format.md 20): the newest */
+#define BRP_VERSION_7 7        /* a match dealt freely in one stream (format.md 21; in progress: read, not written) */
+#define BRP_MATCH_TYPE 'M'     /* version 7's compact form: the match's stream */
+#define BRP_PROFILE_REVISION 1 /* the frozen profile revision version 3 writes (format.md 16.2) */
+#define BRP_SEALED_TYPE 'Z'    /* the header of a sealed log: one checksum for the whole (format.md 19.5) */
 #define BRP_TIME_EPOCH 1767225600LL /* 2026-01-01T00:00:00Z: version 5 codes a start time from it (format.md 19.1) */
 #define BRP_FLAG_RECOVERED 2u       /* version 5's header flag: salvaged by brp recover (format.md 19.1) */
 #define BRP_MAX_FILE (64u << 20)

@@ -44,6 +44,43 @@ struct rpl_reader {
 	int failed;           /* the error to repeat */
 	uint64_t err_offset;
 	char errmsg[RPL_ERRMSG_SIZE];
+	/* version 7 (format.md 21) */
+	struct v7 *v7;
+	struct v7q *v7q;
+};
+
+/*
+ * Version 7's state: the layout as play reveals it, the stream of an M
+ * section, and the read-ahead that fills a deal's layout before its event
+ * is delivered (format.md 21.4).
+ */
+#define V7_QUEUE 8192 /* events a deal's read-ahead holds; a longer deal is read twice instead */
+struct qev {
+	uint8_t kind;
+	int32_t deal, turn, seat;
+	rpl_action action;
+	int32_t score[2];
+	uint64_t offset;
+};
+enum { MS_BETWEEN, MS_DEAL, MS_PLAY, MS_MID, MS_DONE };
+struct v7 {
+	struct mnotes mn;
+	struct mmodel mm;
+	rpl_layout lay;      /* the deal's layout: what play has revealed, the rest ascending */
+	int src_of;          /* the pile the bookkeeping draws from: -1 the stock, else that morto */
+	rpl_layout finished; /* the last deal's, filled when the next one began */
+	int mstream;         /* an M section is being read */
+	int mstate;          /* MS_* */
+	int mseen;           /* an M section was read */
+	int dsections;       /* a D, A or C section was read */
+	int64_t mpred[2];    /* the deal's computed scores, once it is over */
+};
+/* The read-ahead's queue, apart: a copy of the state leaves it out. */
+struct v7q {
+	size_t qn, qpos, cap;
+	int tail_due, tail_got; /* what ended the read-ahead: delivered after the queue */
+	rpl_event tail;
+	struct qev *q; /* grown as deals need, to V7_QUEUE */
 };
 
 static int fail(struct rpl_reader *rd, int err, uint64_t offset, const char *fmt, ...)
@@ -86,6 +123,9 @@ static int start(struct rpl_reader *rd)
 	if (rd->sealed && rd->version < BRP_VERSION_5)
 		return fail(rd, RPL_ECORRUPT, s.offset, "byte %zu: a sealed header of version %d (sealed logs begin in 5)",
 		            (size_t)s.offset, rd->version);
+	if (rd->version == BRP_VERSION_7 &&
+	    (!(rd->v7 = calloc(1, sizeof(*rd->v7))) || !(rd->v7q = calloc(1, sizeof(*rd->v7q)))))
+		return fail(rd, RPL_ENOMEM, s.offset, "out of memory");
 	err = rpl__ident_new(&rd->ident, &rd->hdr.info);
 	if (err)
 		return fail(rd, err, s.offset, "out of memory");
@@ -240,6 +280,10 @@ void rpl_reader_free(rpl_reader *rd)
 {
 	if (!rd)
 		return;
+	free(rd->v7);
+	if (rd->v7q)
+		free(rd->v7q->q);
+	free(rd->v7q);
 	rpl__header_free(&rd->hdr);
 	rpl__ident_free(rd->ident);
 	if (!rd->borrowed)
@@ -396,29 +440,96 @@ static int read_claim(rpl_reader *rd, struct cursor *c, rpl_event *ev)
  * section gave none (the next section is read), or an error (rd failed).
  */
 
-/* The next decision of the current deal's stream, checked against the tracked state. */
-static int next_decision(rpl_reader *rd, rpl_event *ev)
+/* Version 7: the pile a deal's bookkeeping drew to its end is kept in the layout being revealed. */
+static void v7_keep_src(rpl_reader *rd, int became)
+{
+	struct v7 *v = rd->v7;
+	rpl_card *dst = v->src_of < 0 ? v->lay.stock : v->lay.morto[v->src_of];
+	memcpy(dst, rd->t.src, rd->t.src_len);
+	v->src_of = became;
+}
+
+/* Version 7: the card a draw or a reject takes, read where the bookkeeping will take it (format.md 21.2). */
+static int v7_pick(rpl_reader *rd)
+{
+	int pos, len, became;
+	rpl_card *at = rpl__track_draw_place(&rd->t, &pos, &len, &became);
+
+	if (!at)
+		return 0; /* nothing is left to draw: the bookkeeping says so */
+	if (became >= 0)
+		v7_keep_src(rd, became);
+	return rpl__dec_pick(&rd->dec, at, pos, len) < 0 ? -1 : 0;
+}
+
+/* Version 7: the deal's layout as far as play revealed it, each pile's unrevealed cards ascending. */
+static void v7_fill(const rpl_reader *rd, rpl_layout *out)
+{
+	const struct v7 *v = rd->v7;
+	rpl_card *cur;
+
+	*out = v->lay;
+	cur = v->src_of < 0 ? out->stock : out->morto[v->src_of];
+	memcpy(cur, rd->t.src, rd->t.src_len);
+	/* a counting sort of the rest: at most 64 cards of 53 faces */
+	{
+		uint8_t cnt[RPL_NFACES] = { 0 };
+		int k = rd->t.src_pos;
+		for (int i = rd->t.src_pos; i < rd->t.src_len; i++)
+			cnt[cur[i]]++;
+		for (int f = 0; f < RPL_NFACES; f++)
+			while (cnt[f]--)
+				cur[k++] = (rpl_card)f;
+	}
+}
+
+/* Version 7: a deal begins with its layout's sets (in a D or an M). */
+static void v7_deal(rpl_reader *rd, const rpl_layout *lay)
+{
+	struct v7 *v = rd->v7;
+	if (rd->deal > 0)
+		v7_fill(rd, &v->finished);
+	v->lay = *lay;
+	v->src_of = -1;
+	rpl__mnotes_deal(&v->mn);
+}
+
+/* One decision of the stream open, applied to the bookkeeping, into ev. */
+static int decode_decision(rpl_reader *rd, rpl_event *ev)
 {
 	char why[RPL_ERRMSG_SIZE];
 	rpl_action a;
 	int seat;
 
-	if (rpl__dec_action(&rd->dec, &rd->m, &rd->t, &a) < 0)
+	if (rpl__dec_action(&rd->dec, &rd->m, &rd->t, &a) < 0 ||
+	    (rd->v7 && (a.kind == RPL_ACT_DRAW || a.kind == RPL_ACT_REJECT) && v7_pick(rd) < 0))
 		return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %d: a decision does not decode (turn %d)",
 		            (size_t)rd->sec.offset, rd->deal, rd->t.turn);
 	seat = rpl__track_actor(&rd->t, a.kind);
+	if (rd->v7)
+		rpl__mnotes_note(&rd->v7->mn, &rd->t, &a);
 	if (rpl__track_apply_decoded(&rd->t, &a, why, sizeof(why)) < 0)
 		return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %d turn %d: %s", (size_t)rd->sec.offset, rd->deal,
 		            rd->t.turn, why);
-	rd->left--;
-	if (rd->left == 0 && rd->more_deals == 0 && close_stream(rd) < 0)
-		return rd->failed;
 	ev->kind = RPL_EV_ACTION;
 	ev->deal = rd->deal;
 	ev->turn = rd->t.turn;
 	ev->seat = seat;
 	ev->action = a;
 	ev->offset = rd->sec.offset;
+	return 1;
+}
+
+/* The next decision of the current deal's stream, checked against the tracked state. */
+static int next_decision(rpl_reader *rd, rpl_event *ev)
+{
+	int got = decode_decision(rd, ev);
+
+	if (got < 0)
+		return got;
+	rd->left--;
+	if (rd->left == 0 && rd->more_deals == 0 && close_stream(rd) < 0)
+		return rd->failed;
 	return 1;
 }
 
@@ -461,9 +572,11 @@ static int deal_section(rpl_reader *rd, struct cursor *c, rpl_event *ev)
 		return revealed_deals(rd, c, ev);
 	if (open_stream(rd, c) < 0)
 		return rd->failed;
-	if (rpl__dec_layout(&rd->dec, n, &ev->layout) < 0)
+	if ((rd->v7 ? rpl__dec_layout_sets(&rd->dec, n, &ev->layout) : rpl__dec_layout(&rd->dec, n, &ev->layout)) < 0)
 		return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %llu: the card layout does not decode",
 		            (size_t)rd->sec.offset, (unsigned long long)deal);
+	if (rd->v7)
+		v7_deal(rd, &ev->layout);
 	rd->deal = (int)deal;
 	rd->derived = 0;
 	rd->dealer = rd->deal == 1 ? rd->hdr.info.first_dealer : (rd->dealer + 1) % n;
@@ -520,6 +633,109 @@ static int claim_section(rpl_reader *rd, struct cursor *c, rpl_event *ev)
 	return 1;
 }
 
+/* Version 7's M: a claim of the stream (format.md 21.3). */
+static int m_claim(rpl_reader *rd, rpl_event *ev, int over)
+{
+	struct v7 *v = rd->v7;
+	struct mcx c = { NULL, &rd->dec };
+
+	if (take_claims(rd, 1) < 0)
+		return rd->failed;
+	if (rpl__mx_claim(&c, &v->mm, rd->deal, over && rd->deal > 0 ? v->mpred : NULL, rd->claim_sum, &ev->deal,
+	                  ev->score) < 0 ||
+	    rd->dec.bad)
+		return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %d: a claim does not decode",
+		            (size_t)rd->sec.offset, rd->deal);
+	if (ev->deal > 0) {
+		rd->claim_sum[0] += ev->score[0];
+		rd->claim_sum[1] += ev->score[1];
+	}
+	ev->kind = RPL_EV_CLAIM;
+	ev->offset = rd->sec.offset;
+	return 1;
+}
+
+/*
+ * Version 7's M: the next event of the match's stream, or 0 once it has
+ * ended where its payload does (format.md 21.3).
+ */
+static int m_next(rpl_reader *rd, rpl_event *ev)
+{
+	struct v7 *v = rd->v7;
+	struct mcx c = { NULL, &rd->dec };
+	int n = rd->hdr.info.nplayers;
+
+	for (;;) {
+		if (rd->dec.bad)
+			return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: the match's stream does not decode (deal %d)",
+			            (size_t)rd->sec.offset, rd->deal);
+		switch (v->mstate) {
+		case MS_BETWEEN:
+			if (rpl__mx_claim_next(&c, &v->mm, 1, 0))
+				return m_claim(rd, ev, 1);
+			v->mstate = rpl__mx_more_deals(&c, &v->mm, 0) ? MS_DEAL : MS_DONE;
+			continue;
+		case MS_DEAL:
+			if (rd->deal >= RPL_MAX_DEALS)
+				return fail(rd, RPL_ELIMIT, rd->sec.offset, "byte %zu: the match's stream holds more than %d deals",
+				            (size_t)rd->sec.offset, RPL_MAX_DEALS);
+			if (rpl__dec_layout_sets(&rd->dec, n, &ev->layout) < 0)
+				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %d: the card layout does not decode",
+				            (size_t)rd->sec.offset, rd->deal + 1);
+			v7_deal(rd, &ev->layout);
+			rd->deal++;
+			rd->derived = 0;
+			rd->dealer = rd->deal == 1 ? rd->hdr.info.first_dealer : (rd->dealer + 1) % n;
+			rpl__track_deal(&rd->t, n, rd->dealer, &ev->layout);
+			if (rd->deal == 1)
+				rpl__model_init(&rd->m, rd->version);
+			v->mstate = MS_PLAY;
+			ev->kind = RPL_EV_DEAL;
+			ev->deal = rd->deal;
+			ev->offset = rd->sec.offset;
+			return 1;
+		case MS_PLAY:
+			if (rpl__mx_over(&c, &v->mm, rpl__mnotes_end_ctx(&v->mn, &rd->t), 0)) {
+				rpl__mnotes_score(&v->mn, &rd->t, &rd->hdr.rules, v->mpred);
+				v->mstate = MS_BETWEEN;
+			} else {
+				v->mstate = MS_MID;
+			}
+			continue;
+		case MS_MID:
+			if (rpl__mx_claim_next(&c, &v->mm, 0, 0))
+				return m_claim(rd, ev, 0);
+			if (take_decisions(rd, 1) < 0)
+				return rd->failed;
+			v->mstate = MS_PLAY;
+			return decode_decision(rd, ev);
+		default:
+			v->mstream = 0;
+			if (close_stream(rd) < 0)
+				return rd->failed;
+			return 0;
+		}
+	}
+}
+
+/* Version 7's M section: the match's stream, alone in its log (format.md 21.1). */
+static int match_section(rpl_reader *rd, struct cursor *c)
+{
+	struct v7 *v = rd->v7;
+
+	if (!v || v->mseen || v->dsections)
+		return fail(rd, !v ? RPL_EUNSUPPORTED : RPL_ECORRUPT, rd->sec.offset, "byte %zu: %s", (size_t)rd->sec.offset,
+		            !v         ? "required section 'M' is unknown to this reader (a newer format?)"
+		            : v->mseen ? "a second match section"
+		                       : "a match section in a log of deal sections");
+	v->mseen = 1;
+	v->mstream = 1;
+	v->mstate = MS_BETWEEN;
+	rpl__mmodel_init(&v->mm);
+	rpl__rc_dec_init(&rd->dec, c->p, c->n);
+	return 0;
+}
+
 /*
  * The next event: a decision of the stream open, a claim of a C section
  * read, the next derived deal; else the next section's. The switch on the
@@ -533,7 +749,9 @@ static int next_event(rpl_reader *rd, rpl_event *ev, int lean)
 	/* the next event is a decision of the stream: for rpl__reader_next_lean, its own fields only */
 	if (lean && rd->left > 0 && !rd->reveal_due && rd->claims.pos >= rd->claims.n)
 		return next_decision(rd, ev);
-	memset(ev, 0, sizeof(*ev));
+	/* lean 2: version 7's read-ahead, which keeps only each event's own fields (q_put) */
+	if (lean != 2)
+		memset(ev, 0, sizeof(*ev));
 	if (rd->reveal_due) {
 		rd->reveal_due = 0;
 		ev->kind = RPL_EV_REVEAL;
@@ -545,6 +763,11 @@ static int next_event(rpl_reader *rd, rpl_event *ev, int lean)
 		struct cursor c = { 0 };
 		int got;
 
+		if (rd->v7 && rd->v7->mstream) {
+			if ((got = m_next(rd, ev)) != 0)
+				return got;
+			continue;
+		}
 		if (rd->left == 0 && rd->more_deals > 0) {
 			uint64_t count = rpl__cur_varint(&rd->counts);
 			rd->more_deals--;
@@ -584,6 +807,12 @@ static int next_event(rpl_reader *rd, rpl_event *ev, int lean)
 		c.p = rd->sec.payload;
 		c.n = rd->sec.len;
 		ev->offset = rd->sec.offset;
+		if (rd->v7 && (rd->sec.type == 'D' || rd->sec.type == 'A' || rd->sec.type == 'C')) {
+			if (rd->v7->mseen)
+				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: section '%c' after the match section",
+				            (size_t)rd->sec.offset, rd->sec.type);
+			rd->v7->dsections = 1;
+		}
 		switch (rd->sec.type) {
 		case 'D': return deal_section(rd, &c, ev);
 		case 'A':
@@ -594,6 +823,12 @@ static int next_event(rpl_reader *rd, rpl_event *ev, int lean)
 			if ((got = claim_section(rd, &c, ev)) != 0)
 				return got;
 			continue;
+		case BRP_MATCH_TYPE:
+			if (!rd->v7)
+				goto unknown;
+			if ((got = match_section(rd, &c)) != 0)
+				return got;
+			continue;
 		case 'E': {
 			/* version 5: no flags, the header says whether the log was salvaged (format.md 19.4) */
 			uint64_t flags = rd->version >= BRP_VERSION_5 ? (rd->hdr.flags & BRP_FLAG_RECOVERED) != 0
@@ -602,6 +837,10 @@ static int next_event(rpl_reader *rd, rpl_event *ev, int lean)
 				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: malformed end section",
 				            (size_t)rd->sec.offset);
 			rd->ended = 1;
+			if (rd->v7 && c.pos < c.n)
+				return fail(rd, RPL_ECORRUPT, rd->sec.offset,
+				            "byte %zu: an end section that holds claims (version 7 codes them in the match's stream)",
+				            (size_t)rd->sec.offset);
 			if (c.pos < c.n) {
 				/* version 5: the claims after the last decision, then the end (format.md 19.4) */
 				struct cursor rest = { c.p + c.pos, c.n - c.pos, 0, 0 };
@@ -640,6 +879,146 @@ unknown:
 	}
 }
 
+/* A queued event keeps its kind's fields only. */
+static void q_put(struct qev *q, const rpl_event *ev)
+{
+	q->kind = (uint8_t)ev->kind;
+	q->deal = ev->deal;
+	q->offset = ev->offset;
+	if (ev->kind == RPL_EV_ACTION) {
+		q->turn = ev->turn;
+		q->seat = ev->seat;
+		q->action = ev->action;
+	} else {
+		q->score[0] = ev->score[0];
+		q->score[1] = ev->score[1];
+	}
+}
+
+/* lean: the other fields keep what the previous event left (rpl__reader_next_lean), else they are 0. */
+static void q_get(const struct qev *q, rpl_event *ev, int lean)
+{
+	if (!lean)
+		memset(ev, 0, sizeof(*ev));
+	ev->kind = q->kind;
+	ev->deal = q->deal;
+	ev->offset = q->offset;
+	if (q->kind == RPL_EV_ACTION) {
+		ev->turn = q->turn;
+		ev->seat = q->seat;
+		ev->action = q->action;
+	} else {
+		ev->score[0] = q->score[0];
+		ev->score[1] = q->score[1];
+	}
+}
+
+/*
+ * Version 7: read the deal whose event is in *ev to its end, to fill its
+ * layout (format.md 21.4). Its events wait in the queue, and what ended it
+ * (the next deal, the end, the log's end or an error) after them; a deal
+ * longer than the queue is read ahead by a copy of the reader, and then its
+ * events are read a second time as they are delivered.
+ */
+static int v7_read_ahead(rpl_reader *rd, rpl_event *ev)
+{
+	struct v7 *v = rd->v7;
+	struct v7q *q = rd->v7q;
+	struct rpl_reader *saved = malloc(sizeof(*saved));
+	struct v7 *vsaved = malloc(sizeof(*vsaved));
+	rpl_event t;
+	int got;
+
+	if (!saved || !vsaved) {
+		free(saved);
+		free(vsaved);
+		return fail(rd, RPL_ENOMEM, ev->offset, "out of memory");
+	}
+	memcpy(saved, rd, sizeof(*rd));
+	memcpy(vsaved, v, sizeof(*v));
+	q->qn = q->qpos = 0;
+	for (;;) {
+		got = next_event(rd, &t, 2);
+		if (got != 1 || t.kind == RPL_EV_DEAL || t.kind == RPL_EV_END)
+			break;
+		if (q->qn == q->cap && q->cap < V7_QUEUE) {
+			size_t cap = q->cap ? 2 * q->cap : 256;
+			struct qev *p = realloc(q->q, cap * sizeof(*p));
+			if (p) {
+				q->q = p;
+				q->cap = cap;
+			}
+		}
+		if (q->qn == q->cap) {
+			/*
+			 * Too long to hold: back to where the deal began, and a copy of
+			 * the reader (sharing its bytes, header and identity, which
+			 * reading does not change) reads it to its end.
+			 */
+			memcpy(rd, saved, sizeof(*rd));
+			memcpy(v, vsaved, sizeof(*v));
+			saved->v7 = vsaved;
+			do
+				got = next_event(saved, &t, 2);
+			while (got == 1 && t.kind != RPL_EV_DEAL && t.kind != RPL_EV_END);
+			if (got == 1 && t.kind == RPL_EV_DEAL)
+				ev->layout = vsaved->finished;
+			else
+				v7_fill(saved, &ev->layout);
+			free(vsaved);
+			free(saved);
+			q->qn = q->qpos = 0;
+			return 1;
+		}
+		q_put(&q->q[q->qn++], &t);
+	}
+	free(vsaved);
+	free(saved);
+	if (got == 1 && t.kind == RPL_EV_DEAL)
+		ev->layout = v->finished;
+	else
+		v7_fill(rd, &ev->layout);
+	/* what ended the deal, whole: the next deal's event (layout and all) or the end's */
+	memset(&q->tail, 0, sizeof(q->tail));
+	if (got == 1) {
+		q->tail.kind = t.kind;
+		q->tail.deal = t.kind == RPL_EV_DEAL ? t.deal : 0;
+		q->tail.offset = t.offset;
+		q->tail.recovered = t.kind == RPL_EV_END ? t.recovered : 0;
+		if (t.kind == RPL_EV_DEAL)
+			q->tail.layout = t.layout;
+	}
+	q->tail_got = got;
+	q->tail_due = 1;
+	if (got < 0)
+		rd->failed = 0; /* kept for its turn, after the queue */
+	return 1;
+}
+
+/* Version 7: the next event, from the queue, then what ended it; a deal's event once its layout is filled. */
+static int v7_next(rpl_reader *rd, rpl_event *ev, int lean)
+{
+	struct v7q *q = rd->v7q;
+	int got;
+
+	if (q->qpos < q->qn) {
+		q_get(&q->q[q->qpos++], ev, lean);
+		return 1;
+	}
+	if (q->tail_due) {
+		q->tail_due = 0;
+		if (q->tail_got < 0)
+			return rd->failed = q->tail_got;
+		got = q->tail_got;
+		*ev = q->tail;
+	} else {
+		got = next_event(rd, ev, 0);
+	}
+	if (got == 1 && ev->kind == RPL_EV_DEAL)
+		return v7_read_ahead(rd, ev);
+	return got;
+}
+
 /* Every event read goes into the match identity; the end of the log completes it. */
 static int reader_next(rpl_reader *rd, rpl_event *ev, int lean)
 {
@@ -651,7 +1030,7 @@ static int reader_next(rpl_reader *rd, rpl_event *ev, int lean)
 		return rd->failed;
 	if (!rd->ident)
 		return RPL_ESTATE; /* the header was not read: the open failed */
-	got = next_event(rd, ev, lean);
+	got = rd->v7 ? v7_next(rd, ev, lean) : next_event(rd, ev, lean);
 	if (got == 0 && !rd->done) {
 		(void)rpl__ident_final(rd->ident, rd->match_id); /* out of memory: "", which rpl_reader_match_id reports */
 		rd->done = 1;

@@ -24,13 +24,8 @@
 #include "log/sign_impl.h"
 #include "log/tmpfile.h"
 
-/* What was recorded, kept to write the compact form on close. */
-struct item {
-	uint8_t type; /* 'D', 'a' (action), 'C' */
-	uint16_t deal;
-	rpl_action a;
-	int32_t score[2];
-};
+/* What was recorded, kept to write the compact form on close: struct mitem (codec.h). */
+#define item mitem
 
 /* Where the log goes. */
 enum sink_kind {
@@ -257,7 +252,7 @@ static int setup(struct rpl_recorder **out, int kind, const rpl_match_info *info
 		/* an older version written again (a text's [FormatVersion]): one that can hold this match */
 		int v1 = info->commitment && info->commit_version == RPL_COMMIT_V1;
 		if ((version == BRP_VERSION && (info->commitment || key)) || (version == BRP_VERSION_COMMIT) != v1 ||
-		    version < BRP_VERSION || version > BRP_VERSION_6)
+		    (version == BRP_VERSION_7 && info->commitment) || version < BRP_VERSION || version > BRP_VERSION_7)
 			return rfail(rec, RPL_EINVAL, "format version %d cannot hold this match", version);
 		rec->version = version;
 	}
@@ -428,6 +423,26 @@ static void open_section(struct rpl_recorder *rec, int is_deal)
 	rec->sec_count = 0;
 }
 
+/* A deal's layout in the recorder's version: version 7 codes the sets, and the draws the order (format.md 21.2). */
+static void enc_layout(const struct rpl_recorder *rec, struct rc_enc *enc, const rpl_layout *layout)
+{
+	if (rec->version == BRP_VERSION_7)
+		rpl__enc_layout_sets(enc, rec->info.nplayers, layout);
+	else
+		rpl__enc_layout(enc, rec->info.nplayers, layout);
+}
+
+/* A decision, and in version 7 the card it draws; the tracker t has not applied it yet. */
+static int enc_decision(const struct rpl_recorder *rec, struct rc_enc *enc, struct model *m, struct track *t,
+                        const rpl_action *a)
+{
+	if (rpl__enc_action(enc, m, t, a) < 0)
+		return -1;
+	if (rec->version == BRP_VERSION_7)
+		rpl__enc_pick_draw(enc, t, a);
+	return 0;
+}
+
 int rpl_recorder_deal(rpl_recorder *rec, const rpl_layout *layout)
 {
 	struct item it = { 0 };
@@ -497,7 +512,7 @@ int rpl_recorder_deal(rpl_recorder *rec, const rpl_layout *layout)
 	if (rec->deal == 1)
 		rpl__model_init(&rec->m, rec->version); /* the model learns over the whole match */
 	open_section(rec, 1);
-	rpl__enc_layout(&rec->enc, rec->info.nplayers, layout);
+	enc_layout(rec, &rec->enc, layout);
 	return 0;
 }
 
@@ -583,7 +598,7 @@ int rpl_recorder_action(rpl_recorder *rec, const rpl_action *a)
 	saved = rec->enc;
 	saved_n = rec->enc_out.n;
 	saved_m = rec->m;
-	if (rpl__enc_action(&rec->enc, &rec->m, &rec->t, a) < 0) {
+	if (enc_decision(rec, &rec->enc, &rec->m, &rec->t, a) < 0) {
 		err = rfail(rec, RPL_EINVAL, "the decision cannot be coded");
 		goto undo;
 	}
@@ -925,6 +940,25 @@ cleanup:
 	return err;
 }
 
+/*
+ * Version 7's compact form after its header: one M and E (format.md 21.1).
+ * 0 written; 1 when the match's stream is past what a section holds, and
+ * nothing is written (the caller writes D, A and C sections instead); or
+ * an error.
+ */
+static int compact_match(struct rpl_recorder *rec, struct buf *out, size_t start)
+{
+	struct buf pay = { 0 };
+	int err = rpl__enc_match(&pay, rec->items, rec->nitems, rec->layouts, &rec->info), fits = pay.n <= RPL_MAX_SECTION;
+
+	if (!err && fits) {
+		compact_put(out, rec->version, BRP_MATCH_TYPE, pay.p, pay.n);
+		end_put(out, rec, NULL, start);
+	}
+	rpl__buf_free(&pay);
+	return err ? err : !fits;
+}
+
 /* The compact form of everything recorded. */
 static int build_compact(struct rpl_recorder *rec, struct buf *out)
 {
@@ -944,6 +978,8 @@ static int build_compact(struct rpl_recorder *rec, struct buf *out)
 	}
 	if ((herr = compact_head(rec, out, NULL)) != 0)
 		return herr;
+	if (rec->version == BRP_VERSION_7 && (herr = compact_match(rec, out, start)) <= 0)
+		return herr < 0 ? herr : sign_compact(rec, out);
 #define CLOSE_CLAIMS()                                                                                                 \
 	do {                                                                                                               \
 		if (claims.n)                                                                                                  \
@@ -978,7 +1014,7 @@ static int build_compact(struct rpl_recorder *rec, struct buf *out)
 				rpl__model_init(&m, rec->version);
 			enc_out.n = 0;
 			rpl__rc_enc_init(&enc, &enc_out);
-			rpl__enc_layout(&enc, rec->info.nplayers, &rec->layouts[li]);
+			enc_layout(rec, &enc, &rec->layouts[li]);
 			li++;
 			open = 1;
 			is_deal = 1;
@@ -992,7 +1028,7 @@ static int build_compact(struct rpl_recorder *rec, struct buf *out)
 				is_deal = 0;
 				count = 0;
 			}
-			if (rpl__enc_action(&enc, &m, &t, &it->a) < 0 || rpl__track_apply(&t, &it->a, why, sizeof(why)) < 0) {
+			if (enc_decision(rec, &enc, &m, &t, &it->a) < 0 || rpl__track_apply(&t, &it->a, why, sizeof(why)) < 0) {
 				rpl__buf_free(&enc_out);
 				rpl__buf_free(&claims);
 				return RPL_EINVAL;
@@ -1007,7 +1043,7 @@ static int build_compact(struct rpl_recorder *rec, struct buf *out)
 			rpl__claim_put(&claims, rec->version, it->deal, it->score, sum);
 		}
 	}
-	if (rec->version >= BRP_VERSION_5 && !open) {
+	if (rec->version >= BRP_VERSION_5 && rec->version < BRP_VERSION_7 && !open) {
 		end_put(out, rec, &claims, start); /* the claims after the last decision go into E */
 		claims.n = 0;
 	} else {

@@ -1,0 +1,391 @@
+/*
+ * Version 7's match stream (docs/format.md 21; in progress, issue 27): what
+ * a compact log of a match dealt freely codes in one stream besides the
+ * layouts and the decisions. Where each deal ends, from contexts of the
+ * bookkeeping; the claims, a deal's against the score the stream computes
+ * from the bookkeeping and the header's parameters alone (never the rules
+ * engine's, so that a rule fix does not change how a claim reads); whether
+ * another deal follows.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/bits.h"
+#include "log/codec_impl.h"
+#include "libreplay/log.h"
+#include "rules/rules_impl.h"
+
+void rpl__mnotes_deal(struct mnotes *n)
+{
+	n->nmelds[0] = n->nmelds[1] = 0;
+	n->morto_side[0] = n->morto_side[1] = -1;
+	memset(n->unplayed, 0, sizeof(n->unplayed));
+	n->last_seat = -1;
+}
+
+void rpl__mnotes_note(struct mnotes *n, const struct track *t, const rpl_action *a)
+{
+	int seat = rpl__track_actor(t, a->kind);
+
+	if (a->kind != RPL_ACT_MORTO && !t->open)
+		n->unplayed[seat] = 0; /* the seat's turn starts */
+	switch (a->kind) {
+	case RPL_ACT_MELD:
+		if (n->nmelds[seat & 1] < RPL_MAX_MELDS) {
+			uint8_t *m = n->meld[seat & 1][n->nmelds[seat & 1]++];
+			memset(m, 0, RPL_NFACES);
+			for (int i = 0; i < a->ncards && i < 14; i++)
+				if (a->cards[i] < RPL_NFACES)
+					m[a->cards[i]]++;
+		}
+		break;
+	case RPL_ACT_ADD:
+		if (a->side < 2 && a->meld < n->nmelds[a->side])
+			for (int i = 0; i < a->ncards && i < 14; i++)
+				if (a->cards[i] < RPL_NFACES)
+					n->meld[a->side][a->meld][a->cards[i]]++;
+		break;
+	case RPL_ACT_MORTO:
+		if (a->morto < 2)
+			n->morto_side[a->morto] = (int8_t)(seat & 1);
+		/* picked up after the seat's discard: it plays it only from its next turn */
+		if (t->last_kind == RPL_ACT_DISCARD)
+			n->unplayed[seat] = 1;
+		break;
+	default: break;
+	}
+	n->last_seat = (int8_t)seat;
+}
+
+static int32_t value(const struct rpl_rules *r, rpl_card c)
+{
+	int rank;
+	if (c == RPL_JOKER)
+		return RV(r, VALUE_JOKER);
+	rank = RPL_CARD_RANK(c);
+	if (rank == 1)
+		return RV(r, VALUE_ACE);
+	if (rank == 2)
+		return RV(r, VALUE_TWO);
+	return rank >= 8 ? RV(r, VALUE_HIGH) : RV(r, VALUE_LOW);
+}
+
+/*
+ * 1 when a meld's cards can lie as a run of one suit with no card standing
+ * for another: no joker, no 2 of another suit, each rank once, an ace low,
+ * high or, twice, both.
+ */
+static int natural_run(const uint8_t *cnt)
+{
+	int suit = -1, r[15] = { 0 }, lo = 15, hi = 0;
+
+	if (cnt[RPL_JOKER])
+		return 0;
+	for (int c = 0; c < RPL_JOKER; c++) {
+		if (!cnt[c])
+			continue;
+		if (suit >= 0 && RPL_CARD_SUIT(c) != suit)
+			return 0;
+		suit = RPL_CARD_SUIT(c);
+		r[RPL_CARD_RANK(c)] += cnt[c];
+	}
+	if (r[1] > 2)
+		return 0;
+	if (r[1] == 2) {
+		for (int k = 2; k <= 13; k++)
+			if (r[k] != 1)
+				return 0;
+		return 1;
+	}
+	for (int k = 2; k <= 13; k++) {
+		if (r[k] > 1)
+			return 0;
+		if (r[k]) {
+			lo = k < lo ? k : lo;
+			hi = k > hi ? k : hi;
+		}
+	}
+	for (int k = lo; k <= hi; k++)
+		if (!r[k])
+			return 0;
+	/* an ace extends the run at 1 (below a 2) or at 14 (above a king) */
+	return !r[1] || lo == 2 || hi == 13 || lo > hi;
+}
+
+void rpl__mnotes_score(const struct mnotes *n, const struct track *t, const struct rpl_rules *r, int64_t score[2])
+{
+	int32_t val[RPL_NFACES];
+	int out = -1, any = n->morto_side[0] >= 0 || n->morto_side[1] >= 0;
+
+	for (int c = 0; c < RPL_NFACES; c++)
+		val[c] = value(r, (rpl_card)c);
+	/* the deal ended by going out when a hand is empty: the last to act's, if it is */
+	for (int s = 0; s < t->n; s++)
+		if (t->hand_n[s] == 0 && (out < 0 || s == n->last_seat))
+			out = s;
+	for (int side = 0; side < 2; side++) {
+		int64_t x = 0;
+		for (int i = 0; i < n->nmelds[side]; i++) {
+			const uint8_t *m = n->meld[side][i];
+			int len = 0, clean = natural_run(m);
+			for (int c = 0; c < RPL_NFACES; c++) {
+				len += m[c];
+				x += (int64_t)m[c] * val[c];
+			}
+			if (len >= 14)
+				x += clean ? RV(r, BONUS_CLEAN14) : RV(r, BONUS_DIRTY14);
+			else if (len >= 7)
+				x += !clean ? RV(r, BONUS_DIRTY) : len == 13 ? RV(r, BONUS_CLEAN13) : RV(r, BONUS_CLEAN);
+		}
+		if (out >= 0 && (out & 1) == side)
+			x += RV(r, BONUS_GOING_OUT);
+		for (int s = side; s < t->n; s += 2) {
+			if (n->unplayed[s] && RV(r, UNPLAYED_MORTO_COST) > 0 && out >= 0 && (out & 1) != side) {
+				x -= RV(r, UNPLAYED_MORTO_COST);
+				continue;
+			}
+			/* the faces the hand holds: the bookkeeping's mask */
+			for (uint64_t f = t->fmask[s]; f; f &= f - 1)
+				x -= (int64_t)t->hand[s][ctz64(f)] * val[ctz64(f)];
+		}
+		if (n->morto_side[0] != side && n->morto_side[1] != side && (RV(r, PENALTY_IF_NONE_TAKEN) || any) &&
+		    !(RV(r, PENALTY_NO_MORTO_SIDES) == RPL_PENALTY_NOT_OUT && out >= 0 && (out & 1) == side))
+			x -= RV(r, PENALTY_NO_MORTO);
+		score[side] = x;
+	}
+}
+
+int rpl__mnotes_end_ctx(const struct mnotes *n, const struct track *t)
+{
+	int seat = n->last_seat;
+
+	if (seat < 0)
+		return MEND_FIXED;
+	if (t->hand_n[seat] == 0) {
+		int left = (t->morto_used[0] == 0) + (t->morto_used[1] == 0);
+		int has = n->morto_side[0] == (seat & 1) || n->morto_side[1] == (seat & 1);
+		return has || !left ? MEND_OUT : MEND_MORTO;
+	}
+	if (!t->open && t->src_pos >= t->src_len && t->morto_used[0] && t->morto_used[1])
+		return MEND_DRY;
+	return MEND_FIXED;
+}
+
+void rpl__mmodel_init(struct mmodel *mm)
+{
+	uint16_t *p = (uint16_t *)mm;
+	for (size_t i = 0; i < sizeof(*mm) / sizeof(uint16_t); i++)
+		p[i] = PINIT;
+}
+
+/* ---- the symbols: an encoder or a decoder (the other NULL), as code_hand's ---- */
+
+static int xbit(struct mcx *c, uint16_t *p, int bit)
+{
+	if (c->e) {
+		enc_bit(c->e, p, bit);
+		return bit;
+	}
+	return dec_bit(c->d, p);
+}
+
+/* A rare bit: 1 with a fixed probability of 1/4096. */
+static int xrare(struct mcx *c, int bit)
+{
+	if (c->e) {
+		enc_fixed(c->e, 4095, bit);
+		return bit;
+	}
+	return dec_fixed(c->d, 4095);
+}
+
+static int xhalf(struct mcx *c, int bit)
+{
+	if (c->e) {
+		enc_fixed(c->e, 2048, bit);
+		return bit;
+	}
+	return dec_fixed(c->d, 2048);
+}
+
+/* A number 0 .. 2^63 - 1: Elias gamma of v + 1, in bits of a half each; to the decoder, 64 digits or more are bad. */
+static uint64_t xnum(struct mcx *c, uint64_t v)
+{
+	uint64_t x = v + 1;
+	int nb = 0, i;
+
+	if (c->e)
+		while ((x >> (nb + 1)) != 0)
+			nb++;
+	for (i = 0; i < 64; i++)
+		if (!xhalf(c, c->e ? i < nb : 0))
+			break;
+	if (i == 64) {
+		c->d->bad = 1;
+		return 0;
+	}
+	nb = i;
+	if (!c->e)
+		x = 1;
+	for (i = nb - 1; i >= 0; i--) {
+		int b = xhalf(c, c->e ? (int)((x >> i) & 1) : 0);
+		if (!c->e)
+			x = x << 1 | (uint64_t)b;
+	}
+	return x - 1;
+}
+
+/* A signed difference, zigzag (the callers' stay within 2^62 either way). */
+static int64_t xdiff(struct mcx *c, int64_t v)
+{
+	uint64_t z = v < 0 ? ((uint64_t)(-(v + 1)) << 1) | 1 : (uint64_t)v << 1;
+	z = xnum(c, z);
+	return (z & 1) ? -(int64_t)(z >> 1) - 1 : (int64_t)(z >> 1);
+}
+
+int rpl__mx_over(struct mcx *c, struct mmodel *mm, int ctx, int over)
+{
+	return ctx == MEND_FIXED ? xrare(c, over) : xbit(c, &mm->end[ctx], over);
+}
+
+int rpl__mx_claim_next(struct mcx *c, struct mmodel *mm, int over, int claim)
+{
+	return over ? xbit(c, &mm->claim_after, claim) : xrare(c, claim);
+}
+
+int rpl__mx_more_deals(struct mcx *c, struct mmodel *mm, int more)
+{
+	return xbit(c, &mm->more_deals, more);
+}
+
+int rpl__mx_claim(struct mcx *c, struct mmodel *mm, int cur, const int64_t pred[2], const int64_t sum[2], int *deal,
+                  int32_t score[2])
+{
+	int64_t base[2] = { 0, 0 }, v[2];
+	int k = 2;
+
+	if (xbit(c, &mm->this_deal, c->e ? *deal == cur : 0))
+		*deal = cur;
+	else if (xbit(c, &mm->is_match, c->e ? *deal == 0 : 0))
+		*deal = 0;
+	else {
+		uint64_t x = xnum(c, c->e ? (uint64_t)*deal : 0);
+		if (x > RPL_MAX_DEALS || x == 0 || x == (uint64_t)cur)
+			return -1; /* each number has one encoding: 0 and the current deal's are the bits */
+		*deal = (int)x;
+	}
+	if (pred && *deal == cur) {
+		base[0] = pred[0];
+		base[1] = pred[1];
+		k = 0;
+	} else if (*deal == 0) {
+		base[0] = sum[0];
+		base[1] = sum[1];
+		k = 1;
+	}
+	if (xbit(c, &mm->equal[k], c->e ? score[0] == base[0] && score[1] == base[1] : 0)) {
+		v[0] = base[0];
+		v[1] = base[1];
+	} else {
+		for (int s = 0; s < 2; s++)
+			v[s] = base[s] + xdiff(c, c->e ? (int64_t)score[s] - base[s] : 0);
+		/* a claim equal to its base has one encoding: the bit */
+		if (c->d && v[0] == base[0] && v[1] == base[1])
+			return -1;
+	}
+	for (int s = 0; s < 2; s++) {
+		if (v[s] < INT32_MIN || v[s] > INT32_MAX)
+			return -1;
+		score[s] = (int32_t)v[s];
+	}
+	return 0;
+}
+
+void rpl__enc_pick_draw(struct rc_enc *e, struct track *t, const rpl_action *a)
+{
+	int pos, len, became;
+	const rpl_card *at;
+
+	if (a->kind != RPL_ACT_DRAW && a->kind != RPL_ACT_REJECT)
+		return;
+	if ((at = rpl__track_draw_place(t, &pos, &len, &became)) != NULL)
+		rpl__enc_pick(e, at, pos, len);
+}
+
+/* Version 7: a claim of the match's stream; the deal claims added up, as the reader adds them. */
+static void m_claim_put(struct mcx *c, struct mmodel *mm, int cur, const int64_t *pred, int64_t sum[2],
+                        const struct mitem *it)
+{
+	int deal = it->deal;
+	int32_t score[2] = { it->score[0], it->score[1] };
+
+	rpl__mx_claim(c, mm, cur, pred, sum, &deal, score);
+	if (it->deal > 0) {
+		sum[0] += it->score[0];
+		sum[1] += it->score[1];
+	}
+}
+
+int rpl__enc_match(struct buf *pay, const struct mitem *items, size_t nitems, const rpl_layout *layouts,
+                   const rpl_match_info *info)
+{
+	struct track t;
+	struct model m;
+	struct mmodel mm;
+	struct mnotes *mn = malloc(sizeof(*mn));
+	struct rc_enc enc;
+	struct mcx c = { &enc, NULL };
+	int64_t sum[2] = { 0, 0 }, pred[2] = { 0, 0 };
+	int deal = 0, dealer = 0, n = info->nplayers;
+	size_t i = 0, li = 0;
+
+	if (!mn)
+		return RPL_ENOMEM;
+	rpl__mmodel_init(&mm);
+	rpl__rc_enc_init(&enc, pay);
+	for (;;) {
+		/* between deals (or before the first): the claims, then whether a deal follows */
+		for (; i < nitems && items[i].type == 'C'; i++) {
+			rpl__mx_claim_next(&c, &mm, 1, 1);
+			m_claim_put(&c, &mm, deal, deal > 0 ? pred : NULL, sum, &items[i]);
+		}
+		rpl__mx_claim_next(&c, &mm, 1, 0);
+		if (!rpl__mx_more_deals(&c, &mm, i < nitems))
+			break;
+		/* items[i] is a deal */
+		deal++;
+		dealer = deal == 1 ? info->first_dealer : (dealer + 1) % n;
+		rpl__track_deal(&t, n, dealer, &layouts[li]);
+		rpl__mnotes_deal(mn);
+		if (deal == 1)
+			rpl__model_init(&m, 7);
+		rpl__enc_layout_sets(&enc, n, &layouts[li++]);
+		for (i++;;) {
+			size_t j = i;
+			while (j < nitems && items[j].type == 'C')
+				j++;
+			if (rpl__mx_over(&c, &mm, rpl__mnotes_end_ctx(mn, &t), !(j < nitems && items[j].type == 'a')))
+				break;
+			for (; i < j; i++) {
+				rpl__mx_claim_next(&c, &mm, 0, 1);
+				m_claim_put(&c, &mm, deal, NULL, sum, &items[i]);
+			}
+			rpl__mx_claim_next(&c, &mm, 0, 0);
+			if (rpl__enc_action(&enc, &m, &t, &items[i].a) < 0) {
+				free(mn);
+				return RPL_EINVAL;
+			}
+			rpl__enc_pick_draw(&enc, &t, &items[i].a);
+			rpl__mnotes_note(mn, &t, &items[i].a);
+			if (rpl__track_apply(&t, &items[i].a, NULL, 0) < 0) {
+				free(mn);
+				return RPL_EINVAL;
+			}
+			i++;
+		}
+		rpl__mnotes_score(mn, &t, info->rules, pred);
+	}
+	rpl__rc_enc_finish(&enc);
+	free(mn);
+	return pay->oom ? RPL_ENOMEM : 0;
+}
