@@ -130,6 +130,13 @@ int rpl__dec_layout(struct rc_dec *d, int nplayers, rpl_layout *lay);
 void rpl__enc_layout_sets(struct rc_enc *e, int nplayers, const rpl_layout *lay);
 int rpl__dec_layout_sets(struct rc_dec *d, int nplayers, rpl_layout *lay);
 void rpl__enc_pick(struct rc_enc *e, const rpl_card *c, int pos, int len);
+/*
+ * The first k of the len cards at c in their order, each against what is
+ * left of them (as 7.2 codes the stock): an encoder (d NULL) reads them; a
+ * decoder (e NULL), given the len cards in any order, writes them, then the
+ * rest ascending. -1: a value no encoder writes.
+ */
+int rpl__code_pile(struct rc_enc *e, struct rc_dec *d, rpl_card *c, int k, int len);
 int rpl__dec_pick(struct rc_dec *d, rpl_card *c, int pos, int len);
 
 /* Code one decision; the tracker must not have applied it yet. */
@@ -143,22 +150,30 @@ int rpl__dec_action(struct rc_dec *d, struct model *m, const struct track *t, rp
  */
 struct mnotes {
 	uint8_t meld[2][RPL_MAX_MELDS][RPL_NFACES]; /* each meld's cards, as counts */
+	uint8_t mlen[2][RPL_MAX_MELDS];             /* ... their number */
+	int32_t mval[2][RPL_MAX_MELDS];             /* ... their values added up */
+	int32_t val[RPL_NFACES];                    /* each face's value (rpl__mnotes_values) */
 	uint8_t nmelds[2];
 	int8_t morto_side[2];            /* the side that took each morto, -1 */
 	uint8_t unplayed[RPL_MAX_SEATS]; /* a morto picked up after the seat's discard, its turn not begun since */
 	int8_t last_seat;                /* the seat of the last decision, -1 */
 };
+/* The cards' values, from the header's parameters: once a match, before its first deal. */
+struct rpl_rules;
+void rpl__mnotes_values(struct mnotes *n, const struct rpl_rules *r);
 void rpl__mnotes_deal(struct mnotes *n);
 /* Note a decision before the tracker applies it. */
 void rpl__mnotes_note(struct mnotes *n, const struct track *t, const rpl_action *a);
 /* Each side's score at the deal's end, from the cards and the parameters alone. */
-struct rpl_rules;
 void rpl__mnotes_score(const struct mnotes *n, const struct track *t, const struct rpl_rules *r, int64_t score[2]);
 /* Where the deal may end after the last decision: MEND_FIXED (a fixed 1/4096) or an adaptive context. */
 enum { MEND_OUT = 0, MEND_DRY = 1, MEND_MORTO = 2, MEND_FIXED = 3 };
 int rpl__mnotes_end_ctx(const struct mnotes *n, const struct track *t);
 
 struct mmodel {
+	uint16_t regular;     /* a deal ends where the bookkeeping says it can (format.md 21.3) */
+	uint16_t inner;       /* claims come between a deal's decisions */
+	uint16_t became[2];   /* morto 0, 1 became the stock */
 	uint16_t end[3];      /* the deal is over, by rpl__mnotes_end_ctx */
 	uint16_t claim_after; /* a claim follows, between deals */
 	uint16_t this_deal, is_match;
@@ -202,6 +217,21 @@ struct mitem {
  */
 int rpl__enc_match(struct buf *pay, const struct mitem *items, size_t nitems, const rpl_layout *layouts,
                    const rpl_match_info *info);
+
+/*
+ * How far a deal's play drew each pile, from the bookkeeping at its end:
+ * drawn[0] the stock's cards, drawn[1 + m] morto m's (0 unless it became
+ * the stock).
+ */
+void rpl__track_drawn(const struct track *t, int drawn[3]);
+/*
+ * Version 7's M: the cards a deal drew, in their order, before its
+ * decisions (format.md 21.2): the encoder's lay is the deal as dealt and
+ * drawn its counts; the decoder's lay is rpl__dec_layout_sets's, which it
+ * completes, and drawn what it read. -1: a value out of range.
+ */
+int rpl__mx_drawn(struct mcx *c, struct mmodel *mm, rpl_layout *lay, int nplayers, int drawn[3]);
+int rpl__mx_bit(struct mcx *c, uint16_t *p, int bit);
 
 /*
  * Where the bookkeeping's next draw takes its card from: the pile being

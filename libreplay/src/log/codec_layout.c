@@ -301,3 +301,25 @@ int rpl__dec_pick(struct rc_dec *d, rpl_card *c, int pos, int len)
 		}
 	return -1;
 }
+
+int rpl__code_pile(struct rc_enc *e, struct rc_dec *d, rpl_card *c, int k, int len)
+{
+	struct deck dk;
+	int j = k;
+
+	pile_deck(&dk, c, 0, len);
+	for (int i = 0; i < k; i++) {
+		if (e) {
+			enc_card(e, &dk, c[i]);
+			continue;
+		}
+		c[i] = dec_card(d, &dk);
+		if (d->bad)
+			return -1;
+	}
+	if (!e)
+		for (int f = 0; f < RPL_NFACES; f++)
+			for (int x = 0; x < dk.u.cnt[f]; x++)
+				c[j++] = (rpl_card)f;
+	return 0;
+}

@@ -15,12 +15,30 @@
 #include "libreplay/log.h"
 #include "rules/rules_impl.h"
 
+static int32_t value(const struct rpl_rules *r, rpl_card c);
+
+void rpl__mnotes_values(struct mnotes *n, const struct rpl_rules *r)
+{
+	for (int c = 0; c < RPL_NFACES; c++)
+		n->val[c] = value(r, (rpl_card)c);
+}
+
 void rpl__mnotes_deal(struct mnotes *n)
 {
 	n->nmelds[0] = n->nmelds[1] = 0;
 	n->morto_side[0] = n->morto_side[1] = -1;
 	memset(n->unplayed, 0, sizeof(n->unplayed));
 	n->last_seat = -1;
+}
+
+static void note_cards(struct mnotes *n, int side, int k, const rpl_action *a)
+{
+	for (int i = 0; i < a->ncards && i < 14; i++)
+		if (a->cards[i] < RPL_NFACES) {
+			n->meld[side][k][a->cards[i]]++;
+			n->mlen[side][k]++;
+			n->mval[side][k] += n->val[a->cards[i]];
+		}
 }
 
 void rpl__mnotes_note(struct mnotes *n, const struct track *t, const rpl_action *a)
@@ -32,18 +50,16 @@ void rpl__mnotes_note(struct mnotes *n, const struct track *t, const rpl_action 
 	switch (a->kind) {
 	case RPL_ACT_MELD:
 		if (n->nmelds[seat & 1] < RPL_MAX_MELDS) {
-			uint8_t *m = n->meld[seat & 1][n->nmelds[seat & 1]++];
-			memset(m, 0, RPL_NFACES);
-			for (int i = 0; i < a->ncards && i < 14; i++)
-				if (a->cards[i] < RPL_NFACES)
-					m[a->cards[i]]++;
+			int k = n->nmelds[seat & 1]++;
+			memset(n->meld[seat & 1][k], 0, RPL_NFACES);
+			n->mlen[seat & 1][k] = 0;
+			n->mval[seat & 1][k] = 0;
+			note_cards(n, seat & 1, k, a);
 		}
 		break;
 	case RPL_ACT_ADD:
 		if (a->side < 2 && a->meld < n->nmelds[a->side])
-			for (int i = 0; i < a->ncards && i < 14; i++)
-				if (a->cards[i] < RPL_NFACES)
-					n->meld[a->side][a->meld][a->cards[i]]++;
+			note_cards(n, a->side, a->meld, a);
 		break;
 	case RPL_ACT_MORTO:
 		if (a->morto < 2)
@@ -114,11 +130,8 @@ static int natural_run(const uint8_t *cnt)
 
 void rpl__mnotes_score(const struct mnotes *n, const struct track *t, const struct rpl_rules *r, int64_t score[2])
 {
-	int32_t val[RPL_NFACES];
 	int out = -1, any = n->morto_side[0] >= 0 || n->morto_side[1] >= 0;
 
-	for (int c = 0; c < RPL_NFACES; c++)
-		val[c] = value(r, (rpl_card)c);
 	/* the deal ended by going out when a hand is empty: the last to act's, if it is */
 	for (int s = 0; s < t->n; s++)
 		if (t->hand_n[s] == 0 && (out < 0 || s == n->last_seat))
@@ -126,16 +139,14 @@ void rpl__mnotes_score(const struct mnotes *n, const struct track *t, const stru
 	for (int side = 0; side < 2; side++) {
 		int64_t x = 0;
 		for (int i = 0; i < n->nmelds[side]; i++) {
-			const uint8_t *m = n->meld[side][i];
-			int len = 0, clean = natural_run(m);
-			for (int c = 0; c < RPL_NFACES; c++) {
-				len += m[c];
-				x += (int64_t)m[c] * val[c];
-			}
+			int len = n->mlen[side][i];
+			x += n->mval[side][i];
 			if (len >= 14)
-				x += clean ? RV(r, BONUS_CLEAN14) : RV(r, BONUS_DIRTY14);
+				x += natural_run(n->meld[side][i]) ? RV(r, BONUS_CLEAN14) : RV(r, BONUS_DIRTY14);
 			else if (len >= 7)
-				x += !clean ? RV(r, BONUS_DIRTY) : len == 13 ? RV(r, BONUS_CLEAN13) : RV(r, BONUS_CLEAN);
+				x += !natural_run(n->meld[side][i]) ? RV(r, BONUS_DIRTY)
+				     : len == 13                    ? RV(r, BONUS_CLEAN13)
+				                                    : RV(r, BONUS_CLEAN);
 		}
 		if (out >= 0 && (out & 1) == side)
 			x += RV(r, BONUS_GOING_OUT);
@@ -146,7 +157,7 @@ void rpl__mnotes_score(const struct mnotes *n, const struct track *t, const stru
 			}
 			/* the faces the hand holds: the bookkeeping's mask */
 			for (uint64_t f = t->fmask[s]; f; f &= f - 1)
-				x -= (int64_t)t->hand[s][ctz64(f)] * val[ctz64(f)];
+				x -= (int64_t)t->hand[s][ctz64(f)] * n->val[ctz64(f)];
 		}
 		if (n->morto_side[0] != side && n->morto_side[1] != side && (RV(r, PENALTY_IF_NONE_TAKEN) || any) &&
 		    !(RV(r, PENALTY_NO_MORTO_SIDES) == RPL_PENALTY_NOT_OUT && out >= 0 && (out & 1) == side))
@@ -243,6 +254,50 @@ static int64_t xdiff(struct mcx *c, int64_t v)
 	return (z & 1) ? -(int64_t)(z >> 1) - 1 : (int64_t)(z >> 1);
 }
 
+int rpl__mx_bit(struct mcx *c, uint16_t *p, int bit)
+{
+	return xbit(c, p, bit);
+}
+
+/* A count 0 .. n - 1, each as likely. */
+static int xcount(struct mcx *c, int v, int n)
+{
+	if (c->e) {
+		enc_freq(c->e, (uint32_t)v, 1, (uint32_t)n);
+		return v;
+	} else {
+		uint32_t r, x = dec_freq_at(c->d, (uint32_t)n, &r);
+		dec_freq_take(c->d, r, x, 1);
+		return (int)x;
+	}
+}
+
+/* The first k cards of a pile of len in their order; the decoder puts the rest ascending. */
+static int xpile(struct mcx *c, rpl_card *pile, int k, int len)
+{
+	return rpl__code_pile(c->e, c->d, pile, k, len);
+}
+
+int rpl__mx_drawn(struct mcx *c, struct mmodel *mm, rpl_layout *lay, int nplayers, int drawn[3])
+{
+	int stock = RPL_STOCK_SIZE(nplayers);
+
+	drawn[0] = xcount(c, drawn[0], stock + 1);
+	if (xpile(c, lay->stock, drawn[0], stock) < 0)
+		return -1;
+	for (int m = 0; m < 2; m++) {
+		/* a morto becomes the stock only once the stock is done */
+		if (drawn[0] < stock || !xbit(c, &mm->became[m], drawn[1 + m] > 0)) {
+			drawn[1 + m] = 0;
+			continue;
+		}
+		drawn[1 + m] = 1 + xcount(c, drawn[1 + m] - 1, RPL_MORTO_SIZE);
+		if (xpile(c, lay->morto[m], drawn[1 + m], RPL_MORTO_SIZE) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int rpl__mx_over(struct mcx *c, struct mmodel *mm, int ctx, int over)
 {
 	return ctx == MEND_FIXED ? xrare(c, over) : xbit(c, &mm->end[ctx], over);
@@ -326,24 +381,64 @@ static void m_claim_put(struct mcx *c, struct mmodel *mm, int cur, const int64_t
 	}
 }
 
+/*
+ * What a deal's stream says before its decisions, from a replay of them
+ * (items from i, up to the next deal): how far each pile was drawn;
+ * regular, the deal ends at its first decision whose context is out or dry
+ * (21.3); inner, claims come between its decisions. -1: a decision the
+ * bookkeeping refuses.
+ */
+static int deal_plan(const struct mitem *items, size_t i, size_t nitems, struct track t, struct mnotes *mn,
+                     int drawn[3], int *regular, int *inner)
+{
+	int first_end = -1, k = 0, last = -1;
+
+	*inner = 0;
+	rpl__mnotes_deal(mn);
+	for (; i < nitems && items[i].type != 'D'; i++) {
+		int ctx;
+		if (items[i].type == 'C') {
+			*inner |= 2; /* inner once a decision follows */
+			continue;
+		}
+		if (*inner & 2)
+			*inner = 1;
+		rpl__mnotes_note(mn, &t, &items[i].a);
+		if (rpl__track_apply(&t, &items[i].a, NULL, 0) < 0)
+			return -1;
+		ctx = rpl__mnotes_end_ctx(mn, &t);
+		if (first_end < 0 && (ctx == MEND_OUT || ctx == MEND_DRY))
+			first_end = k;
+		last = k++;
+	}
+	*inner &= 1;
+	*regular = last >= 0 && first_end == last;
+	rpl__track_drawn(&t, drawn);
+	return 0;
+}
+
 int rpl__enc_match(struct buf *pay, const struct mitem *items, size_t nitems, const rpl_layout *layouts,
                    const rpl_match_info *info)
 {
 	struct track t;
 	struct model m;
 	struct mmodel mm;
-	struct mnotes *mn = malloc(sizeof(*mn));
+	struct mnotes *mn = malloc(2 * sizeof(*mn));
 	struct rc_enc enc;
 	struct mcx c = { &enc, NULL };
 	int64_t sum[2] = { 0, 0 }, pred[2] = { 0, 0 };
-	int deal = 0, dealer = 0, n = info->nplayers;
+	int deal = 0, dealer = 0, n = info->nplayers, err = RPL_EINVAL;
 	size_t i = 0, li = 0;
 
 	if (!mn)
 		return RPL_ENOMEM;
 	rpl__mmodel_init(&mm);
+	rpl__mnotes_values(&mn[0], info->rules);
+	rpl__mnotes_values(&mn[1], info->rules);
 	rpl__rc_enc_init(&enc, pay);
 	for (;;) {
+		int drawn[3], regular, inner;
+		rpl_layout lay;
 		/* between deals (or before the first): the claims, then whether a deal follows */
 		for (; i < nitems && items[i].type == 'C'; i++) {
 			rpl__mx_claim_next(&c, &mm, 1, 1);
@@ -352,40 +447,46 @@ int rpl__enc_match(struct buf *pay, const struct mitem *items, size_t nitems, co
 		rpl__mx_claim_next(&c, &mm, 1, 0);
 		if (!rpl__mx_more_deals(&c, &mm, i < nitems))
 			break;
-		/* items[i] is a deal */
+		/* items[i] is a deal: its layout, what play drew, how it ends, then its decisions */
 		deal++;
 		dealer = deal == 1 ? info->first_dealer : (dealer + 1) % n;
-		rpl__track_deal(&t, n, dealer, &layouts[li]);
-		rpl__mnotes_deal(mn);
+		lay = layouts[li++];
+		rpl__track_deal(&t, n, dealer, &lay);
+		rpl__mnotes_deal(&mn[0]);
 		if (deal == 1)
 			rpl__model_init(&m, 7);
-		rpl__enc_layout_sets(&enc, n, &layouts[li++]);
+		if (deal_plan(items, i + 1, nitems, t, &mn[1], drawn, &regular, &inner) < 0)
+			goto cleanup;
+		rpl__enc_layout_sets(&enc, n, &lay);
+		rpl__mx_drawn(&c, &mm, &lay, n, drawn);
+		rpl__mx_bit(&c, &mm.regular, regular);
+		rpl__mx_bit(&c, &mm.inner, inner);
 		for (i++;;) {
 			size_t j = i;
+			int ctx = rpl__mnotes_end_ctx(&mn[0], &t), more;
 			while (j < nitems && items[j].type == 'C')
 				j++;
-			if (rpl__mx_over(&c, &mm, rpl__mnotes_end_ctx(mn, &t), !(j < nitems && items[j].type == 'a')))
+			more = j < nitems && items[j].type == 'a';
+			if (regular ? ctx == MEND_OUT || ctx == MEND_DRY : rpl__mx_over(&c, &mm, ctx, !more))
 				break;
-			for (; i < j; i++) {
+			for (; inner && i < j; i++) {
 				rpl__mx_claim_next(&c, &mm, 0, 1);
 				m_claim_put(&c, &mm, deal, NULL, sum, &items[i]);
 			}
-			rpl__mx_claim_next(&c, &mm, 0, 0);
-			if (rpl__enc_action(&enc, &m, &t, &items[i].a) < 0) {
-				free(mn);
-				return RPL_EINVAL;
-			}
-			rpl__enc_pick_draw(&enc, &t, &items[i].a);
-			rpl__mnotes_note(mn, &t, &items[i].a);
-			if (rpl__track_apply(&t, &items[i].a, NULL, 0) < 0) {
-				free(mn);
-				return RPL_EINVAL;
-			}
+			if (inner)
+				rpl__mx_claim_next(&c, &mm, 0, 0);
+			if (rpl__enc_action(&enc, &m, &t, &items[i].a) < 0)
+				goto cleanup;
+			rpl__mnotes_note(&mn[0], &t, &items[i].a);
+			if (rpl__track_apply(&t, &items[i].a, NULL, 0) < 0)
+				goto cleanup;
 			i++;
 		}
-		rpl__mnotes_score(mn, &t, info->rules, pred);
+		rpl__mnotes_score(&mn[0], &t, info->rules, pred);
 	}
 	rpl__rc_enc_finish(&enc);
+	err = pay->oom ? RPL_ENOMEM : 0;
+cleanup:
 	free(mn);
-	return pay->oom ? RPL_ENOMEM : 0;
+	return err;
 }

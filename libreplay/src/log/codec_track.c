@@ -282,3 +282,13 @@ rpl_card *rpl__track_draw_place(struct track *t, int *pos, int *len, int *became
 	*len = RPL_MORTO_SIZE;
 	return t->morto[m];
 }
+
+void rpl__track_drawn(const struct track *t, int drawn[3])
+{
+	/* the pile drawn from now: the stock, or the morto that became it last (morto 0 goes first) */
+	int cur = t->morto_used[1] == 2 ? 1 : t->morto_used[0] == 2 ? 0 : -1;
+
+	drawn[0] = cur < 0 ? t->src_pos : RPL_STOCK_SIZE(t->n);
+	for (int m = 0; m < 2; m++)
+		drawn[1 + m] = t->morto_used[m] != 2 ? 0 : m == cur ? t->src_pos : RPL_MORTO_SIZE;
+}

@@ -74,6 +74,9 @@ struct v7 {
 	int mseen;           /* an M section was read */
 	int dsections;       /* a D, A or C section was read */
 	int64_t mpred[2];    /* the deal's computed scores, once it is over */
+	int from_m;          /* the deal is the M stream's: its layout whole from its start (21.2) */
+	int drawn[3];        /* ... how far it says play drew each pile */
+	int regular, inner;  /* ... it ends where the bookkeeping says it can; claims come between its decisions */
 };
 /* The read-ahead's queue, apart: a copy of the state leaves it out. */
 struct v7q {
@@ -123,9 +126,11 @@ static int start(struct rpl_reader *rd)
 	if (rd->sealed && rd->version < BRP_VERSION_5)
 		return fail(rd, RPL_ECORRUPT, s.offset, "byte %zu: a sealed header of version %d (sealed logs begin in 5)",
 		            (size_t)s.offset, rd->version);
-	if (rd->version == BRP_VERSION_7 &&
-	    (!(rd->v7 = calloc(1, sizeof(*rd->v7))) || !(rd->v7q = calloc(1, sizeof(*rd->v7q)))))
-		return fail(rd, RPL_ENOMEM, s.offset, "out of memory");
+	if (rd->version == BRP_VERSION_7) {
+		if (!(rd->v7 = calloc(1, sizeof(*rd->v7))) || !(rd->v7q = calloc(1, sizeof(*rd->v7q))))
+			return fail(rd, RPL_ENOMEM, s.offset, "out of memory");
+		rpl__mnotes_values(&rd->v7->mn, &rd->hdr.rules);
+	}
 	err = rpl__ident_new(&rd->ident, &rd->hdr.info);
 	if (err)
 		return fail(rd, err, s.offset, "out of memory");
@@ -502,7 +507,7 @@ static int decode_decision(rpl_reader *rd, rpl_event *ev)
 	int seat;
 
 	if (rpl__dec_action(&rd->dec, &rd->m, &rd->t, &a) < 0 ||
-	    (rd->v7 && (a.kind == RPL_ACT_DRAW || a.kind == RPL_ACT_REJECT) && v7_pick(rd) < 0))
+	    (rd->v7 && !rd->v7->from_m && (a.kind == RPL_ACT_DRAW || a.kind == RPL_ACT_REJECT) && v7_pick(rd) < 0))
 		return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %d: a decision does not decode (turn %d)",
 		            (size_t)rd->sec.offset, rd->deal, rd->t.turn);
 	seat = rpl__track_actor(&rd->t, a.kind);
@@ -575,8 +580,10 @@ static int deal_section(rpl_reader *rd, struct cursor *c, rpl_event *ev)
 	if ((rd->v7 ? rpl__dec_layout_sets(&rd->dec, n, &ev->layout) : rpl__dec_layout(&rd->dec, n, &ev->layout)) < 0)
 		return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %llu: the card layout does not decode",
 		            (size_t)rd->sec.offset, (unsigned long long)deal);
-	if (rd->v7)
+	if (rd->v7) {
 		v7_deal(rd, &ev->layout);
+		rd->v7->from_m = 0;
+	}
 	rd->deal = (int)deal;
 	rd->derived = 0;
 	rd->dealer = rd->deal == 1 ? rd->hdr.info.first_dealer : (rd->dealer + 1) % n;
@@ -634,11 +641,13 @@ static int claim_section(rpl_reader *rd, struct cursor *c, rpl_event *ev)
 }
 
 /* Version 7's M: a claim of the stream (format.md 21.3). */
-static int m_claim(rpl_reader *rd, rpl_event *ev, int over)
+static int m_claim(rpl_reader *rd, rpl_event *ev, int over, int lean)
 {
 	struct v7 *v = rd->v7;
 	struct mcx c = { NULL, &rd->dec };
 
+	if (lean)
+		memset(ev, 0, sizeof(*ev));
 	if (take_claims(rd, 1) < 0)
 		return rd->failed;
 	if (rpl__mx_claim(&c, &v->mm, rd->deal, over && rd->deal > 0 ? v->mpred : NULL, rd->claim_sum, &ev->deal,
@@ -659,7 +668,7 @@ static int m_claim(rpl_reader *rd, rpl_event *ev, int over)
  * Version 7's M: the next event of the match's stream, or 0 once it has
  * ended where its payload does (format.md 21.3).
  */
-static int m_next(rpl_reader *rd, rpl_event *ev)
+static int m_next(rpl_reader *rd, rpl_event *ev, int lean)
 {
 	struct v7 *v = rd->v7;
 	struct mcx c = { NULL, &rd->dec };
@@ -672,17 +681,23 @@ static int m_next(rpl_reader *rd, rpl_event *ev)
 		switch (v->mstate) {
 		case MS_BETWEEN:
 			if (rpl__mx_claim_next(&c, &v->mm, 1, 0))
-				return m_claim(rd, ev, 1);
+				return m_claim(rd, ev, 1, lean);
 			v->mstate = rpl__mx_more_deals(&c, &v->mm, 0) ? MS_DEAL : MS_DONE;
 			continue;
 		case MS_DEAL:
+			if (lean)
+				memset(ev, 0, sizeof(*ev));
 			if (rd->deal >= RPL_MAX_DEALS)
 				return fail(rd, RPL_ELIMIT, rd->sec.offset, "byte %zu: the match's stream holds more than %d deals",
 				            (size_t)rd->sec.offset, RPL_MAX_DEALS);
-			if (rpl__dec_layout_sets(&rd->dec, n, &ev->layout) < 0)
+			if (rpl__dec_layout_sets(&rd->dec, n, &ev->layout) < 0 ||
+			    rpl__mx_drawn(&c, &v->mm, &ev->layout, n, v->drawn) < 0 || rd->dec.bad)
 				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %d: the card layout does not decode",
 				            (size_t)rd->sec.offset, rd->deal + 1);
 			v7_deal(rd, &ev->layout);
+			v->from_m = 1;
+			v->regular = rpl__mx_bit(&c, &v->mm.regular, 0);
+			v->inner = rpl__mx_bit(&c, &v->mm.inner, 0);
 			rd->deal++;
 			rd->derived = 0;
 			rd->dealer = rd->deal == 1 ? rd->hdr.info.first_dealer : (rd->dealer + 1) % n;
@@ -694,17 +709,27 @@ static int m_next(rpl_reader *rd, rpl_event *ev)
 			ev->deal = rd->deal;
 			ev->offset = rd->sec.offset;
 			return 1;
-		case MS_PLAY:
-			if (rpl__mx_over(&c, &v->mm, rpl__mnotes_end_ctx(&v->mn, &rd->t), 0)) {
-				rpl__mnotes_score(&v->mn, &rd->t, &rd->hdr.rules, v->mpred);
-				v->mstate = MS_BETWEEN;
-			} else {
+		case MS_PLAY: {
+			int ctx = rpl__mnotes_end_ctx(&v->mn, &rd->t), drawn[3];
+			if (v->regular ? ctx != MEND_OUT && ctx != MEND_DRY : !rpl__mx_over(&c, &v->mm, ctx, 0)) {
 				v->mstate = MS_MID;
+				continue;
 			}
+			/* the deal is over: it drew what its layout said, in that order */
+			rpl__track_drawn(&rd->t, drawn);
+			if (memcmp(drawn, v->drawn, sizeof(drawn)) != 0)
+				return fail(rd, RPL_ECORRUPT, rd->sec.offset,
+				            "byte %zu: deal %d drew %d cards of the stock and %d and %d of the mortos, not the %d, %d "
+				            "and %d its layout says",
+				            (size_t)rd->sec.offset, rd->deal, drawn[0], drawn[1], drawn[2], v->drawn[0], v->drawn[1],
+				            v->drawn[2]);
+			rpl__mnotes_score(&v->mn, &rd->t, &rd->hdr.rules, v->mpred);
+			v->mstate = MS_BETWEEN;
 			continue;
+		}
 		case MS_MID:
-			if (rpl__mx_claim_next(&c, &v->mm, 0, 0))
-				return m_claim(rd, ev, 0);
+			if (v->inner && rpl__mx_claim_next(&c, &v->mm, 0, 0))
+				return m_claim(rd, ev, 0, lean);
 			if (take_decisions(rd, 1) < 0)
 				return rd->failed;
 			v->mstate = MS_PLAY;
@@ -713,6 +738,8 @@ static int m_next(rpl_reader *rd, rpl_event *ev)
 			v->mstream = 0;
 			if (close_stream(rd) < 0)
 				return rd->failed;
+			if (lean)
+				memset(ev, 0, sizeof(*ev)); /* what follows is the next section's */
 			return 0;
 		}
 	}
@@ -749,6 +776,25 @@ static int next_event(rpl_reader *rd, rpl_event *ev, int lean)
 	/* the next event is a decision of the stream: for rpl__reader_next_lean, its own fields only */
 	if (lean && rd->left > 0 && !rd->reveal_due && rd->claims.pos >= rd->claims.n)
 		return next_decision(rd, ev);
+	/* version 7's M, lean: a decision of a deal that ends where the bookkeeping says it can, no claim between */
+	if (lean && rd->v7 && rd->v7->mstream && rd->v7->mstate == MS_PLAY && rd->v7->regular && !rd->v7->inner &&
+	    !rd->dec.bad) {
+		int ctx = rpl__mnotes_end_ctx(&rd->v7->mn, &rd->t);
+		if (ctx != MEND_OUT && ctx != MEND_DRY) {
+			if (take_decisions(rd, 1) < 0)
+				return rd->failed;
+			return decode_decision(rd, ev);
+		}
+	}
+	/* version 7's M: each event fills its own fields, and clears the others unless lean (m_next) */
+	if (rd->v7 && rd->v7->mstream && !rd->reveal_due) {
+		int got;
+		if (!lean)
+			memset(ev, 0, sizeof(*ev));
+		got = m_next(rd, ev, lean);
+		if (got != 0)
+			return got;
+	}
 	/* lean 2: version 7's read-ahead, which keeps only each event's own fields (q_put) */
 	if (lean != 2)
 		memset(ev, 0, sizeof(*ev));
@@ -764,7 +810,7 @@ static int next_event(rpl_reader *rd, rpl_event *ev, int lean)
 		int got;
 
 		if (rd->v7 && rd->v7->mstream) {
-			if ((got = m_next(rd, ev)) != 0)
+			if ((got = m_next(rd, ev, lean)) != 0)
 				return got;
 			continue;
 		}
@@ -1012,9 +1058,10 @@ static int v7_next(rpl_reader *rd, rpl_event *ev, int lean)
 		got = q->tail_got;
 		*ev = q->tail;
 	} else {
-		got = next_event(rd, ev, 0);
+		got = next_event(rd, ev, lean);
 	}
-	if (got == 1 && ev->kind == RPL_EV_DEAL)
+	/* a deal of D sections: its layout is whole once it is read to its end */
+	if (got == 1 && ev->kind == RPL_EV_DEAL && !rd->v7->from_m)
 		return v7_read_ahead(rd, ev);
 	return got;
 }
