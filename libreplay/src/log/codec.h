@@ -127,6 +127,7 @@ int rpl__dec_layout(struct rc_dec *d, int nplayers, rpl_layout *lay);
  * (c[pos], against the copies of each face in c[pos..len)); rpl__dec_pick
  * reads it, swaps it into c[pos] and returns it, or -1.
  */
+int rpl__code_layout_sets(struct rc_enc *e, struct rc_dec *d, int nplayers, rpl_layout *lay);
 void rpl__enc_layout_sets(struct rc_enc *e, int nplayers, const rpl_layout *lay);
 int rpl__dec_layout_sets(struct rc_dec *d, int nplayers, rpl_layout *lay);
 void rpl__enc_pick(struct rc_enc *e, const rpl_card *c, int pos, int len);
@@ -162,13 +163,37 @@ struct mnotes {
 struct rpl_rules;
 void rpl__mnotes_values(struct mnotes *n, const struct rpl_rules *r);
 void rpl__mnotes_deal(struct mnotes *n);
-/* Note a decision before the tracker applies it. */
-void rpl__mnotes_note(struct mnotes *n, const struct track *t, const rpl_action *a);
+/* Note a decision before the tracker applies it (the cards it lays and the mortos: rpl__mnotes_lay). */
+void rpl__mnotes_lay(struct mnotes *n, const struct track *t, const rpl_action *a, int seat);
+static inline void rpl__mnotes_note(struct mnotes *n, const struct track *t, const rpl_action *a)
+{
+	int seat = rpl__track_actor(t, a->kind);
+
+	if (a->kind != RPL_ACT_MORTO && !t->open)
+		n->unplayed[seat] = 0; /* the seat's turn starts */
+	if (a->kind == RPL_ACT_MELD || a->kind == RPL_ACT_ADD || a->kind == RPL_ACT_MORTO)
+		rpl__mnotes_lay(n, t, a, seat);
+	n->last_seat = (int8_t)seat;
+}
 /* Each side's score at the deal's end, from the cards and the parameters alone. */
 void rpl__mnotes_score(const struct mnotes *n, const struct track *t, const struct rpl_rules *r, int64_t score[2]);
 /* Where the deal may end after the last decision: MEND_FIXED (a fixed 1/4096) or an adaptive context. */
 enum { MEND_OUT = 0, MEND_DRY = 1, MEND_MORTO = 2, MEND_FIXED = 3 };
-int rpl__mnotes_end_ctx(const struct mnotes *n, const struct track *t);
+static inline int rpl__mnotes_end_ctx(const struct mnotes *n, const struct track *t)
+{
+	int seat = n->last_seat;
+
+	if (seat < 0)
+		return MEND_FIXED;
+	if (t->hand_n[seat] == 0) {
+		int left = (t->morto_used[0] == 0) + (t->morto_used[1] == 0);
+		int has = n->morto_side[0] == (seat & 1) || n->morto_side[1] == (seat & 1);
+		return has || !left ? MEND_OUT : MEND_MORTO;
+	}
+	if (!t->open && t->src_pos >= t->src_len && t->morto_used[0] && t->morto_used[1])
+		return MEND_DRY;
+	return MEND_FIXED;
+}
 
 struct mmodel {
 	uint16_t regular;     /* a deal ends where the bookkeeping says it can (format.md 21.3) */

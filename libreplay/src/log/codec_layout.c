@@ -223,47 +223,174 @@ int rpl__dec_layout(struct rc_dec *d, int nplayers, rpl_layout *lay)
 }
 
 /*
- * Version 7's layout (draft, docs/format.md 20.8; no log is written in it
- * yet): the hands as above, then each morto the same way, as a set of 11 of
- * what is left; nothing of the stock, which is the rest. The order of the
- * stock, and of a morto that becomes the stock, is coded card by card as
- * play draws it (rpl__enc_pick).
+ * Version 7's layout (docs/format.md 21.2): who holds each face's copies,
+ * the hands, the mortos and the stock (its holders, in that order), face
+ * by face in one pass. A face of two copies is one symbol among the ways
+ * to give them (both to one holder, or one each to two), each as likely as
+ * a uniform deal makes it given what each holder still takes: C(t, 2) for
+ * both to a holder taking t, t u for one each to two taking t and u, out
+ * of C(R, 2). The joker's four copies go holder by holder, as 7.1 codes a
+ * hand's count of a face.
  */
+#define SET_HOLDERS (RPL_MAX_SEATS + 3)
+
+/*
+ * A face of two copies among holders that take take[0..nh) more cards,
+ * rest in all: the holders *ph <= *pg that get them, the encoder's read,
+ * the decoder's written. -1: a value no encoder writes.
+ */
+static int code_pair(struct rc_enc *e, struct rc_dec *d, const int *take, int nh, uint32_t rest, int *ph, int *pg)
+{
+	uint32_t tot = rest * (rest - 1) / 2, cum = 0, v = 0, r = 0, f, after = rest;
+	int h, g;
+
+	if (d)
+		v = dec_freq_at(d, tot, &r);
+	/*
+	 * The ways, (h, h) then (h, g > h), h ascending: h's block, every way
+	 * whose first holder is h, weighs C(t, 2) + t (the cards the holders
+	 * after h take), t what h takes.
+	 */
+	for (h = 0; h < nh; h++) {
+		uint32_t t = (uint32_t)take[h], block;
+		after -= t;
+		block = t * (t - 1) / 2 + t * after;
+		if (e ? h == *ph : v < cum + block)
+			break;
+		cum += block;
+	}
+	if (h == nh)
+		return -1;
+	f = (uint32_t)take[h] * (uint32_t)(take[h] - 1) / 2;
+	g = h;
+	if (e ? *pg != h : v >= cum + f) {
+		for (cum += f, g = h + 1; g < nh; g++) {
+			f = (uint32_t)take[h] * (uint32_t)take[g];
+			if (e ? g == *pg : v < cum + f)
+				break;
+			cum += f;
+		}
+		if (g == nh)
+			return -1;
+	}
+	if (!f)
+		return -1;
+	if (e) {
+		enc_freq(e, cum, f, tot);
+		return 0;
+	}
+	dec_freq_take(d, r, cum, f);
+	*ph = h;
+	*pg = g;
+	return 0;
+}
+
+/*
+ * How many of the c copies of a face left among rest cards a holder taking
+ * k <= 11 of them gets: as 7.1 codes a hand's count of a face. The
+ * encoder's x; returns the count, or -1.
+ */
+static int code_count(struct rc_enc *e, struct rc_dec *d, int c, int rest, int k, int x)
+{
+	uint64_t tail = binom(rest, k);
+	int max = c < k ? c : k, j;
+
+	for (j = 0; j < max; j++) {
+		uint64_t w = binom(c, j) * binom(rest - c, k - j), p;
+		if (w == 0 || w == tail) {
+			p = w == 0 ? 0 : HAND_P12_ALL;
+		} else {
+			p = (w << 12) / tail;
+			p = p < 1 ? 1 : (p > 4095 ? 4095 : p);
+		}
+		if (!hand_bit(e, d, (uint32_t)p, x > j))
+			break;
+		tail -= w;
+	}
+	return e && j != x ? -1 : j;
+}
+
+int rpl__code_layout_sets(struct rc_enc *e, struct rc_dec *d, int nplayers, rpl_layout *lay)
+{
+	int nh = nplayers + 3, take[SET_HOLDERS], got[SET_HOLDERS], n = 0;
+	rpl_card *at[SET_HOLDERS], flat[RPL_DECK_SIZE]; /* the cards, holder after holder */
+	uint8_t where[RPL_DECK_SIZE];                   /* the encoder's: the holder of each card of flat */
+	uint32_t rest = RPL_DECK_SIZE;
+
+	if (nplayers < 2 || nplayers > RPL_MAX_SEATS)
+		return -1;
+	for (int h = 0; h < nh; h++) {
+		at[h] = h < nplayers ? lay->hand[h] : h < nplayers + 2 ? lay->morto[h - nplayers] : lay->stock;
+		take[h] = h < nplayers + 2 ? RPL_HAND_SIZE : RPL_STOCK_SIZE(nplayers);
+		got[h] = n;
+		n += take[h];
+	}
+	if (e) {
+		/* the cards by face: a counting sort of (face, holder) */
+		int start[RPL_NFACES + 1] = { 0 };
+		for (int h = 0; h < nh; h++)
+			for (int i = 0; i < take[h]; i++)
+				start[at[h][i] + 1]++;
+		for (int f = 0; f < RPL_NFACES; f++)
+			start[f + 1] += start[f];
+		for (int h = 0; h < nh; h++)
+			for (int i = 0; i < take[h]; i++)
+				where[start[at[h][i]]++] = (uint8_t)h;
+		/* where[k]: the holders of face f's copies, ascending, at start[f] - copies .. start[f] */
+	}
+	for (int f = 0, k = 0; f < RPL_NFACES; f++) {
+		int copies = rpl_card_copies((rpl_card)f);
+		if (f != RPL_JOKER) {
+			int h = e ? where[k] : 0, g = e ? where[k + 1] : 0;
+			if (code_pair(e, d, take, nh, rest, &h, &g) < 0 || !take[h] || !take[g] || (h == g && take[h] < 2))
+				return -1;
+			take[h]--;
+			take[g]--;
+			if (d) {
+				flat[got[h]++] = (rpl_card)f;
+				flat[got[g]++] = (rpl_card)f;
+			}
+		} else {
+			/* four copies: holder by holder how many, as 7.1 codes a face of a hand (the stock, last, the rest) */
+			int left = copies, rest2 = (int)rest;
+			for (int h = 0; h < nh; h++) {
+				int x = 0, c;
+				if (e)
+					for (int i = 0; i < copies; i++)
+						x += where[k + i] == h;
+				c = h < nh - 1 ? code_count(e, d, left, rest2, take[h], x) : left;
+				if (c < 0 || c > take[h] || (e && c != x))
+					return -1;
+				rest2 -= take[h];
+				take[h] -= c;
+				left -= c;
+				if (d)
+					for (int i = 0; i < c; i++)
+						flat[got[h]++] = (rpl_card)f;
+			}
+		}
+		rest -= (uint32_t)copies;
+		k += copies;
+	}
+	if (!d)
+		return 0;
+	for (int h = 0, k = 0; h < nh; h++) {
+		int size = h < nplayers + 2 ? RPL_HAND_SIZE : RPL_STOCK_SIZE(nplayers);
+		memcpy(at[h], flat + k, (size_t)size);
+		k += size;
+	}
+	return d->bad ? -1 : 0;
+}
+
 void rpl__enc_layout_sets(struct rc_enc *e, int nplayers, const rpl_layout *lay)
 {
-	uint8_t cnt[RPL_NFACES], h[RPL_NFACES];
-	int left = RPL_DECK_SIZE;
-
-	deck_counts(cnt);
-	for (int s = 0; s < nplayers + 2; s++) {
-		const rpl_card *c = s < nplayers ? lay->hand[s] : lay->morto[s - nplayers];
-		int rest = left;
-		memset(h, 0, sizeof(h));
-		for (int i = 0; i < RPL_HAND_SIZE; i++)
-			h[c[i]]++;
-		code_hand(e, NULL, cnt, &rest, h, NULL);
-		left -= RPL_HAND_SIZE;
-	}
+	rpl__code_layout_sets(e, NULL, nplayers, (rpl_layout *)lay);
 }
 
 int rpl__dec_layout_sets(struct rc_dec *d, int nplayers, rpl_layout *lay)
 {
-	uint8_t cnt[RPL_NFACES];
-	int left = RPL_DECK_SIZE, k = 0;
-
 	memset(lay, 0, sizeof(*lay));
-	deck_counts(cnt);
-	for (int s = 0; s < nplayers + 2; s++) {
-		int rest = left;
-		if (code_hand(NULL, d, cnt, &rest, NULL, s < nplayers ? lay->hand[s] : lay->morto[s - nplayers]) < 0)
-			return -1;
-		left -= RPL_HAND_SIZE;
-	}
-	/* the stock: the rest, ascending, until play says its order */
-	for (int f = 0; f < RPL_NFACES; f++)
-		for (int i = 0; i < cnt[f]; i++)
-			lay->stock[k++] = (rpl_card)f;
-	return d->bad || k != RPL_STOCK_SIZE(nplayers) ? -1 : 0;
+	return rpl__code_layout_sets(NULL, d, nplayers, lay);
 }
 
 /* The copies of each face in c[pos..len), and their number, as a deck for enc_card and dec_card. */

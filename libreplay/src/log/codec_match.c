@@ -41,12 +41,8 @@ static void note_cards(struct mnotes *n, int side, int k, const rpl_action *a)
 		}
 }
 
-void rpl__mnotes_note(struct mnotes *n, const struct track *t, const rpl_action *a)
+void rpl__mnotes_lay(struct mnotes *n, const struct track *t, const rpl_action *a, int seat)
 {
-	int seat = rpl__track_actor(t, a->kind);
-
-	if (a->kind != RPL_ACT_MORTO && !t->open)
-		n->unplayed[seat] = 0; /* the seat's turn starts */
 	switch (a->kind) {
 	case RPL_ACT_MELD:
 		if (n->nmelds[seat & 1] < RPL_MAX_MELDS) {
@@ -70,7 +66,6 @@ void rpl__mnotes_note(struct mnotes *n, const struct track *t, const rpl_action 
 		break;
 	default: break;
 	}
-	n->last_seat = (int8_t)seat;
 }
 
 static int32_t value(const struct rpl_rules *r, rpl_card c)
@@ -164,22 +159,6 @@ void rpl__mnotes_score(const struct mnotes *n, const struct track *t, const stru
 			x -= RV(r, PENALTY_NO_MORTO);
 		score[side] = x;
 	}
-}
-
-int rpl__mnotes_end_ctx(const struct mnotes *n, const struct track *t)
-{
-	int seat = n->last_seat;
-
-	if (seat < 0)
-		return MEND_FIXED;
-	if (t->hand_n[seat] == 0) {
-		int left = (t->morto_used[0] == 0) + (t->morto_used[1] == 0);
-		int has = n->morto_side[0] == (seat & 1) || n->morto_side[1] == (seat & 1);
-		return has || !left ? MEND_OUT : MEND_MORTO;
-	}
-	if (!t->open && t->src_pos >= t->src_len && t->morto_used[0] && t->morto_used[1])
-		return MEND_DRY;
-	return MEND_FIXED;
 }
 
 void rpl__mmodel_init(struct mmodel *mm)

@@ -492,8 +492,8 @@ static void v7_fill(const rpl_reader *rd, rpl_layout *out)
 static void v7_deal(rpl_reader *rd, const rpl_layout *lay)
 {
 	struct v7 *v = rd->v7;
-	if (rd->deal > 0)
-		v7_fill(rd, &v->finished);
+	if (rd->deal > 0 && !v->from_m)
+		v7_fill(rd, &v->finished); /* a deal of D sections: its layout, for the read-ahead */
 	v->lay = *lay;
 	v->src_of = -1;
 	rpl__mnotes_deal(&v->mn);
@@ -1042,7 +1042,7 @@ static int v7_read_ahead(rpl_reader *rd, rpl_event *ev)
 }
 
 /* Version 7: the next event, from the queue, then what ended it; a deal's event once its layout is filled. */
-static int v7_next(rpl_reader *rd, rpl_event *ev, int lean)
+static inline int v7_next(rpl_reader *rd, rpl_event *ev, int lean)
 {
 	struct v7q *q = rd->v7q;
 	int got;
