@@ -363,7 +363,7 @@ def read_header(payload):
     c = Cursor(raw)
     h = {}
     version = c.varint()
-    if version not in (2, 3, 4, 5, 6):
+    if version not in (2, 3, 4, 5, 6, 7):
         raise ValueError("format version %d" % version)
     h["version"] = version
     if version >= 5:
@@ -1140,8 +1140,353 @@ def format_action(a):
 # ---- §5 the sections in order: events -------------------------------------
 
 
-def events(data, info):
-    """Yields (kind, fields) for a whole log; raises Refused at the first fault."""
+# ---- §21 version 7, a draft ------------------------------------------------
+
+OUT_CTX, DRY_CTX, MORTO_CTX, FIXED_CTX = range(4)  # §21.3: where a deal may end
+
+
+def decode_count(rc, n):
+    """A count 0 .. n - 1, each as likely (§21.3)."""
+    r, v = rc.freq_at(n)
+    rc.freq_take(r, v, 1)
+    return v
+
+
+def decode_joker_count(rc, c, rest, k):
+    """How many of c copies among rest cards a holder taking k gets, as §7.1 codes a hand's count of a face."""
+    w = [binom(c, j) * binom(rest - c, k - j) for j in range(min(c, k) + 1)]
+    tail, j = sum(w), 0
+    while j < min(c, k):
+        if w[j] == 0:
+            more = 1
+        elif w[j] == tail:
+            more = 0
+        else:
+            more = rc.fixed(min(max((w[j] << 12) // tail, 1), 4095))
+        if not more:
+            break
+        tail -= w[j]
+        j += 1
+    return j
+
+
+def decode_sets(rc, n):
+    """§21.2: who holds each face's copies, the hands, the mortos and the stock, face by face."""
+    take = [11] * (n + 2) + [stock_size(n)]
+    nh = n + 3
+    held = [[] for _ in range(nh)]
+    rest = 108
+    for f in range(NFACES):
+        if f != JOKER:
+            tot = rest * (rest - 1) // 2
+            r, v = rc.freq_at(tot)
+            cum, after = 0, rest
+            for h in range(nh):
+                t = take[h]
+                after -= t
+                block = t * (t - 1) // 2 + t * after
+                if v < cum + block:
+                    break
+                cum += block
+            else:
+                raise ValueError("the card layout does not decode")
+            g, fr = h, take[h] * (take[h] - 1) // 2
+            if v >= cum + fr:
+                cum += fr
+                for g in range(h + 1, nh):
+                    fr = take[h] * take[g]
+                    if v < cum + fr:
+                        break
+                    cum += fr
+            if fr == 0:
+                raise ValueError("the card layout does not decode")
+            rc.freq_take(r, cum, fr)
+            for x in (h, g):
+                take[x] -= 1
+                held[x].append(f)
+            rest -= 2
+        else:
+            left, rest2 = 4, rest
+            for h in range(nh):
+                k = decode_joker_count(rc, left, rest2, take[h]) if h < nh - 1 else left
+                if k > take[h]:
+                    raise ValueError("the card layout does not decode")
+                rest2 -= take[h]
+                take[h] -= k
+                left -= k
+                held[h] += [f] * k
+            rest -= 4
+    return held[:n], held[n:n + 2], held[n + 2]
+
+
+def decode_pile(rc, pile, k):
+    """§21.3: the first k cards of a pile in their order, against what is left of it; the rest ascending."""
+    cnt = [0] * NFACES
+    for c in pile:
+        cnt[c] += 1
+    left, out = len(pile), []
+    for _ in range(k):
+        r, v = rc.freq_at(left)
+        f, cum = 0, 0
+        while cum + cnt[f] <= v:
+            cum += cnt[f]
+            f += 1
+        rc.freq_take(r, cum, cnt[f])
+        cnt[f] -= 1
+        left -= 1
+        out.append(f)
+    for f in range(NFACES):
+        out += [f] * cnt[f]
+    pile[:] = out
+
+
+def decode_pick(rc, pile):
+    """§21.2, the growing form: the card a draw takes from what is left of its pile, put first."""
+    cnt = [0] * NFACES
+    for c in pile:
+        cnt[c] += 1
+    r, v = rc.freq_at(len(pile))
+    f, cum = 0, 0
+    while cum + cnt[f] <= v:
+        cum += cnt[f]
+        f += 1
+    rc.freq_take(r, cum, cnt[f])
+    i = pile.index(f)
+    pile[0], pile[i] = pile[i], pile[0]
+    return f
+
+
+def decode_number(rc):
+    """§21.3: Elias gamma of v + 1 in half bits."""
+    k = 0
+    while rc.fixed(2048):
+        k += 1
+        if k == 64:
+            raise ValueError("a number of 64 digits")
+    x = 1
+    for _ in range(k):
+        x = x << 1 | rc.fixed(2048)
+    return x - 1
+
+
+def card_value(rules, c):
+    if c == JOKER:
+        return rules[4]
+    r = rank(c)
+    return rules[6] if r == 1 else rules[5] if r == 2 else rules[7] if r >= 8 else rules[8]
+
+
+def natural_run(cnt):
+    """§21.4: the cards can lie as a run of one suit with no card standing for another."""
+    if cnt[JOKER]:
+        return False
+    u, r = -1, [0] * 15
+    for c in range(JOKER):
+        if cnt[c]:
+            if u >= 0 and suit(c) != u:
+                return False
+            u = suit(c)
+            r[rank(c)] += cnt[c]
+    if r[1] > 2:
+        return False
+    if r[1] == 2:
+        return all(r[k] == 1 for k in range(2, 14))
+    present = [k for k in range(2, 14) if r[k]]
+    if any(r[k] > 1 for k in range(2, 14)):
+        return False
+    if present and present != list(range(present[0], present[-1] + 1)):
+        return False
+    return not r[1] or not present or present[0] == 2 or present[-1] == 13
+
+
+class Notes:
+    """§21.4: what the score of a deal needs, kept as the decisions are read."""
+
+    def __init__(self, rules):
+        self.rules = rules
+        self.val = [card_value(rules, c) for c in range(NFACES)]
+        self.deal()
+
+    def deal(self):
+        self.melds = [[], []]  # [side]: each meld's card counts
+        self.morto_side = [-1, -1]
+        self.unplayed = [0] * 4
+        self.last = -1
+
+    def note(self, t, a):
+        kind = a["kind"]
+        seat = t.actor(kind)
+        if kind != MORTO and not t.open:
+            self.unplayed[seat] = 0
+        if kind == MELD and len(self.melds[seat & 1]) < 36:
+            self.melds[seat & 1].append([0] * NFACES)
+            for c in a["cards"]:
+                self.melds[seat & 1][-1][c] += 1
+        elif kind == ADD and a["side"] < 2 and a["meld"] < len(self.melds[a["side"]]):
+            for c in a["cards"]:
+                self.melds[a["side"]][a["meld"]][c] += 1
+        elif kind == MORTO:
+            self.morto_side[a["morto"]] = seat & 1
+            if t.last_kind == DISCARD:
+                self.unplayed[seat] = 1
+        self.last = seat
+
+    def end_ctx(self, t):
+        s = self.last
+        if s < 0:
+            return FIXED_CTX
+        if t.hand_n[s] == 0:
+            left = (t.morto_state[0] == 0) + (t.morto_state[1] == 0)
+            has = self.morto_side[0] == s & 1 or self.morto_side[1] == s & 1
+            return OUT_CTX if has or not left else MORTO_CTX
+        if not t.open and not t.src and t.morto_state[0] and t.morto_state[1]:
+            return DRY_CTX
+        return FIXED_CTX
+
+    def score(self, t):
+        ru, out = self.rules, -1
+        for s in range(t.n):
+            if t.hand_n[s] == 0 and (out < 0 or s == self.last):
+                out = s
+        anyt = self.morto_side[0] >= 0 or self.morto_side[1] >= 0
+        sc = []
+        for side in range(2):
+            x = 0
+            for m in self.melds[side]:
+                n = sum(m)
+                x += sum(k * v for k, v in zip(m, self.val))
+                if n >= 14:
+                    x += ru[12] if natural_run(m) else ru[13]
+                elif n >= 7:
+                    x += (ru[11] if n == 13 else ru[10]) if natural_run(m) else ru[9]
+            if out >= 0 and out & 1 == side:
+                x += ru[14]
+            for s in range(side, t.n, 2):
+                if self.unplayed[s] and ru[31] > 0 and out >= 0 and out & 1 != side:
+                    x -= ru[31]
+                    continue
+                x -= sum(k * v for k, v in zip(t.hand[s], self.val))
+            if side not in self.morto_side and (ru[30] or anyt) and \
+                    not (ru[32] == 1 and out >= 0 and out & 1 == side):
+                x -= ru[15]
+            sc.append(x)
+        return sc
+
+
+def track_drawn(t):
+    """How far a deal drew the stock and each morto (§21.3), from the bookkeeping at its end."""
+    cur = 1 if t.morto_state[1] == 2 else 0 if t.morto_state[0] == 2 else -1
+    stock = stock_size(t.n)
+    drawn = [stock - len(t.src) if cur < 0 else stock, 0, 0]
+    for m in range(2):
+        if t.morto_state[m] == 2:
+            drawn[1 + m] = 11 - len(t.src) if m == cur else 11
+    return drawn
+
+
+def final_layout(st):
+    """§21.2: the deal as a decoder delivers it: each drawn card in its place, the rest of each pile ascending."""
+    hands, mortos, stock = st["sets"]
+
+    def pile(whole, drawn):
+        rest = sorted(whole)
+        for c in drawn:
+            rest.remove(c)
+        return list(drawn) + rest
+    return ([sorted(h) for h in hands], [pile(mortos[m], st["drawn"][m]) for m in range(2)],
+            pile(stock, st["drawn"]["stock"]))
+
+
+def m_stream(payload, info, take):
+    """§21.3: the match's stream, event by event."""
+    rc, n, ru = RangeDecoder(payload), info["players"], info["rules"]
+    st = {name: new_state() for name in ("claim_after", "more_deals", "regular", "inner", "this_deal",
+                                         "is_match")}
+    became, end, equal = states(2), states(3), states(3)
+    deal, dealer, model, track, sums, pred = 0, 0, None, None, [0, 0], None
+    notes = Notes(ru)
+
+    def claim(cur, base_pred):
+        take(0, 1)
+        if rc.bit(st["this_deal"]):
+            d = cur
+        elif rc.bit(st["is_match"]):
+            d = 0
+        else:
+            d = decode_number(rc)
+            if d > MAX_DEALS or d == 0 or d == cur:
+                raise ValueError("a claim does not decode")
+        if base_pred is not None and d == cur:
+            base, k = base_pred, 0
+        elif d == 0:
+            base, k = list(sums), 1
+        else:
+            base, k = [0, 0], 2
+        if rc.bit(equal[k]):
+            v = list(base)
+        else:
+            v = []
+            for s in range(2):
+                z = decode_number(rc)
+                v.append(base[s] + ((z >> 1) ^ -(z & 1)))
+            if v == base:
+                raise ValueError("a claim does not decode")
+        if not all(-2**31 <= x < 2**31 for x in v):
+            raise ValueError("a claim does not decode")
+        if d > 0:
+            sums[0] += v[0]
+            sums[1] += v[1]
+        return d, v[0], v[1]
+
+    while True:
+        while rc.bit(st["claim_after"]):
+            yield "claim", claim(deal, pred if deal > 0 else None)
+        if not rc.bit(st["more_deals"]):
+            break
+        if deal >= MAX_DEALS:
+            raise ValueError("more than %d deals" % MAX_DEALS)
+        hands, mortos, stock = decode_sets(rc, n)
+        k = decode_count(rc, stock_size(n) + 1)
+        decode_pile(rc, stock, k)
+        drawn = [k, 0, 0]
+        for m in range(2):
+            if k == stock_size(n) and rc.bit(became[m]):
+                drawn[1 + m] = 1 + decode_count(rc, 11)
+                decode_pile(rc, mortos[m], drawn[1 + m])
+        regular, inner = rc.bit(st["regular"]), rc.bit(st["inner"])
+        deal += 1
+        dealer = info["first_dealer"] if deal == 1 else (dealer + 1) % n
+        track = Track(n, dealer, hands, mortos, stock)
+        if deal == 1:
+            model = Model(True)
+        notes.deal()
+        yield "deal", (deal, ([sorted(h) for h in hands], [list(x) for x in mortos], list(stock)))
+        while True:
+            ctx = notes.end_ctx(track)
+            if regular:
+                over = ctx in (OUT_CTX, DRY_CTX)
+            else:
+                over = rc.fixed(4095) if ctx == FIXED_CTX else rc.bit(end[ctx])
+            if over:
+                if track_drawn(track) != drawn:
+                    raise ValueError("deal %d drew other cards than its layout says" % deal)
+                pred = notes.score(track)
+                break
+            while inner and rc.fixed(4095):
+                yield "claim", claim(deal, None)
+            take(1)
+            a = decode_action(rc, model, track)
+            notes.note(track, a)
+            seat = track.apply(a)
+            yield "action", (deal, track.turn, seat, a)
+    if not rc.done():
+        raise ValueError("the section does not decode to its length")
+
+
+
+def _events(data, info, lazy):
+    """events(), but a version-7 deal of D sections is yielded as its sets, and lazy follows what its
+    draws reveal (§21.2): lazy["sets"], lazy["drawn"] (the stock's, morto 0's and 1's drawn cards)."""
     if len(data) > MAX_FILE:
         raise Refused(0, "larger than 64 MiB")
     if len(data) < 8 or data[:8] != MAGIC:
@@ -1159,7 +1504,11 @@ def events(data, info):
         raise Refused(off, "byte %d: header: %s" % (off, e))
     if t == "Z" and info["version"] < 5:
         raise Refused(off, "byte %d: a sealed header of version %d" % (off, info["version"]))
+    if info["version"] == 7 and info["commitment"] is not None:
+        raise Refused(off, "byte %d: header: a version-7 header with a commitment" % off)
     yield "header", info
+    v7 = info["version"] == 7
+    m_seen = dac_seen = False
     n = info["players"]
     deal, dealer, ended = 0, 0, False
     decisions = claims = 0  # §10 items 34 and 35: refused at the section that passes the limit
@@ -1200,6 +1549,20 @@ def events(data, info):
             raise Refused(off, "byte %d: a section after the end section" % off)
         c = Cursor(payload)
         try:
+            if v7 and t in "DAC":
+                if m_seen:
+                    raise ValueError("a deal section after the match section")
+                dac_seen = True
+            if v7 and t == "M":
+                # §21.1: the compact form's one stream
+                if m_seen or dac_seen:
+                    raise ValueError("a second match section, or one beside deal sections")
+                m_seen = True
+                for ev in m_stream(payload, info, take):
+                    if ev[0] == "deal":
+                        deal = ev[1][0]
+                    yield ev
+                continue
             if t == "D" and seed is not None:
                 # §16.3: after the reveal a D holds k deals: their counts, then one stream of decisions
                 number = c.varint()
@@ -1266,7 +1629,11 @@ def events(data, info):
                 # Every stored byte read, and no trailing 0 (§6.4): checked as
                 # soon as the last item is decoded, before that item is used.
                 if t == "D":
-                    layout = decode_layout(rc, n)
+                    layout = decode_sets(rc, n) if v7 else decode_layout(rc, n)
+                    if v7:  # §21.2: the last deal's layout as play revealed it; this one's from here on
+                        if lazy.get("sets") is not None:
+                            lazy["finished"] = final_layout(lazy)
+                        lazy.update(sets=layout, drawn={"stock": [], 0: [], 1: []}, src=-1)
                     deal = number
                     dealer = info["first_dealer"] if deal == 1 else (dealer + 1) % n
                     track = Track(n, dealer, *layout)
@@ -1279,7 +1646,12 @@ def events(data, info):
                     raise ValueError("the section does not decode to its length")
                 for i in range(count):
                     a = decode_action(rc, model, track)
+                    picked = pick(rc, track, lazy) if v7 and a["kind"] in (DRAW, REJECT) else None
                     seat = track.apply(a)
+                    if picked:  # drawn once the bookkeeping took it
+                        lazy["drawn"][picked[0]].append(picked[1])
+                        if picked[0] != "stock":
+                            lazy["src"] = picked[0]
                     if i == count - 1 and not rc.done():
                         raise ValueError("the section does not decode to its length")
                     yield "action", (deal, track.turn, seat, a)
@@ -1295,6 +1667,8 @@ def events(data, info):
                 if (not c.at_end() and info["version"] < 5) or flags > 1:
                     raise ValueError("malformed end section")
                 ended = True
+                if v7 and not c.at_end():
+                    raise ValueError("an end section that holds claims")
                 if not c.at_end():
                     # §19.4: the claims after the last decision, as a C holds them, then the end
                     whole, probe, psum = 0, Cursor(payload[c.pos:]), list(claim_sum)
@@ -1315,6 +1689,46 @@ def events(data, info):
             # an unknown optional section: skipped
         except ValueError as e:
             raise Refused(off, "byte %d: section '%s': %s" % (off, t, e))
+
+
+def pick(rc, track, lazy):
+    """§21.2, the growing form: a draw's card, read from the pile the bookkeeping draws from: (the pile's
+    key in lazy["drawn"], the card), or None when nothing is left (the bookkeeping refuses the draw)."""
+    if track.src:
+        key, pile = ("stock" if lazy["src"] < 0 else lazy["src"]), track.src
+    elif track.morto_state[0] == 0 or track.morto_state[1] == 0:
+        key = 0 if track.morto_state[0] == 0 else 1
+        pile = track.mortos[key]
+    else:
+        return None
+    return key, decode_pick(rc, pile)
+
+
+def events(data, info):
+    """Yields (kind, fields) for a whole log; raises Refused at the first fault. A version-7 deal of D
+    sections is read to its end before its event, which then holds what play revealed (§21.2)."""
+    lazy, held, pending = {}, [], None
+    try:
+        for kind, ev in _events(data, info, lazy):
+            if pending is not None and kind in ("deal", "end"):
+                yield "deal", (pending, lazy["finished"] if kind == "deal" else final_layout(lazy))
+                yield from held
+                held, pending = [], None
+            if kind == "deal" and lazy.get("sets") is ev[1]:
+                pending = ev[0]
+                continue
+            if pending is not None:
+                held.append((kind, ev))
+                continue
+            yield kind, ev
+    except Refused:
+        if pending is not None:
+            yield "deal", (pending, final_layout(lazy))
+            yield from held
+        raise
+    if pending is not None:
+        yield "deal", (pending, final_layout(lazy))
+        yield from held
 
 
 # ---- §5.5 signatures ------------------------------------------------------

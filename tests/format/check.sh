@@ -8,7 +8,7 @@
 # for each profile and table size (several deals, claims, random bots),
 # the logs of tests/format/legacy/ (headers of 31 pairs, docs/format.md section 4),
 # the shipped samples of format versions 2 to 6, simulated logs in version 6 (sim-*, below, with their
-# claims in E),
+# claims in E) and the same written again in version 7 (a draft, docs/format.md 21; compact and growing),
 # and committed ones (format version 6; samples/committed-4p.brp is version 3): revealed compact logs, with and without
 # player seeds, and a growing log cut before its reveal, then with an R section;
 # then signed ones: simulated with -k (a committed one too), signed twice, a
@@ -43,6 +43,18 @@ for r in kzv stbl aberto; do
 		"$brp" simulate -q -r "$r" -p "$p" -n 2 -b mixed --seed 11 -o "$work/sim-$r-$p"
 	done
 done
+
+# the same matches in format version 7 (docs/format.md 21, a draft that only brp-v7-lab, beside brp in
+# the build, writes), compact and growing
+lab=$(dirname "$brp")/brp-v7-lab
+mkdir "$work/v7-in" "$work/sim-v7"
+for r in kzv stbl aberto; do
+	for p in 2 4; do
+		for f in "$work/sim-$r-$p"/*.brp; do cp "$f" "$work/v7-in/$r-$p-$(basename "$f")"; done
+	done
+done
+"$lab" write "$work/v7-in" "$work/sim-v7" growing
+rm -r "$work/v7-in"
 
 for r in kzv stbl aberto; do
 	"$brp" simulate -q -r "$r" -p 4 -n 2 -b mixed --seed 12 --commit -o "$work/sim-$r-commit"

@@ -445,25 +445,23 @@ static int read_claim(rpl_reader *rd, struct cursor *c, rpl_event *ev)
  * section gave none (the next section is read), or an error (rd failed).
  */
 
-/* Version 7: the pile a deal's bookkeeping drew to its end is kept in the layout being revealed. */
-static void v7_keep_src(rpl_reader *rd, int became)
+/*
+ * Version 7: the card a draw or a reject takes, read where the bookkeeping
+ * will take it (format.md 21.2). When the pile drawn from is done and a
+ * morto becomes the stock, *became is that morto and old (*oldn cards) the
+ * pile done, for the layout once the decision is applied.
+ */
+static int v7_pick(rpl_reader *rd, int *became, rpl_card *old, int *oldn)
 {
-	struct v7 *v = rd->v7;
-	rpl_card *dst = v->src_of < 0 ? v->lay.stock : v->lay.morto[v->src_of];
-	memcpy(dst, rd->t.src, rd->t.src_len);
-	v->src_of = became;
-}
-
-/* Version 7: the card a draw or a reject takes, read where the bookkeeping will take it (format.md 21.2). */
-static int v7_pick(rpl_reader *rd)
-{
-	int pos, len, became;
-	rpl_card *at = rpl__track_draw_place(&rd->t, &pos, &len, &became);
+	int pos, len;
+	rpl_card *at = rpl__track_draw_place(&rd->t, &pos, &len, became);
 
 	if (!at)
 		return 0; /* nothing is left to draw: the bookkeeping says so */
-	if (became >= 0)
-		v7_keep_src(rd, became);
+	if (*became >= 0) {
+		memcpy(old, rd->t.src, rd->t.src_len);
+		*oldn = rd->t.src_len;
+	}
 	return rpl__dec_pick(&rd->dec, at, pos, len) < 0 ? -1 : 0;
 }
 
@@ -504,10 +502,12 @@ static int decode_decision(rpl_reader *rd, rpl_event *ev)
 {
 	char why[RPL_ERRMSG_SIZE];
 	rpl_action a;
-	int seat;
+	rpl_card old[RPL_DECK_SIZE];
+	int seat, became = -1, oldn = 0;
 
 	if (rpl__dec_action(&rd->dec, &rd->m, &rd->t, &a) < 0 ||
-	    (rd->v7 && !rd->v7->from_m && (a.kind == RPL_ACT_DRAW || a.kind == RPL_ACT_REJECT) && v7_pick(rd) < 0))
+	    (rd->v7 && !rd->v7->from_m && (a.kind == RPL_ACT_DRAW || a.kind == RPL_ACT_REJECT) &&
+	     v7_pick(rd, &became, old, &oldn) < 0))
 		return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %d: a decision does not decode (turn %d)",
 		            (size_t)rd->sec.offset, rd->deal, rd->t.turn);
 	seat = rpl__track_actor(&rd->t, a.kind);
@@ -516,6 +516,12 @@ static int decode_decision(rpl_reader *rd, rpl_event *ev)
 	if (rpl__track_apply_decoded(&rd->t, &a, why, sizeof(why)) < 0)
 		return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %d turn %d: %s", (size_t)rd->sec.offset, rd->deal,
 		            rd->t.turn, why);
+	if (became >= 0) {
+		/* a morto became the stock: the pile done is kept in the layout being revealed */
+		struct v7 *v = rd->v7;
+		memcpy(v->src_of < 0 ? v->lay.stock : v->lay.morto[v->src_of], old, (size_t)oldn);
+		v->src_of = became;
+	}
 	ev->kind = RPL_EV_ACTION;
 	ev->deal = rd->deal;
 	ev->turn = rd->t.turn;
