@@ -120,6 +120,7 @@ static void run(const char *dir)
 			continue;
 		}
 		info = rpl_reader_info(rd);
+		rpl__mnotes_values(&mn, info->rules);
 		while (rpl_reader_next(rd, &ev) == 1) {
 			if (ev.kind == RPL_EV_DEAL) {
 				if (pending >= 0) {

@@ -155,9 +155,10 @@ struct mnotes {
 	int32_t mval[2][RPL_MAX_MELDS];             /* ... their values added up */
 	int32_t val[RPL_NFACES];                    /* each face's value (rpl__mnotes_values) */
 	uint8_t nmelds[2];
-	int8_t morto_side[2];            /* the side that took each morto, -1 */
-	uint8_t unplayed[RPL_MAX_SEATS]; /* a morto picked up after the seat's discard, its turn not begun since */
-	int8_t last_seat;                /* the seat of the last decision, -1 */
+	int8_t morto_side[2]; /* the side that took each morto, -1 */
+	/* the turns opened when each seat picked up a morto right after its own discard, -1: it has not begun
+	   a turn since while fewer than n turns were opened after (turns go round the table) */
+	int32_t pick_turn[RPL_MAX_SEATS];
 };
 /* The cards' values, from the header's parameters: once a match, before its first deal. */
 struct rpl_rules;
@@ -167,13 +168,8 @@ void rpl__mnotes_deal(struct mnotes *n);
 void rpl__mnotes_lay(struct mnotes *n, const struct track *t, const rpl_action *a, int seat);
 static inline void rpl__mnotes_note(struct mnotes *n, const struct track *t, const rpl_action *a)
 {
-	int seat = rpl__track_actor(t, a->kind);
-
-	if (a->kind != RPL_ACT_MORTO && !t->open)
-		n->unplayed[seat] = 0; /* the seat's turn starts */
 	if (a->kind == RPL_ACT_MELD || a->kind == RPL_ACT_ADD || a->kind == RPL_ACT_MORTO)
-		rpl__mnotes_lay(n, t, a, seat);
-	n->last_seat = (int8_t)seat;
+		rpl__mnotes_lay(n, t, a, rpl__track_actor(t, a->kind));
 }
 /* Each side's score at the deal's end, from the cards and the parameters alone. */
 void rpl__mnotes_score(const struct mnotes *n, const struct track *t, const struct rpl_rules *r, int64_t score[2]);
@@ -181,7 +177,7 @@ void rpl__mnotes_score(const struct mnotes *n, const struct track *t, const stru
 enum { MEND_OUT = 0, MEND_DRY = 1, MEND_MORTO = 2, MEND_FIXED = 3 };
 static inline int rpl__mnotes_end_ctx(const struct mnotes *n, const struct track *t)
 {
-	int seat = n->last_seat;
+	int seat = t->last;
 
 	if (seat < 0)
 		return MEND_FIXED;

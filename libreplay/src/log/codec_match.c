@@ -27,8 +27,8 @@ void rpl__mnotes_deal(struct mnotes *n)
 {
 	n->nmelds[0] = n->nmelds[1] = 0;
 	n->morto_side[0] = n->morto_side[1] = -1;
-	memset(n->unplayed, 0, sizeof(n->unplayed));
-	n->last_seat = -1;
+	for (int s = 0; s < RPL_MAX_SEATS; s++)
+		n->pick_turn[s] = -1;
 }
 
 static void note_cards(struct mnotes *n, int side, int k, const rpl_action *a)
@@ -62,7 +62,7 @@ void rpl__mnotes_lay(struct mnotes *n, const struct track *t, const rpl_action *
 			n->morto_side[a->morto] = (int8_t)(seat & 1);
 		/* picked up after the seat's discard: it plays it only from its next turn */
 		if (t->last_kind == RPL_ACT_DISCARD)
-			n->unplayed[seat] = 1;
+			n->pick_turn[seat] = t->turn;
 		break;
 	default: break;
 	}
@@ -129,7 +129,7 @@ void rpl__mnotes_score(const struct mnotes *n, const struct track *t, const stru
 
 	/* the deal ended by going out when a hand is empty: the last to act's, if it is */
 	for (int s = 0; s < t->n; s++)
-		if (t->hand_n[s] == 0 && (out < 0 || s == n->last_seat))
+		if (t->hand_n[s] == 0 && (out < 0 || s == t->last))
 			out = s;
 	for (int side = 0; side < 2; side++) {
 		int64_t x = 0;
@@ -146,7 +146,8 @@ void rpl__mnotes_score(const struct mnotes *n, const struct track *t, const stru
 		if (out >= 0 && (out & 1) == side)
 			x += RV(r, BONUS_GOING_OUT);
 		for (int s = side; s < t->n; s += 2) {
-			if (n->unplayed[s] && RV(r, UNPLAYED_MORTO_COST) > 0 && out >= 0 && (out & 1) != side) {
+			int unplayed = n->pick_turn[s] >= 0 && t->turn - n->pick_turn[s] < t->n;
+			if (unplayed && RV(r, UNPLAYED_MORTO_COST) > 0 && out >= 0 && (out & 1) != side) {
 				x -= RV(r, UNPLAYED_MORTO_COST);
 				continue;
 			}

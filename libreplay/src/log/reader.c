@@ -63,6 +63,12 @@ struct qev {
 	uint64_t offset;
 };
 enum { MS_BETWEEN, MS_DEAL, MS_PLAY, MS_MID, MS_DONE };
+/*
+ * A deal's end is due (a hand emptied, or a turn over with nothing left to
+ * draw) only after a lay, a discard or a morto picked up: a draw, a take or
+ * a reject leaves a card in the hand and the turn open (format.md 21.3).
+ */
+#define V7_MAY_END (1u << RPL_ACT_MELD | 1u << RPL_ACT_ADD | 1u << RPL_ACT_DISCARD | 1u << RPL_ACT_MORTO)
 struct v7 {
 	struct mnotes mn;
 	struct mmodel mm;
@@ -75,8 +81,11 @@ struct v7 {
 	int dsections;       /* a D, A or C section was read */
 	int64_t mpred[2];    /* the deal's computed scores, once it is over */
 	int from_m;          /* the deal is the M stream's: its layout whole from its start (21.2) */
-	int drawn[3];        /* ... how far it says play drew each pile */
-	int regular, inner;  /* ... it ends where the bookkeeping says it can; claims come between its decisions */
+	int became, oldn;    /* v7_before to v7_after: the morto that became the stock, the pile done */
+	unsigned hooks;      /* bit k: a decision of kind k goes through v7_before (a lay, a morto; a draw in D) */
+	rpl_card old[RPL_DECK_SIZE];
+	int drawn[3];       /* ... how far it says play drew each pile */
+	int regular, inner; /* ... it ends where the bookkeeping says it can; claims come between its decisions */
 };
 /* The read-ahead's queue, apart: a copy of the state leaves it out. */
 struct v7q {
@@ -127,8 +136,14 @@ static int start(struct rpl_reader *rd)
 		return fail(rd, RPL_ECORRUPT, s.offset, "byte %zu: a sealed header of version %d (sealed logs begin in 5)",
 		            (size_t)s.offset, rd->version);
 	if (rd->version == BRP_VERSION_7) {
-		if (!(rd->v7 = calloc(1, sizeof(*rd->v7))) || !(rd->v7q = calloc(1, sizeof(*rd->v7q))))
+		/* not zeroed whole: the notes alone are 4 KiB, and each deal starts its own (v7_deal) */
+		if (!(rd->v7 = malloc(sizeof(*rd->v7))) || !(rd->v7q = malloc(sizeof(*rd->v7q))))
 			return fail(rd, RPL_ENOMEM, s.offset, "out of memory");
+		rd->v7->mstream = rd->v7->mseen = rd->v7->dsections = rd->v7->from_m = 0;
+		rd->v7->became = -1;
+		rd->v7q->qn = rd->v7q->qpos = rd->v7q->cap = 0;
+		rd->v7q->tail_due = 0;
+		rd->v7q->q = NULL;
 		rpl__mnotes_values(&rd->v7->mn, &rd->hdr.rules);
 	}
 	err = rpl__ident_new(&rd->ident, &rd->hdr.info);
@@ -487,14 +502,46 @@ static void v7_fill(const rpl_reader *rd, rpl_layout *out)
 }
 
 /* Version 7: a deal begins with its layout's sets (in a D or an M). */
-static void v7_deal(rpl_reader *rd, const rpl_layout *lay)
+static void v7_deal(rpl_reader *rd, const rpl_layout *lay, int from_m)
 {
 	struct v7 *v = rd->v7;
 	if (rd->deal > 0 && !v->from_m)
 		v7_fill(rd, &v->finished); /* a deal of D sections: its layout, for the read-ahead */
 	v->lay = *lay;
 	v->src_of = -1;
+	v->from_m = from_m;
+	v->hooks = 1u << RPL_ACT_MELD | 1u << RPL_ACT_ADD | 1u << RPL_ACT_MORTO |
+	           (from_m ? 0 : 1u << RPL_ACT_DRAW | 1u << RPL_ACT_REJECT);
 	rpl__mnotes_deal(&v->mn);
+}
+
+/*
+ * Version 7, before the bookkeeping applies a decision: the card a draw
+ * takes in a deal of D sections (21.2), kept for v7_after when the pile
+ * drawn from changes; the notes of the match's stream (21.4). Out of line,
+ * as v7_after, so that decode_decision stays as small as the other
+ * versions need it.
+ */
+static __attribute__((noinline)) int v7_before(rpl_reader *rd, const rpl_action *a)
+{
+	struct v7 *v = rd->v7;
+
+	v->became = -1;
+	if (!v->from_m && (a->kind == RPL_ACT_DRAW || a->kind == RPL_ACT_REJECT) &&
+	    v7_pick(rd, &v->became, v->old, &v->oldn) < 0)
+		return -1;
+	rpl__mnotes_note(&v->mn, &rd->t, a);
+	return 0;
+}
+
+/* Version 7, once the decision is applied: a morto became the stock, and the pile done is kept. */
+static __attribute__((noinline)) void v7_after(rpl_reader *rd)
+{
+	struct v7 *v = rd->v7;
+
+	memcpy(v->src_of < 0 ? v->lay.stock : v->lay.morto[v->src_of], v->old, (size_t)v->oldn);
+	v->src_of = v->became;
+	v->became = -1;
 }
 
 /* One decision of the stream open, applied to the bookkeeping, into ev. */
@@ -502,26 +549,18 @@ static int decode_decision(rpl_reader *rd, rpl_event *ev)
 {
 	char why[RPL_ERRMSG_SIZE];
 	rpl_action a;
-	rpl_card old[RPL_DECK_SIZE];
-	int seat, became = -1, oldn = 0;
+	int seat;
 
 	if (rpl__dec_action(&rd->dec, &rd->m, &rd->t, &a) < 0 ||
-	    (rd->v7 && !rd->v7->from_m && (a.kind == RPL_ACT_DRAW || a.kind == RPL_ACT_REJECT) &&
-	     v7_pick(rd, &became, old, &oldn) < 0))
+	    (rd->v7 && (rd->v7->hooks >> a.kind & 1) && v7_before(rd, &a) < 0))
 		return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %d: a decision does not decode (turn %d)",
 		            (size_t)rd->sec.offset, rd->deal, rd->t.turn);
 	seat = rpl__track_actor(&rd->t, a.kind);
-	if (rd->v7)
-		rpl__mnotes_note(&rd->v7->mn, &rd->t, &a);
 	if (rpl__track_apply_decoded(&rd->t, &a, why, sizeof(why)) < 0)
 		return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %d turn %d: %s", (size_t)rd->sec.offset, rd->deal,
 		            rd->t.turn, why);
-	if (became >= 0) {
-		/* a morto became the stock: the pile done is kept in the layout being revealed */
-		struct v7 *v = rd->v7;
-		memcpy(v->src_of < 0 ? v->lay.stock : v->lay.morto[v->src_of], old, (size_t)oldn);
-		v->src_of = became;
-	}
+	if (rd->v7 && rd->v7->became >= 0)
+		v7_after(rd);
 	ev->kind = RPL_EV_ACTION;
 	ev->deal = rd->deal;
 	ev->turn = rd->t.turn;
@@ -586,10 +625,8 @@ static int deal_section(rpl_reader *rd, struct cursor *c, rpl_event *ev)
 	if ((rd->v7 ? rpl__dec_layout_sets(&rd->dec, n, &ev->layout) : rpl__dec_layout(&rd->dec, n, &ev->layout)) < 0)
 		return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %llu: the card layout does not decode",
 		            (size_t)rd->sec.offset, (unsigned long long)deal);
-	if (rd->v7) {
-		v7_deal(rd, &ev->layout);
-		rd->v7->from_m = 0;
-	}
+	if (rd->v7)
+		v7_deal(rd, &ev->layout, 0);
 	rd->deal = (int)deal;
 	rd->derived = 0;
 	rd->dealer = rd->deal == 1 ? rd->hdr.info.first_dealer : (rd->dealer + 1) % n;
@@ -700,8 +737,7 @@ static int m_next(rpl_reader *rd, rpl_event *ev, int lean)
 			    rpl__mx_drawn(&c, &v->mm, &ev->layout, n, v->drawn) < 0 || rd->dec.bad)
 				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %d: the card layout does not decode",
 				            (size_t)rd->sec.offset, rd->deal + 1);
-			v7_deal(rd, &ev->layout);
-			v->from_m = 1;
+			v7_deal(rd, &ev->layout, 1);
 			v->regular = rpl__mx_bit(&c, &v->mm.regular, 0);
 			v->inner = rpl__mx_bit(&c, &v->mm.inner, 0);
 			rd->deal++;
@@ -739,7 +775,7 @@ static int m_next(rpl_reader *rd, rpl_event *ev, int lean)
 			if (take_decisions(rd, 1) < 0)
 				return rd->failed;
 			v->mstate = MS_PLAY;
-			return decode_decision(rd, ev);
+			return 2; /* a decision: v7_next reads it */
 		default:
 			v->mstream = 0;
 			if (close_stream(rd) < 0)
@@ -782,25 +818,6 @@ static int next_event(rpl_reader *rd, rpl_event *ev, int lean)
 	/* the next event is a decision of the stream: for rpl__reader_next_lean, its own fields only */
 	if (lean && rd->left > 0 && !rd->reveal_due && rd->claims.pos >= rd->claims.n)
 		return next_decision(rd, ev);
-	/* version 7's M, lean: a decision of a deal that ends where the bookkeeping says it can, no claim between */
-	if (lean && rd->v7 && rd->v7->mstream && rd->v7->mstate == MS_PLAY && rd->v7->regular && !rd->v7->inner &&
-	    !rd->dec.bad) {
-		int ctx = rpl__mnotes_end_ctx(&rd->v7->mn, &rd->t);
-		if (ctx != MEND_OUT && ctx != MEND_DRY) {
-			if (take_decisions(rd, 1) < 0)
-				return rd->failed;
-			return decode_decision(rd, ev);
-		}
-	}
-	/* version 7's M: each event fills its own fields, and clears the others unless lean (m_next) */
-	if (rd->v7 && rd->v7->mstream && !rd->reveal_due) {
-		int got;
-		if (!lean)
-			memset(ev, 0, sizeof(*ev));
-		got = m_next(rd, ev, lean);
-		if (got != 0)
-			return got;
-	}
 	/* lean 2: version 7's read-ahead, which keeps only each event's own fields (q_put) */
 	if (lean != 2)
 		memset(ev, 0, sizeof(*ev));
@@ -815,11 +832,6 @@ static int next_event(rpl_reader *rd, rpl_event *ev, int lean)
 		struct cursor c = { 0 };
 		int got;
 
-		if (rd->v7 && rd->v7->mstream) {
-			if ((got = m_next(rd, ev, lean)) != 0)
-				return got;
-			continue;
-		}
 		if (rd->left == 0 && rd->more_deals > 0) {
 			uint64_t count = rpl__cur_varint(&rd->counts);
 			rd->more_deals--;
@@ -878,7 +890,7 @@ static int next_event(rpl_reader *rd, rpl_event *ev, int lean)
 		case BRP_MATCH_TYPE:
 			if (!rd->v7)
 				goto unknown;
-			if ((got = match_section(rd, &c)) != 0)
+			if ((got = match_section(rd, &c)) != 0 || (got = m_next(rd, ev, lean)) != 0)
 				return got;
 			continue;
 		case 'E': {
@@ -1047,11 +1059,38 @@ static int v7_read_ahead(rpl_reader *rd, rpl_event *ev)
 	return 1;
 }
 
-/* Version 7: the next event, from the queue, then what ended it; a deal's event once its layout is filled. */
-static inline int v7_next(rpl_reader *rd, rpl_event *ev, int lean)
+/*
+ * Version 7: the next event: of the M stream (lean, a decision of a deal
+ * that ends where the bookkeeping says it can and has no claim between its
+ * decisions, at once); else from the queue, then what ended it; a deal's
+ * event once its layout is filled.
+ */
+static __attribute__((noinline)) int v7_next(rpl_reader *rd, rpl_event *ev, int lean)
 {
+	struct v7 *v = rd->v7;
 	struct v7q *q = rd->v7q;
 	int got;
+
+	if (v->mstream) {
+		int ctx = MEND_OUT;
+		if (v->mstate == MS_PLAY && v->regular && !v->inner && !rd->dec.bad)
+			ctx = V7_MAY_END >> rd->t.last_kind & 1 ? rpl__mnotes_end_ctx(&v->mn, &rd->t) : MEND_FIXED;
+		if (ctx != MEND_OUT && ctx != MEND_DRY) {
+			/* a deal that ends where the bookkeeping says, not there yet: a decision */
+			got = take_decisions(rd, 1) < 0 ? rd->failed : 2;
+		} else {
+			if (!lean)
+				memset(ev, 0, sizeof(*ev));
+			got = m_next(rd, ev, lean);
+		}
+		if (got == 2) {
+			if (!lean)
+				memset(ev, 0, sizeof(*ev));
+			got = decode_decision(rd, ev);
+		}
+		if (got != 0)
+			return got;
+	}
 
 	if (q->qpos < q->qn) {
 		q_get(&q->q[q->qpos++], ev, lean);
