@@ -631,22 +631,7 @@ def decode_hand(rc, cnt, left):
         if k == 0:
             break
         c = cnt[f]
-        top = min(c, k)
-        w = [binom(c, j) * binom(left - c, k - j) for j in range(top + 1)]
-        tail = sum(w)
-        j = 0
-        while j < top:
-            if w[j] == 0:
-                more = 1
-            elif w[j] == tail:
-                more = 0
-            else:
-                p = (w[j] << 12) // tail
-                more = rc.fixed(min(max(p, 1), 4095))
-            if not more:
-                break
-            tail -= w[j]
-            j += 1
+        j = decode_face_count(rc, c, left, k)
         cnt[f] -= j
         left -= c
         k -= j
@@ -654,6 +639,26 @@ def decode_hand(rc, cnt, left):
     if k:
         raise ValueError("a hand does not decode to 11 cards")
     return hand
+
+
+def decode_face_count(rc, c, left, k):
+    """How many of the c copies of a face among left cards a hand of k more gets (§7.1): a chain of
+    fixed bits "x > j" with the hypergeometric probabilities."""
+    top = min(c, k)
+    w = [binom(c, j) * binom(left - c, k - j) for j in range(top + 1)]
+    tail, j = sum(w), 0
+    while j < top:
+        if w[j] == 0:
+            more = 1
+        elif w[j] == tail:
+            more = 0
+        else:
+            more = rc.fixed(min(max((w[j] << 12) // tail, 1), 4095))
+        if not more:
+            break
+        tail -= w[j]
+        j += 1
+    return j
 
 
 def decode_layout(rc, n):
@@ -1152,24 +1157,6 @@ def decode_count(rc, n):
     return v
 
 
-def decode_joker_count(rc, c, rest, k):
-    """How many of c copies among rest cards a holder taking k gets, as §7.1 codes a hand's count of a face."""
-    w = [binom(c, j) * binom(rest - c, k - j) for j in range(min(c, k) + 1)]
-    tail, j = sum(w), 0
-    while j < min(c, k):
-        if w[j] == 0:
-            more = 1
-        elif w[j] == tail:
-            more = 0
-        else:
-            more = rc.fixed(min(max((w[j] << 12) // tail, 1), 4095))
-        if not more:
-            break
-        tail -= w[j]
-        j += 1
-    return j
-
-
 def decode_sets(rc, n):
     """§21.2: who holds each face's copies, the hands, the mortos and the stock, face by face."""
     take = [11] * (n + 2) + [stock_size(n)]
@@ -1208,7 +1195,7 @@ def decode_sets(rc, n):
         else:
             left, rest2 = 4, rest
             for h in range(nh):
-                k = decode_joker_count(rc, left, rest2, take[h]) if h < nh - 1 else left
+                k = decode_face_count(rc, left, rest2, take[h]) if h < nh - 1 else left
                 if k > take[h]:
                     raise ValueError("the card layout does not decode")
                 rest2 -= take[h]

@@ -49,6 +49,32 @@ static inline int hand_bit(struct rc_enc *e, struct rc_dec *d, uint32_t p12, int
 	return more;
 }
 
+/*
+ * How many of the c copies of a face left among rest cards a holder taking
+ * k <= 11 of them gets (a hand, or in version 7 a morto), with the
+ * hypergeometric probabilities of 7.1 computed, as a chain of bits "x > j".
+ * The encoder's x; returns the count, or -1.
+ */
+static int code_count(struct rc_enc *e, struct rc_dec *d, int c, int rest, int k, int x)
+{
+	uint64_t tail = binom(rest, k);
+	int max = c < k ? c : k, j;
+
+	for (j = 0; j < max; j++) {
+		uint64_t w = binom(c, j) * binom(rest - c, k - j), p;
+		if (w == 0 || w == tail) {
+			p = w == 0 ? 0 : HAND_P12_ALL;
+		} else {
+			p = (w << 12) / tail;
+			p = p < 1 ? 1 : (p > 4095 ? 4095 : p);
+		}
+		if (!hand_bit(e, d, (uint32_t)p, x > j))
+			break;
+		tail -= w;
+	}
+	return e && j != x ? -1 : j;
+}
+
 /* The encoder reads the hand's counts from hand; the decoder writes its cards, ascending, to out. */
 static int code_hand(struct rc_enc *e, struct rc_dec *d, uint8_t *cnt, int *left, const uint8_t *hand, rpl_card *out)
 {
@@ -61,20 +87,8 @@ static int code_hand(struct rc_enc *e, struct rc_dec *d, uint8_t *cnt, int *left
 			const uint16_t *t = hand_p12[*left][k];
 			for (j = 0; j < max && hand_bit(e, d, t[c - 1 + j], x > j); j++)
 				;
-		} else {
-			uint64_t tail = binom(*left, k); /* the sum of w(j) over j = 0..max (Vandermonde) */
-			for (j = 0; j < max; j++) {
-				uint64_t w = binom(c, j) * binom(*left - c, k - j), p;
-				if (w == 0 || w == tail) {
-					p = w == 0 ? 0 : HAND_P12_ALL;
-				} else {
-					p = (w << 12) / tail;
-					p = p < 1 ? 1 : (p > 4095 ? 4095 : p);
-				}
-				if (!hand_bit(e, d, (uint32_t)p, x > j))
-					break;
-				tail -= w;
-			}
+		} else if ((j = code_count(e, d, c, *left, k, x)) < 0) {
+			return -1;
 		}
 		if (e && j != x)
 			return -1;
@@ -283,31 +297,6 @@ static int code_pair(struct rc_enc *e, struct rc_dec *d, const int *take, int nh
 	*ph = h;
 	*pg = g;
 	return 0;
-}
-
-/*
- * How many of the c copies of a face left among rest cards a holder taking
- * k <= 11 of them gets: as 7.1 codes a hand's count of a face. The
- * encoder's x; returns the count, or -1.
- */
-static int code_count(struct rc_enc *e, struct rc_dec *d, int c, int rest, int k, int x)
-{
-	uint64_t tail = binom(rest, k);
-	int max = c < k ? c : k, j;
-
-	for (j = 0; j < max; j++) {
-		uint64_t w = binom(c, j) * binom(rest - c, k - j), p;
-		if (w == 0 || w == tail) {
-			p = w == 0 ? 0 : HAND_P12_ALL;
-		} else {
-			p = (w << 12) / tail;
-			p = p < 1 ? 1 : (p > 4095 ? 4095 : p);
-		}
-		if (!hand_bit(e, d, (uint32_t)p, x > j))
-			break;
-		tail -= w;
-	}
-	return e && j != x ? -1 : j;
 }
 
 int rpl__code_layout_sets(struct rc_enc *e, struct rc_dec *d, int nplayers, rpl_layout *lay)

@@ -68,6 +68,11 @@ void rpl__mnotes_lay(struct mnotes *n, const struct track *t, const rpl_action *
 	}
 }
 
+/*
+ * A card's value by the header's parameters: the engine's rule (meld_impl.h)
+ * written again, since what the format computes must never change with the
+ * engine (format.md 21.4).
+ */
 static int32_t value(const struct rpl_rules *r, rpl_card c)
 {
 	int rank;
