@@ -661,23 +661,27 @@ def decode_face_count(rc, c, left, k):
     return j
 
 
+def decode_card(rc, cnt, left):
+    """A card of left, cnt[f] copies of face f, with probability cnt[f] / left (§7.2); it leaves cnt."""
+    r, v = rc.freq_at(left)
+    f, cum = 0, 0
+    while cum + cnt[f] <= v:
+        cum += cnt[f]
+        f += 1
+    rc.freq_take(r, cum, cnt[f])
+    cnt[f] -= 1
+    return f
+
+
 def decode_layout(rc, n):
     cnt = [copies(c) for c in range(NFACES)]
     hands = [decode_hand(rc, cnt, 108 - 11 * s) for s in range(n)]
     left = 108 - 11 * n
 
     def card():
-        """A card of the rest of the deck, with probability cnt[f] / left (§7.2)."""
         nonlocal left
-        r, v = rc.freq_at(left)
-        f, cum = 0, 0
-        while cum + cnt[f] <= v:
-            cum += cnt[f]
-            f += 1
-        rc.freq_take(r, cum, cnt[f])
-        cnt[f] -= 1
         left -= 1
-        return f
+        return decode_card(rc, cnt, left + 1)
 
     mortos = [[card() for _ in range(11)] for _ in range(2)]
     stock = [card() for _ in range(stock_size(n))]
@@ -1211,17 +1215,7 @@ def decode_pile(rc, pile, k):
     cnt = [0] * NFACES
     for c in pile:
         cnt[c] += 1
-    left, out = len(pile), []
-    for _ in range(k):
-        r, v = rc.freq_at(left)
-        f, cum = 0, 0
-        while cum + cnt[f] <= v:
-            cum += cnt[f]
-            f += 1
-        rc.freq_take(r, cum, cnt[f])
-        cnt[f] -= 1
-        left -= 1
-        out.append(f)
+    out = [decode_card(rc, cnt, len(pile) - i) for i in range(k)]
     for f in range(NFACES):
         out += [f] * cnt[f]
     pile[:] = out
@@ -1232,12 +1226,7 @@ def decode_pick(rc, pile):
     cnt = [0] * NFACES
     for c in pile:
         cnt[c] += 1
-    r, v = rc.freq_at(len(pile))
-    f, cum = 0, 0
-    while cum + cnt[f] <= v:
-        cum += cnt[f]
-        f += 1
-    rc.freq_take(r, cum, cnt[f])
+    f = decode_card(rc, cnt, len(pile))
     i = pile.index(f)
     pile[0], pile[i] = pile[i], pile[0]
     return f
