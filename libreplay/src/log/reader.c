@@ -87,12 +87,18 @@ struct v7 {
 	int drawn[3];       /* ... how far it says play drew each pile */
 	int regular, inner; /* ... it ends where the bookkeeping says it can; claims come between its decisions */
 };
-/* The read-ahead's queue, apart: a copy of the state leaves it out. */
+/*
+ * The read-ahead's queue, apart: a copy of the state leaves it out; and
+ * the reader as a deal of D sections began (saved, vsaved), to read it
+ * again when it is longer than the queue: held once, not a deal.
+ */
 struct v7q {
 	size_t qn, qpos, cap;
 	int tail_due, tail_got; /* what ended the read-ahead: delivered after the queue */
 	rpl_event tail;
 	struct qev *q; /* grown as deals need, to V7_QUEUE */
+	struct rpl_reader saved;
+	struct v7 vsaved;
 };
 
 static int fail(struct rpl_reader *rd, int err, uint64_t offset, const char *fmt, ...)
@@ -988,16 +994,11 @@ static int v7_read_ahead(rpl_reader *rd, rpl_event *ev)
 {
 	struct v7 *v = rd->v7;
 	struct v7q *q = rd->v7q;
-	struct rpl_reader *saved = malloc(sizeof(*saved));
-	struct v7 *vsaved = malloc(sizeof(*vsaved));
+	struct rpl_reader *saved = &q->saved;
+	struct v7 *vsaved = &q->vsaved;
 	rpl_event t;
 	int got;
 
-	if (!saved || !vsaved) {
-		free(saved);
-		free(vsaved);
-		return fail(rd, RPL_ENOMEM, ev->offset, "out of memory");
-	}
 	memcpy(saved, rd, sizeof(*rd));
 	memcpy(vsaved, v, sizeof(*v));
 	q->qn = q->qpos = 0;
@@ -1029,15 +1030,11 @@ static int v7_read_ahead(rpl_reader *rd, rpl_event *ev)
 				ev->layout = vsaved->finished;
 			else
 				v7_fill(saved, &ev->layout);
-			free(vsaved);
-			free(saved);
 			q->qn = q->qpos = 0;
 			return 1;
 		}
 		q_put(&q->q[q->qn++], &t);
 	}
-	free(vsaved);
-	free(saved);
 	if (got == 1 && t.kind == RPL_EV_DEAL)
 		ev->layout = v->finished;
 	else
