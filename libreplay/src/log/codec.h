@@ -149,13 +149,15 @@ int rpl__dec_action(struct rc_dec *d, struct model *m, const struct track *t, rp
  * it yet). Its bookkeeping beside struct track: what a score computed from
  * the cards needs (codec_match.c).
  */
+struct mmeld {
+	uint64_t face, twice; /* bit c: face c laid, laid twice */
+	int32_t val;          /* the cards' values added up */
+	int32_t len;          /* their number */
+};
 struct mnotes {
-	uint8_t meld[2][RPL_MAX_MELDS][RPL_NFACES]; /* each meld's cards, as counts */
-	uint8_t mlen[2][RPL_MAX_MELDS];             /* ... their number */
-	int32_t mval[2][RPL_MAX_MELDS];             /* ... their values added up */
-	int32_t val[RPL_NFACES];                    /* each face's value (rpl__mnotes_values) */
-	uint8_t nmelds[2];
-	int8_t morto_side[2]; /* the side that took each morto, -1 */
+	struct mmeld meld[2][RPL_MAX_MELDS]; /* each side's melds, as the bookkeeping numbers them */
+	int32_t val[RPL_NFACES];             /* each face's value (rpl__mnotes_values) */
+	int8_t morto_side[2];                /* the side that took each morto, -1 */
 	/* the turns opened when each seat picked up a morto right after its own discard, -1: it has not begun
 	   a turn since while fewer than n turns were opened after (turns go round the table) */
 	int32_t pick_turn[RPL_MAX_SEATS];
@@ -164,12 +166,37 @@ struct mnotes {
 struct rpl_rules;
 void rpl__mnotes_values(struct mnotes *n, const struct rpl_rules *r);
 void rpl__mnotes_deal(struct mnotes *n);
-/* Note a decision before the tracker applies it (the cards it lays and the mortos: rpl__mnotes_lay). */
-void rpl__mnotes_lay(struct mnotes *n, const struct track *t, const rpl_action *a, int seat);
-static inline void rpl__mnotes_note(struct mnotes *n, const struct track *t, const rpl_action *a)
+/*
+ * Note a decision once the bookkeeping t applied it: seat its actor,
+ * before the kind of the decision before it (t->last_kind as it was).
+ */
+static inline void rpl__mnotes_applied(struct mnotes *n, const struct track *t, const rpl_action *a, int seat,
+                                       int before)
 {
-	if (a->kind == RPL_ACT_MELD || a->kind == RPL_ACT_ADD || a->kind == RPL_ACT_MORTO)
-		rpl__mnotes_lay(n, t, a, rpl__track_actor(t, a->kind));
+	struct mmeld *m;
+
+	switch (a->kind) {
+	case RPL_ACT_MELD:
+		m = &n->meld[seat & 1][t->nmelds[seat & 1] - 1];
+		m->face = m->twice = 0;
+		m->val = m->len = 0;
+		break;
+	case RPL_ACT_ADD: m = &n->meld[a->side][a->meld]; break;
+	case RPL_ACT_MORTO:
+		n->morto_side[a->morto] = (int8_t)(seat & 1);
+		/* picked up after the seat's discard: it plays it only from its next turn */
+		if (before == RPL_ACT_DISCARD)
+			n->pick_turn[seat] = t->turn;
+		return;
+	default: return;
+	}
+	for (int i = 0; i < a->ncards; i++) {
+		uint64_t bit = 1ull << a->cards[i];
+		m->twice |= m->face & bit;
+		m->face |= bit;
+		m->val += n->val[a->cards[i]];
+	}
+	m->len += a->ncards;
 }
 /* Each side's score at the deal's end, from the cards and the parameters alone. */
 void rpl__mnotes_score(const struct mnotes *n, const struct track *t, const struct rpl_rules *r, int64_t score[2]);

@@ -25,47 +25,9 @@ void rpl__mnotes_values(struct mnotes *n, const struct rpl_rules *r)
 
 void rpl__mnotes_deal(struct mnotes *n)
 {
-	n->nmelds[0] = n->nmelds[1] = 0;
 	n->morto_side[0] = n->morto_side[1] = -1;
 	for (int s = 0; s < RPL_MAX_SEATS; s++)
 		n->pick_turn[s] = -1;
-}
-
-static void note_cards(struct mnotes *n, int side, int k, const rpl_action *a)
-{
-	for (int i = 0; i < a->ncards && i < 14; i++)
-		if (a->cards[i] < RPL_NFACES) {
-			n->meld[side][k][a->cards[i]]++;
-			n->mlen[side][k]++;
-			n->mval[side][k] += n->val[a->cards[i]];
-		}
-}
-
-void rpl__mnotes_lay(struct mnotes *n, const struct track *t, const rpl_action *a, int seat)
-{
-	switch (a->kind) {
-	case RPL_ACT_MELD:
-		if (n->nmelds[seat & 1] < RPL_MAX_MELDS) {
-			int k = n->nmelds[seat & 1]++;
-			memset(n->meld[seat & 1][k], 0, RPL_NFACES);
-			n->mlen[seat & 1][k] = 0;
-			n->mval[seat & 1][k] = 0;
-			note_cards(n, seat & 1, k, a);
-		}
-		break;
-	case RPL_ACT_ADD:
-		if (a->side < 2 && a->meld < n->nmelds[a->side])
-			note_cards(n, a->side, a->meld, a);
-		break;
-	case RPL_ACT_MORTO:
-		if (a->morto < 2)
-			n->morto_side[a->morto] = (int8_t)(seat & 1);
-		/* picked up after the seat's discard: it plays it only from its next turn */
-		if (t->last_kind == RPL_ACT_DISCARD)
-			n->pick_turn[seat] = t->turn;
-		break;
-	default: break;
-	}
 }
 
 /*
@@ -89,43 +51,30 @@ static int32_t value(const struct rpl_rules *r, rpl_card c)
 /*
  * 1 when a meld's cards can lie as a run of one suit with no card standing
  * for another: no joker, no 2 of another suit, each rank once, an ace low,
- * high or, twice, both.
+ * high or, twice, both. faces, twice: bit c for each face laid, laid twice.
  */
-static int natural_run(const uint8_t *cnt)
+static int natural_run(uint64_t faces, uint64_t twice)
 {
-	int suit = -1, r[15] = { 0 }, lo = 15, hi = 0;
+	uint32_t x, y;
+	int suit;
 
-	if (cnt[RPL_JOKER])
-		return 0;
-	for (int c = 0; c < RPL_JOKER; c++) {
-		if (!cnt[c])
-			continue;
-		if (suit >= 0 && RPL_CARD_SUIT(c) != suit)
-			return 0;
-		suit = RPL_CARD_SUIT(c);
-		r[RPL_CARD_RANK(c)] += cnt[c];
-	}
-	if (r[1] > 2)
-		return 0;
-	if (r[1] == 2) {
-		for (int k = 2; k <= 13; k++)
-			if (r[k] != 1)
-				return 0;
+	if (!faces)
 		return 1;
-	}
-	for (int k = 2; k <= 13; k++) {
-		if (r[k] > 1)
-			return 0;
-		if (r[k]) {
-			lo = k < lo ? k : lo;
-			hi = k > hi ? k : hi;
-		}
-	}
-	for (int k = lo; k <= hi; k++)
-		if (!r[k])
-			return 0;
+	if (faces >> RPL_JOKER & 1)
+		return 0;
+	suit = ctz64(faces) / 13;
+	if (faces >> (13 * suit) >> 13)
+		return 0;                         /* another suit */
+	x = (uint32_t)(faces >> (13 * suit)); /* bit 0 the ace, bit k - 1 rank k */
+	y = x >> 1;                           /* ranks 2 .. 13 */
+	if (twice >> (13 * suit) >> 1)
+		return 0; /* a rank but the ace twice */
+	if (twice)
+		return y == 0xFFF; /* the ace twice: every rank between */
+	if (y && ((y >> ctz64(y)) & ((y >> ctz64(y)) + 1)))
+		return 0; /* a gap */
 	/* an ace extends the run at 1 (below a 2) or at 14 (above a king) */
-	return !r[1] || lo == 2 || hi == 13 || lo > hi;
+	return !(x & 1) || !y || (y & 1) || (y >> 11 & 1);
 }
 
 void rpl__mnotes_score(const struct mnotes *n, const struct track *t, const struct rpl_rules *r, int64_t score[2])
@@ -138,15 +87,14 @@ void rpl__mnotes_score(const struct mnotes *n, const struct track *t, const stru
 			out = s;
 	for (int side = 0; side < 2; side++) {
 		int64_t x = 0;
-		for (int i = 0; i < n->nmelds[side]; i++) {
-			int len = n->mlen[side][i];
-			x += n->mval[side][i];
+		for (int i = 0; i < t->nmelds[side]; i++) {
+			const struct mmeld *m = &n->meld[side][i];
+			int len = m->len, nat = len >= 7 && natural_run(m->face, m->twice);
+			x += m->val;
 			if (len >= 14)
-				x += natural_run(n->meld[side][i]) ? RV(r, BONUS_CLEAN14) : RV(r, BONUS_DIRTY14);
+				x += nat ? RV(r, BONUS_CLEAN14) : RV(r, BONUS_DIRTY14);
 			else if (len >= 7)
-				x += !natural_run(n->meld[side][i]) ? RV(r, BONUS_DIRTY)
-				     : len == 13                    ? RV(r, BONUS_CLEAN13)
-				                                    : RV(r, BONUS_CLEAN);
+				x += !nat ? RV(r, BONUS_DIRTY) : len == 13 ? RV(r, BONUS_CLEAN13) : RV(r, BONUS_CLEAN);
 		}
 		if (out >= 0 && (out & 1) == side)
 			x += RV(r, BONUS_GOING_OUT);
@@ -366,6 +314,17 @@ static void m_claim_put(struct mcx *c, struct mmodel *mm, int cur, const int64_t
 	}
 }
 
+/* The bookkeeping t applies a decision, and n notes it. */
+static int mnotes_apply(struct mnotes *n, struct track *t, const rpl_action *a)
+{
+	int seat = rpl__track_actor(t, a->kind), before = t->last_kind;
+
+	if (rpl__track_apply(t, a, NULL, 0) < 0)
+		return -1;
+	rpl__mnotes_applied(n, t, a, seat, before);
+	return 0;
+}
+
 /*
  * What a deal's stream says before its decisions, from a replay of them
  * (items from i, up to the next deal): how far each pile was drawn;
@@ -388,8 +347,7 @@ static int deal_plan(const struct mitem *items, size_t i, size_t nitems, struct 
 		}
 		if (*inner & 2)
 			*inner = 1;
-		rpl__mnotes_note(mn, &t, &items[i].a);
-		if (rpl__track_apply(&t, &items[i].a, NULL, 0) < 0)
+		if (mnotes_apply(mn, &t, &items[i].a) < 0)
 			return -1;
 		ctx = rpl__mnotes_end_ctx(mn, &t);
 		if (first_end < 0 && (ctx == MEND_OUT || ctx == MEND_DRY))
@@ -462,8 +420,7 @@ int rpl__enc_match(struct buf *pay, const struct mitem *items, size_t nitems, co
 				rpl__mx_claim_next(&c, &mm, 0, 0);
 			if (rpl__enc_action(&enc, &m, &t, &items[i].a) < 0)
 				goto cleanup;
-			rpl__mnotes_note(&mn[0], &t, &items[i].a);
-			if (rpl__track_apply(&t, &items[i].a, NULL, 0) < 0)
+			if (mnotes_apply(&mn[0], &t, &items[i].a) < 0)
 				goto cleanup;
 			i++;
 		}

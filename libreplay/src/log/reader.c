@@ -72,20 +72,22 @@ enum { MS_BETWEEN, MS_DEAL, MS_PLAY, MS_MID, MS_DONE };
 struct v7 {
 	struct mnotes mn;
 	struct mmodel mm;
-	rpl_layout lay;      /* the deal's layout: what play has revealed, the rest ascending */
-	int src_of;          /* the pile the bookkeeping draws from: -1 the stock, else that morto */
-	rpl_layout finished; /* the last deal's, filled when the next one began */
-	int mstream;         /* an M section is being read */
-	int mstate;          /* MS_* */
-	int mseen;           /* an M section was read */
-	int dsections;       /* a D, A or C section was read */
-	int64_t mpred[2];    /* the deal's computed scores, once it is over */
-	int from_m;          /* the deal is the M stream's: its layout whole from its start (21.2) */
-	int became, oldn;    /* v7_before to v7_after: the morto that became the stock, the pile done */
-	unsigned hooks;      /* bit k: a decision of kind k goes through v7_before (a lay, a morto; a draw in D) */
+	rpl_layout lay;       /* the deal's layout: what play has revealed, the rest ascending */
+	int src_of;           /* the pile the bookkeeping draws from: -1 the stock, else that morto */
+	rpl_layout finished;  /* the last deal's, filled when the next one began */
+	int mstream;          /* an M section is being read */
+	int mstate;           /* MS_* */
+	int mseen;            /* an M section was read */
+	int dsections;        /* a D, A or C section was read */
+	int64_t mpred[2];     /* the deal's computed scores, once it is over */
+	int from_m;           /* the deal is the M stream's: its layout whole from its start (21.2) */
+	int became, oldn;     /* v7_before to v7_after: the morto that became the stock, the pile done */
+	unsigned hooks, post; /* bit k: a decision of kind k goes through v7_before, v7_after */
+	int before;           /* the kind of the decision before a morto picked up in the M stream */
 	rpl_card old[RPL_DECK_SIZE];
 	int drawn[3];       /* ... how far it says play drew each pile */
 	int regular, inner; /* ... it ends where the bookkeeping says it can; claims come between its decisions */
+	int fast;           /* ... regular, no claim between: its decisions are read at once (reader_next) */
 };
 /*
  * The read-ahead's queue, apart: a copy of the state leaves it out; and
@@ -142,14 +144,11 @@ static int start(struct rpl_reader *rd)
 		return fail(rd, RPL_ECORRUPT, s.offset, "byte %zu: a sealed header of version %d (sealed logs begin in 5)",
 		            (size_t)s.offset, rd->version);
 	if (rd->version == BRP_VERSION_7) {
-		/* not zeroed whole: the notes alone are 4 KiB, and each deal starts its own (v7_deal) */
-		if (!(rd->v7 = malloc(sizeof(*rd->v7))) || !(rd->v7q = malloc(sizeof(*rd->v7q))))
+		/* not zeroed whole: each deal starts its own notes (v7_deal); the read-ahead's room when a D needs it */
+		if (!(rd->v7 = malloc(sizeof(*rd->v7))))
 			return fail(rd, RPL_ENOMEM, s.offset, "out of memory");
-		rd->v7->mstream = rd->v7->mseen = rd->v7->dsections = rd->v7->from_m = 0;
+		rd->v7->mstream = rd->v7->mseen = rd->v7->dsections = rd->v7->from_m = rd->v7->fast = 0;
 		rd->v7->became = -1;
-		rd->v7q->qn = rd->v7q->qpos = rd->v7q->cap = 0;
-		rd->v7q->tail_due = 0;
-		rd->v7q->q = NULL;
 		rpl__mnotes_values(&rd->v7->mn, &rd->hdr.rules);
 	}
 	err = rpl__ident_new(&rd->ident, &rd->hdr.info);
@@ -516,35 +515,46 @@ static void v7_deal(rpl_reader *rd, const rpl_layout *lay, int from_m)
 	v->lay = *lay;
 	v->src_of = -1;
 	v->from_m = from_m;
-	v->hooks = 1u << RPL_ACT_MELD | 1u << RPL_ACT_ADD | 1u << RPL_ACT_MORTO |
-	           (from_m ? 0 : 1u << RPL_ACT_DRAW | 1u << RPL_ACT_REJECT);
-	rpl__mnotes_deal(&v->mn);
+	v->became = -1;
+	v->hooks = from_m ? 1u << RPL_ACT_MORTO : 1u << RPL_ACT_DRAW | 1u << RPL_ACT_REJECT;
+	v->post = from_m ? 1u << RPL_ACT_MELD | 1u << RPL_ACT_ADD | 1u << RPL_ACT_MORTO : v->hooks;
 }
 
 /*
- * Version 7, before the bookkeeping applies a decision: the card a draw
- * takes in a deal of D sections (21.2), kept for v7_after when the pile
- * drawn from changes; the notes of the match's stream (21.4). Out of line,
- * as v7_after, so that decode_decision stays as small as the other
- * versions need it.
+ * Version 7, before the bookkeeping applies a decision of a kind in hooks:
+ * in a deal of D sections, the card a draw or a reject takes (21.2), kept
+ * for v7_after when the pile drawn from changes; in the M stream, a morto
+ * picked up: the kind of the decision before it, for its notes (21.4). Out
+ * of line, as v7_after, so that decode_decision stays as small as the
+ * other versions need it.
  */
-static __attribute__((noinline)) int v7_before(rpl_reader *rd, const rpl_action *a)
+static __attribute__((noinline)) int v7_before(rpl_reader *rd)
 {
 	struct v7 *v = rd->v7;
 
+	if (v->from_m) {
+		v->before = rd->t.last_kind;
+		return 0;
+	}
 	v->became = -1;
-	if (!v->from_m && (a->kind == RPL_ACT_DRAW || a->kind == RPL_ACT_REJECT) &&
-	    v7_pick(rd, &v->became, v->old, &v->oldn) < 0)
-		return -1;
-	rpl__mnotes_note(&v->mn, &rd->t, a);
-	return 0;
+	return v7_pick(rd, &v->became, v->old, &v->oldn);
 }
 
-/* Version 7, once the decision is applied: a morto became the stock, and the pile done is kept. */
-static __attribute__((noinline)) void v7_after(rpl_reader *rd)
+/*
+ * Version 7, once a decision of a kind in post is applied: in the M
+ * stream, its notes (a lay, a morto); in D sections, a morto became the
+ * stock, and the pile done is kept.
+ */
+static __attribute__((noinline)) void v7_after(rpl_reader *rd, const rpl_action *a, int seat)
 {
 	struct v7 *v = rd->v7;
 
+	if (v->from_m) {
+		rpl__mnotes_applied(&v->mn, &rd->t, a, seat, v->before);
+		return;
+	}
+	if (v->became < 0)
+		return;
 	memcpy(v->src_of < 0 ? v->lay.stock : v->lay.morto[v->src_of], v->old, (size_t)v->oldn);
 	v->src_of = v->became;
 	v->became = -1;
@@ -558,15 +568,15 @@ static int decode_decision(rpl_reader *rd, rpl_event *ev)
 	int seat;
 
 	if (rpl__dec_action(&rd->dec, &rd->m, &rd->t, &a) < 0 ||
-	    (rd->v7 && (rd->v7->hooks >> a.kind & 1) && v7_before(rd, &a) < 0))
+	    (rd->v7 && (rd->v7->hooks >> a.kind & 1) && v7_before(rd) < 0))
 		return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %d: a decision does not decode (turn %d)",
 		            (size_t)rd->sec.offset, rd->deal, rd->t.turn);
 	seat = rpl__track_actor(&rd->t, a.kind);
 	if (rpl__track_apply_decoded(&rd->t, &a, why, sizeof(why)) < 0)
 		return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %d turn %d: %s", (size_t)rd->sec.offset, rd->deal,
 		            rd->t.turn, why);
-	if (rd->v7 && rd->v7->became >= 0)
-		v7_after(rd);
+	if (rd->v7 && (rd->v7->post >> a.kind & 1))
+		v7_after(rd, &a, seat);
 	ev->kind = RPL_EV_ACTION;
 	ev->deal = rd->deal;
 	ev->turn = rd->t.turn;
@@ -746,10 +756,12 @@ static int m_next(rpl_reader *rd, rpl_event *ev, int lean)
 			v7_deal(rd, &ev->layout, 1);
 			v->regular = rpl__mx_bit(&c, &v->mm.regular, 0);
 			v->inner = rpl__mx_bit(&c, &v->mm.inner, 0);
+			v->fast = v->regular && !v->inner; /* (a regular deal has a decision) */
 			rd->deal++;
 			rd->derived = 0;
 			rd->dealer = rd->deal == 1 ? rd->hdr.info.first_dealer : (rd->dealer + 1) % n;
 			rpl__track_deal(&rd->t, n, rd->dealer, &ev->layout);
+			rpl__mnotes_deal(&v->mn);
 			if (rd->deal == 1)
 				rpl__model_init(&rd->m, rd->version);
 			v->mstate = MS_PLAY;
@@ -764,6 +776,7 @@ static int m_next(rpl_reader *rd, rpl_event *ev, int lean)
 				continue;
 			}
 			/* the deal is over: it drew what its layout said, in that order */
+			v->fast = 0;
 			rpl__track_drawn(&rd->t, drawn);
 			if (memcmp(drawn, v->drawn, sizeof(drawn)) != 0)
 				return fail(rd, RPL_ECORRUPT, rd->sec.offset,
@@ -994,11 +1007,20 @@ static int v7_read_ahead(rpl_reader *rd, rpl_event *ev)
 {
 	struct v7 *v = rd->v7;
 	struct v7q *q = rd->v7q;
-	struct rpl_reader *saved = &q->saved;
-	struct v7 *vsaved = &q->vsaved;
+	struct rpl_reader *saved;
+	struct v7 *vsaved;
 	rpl_event t;
 	int got;
 
+	if (!q) {
+		if (!(q = rd->v7q = malloc(sizeof(*q))))
+			return fail(rd, RPL_ENOMEM, ev->offset, "out of memory");
+		q->qn = q->qpos = q->cap = 0;
+		q->tail_due = 0;
+		q->q = NULL;
+	}
+	saved = &q->saved;
+	vsaved = &q->vsaved;
 	memcpy(saved, rd, sizeof(*rd));
 	memcpy(vsaved, v, sizeof(*v));
 	q->qn = q->qpos = 0;
@@ -1057,29 +1079,19 @@ static int v7_read_ahead(rpl_reader *rd, rpl_event *ev)
 }
 
 /*
- * Version 7: the next event: of the M stream (lean, a decision of a deal
- * that ends where the bookkeeping says it can and has no claim between its
- * decisions, at once); else from the queue, then what ended it; a deal's
- * event once its layout is filled.
+ * Version 7: the next event: of the M stream; else from the queue, then
+ * what ended it; a deal's event once its layout is filled.
  */
-static __attribute__((noinline)) int v7_next(rpl_reader *rd, rpl_event *ev, int lean)
+static __attribute__((noinline)) int v7_event(rpl_reader *rd, rpl_event *ev, int lean)
 {
 	struct v7 *v = rd->v7;
 	struct v7q *q = rd->v7q;
 	int got;
 
 	if (v->mstream) {
-		int ctx = MEND_OUT;
-		if (v->mstate == MS_PLAY && v->regular && !v->inner && !rd->dec.bad)
-			ctx = V7_MAY_END >> rd->t.last_kind & 1 ? rpl__mnotes_end_ctx(&v->mn, &rd->t) : MEND_FIXED;
-		if (ctx != MEND_OUT && ctx != MEND_DRY) {
-			/* a deal that ends where the bookkeeping says, not there yet: a decision */
-			got = take_decisions(rd, 1) < 0 ? rd->failed : 2;
-		} else {
-			if (!lean)
-				memset(ev, 0, sizeof(*ev));
-			got = m_next(rd, ev, lean);
-		}
+		if (!lean)
+			memset(ev, 0, sizeof(*ev));
+		got = m_next(rd, ev, lean);
 		if (got == 2) {
 			if (!lean)
 				memset(ev, 0, sizeof(*ev));
@@ -1089,11 +1101,11 @@ static __attribute__((noinline)) int v7_next(rpl_reader *rd, rpl_event *ev, int 
 			return got;
 	}
 
-	if (q->qpos < q->qn) {
+	if (q && q->qpos < q->qn) {
 		q_get(&q->q[q->qpos++], ev, lean);
 		return 1;
 	}
-	if (q->tail_due) {
+	if (q && q->tail_due) {
 		q->tail_due = 0;
 		if (q->tail_got < 0)
 			return rd->failed = q->tail_got;
@@ -1106,6 +1118,25 @@ static __attribute__((noinline)) int v7_next(rpl_reader *rd, rpl_event *ev, int 
 	if (got == 1 && ev->kind == RPL_EV_DEAL && !rd->v7->from_m)
 		return v7_read_ahead(rd, ev);
 	return got;
+}
+
+/*
+ * Version 7: the next event. A deal of the M stream that ends where the
+ * bookkeeping says it can and has no claim between its decisions (21.3),
+ * while nothing says it may be over (no hand is empty, the pile drawn from
+ * is not done): its next decision, at once, with nothing to keep across
+ * the call (a tail call); else v7_event.
+ */
+static __attribute__((noinline)) int v7_next(rpl_reader *rd, rpl_event *ev, int lean)
+{
+	const struct track *t = &rd->t;
+
+	if (lean && rd->v7->fast && !rd->dec.bad && rd->decisions < RPL_MAX_DECISIONS && t->src_pos < t->src_len &&
+	    t->last >= 0 && t->hand_n[t->last] != 0) {
+		rd->decisions++;
+		return decode_decision(rd, ev);
+	}
+	return v7_event(rd, ev, lean);
 }
 
 /* Every event read goes into the match identity; the end of the log completes it. */
