@@ -136,9 +136,8 @@ static void run(const char *dir)
 			} else if (ev.kind == RPL_EV_ACTION && open) {
 				if (pending >= 0)
 					end_bits += abit_code(&endb[pending], 0);
-				int before = t.last_kind;
 				rpl__track_apply(&t, &ev.action, NULL, 0);
-				rpl__mnotes_applied(&mn, &t, &ev.action, ev.seat, before);
+				rpl__mnotes_applied(&mn, &t, &ev.action, ev.seat);
 				pending = rpl__mnotes_end_ctx(&mn, &t);
 				at[pending]++;
 			} else if (ev.kind == RPL_EV_CLAIM && open && ev.deal == deal && deal > 0) {

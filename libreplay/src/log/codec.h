@@ -166,12 +166,8 @@ struct mnotes {
 struct rpl_rules;
 void rpl__mnotes_values(struct mnotes *n, const struct rpl_rules *r);
 void rpl__mnotes_deal(struct mnotes *n);
-/*
- * Note a decision once the bookkeeping t applied it: seat its actor,
- * before the kind of the decision before it (t->last_kind as it was).
- */
-static inline void rpl__mnotes_applied(struct mnotes *n, const struct track *t, const rpl_action *a, int seat,
-                                       int before)
+/* Note a decision once the bookkeeping t applied it; seat its actor. */
+static inline void rpl__mnotes_applied(struct mnotes *n, const struct track *t, const rpl_action *a, int seat)
 {
 	struct mmeld *m;
 
@@ -184,8 +180,12 @@ static inline void rpl__mnotes_applied(struct mnotes *n, const struct track *t, 
 	case RPL_ACT_ADD: m = &n->meld[a->side][a->meld]; break;
 	case RPL_ACT_MORTO:
 		n->morto_side[a->morto] = (int8_t)(seat & 1);
-		/* picked up after the seat's discard: it plays it only from its next turn */
-		if (before == RPL_ACT_DISCARD)
+		/*
+		 * picked up right after the seat's discard (the turn closed, one
+		 * opened before; a second morto after it is the same seat's, the
+		 * same turn): it plays it only from its next turn
+		 */
+		if (!t->open && t->turn > 0)
 			n->pick_turn[seat] = t->turn;
 		return;
 	default: return;

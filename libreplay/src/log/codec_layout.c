@@ -258,8 +258,18 @@ static int code_pair(struct rc_enc *e, struct rc_dec *d, const int *take, int nh
 	uint32_t tot = rest * (rest - 1) / 2, cum = 0, v = 0, r = 0, f, after = rest;
 	int h, g;
 
-	if (d)
+	if (d) {
+		uint32_t last = (uint32_t)take[nh - 1] * (uint32_t)(take[nh - 1] - 1) / 2;
 		v = dec_freq_at(d, tot, &r);
+		if (v >= tot - last) {
+			/* both to the last holder (the stock, the likeliest): the last way */
+			if (!last)
+				return -1;
+			dec_freq_take(d, r, tot - last, last);
+			*ph = *pg = nh - 1;
+			return 0;
+		}
+	}
 	/*
 	 * The ways, (h, h) then (h, g > h), h ascending: h's block, every way
 	 * whose first holder is h, weighs C(t, 2) + t (the cards the holders
@@ -269,8 +279,17 @@ static int code_pair(struct rc_enc *e, struct rc_dec *d, const int *take, int nh
 		uint32_t t = (uint32_t)take[h], block;
 		after -= t;
 		block = t * (t - 1) / 2 + t * after;
-		if (e ? h == *ph : v < cum + block)
+		if (e ? h == *ph : v < cum + block) {
+			/* the decoder: one each to h and the last holder, the block's last way, first */
+			uint32_t hl = t * (uint32_t)take[nh - 1];
+			if (d && h < nh - 1 && hl && v >= cum + block - hl) {
+				dec_freq_take(d, r, cum + block - hl, hl);
+				*ph = h;
+				*pg = nh - 1;
+				return 0;
+			}
 			break;
+		}
 		cum += block;
 	}
 	if (h == nh)

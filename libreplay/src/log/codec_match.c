@@ -15,12 +15,23 @@
 #include "libreplay/log.h"
 #include "rules/rules_impl.h"
 
-static int32_t value(const struct rpl_rules *r, rpl_card c);
-
+/*
+ * Each face's value by the header's parameters: the engine's rule
+ * (meld_impl.h) written again, since what the format computes must never
+ * change with the engine (format.md 21.4). A rank's value, the same in
+ * every suit.
+ */
 void rpl__mnotes_values(struct mnotes *n, const struct rpl_rules *r)
 {
-	for (int c = 0; c < RPL_NFACES; c++)
-		n->val[c] = value(r, (rpl_card)c);
+	int32_t rank[13]; /* A, 2, 3 .. K */
+
+	rank[0] = RV(r, VALUE_ACE);
+	rank[1] = RV(r, VALUE_TWO);
+	for (int k = 2; k < 13; k++)
+		rank[k] = k + 1 >= 8 ? RV(r, VALUE_HIGH) : RV(r, VALUE_LOW);
+	for (int suit = 0; suit < 4; suit++)
+		memcpy(n->val + 13 * suit, rank, sizeof(rank));
+	n->val[RPL_JOKER] = RV(r, VALUE_JOKER);
 }
 
 void rpl__mnotes_deal(struct mnotes *n)
@@ -28,24 +39,6 @@ void rpl__mnotes_deal(struct mnotes *n)
 	n->morto_side[0] = n->morto_side[1] = -1;
 	for (int s = 0; s < RPL_MAX_SEATS; s++)
 		n->pick_turn[s] = -1;
-}
-
-/*
- * A card's value by the header's parameters: the engine's rule (meld_impl.h)
- * written again, since what the format computes must never change with the
- * engine (format.md 21.4).
- */
-static int32_t value(const struct rpl_rules *r, rpl_card c)
-{
-	int rank;
-	if (c == RPL_JOKER)
-		return RV(r, VALUE_JOKER);
-	rank = RPL_CARD_RANK(c);
-	if (rank == 1)
-		return RV(r, VALUE_ACE);
-	if (rank == 2)
-		return RV(r, VALUE_TWO);
-	return rank >= 8 ? RV(r, VALUE_HIGH) : RV(r, VALUE_LOW);
 }
 
 /*
@@ -317,11 +310,11 @@ static void m_claim_put(struct mcx *c, struct mmodel *mm, int cur, const int64_t
 /* The bookkeeping t applies a decision, and n notes it. */
 static int mnotes_apply(struct mnotes *n, struct track *t, const rpl_action *a)
 {
-	int seat = rpl__track_actor(t, a->kind), before = t->last_kind;
+	int seat = rpl__track_actor(t, a->kind);
 
 	if (rpl__track_apply(t, a, NULL, 0) < 0)
 		return -1;
-	rpl__mnotes_applied(n, t, a, seat, before);
+	rpl__mnotes_applied(n, t, a, seat);
 	return 0;
 }
 

@@ -47,6 +47,7 @@ struct rpl_reader {
 	/* version 7 (format.md 21) */
 	struct v7 *v7;
 	struct v7q *v7q;
+	unsigned v7hooks; /* bit k: a decision of kind k goes through v7_before; bit 8 + k, through v7_after */
 };
 
 /*
@@ -72,18 +73,16 @@ enum { MS_BETWEEN, MS_DEAL, MS_PLAY, MS_MID, MS_DONE };
 struct v7 {
 	struct mnotes mn;
 	struct mmodel mm;
-	rpl_layout lay;       /* the deal's layout: what play has revealed, the rest ascending */
-	int src_of;           /* the pile the bookkeeping draws from: -1 the stock, else that morto */
-	rpl_layout finished;  /* the last deal's, filled when the next one began */
-	int mstream;          /* an M section is being read */
-	int mstate;           /* MS_* */
-	int mseen;            /* an M section was read */
-	int dsections;        /* a D, A or C section was read */
-	int64_t mpred[2];     /* the deal's computed scores, once it is over */
-	int from_m;           /* the deal is the M stream's: its layout whole from its start (21.2) */
-	int became, oldn;     /* v7_before to v7_after: the morto that became the stock, the pile done */
-	unsigned hooks, post; /* bit k: a decision of kind k goes through v7_before, v7_after */
-	int before;           /* the kind of the decision before a morto picked up in the M stream */
+	rpl_layout lay;      /* the deal's layout: what play has revealed, the rest ascending */
+	int src_of;          /* the pile the bookkeeping draws from: -1 the stock, else that morto */
+	rpl_layout finished; /* the last deal's, filled when the next one began */
+	int mstream;         /* an M section is being read */
+	int mstate;          /* MS_* */
+	int mseen;           /* an M section was read */
+	int dsections;       /* a D, A or C section was read */
+	int64_t mpred[2];    /* the deal's computed scores, once it is over */
+	int from_m;          /* the deal is the M stream's: its layout whole from its start (21.2) */
+	int became, oldn;    /* v7_before to v7_after: the morto that became the stock, the pile done */
 	rpl_card old[RPL_DECK_SIZE];
 	int drawn[3];       /* ... how far it says play drew each pile */
 	int regular, inner; /* ... it ends where the bookkeeping says it can; claims come between its decisions */
@@ -516,26 +515,21 @@ static void v7_deal(rpl_reader *rd, const rpl_layout *lay, int from_m)
 	v->src_of = -1;
 	v->from_m = from_m;
 	v->became = -1;
-	v->hooks = from_m ? 1u << RPL_ACT_MORTO : 1u << RPL_ACT_DRAW | 1u << RPL_ACT_REJECT;
-	v->post = from_m ? 1u << RPL_ACT_MELD | 1u << RPL_ACT_ADD | 1u << RPL_ACT_MORTO : v->hooks;
+	/* D: a draw's card, before and after; M: the notes of a lay or a morto, after (in rd: one load a decision) */
+	rd->v7hooks = from_m ? (1u << RPL_ACT_MELD | 1u << RPL_ACT_ADD | 1u << RPL_ACT_MORTO) << 8
+	                     : (1u << RPL_ACT_DRAW | 1u << RPL_ACT_REJECT) * 0x101u;
 }
 
 /*
- * Version 7, before the bookkeeping applies a decision of a kind in hooks:
- * in a deal of D sections, the card a draw or a reject takes (21.2), kept
- * for v7_after when the pile drawn from changes; in the M stream, a morto
- * picked up: the kind of the decision before it, for its notes (21.4). Out
- * of line, as v7_after, so that decode_decision stays as small as the
- * other versions need it.
+ * Version 7, before the bookkeeping applies a draw or a reject of a deal
+ * of D sections (21.2): the card it takes, kept for v7_after when the pile
+ * drawn from changes. Out of line, as v7_after, so that decode_decision
+ * stays as small as the other versions need it.
  */
 static __attribute__((noinline)) int v7_before(rpl_reader *rd)
 {
 	struct v7 *v = rd->v7;
 
-	if (v->from_m) {
-		v->before = rd->t.last_kind;
-		return 0;
-	}
 	v->became = -1;
 	return v7_pick(rd, &v->became, v->old, &v->oldn);
 }
@@ -550,7 +544,7 @@ static __attribute__((noinline)) void v7_after(rpl_reader *rd, const rpl_action 
 	struct v7 *v = rd->v7;
 
 	if (v->from_m) {
-		rpl__mnotes_applied(&v->mn, &rd->t, a, seat, v->before);
+		rpl__mnotes_applied(&v->mn, &rd->t, a, seat);
 		return;
 	}
 	if (v->became < 0)
@@ -567,15 +561,14 @@ static int decode_decision(rpl_reader *rd, rpl_event *ev)
 	rpl_action a;
 	int seat;
 
-	if (rpl__dec_action(&rd->dec, &rd->m, &rd->t, &a) < 0 ||
-	    (rd->v7 && (rd->v7->hooks >> a.kind & 1) && v7_before(rd) < 0))
+	if (rpl__dec_action(&rd->dec, &rd->m, &rd->t, &a) < 0 || ((rd->v7hooks >> a.kind & 1) && v7_before(rd) < 0))
 		return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %d: a decision does not decode (turn %d)",
 		            (size_t)rd->sec.offset, rd->deal, rd->t.turn);
 	seat = rpl__track_actor(&rd->t, a.kind);
 	if (rpl__track_apply_decoded(&rd->t, &a, why, sizeof(why)) < 0)
 		return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %d turn %d: %s", (size_t)rd->sec.offset, rd->deal,
 		            rd->t.turn, why);
-	if (rd->v7 && (rd->v7->post >> a.kind & 1))
+	if (rd->v7hooks >> 8 >> a.kind & 1)
 		v7_after(rd, &a, seat);
 	ev->kind = RPL_EV_ACTION;
 	ev->deal = rd->deal;
