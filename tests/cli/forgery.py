@@ -224,10 +224,11 @@ def forgery(s, signed, key, other_key, trusted):
     claims = [i for i, (t, _) in enumerate(body) if t == "C"]
     if claims:
         forged["a section dropped (a claim)"] = [x for i, x in enumerate(body) if i != claims[0]]
-    else:  # version 5: the claims after the last decision are in E (docs/format.md 19.4)
+    elif body[e_index][1]:  # version 5: the claims after the last decision are in E (docs/format.md 19.4)
+        # (version 7's are in its M stream, E empty: the text edits change them)
         forged["the claims of the end section dropped"] = body[:e_index] + [("E", b"")] + \
             body[e_index + 1:]
-    deals = [i for i, (t, _) in enumerate(body) if t == "D"]
+    deals = [i for i, (t, _) in enumerate(body) if t in ("D", "M")]  # version 7: one M, the whole match
     forged["a section dropped (the last deal)"] = [x for i, x in enumerate(body) if i != deals[-1]]
     forged["a section appended (a claim before the end)"] = body[:e_index] + [("C", b"\x00\x00\x00")] + body[e_index:]
     forged["the end section removed"] = body[:e_index] + body[e_index + 1 :]

@@ -176,7 +176,7 @@ got=$(full 0 simulate -n 2 -o made/deep/sim)
 one_line "simulate on a full disk" "$got"
 [ -e made ] && bad "simulate failing on a full disk left the directories it made: $(find made | tr '\n' ' ')"
 # the first match fits in 4 KiB, the second does not: what the first wrote goes too
-got=$(full 4 simulate -r kzv -t 20000 -n 4 --seed 3 -o made2/sim)
+got=$(full 4 simulate -r kzv -t 30000 -n 4 --seed 3 -o made2/sim)
 one_line "simulate failing half way" "$got"
 [ -e made2 ] && bad "simulate failing half way left: $(find made2 | tr '\n' ' ')"
 "$brp" simulate -q -n 2 -o corpus && cp -r corpus corpus.orig

@@ -254,7 +254,7 @@ def check_cuts(brp, path, mismatch):
         data = f.read()
     secs = sections(data)
     intact, _ = verify(brp, path)
-    last_d = max(i for i, s in enumerate(secs) if s[0] in (b"D", b"A"))
+    last_d = max(i for i, s in enumerate(secs) if s[0] in (b"D", b"A", b"M"))  # version 7: M, the match
     cuts = [secs[i][3] for i in range(last_d, len(secs) - 1)]
     if not cuts:
         fail("%s: no section boundary after its last deal" % path)

@@ -89,7 +89,8 @@ def notation_from_json(d):
         if d["commitment_version"] == 1:
             lines.append('[CommitmentVersion "1"]')
         lines += ['[PlayerSeed "%s"]' % s for s in d["player_seeds"]]
-    if d["format"] in (2, 4, 5):  # an older version the text's import writes again
+    # a version other than the one the text's import writes (7 dealt freely, 6 committed)
+    if d["format"] in (2, 4, 5) or (d["format"] == 6 and d.get("commitment") is None):
         lines.append('[FormatVersion "%d"]' % d["format"])
     for deal in d["deals"]:
         lines.append("deal %d" % deal["deal"])

@@ -10,9 +10,9 @@
 #                          version-3 sample byte for byte; without it, protocol 1's
 #                          revealed text is refused (its commitment is not protocol 2's)
 #   [FormatVersion]        "2" gives a version-2 sample byte for byte, "5" a version-5
-#                          one, its absence the newest version (6), the same match; "2"
-#                          with a commitment, "3" without [CommitmentVersion "1"] and "7"
-#                          are refused
+#                          one, "6" version 6, the same match; its absence or "7" the
+#                          newest version (7), the same verdict; "2" or "7" with a
+#                          commitment, "3" without [CommitmentVersion "1"] are refused
 # Everything runs under LC_ALL=C TZ=UTC and again under a foreign locale and
 # time zone, in a scratch directory.
 #
@@ -94,26 +94,39 @@ run() { # LOCALE TZ
 	else
 		echo "[$1] without [CommitmentVersion \"1\"], protocol 1's commitment is refused: ok"
 	fi
-	# [FormatVersion]: "2" writes the version-2 sample again, "5" the version-5 one; without it, version 6,
-	# the same match
+	# [FormatVersion]: "2" writes the version-2 sample again, "5" the version-5 one; "6", version 6, the
+	# same match; without it (or "7"), version 7, the same verdict (another identity: version 7 keeps of
+	# the stock only the order play revealed)
 	"$brp" import "$src/samples/stbl-2p.txt" -o f2.brp
 	check "[$1] [FormatVersion \"2\"]" "$src/samples/stbl-2p.brp" f2.brp
 	"$brp" import "$src/samples/stbl-2p-v5.txt" -o f5.brp
 	check "[$1] [FormatVersion \"5\"]" "$src/samples/stbl-2p-v5.brp" f5.brp
-	grep -v '^\[FormatVersion' "$src/samples/stbl-2p.txt" > f6.txt
+	sed 's/^\[FormatVersion "2"\]$/[FormatVersion "6"]/' "$src/samples/stbl-2p.txt" > f6.txt
+	grep -v '^\[FormatVersion' "$src/samples/stbl-2p.txt" > f7.txt
+	sed 's/^\[FormatVersion "2"\]$/[FormatVersion "7"]/' "$src/samples/stbl-2p.txt" > f7t.txt
 	"$brp" import f6.txt -o f6.brp
+	"$brp" import f7.txt -o f7.brp
+	"$brp" import f7t.txt -o f7t.brp
+	id() { "$brp" verify --json "$1" | sed 's/.*"match_id":"\([0-9a-f]*\)".*/\1/'; }
+	say() { "$brp" verify "$1" | sed 's/^[^:]*: //'; }
 	if [ "$("$brp" dump --json f6.brp | sed 's/.*"format":\([0-9]*\).*/\1/')" != 6 ] ||
-		[ "$("$brp" verify --json f6.brp | sed 's/.*"match_id":"\([0-9a-f]*\)".*/\1/')" != \
-			"$("$brp" verify --json "$src/samples/stbl-2p.brp" | sed 's/.*"match_id":"\([0-9a-f]*\)".*/\1/')" ]; then
-		echo "[$1] without [FormatVersion \"2\"]: not version 6, or another match"
+		[ "$(id f6.brp)" != "$(id "$src/samples/stbl-2p.brp")" ]; then
+		echo "[$1] [FormatVersion \"6\"]: not version 6, or another match"
 		failed=1
 	else
-		echo "[$1] without [FormatVersion \"2\"]: version 6, the same match: ok"
+		echo "[$1] [FormatVersion \"6\"]: version 6, the same match: ok"
+	fi
+	if [ "$("$brp" dump --json f7.brp | sed 's/.*"format":\([0-9]*\).*/\1/')" != 7 ] || ! cmp -s f7.brp f7t.brp ||
+		[ "$(say f7.brp)" != "$(say "$src/samples/stbl-2p.brp")" ]; then
+		echo "[$1] without [FormatVersion], or \"7\": not version 7, not alike, or another verdict"
+		failed=1
+	else
+		echo "[$1] without [FormatVersion], or \"7\": version 7, the same verdict: ok"
 	fi
 	sed 's/^\(\[Commitment ".*"\]\)$/\1\n[FormatVersion "2"]/' "$src/samples/committed-v4-4p.txt" | grep -v '^\[FormatVersion "4"' > f2c.txt
 	sed 's/^\[FormatVersion "2"\]$/[FormatVersion "3"]/' "$src/samples/stbl-2p.txt" > f3.txt
-	sed 's/^\[FormatVersion "2"\]$/[FormatVersion "7"]/' "$src/samples/stbl-2p.txt" > f7.txt
-	for t in f2c f3 f7; do
+	sed 's/^\[FormatVersion "4"\]$/[FormatVersion "7"]/' "$src/samples/committed-v4-4p.txt" > f7c.txt
+	for t in f2c f3 f7c; do
 		if "$brp" import $t.txt -o $t.brp 2> $t.err || ! grep -q 'FormatVersion' $t.err; then
 			echo "[$1] $t.txt: imported, or refused without naming [FormatVersion]: $(cat $t.err)"
 			failed=1

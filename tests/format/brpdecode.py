@@ -1815,7 +1815,8 @@ def header_text(h):
             lines.append('[CommitmentVersion "1"]')
         for ps in h["player_seeds"]:
             lines.append('[PlayerSeed "%s"]' % ps.hex())
-    if h["version"] in (2, 4, 5):  # notation.md: an older version the text's import writes again
+    # notation.md: a version other than the one the text's import writes (7 dealt freely, 6 committed)
+    if h["version"] in (2, 4, 5) or (h["version"] == 6 and h["commitment"] is None):
         lines.append('[FormatVersion "%d"]' % h["version"])
     return "".join(line + "\n" for line in lines)
 

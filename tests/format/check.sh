@@ -7,8 +7,9 @@
 # without 'end' (an unclosed log), and matches simulated by `brp simulate`
 # for each profile and table size (several deals, claims, random bots),
 # the logs of tests/format/legacy/ (headers of 31 pairs, docs/format.md section 4),
-# the shipped samples of format versions 2 to 6, simulated logs in version 6 (sim-*, below, with their
-# claims in E) and the same written again in version 7 (a draft, docs/format.md 21; compact and growing),
+# the shipped samples of format versions 2 to 7, simulated logs in version 7 (sim-*, below, compact: one
+# M), the same in version 6 (imported from their text with [FormatVersion "6"], their claims in E) and in
+# version 7's growing form (D, A and C sections, written by brp-v7-lab beside brp in the build),
 # and committed ones (format version 6; samples/committed-4p.brp is version 3): revealed compact logs, with and without
 # player seeds, and a growing log cut before its reveal, then with an R section;
 # then signed ones: simulated with -k (a committed one too), signed twice, a
@@ -44,13 +45,16 @@ for r in kzv stbl aberto; do
 	done
 done
 
-# the same matches in format version 7 (docs/format.md 21, a draft that only brp-v7-lab, beside brp in
-# the build, writes), compact and growing
+# the same matches in format version 6 (a text's [FormatVersion "6"]) and in version 7's growing form
 lab=$(dirname "$brp")/brp-v7-lab
-mkdir "$work/v7-in" "$work/sim-v7"
+mkdir "$work/v7-in" "$work/sim-v7" "$work/sim-v6"
 for r in kzv stbl aberto; do
 	for p in 2 4; do
-		for f in "$work/sim-$r-$p"/*.brp; do cp "$f" "$work/v7-in/$r-$p-$(basename "$f")"; done
+		for f in "$work/sim-$r-$p"/*.brp; do
+			n=$r-$p-$(basename "$f" .brp)
+			cp "$f" "$work/v7-in/$n.brp"
+			"$brp" dump "$f" | sed '/^\[FirstDealer /a [FormatVersion "6"]' | "$brp" import - -o "$work/sim-v6/$n.brp"
+		done
 	done
 done
 "$lab" write "$work/v7-in" "$work/sim-v7" growing
@@ -100,7 +104,7 @@ def frame(pos):
 
 
 pos = 8
-while chr(d[pos]) != "D":
+while chr(d[pos]) not in "DM":
     p, n = frame(pos)
     pos = p + n + (0 if sealed else 4)
 p, n = frame(pos)

@@ -219,9 +219,32 @@ static int by_card(const void *a, const void *b)
 	return (int)*(const rpl_card *)a - (int)*(const rpl_card *)b;
 }
 
-/* Layouts are the same: each hand as a set (a hand is dealt in no order), mortos and stock in order. */
-static void same_layout_at(const rpl_layout *want, const rpl_layout *got, int nplayers, const char *file, int line)
+/* The same cards, in any order. */
+static int same_set(const rpl_card *a, const rpl_card *b, int n)
 {
+	rpl_card x[RPL_DECK_SIZE], y[RPL_DECK_SIZE];
+	memcpy(x, a, (size_t)n);
+	memcpy(y, b, (size_t)n);
+	qsort(x, (size_t)n, sizeof(rpl_card), by_card);
+	qsort(y, (size_t)n, sizeof(rpl_card), by_card);
+	return memcmp(x, y, (size_t)n) == 0;
+}
+
+/*
+ * Layouts are the same: each hand as a set (a hand is dealt in no order),
+ * mortos and stock in order; in version 7, which keeps of a pile only the
+ * order play revealed (test_v7.c checks that order), each pile as a set.
+ */
+static void same_layout_at(const rpl_layout *want, const rpl_layout *got, int nplayers, int version, const char *file,
+                           int line)
+{
+	if (version == 7) {
+		for (int m = 0; m < 2; m++)
+			if (!same_set(want->morto[m], got->morto[m], RPL_MORTO_SIZE))
+				tl_fail_at(file, line, "morto %d holds other cards", m);
+		if (!same_set(want->stock, got->stock, RPL_STOCK_SIZE(nplayers)))
+			tl_fail_at(file, line, "the stock holds other cards");
+	}
 	for (int s = 0; s < nplayers; s++) {
 		rpl_card a[RPL_HAND_SIZE], b[RPL_HAND_SIZE];
 		memcpy(a, want->hand[s], sizeof(a));
@@ -232,9 +255,9 @@ static void same_layout_at(const rpl_layout *want, const rpl_layout *got, int np
 			tl_fail_at(file, line, "hand %d read back as %s, dealt %s", s, tl_cards_str(b, RPL_HAND_SIZE),
 			           tl_cards_str(a, RPL_HAND_SIZE));
 	}
-	if (memcmp(want->morto, got->morto, sizeof(want->morto)) != 0)
+	if (version != 7 && memcmp(want->morto, got->morto, sizeof(want->morto)) != 0)
 		tl_fail_at(file, line, "the mortos differ");
-	if (memcmp(want->stock, got->stock, (size_t)RPL_STOCK_SIZE(nplayers) * sizeof(rpl_card)) != 0)
+	if (version != 7 && memcmp(want->stock, got->stock, (size_t)RPL_STOCK_SIZE(nplayers) * sizeof(rpl_card)) != 0)
 		tl_fail_at(file, line, "the stock differs");
 }
 
@@ -270,7 +293,8 @@ static void read_back_at(rpl_reader *rd, const struct expect *x, int with_end, c
 		case RPL_EV_DEAL:
 			if (ev.deal != w->deal)
 				tl_fail_at(file, line, "event %zu: deal %d, recorded %d", i, ev.deal, w->deal);
-			same_layout_at(&w->layout, &ev.layout, rpl_reader_info(rd)->nplayers, file, line);
+			same_layout_at(&w->layout, &ev.layout, rpl_reader_info(rd)->nplayers, rpl_reader_format_version(rd), file,
+			               line);
 			break;
 		case RPL_EV_ACTION:
 			if (ev.deal != w->deal || ev.turn != w->turn || ev.seat != w->seat)
@@ -383,13 +407,18 @@ static void play(rpl_recorder *rec, const char *path, struct expect *x, uint64_t
 static int log_version;
 static int lent_fd = -1;
 
-static int open_rec(rpl_recorder **rec, const char *path, const rpl_match_info *info)
+static int open_rec_flags(rpl_recorder **rec, const char *path, const rpl_match_info *info, unsigned flags)
 {
 	if (!log_version)
-		return rpl_recorder_open(rec, path, info, 0);
+		return rpl_recorder_open(rec, path, info, flags);
 	lent_fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	assert_true(lent_fd >= 0);
-	return rpl__recorder_open_fd(rec, lent_fd, info, 0, NULL, log_version);
+	return rpl__recorder_open_fd(rec, lent_fd, info, flags, NULL, log_version);
+}
+
+static int open_rec(rpl_recorder **rec, const char *path, const rpl_match_info *info)
+{
+	return open_rec_flags(rec, path, info, 0);
 }
 
 static void free_rec(rpl_recorder *rec)
@@ -431,7 +460,7 @@ static void check_info(const rpl_reader *rd, const char *profile, int nplayers)
 	const rpl_match_info *in = rpl_reader_info(rd);
 
 	assert_non_null(in);
-	assert_int_equal(rpl_reader_format_version(rd), log_version ? log_version : 6);
+	assert_int_equal(rpl_reader_format_version(rd), log_version ? log_version : 7);
 	assert_string_equal(rpl_rules_profile(in->rules), profile);
 	assert_int_equal(in->nplayers, nplayers);
 	for (int s = 0; s < nplayers; s++) {
@@ -463,9 +492,10 @@ static void test_round_trip(void **state)
 	};
 
 	(void)state;
-	/* the newest version, then versions 2 and 5 written again (a text's [FormatVersion "2"], "5"):
-	   version 6 codes the decisions with its own model, 2 to 5 with theirs (docs/format.md 20) */
-	for (size_t k = 0; k < 3 * sizeof(cases) / sizeof(cases[0]); k++) {
+	/* the newest version (7: dealt freely), then versions 2, 5 and 6 written again (a text's
+	   [FormatVersion "2"], "5", "6"): versions 6 and 7 code the decisions with their model, 2 to 5 with
+	   theirs (docs/format.md 20) */
+	for (size_t k = 0; k < 4 * sizeof(cases) / sizeof(cases[0]); k++) {
 		size_t c = k % (sizeof(cases) / sizeof(cases[0]));
 		rpl_reader *rd = NULL;
 		const rpl_match_info *in;
@@ -473,7 +503,7 @@ static void test_round_trip(void **state)
 		size_t len;
 		int v = 0;
 
-		log_version = (int[]){ 0, 2, 5 }[k / (sizeof(cases) / sizeof(cases[0]))];
+		log_version = (int[]){ 0, 2, 5, 6 }[k / (sizeof(cases) / sizeof(cases[0]))];
 
 		record_match(path, cases[c].profile, cases[c].overrides, cases[c].nplayers, 100 + c, 1 << 30, &x);
 		assert_int_equal(rpl_reader_open(&rd, path), 0);
@@ -846,7 +876,8 @@ static void test_claims_v5(void **state)
 	(void)state;
 	x.n = 0;
 	fill_info(&info, rules, 2);
-	assert_int_equal(rpl_recorder_open(&rec, path, &info, RPL_RECORD_UNCHECKED), 0);
+	log_version = 6; /* version 5's claims (version 7 codes them in its stream, test_v7.c) */
+	assert_int_equal(open_rec_flags(&rec, path, &info, RPL_RECORD_UNCHECKED), 0);
 	for (size_t i = 0; i < sizeof(claims) / sizeof(claims[0]); i++) {
 		rpl_event ev;
 		memset(&ev, 0, sizeof(ev));
@@ -865,7 +896,8 @@ static void test_claims_v5(void **state)
 		put_zigzag(&want, claims[i].score[1]);
 	}
 	assert_int_equal(rpl_recorder_close(rec), 0);
-	rpl_recorder_free(rec);
+	free_rec(rec);
+	log_version = 0;
 	assert_int_equal(rpl_reader_open(&rd, path), 0);
 	assert_int_equal(rpl_reader_format_version(rd), 6); /* version 5's claims and header, version 6's decisions */
 	read_back(rd, &x, 1);
@@ -975,7 +1007,9 @@ static void test_sealed(void **state)
 	int events, whole;
 
 	(void)state;
+	log_version = 6; /* its sections (version 7's: test_v7.c) */
 	record_match(path, "stbl", "target=0", 2, 5, 1 << 30, &x);
+	log_version = 0;
 	d = read_all(path, &len);
 	ns = sections(d, len, s, 16);
 	assert_int_equal(s[0].type, 'Z');
@@ -1769,8 +1803,12 @@ static int count_sections(const char *path, char type)
 	return k;
 }
 
-/* The verdict of a log that must hold every decision of one unfinished deal. */
-static void assert_long_deal(const char *path, int decisions, int ended)
+/*
+ * The verdict of a log that must hold every decision of one unfinished
+ * deal: version 6's in one D and A sections after it; version 7's closed
+ * in one M (its stream under a section's limit), else as version 6.
+ */
+static void assert_long_deal(const char *path, int decisions, int ended, int version)
 {
 	rpl_verdict v;
 
@@ -1779,8 +1817,13 @@ static void assert_long_deal(const char *path, int decisions, int ended)
 		fail_msg("%s: %s: %s", path, rpl_verdict_name(v.kind), v.message);
 	assert_int_equal(v.deals, 1);
 	assert_int_equal(v.actions, decisions);
-	assert_int_equal(count_sections(path, 'D'), 1);
-	assert_true(count_sections(path, 'A') >= 1);
+	if (version == 7 && ended) {
+		assert_int_equal(count_sections(path, 'M'), 1);
+		assert_int_equal(count_sections(path, 'D'), 0);
+	} else {
+		assert_int_equal(count_sections(path, 'D'), 1);
+		assert_true(count_sections(path, 'A') >= 1);
+	}
 	assert_int_equal(count_sections(path, 'E'), ended);
 }
 
@@ -1805,26 +1848,31 @@ static void test_long_deal(void **state)
 	(void)state;
 	fill_info(&info, rules, 2);
 	tl_layout(&lay, 2, .stock = "7h");
-	assert_int_equal(rpl_recorder_open(&rec, path, &info, 0), 0);
-	assert_int_equal(rpl_recorder_deal(rec, &lay), 0);
-	assert_int_equal(rpl_recorder_action(rec, &draw), 0);
-	assert_int_equal(rpl_recorder_action(rec, &discard), 0);
-	for (int t = 1; t < turns; t++) {
-		if (rpl_recorder_action(rec, &take) != 0 || rpl_recorder_action(rec, &discard) != 0)
-			fail_msg("turn %d: %s", t + 1, rpl_recorder_errmsg(rec));
+	/* version 6, then the newest, 7 */
+	for (int version = 6; version <= 7; version++) {
+		log_version = version == 7 ? 0 : version;
+		assert_int_equal(open_rec(&rec, path, &info), 0);
+		log_version = 0;
+		assert_int_equal(rpl_recorder_deal(rec, &lay), 0);
+		assert_int_equal(rpl_recorder_action(rec, &draw), 0);
+		assert_int_equal(rpl_recorder_action(rec, &discard), 0);
+		for (int t = 1; t < turns; t++) {
+			if (rpl_recorder_action(rec, &take) != 0 || rpl_recorder_action(rec, &discard) != 0)
+				fail_msg("turn %d: %s", t + 1, rpl_recorder_errmsg(rec));
+		}
+		/* the growing form, flushed once (as brp import writes a text without 'end') */
+		assert_int_equal(rpl_recorder_flush(rec), 0);
+		assert_long_deal(path, decisions, 0, version);
+		/* salvaged: rewritten compact, in the input's version, every turn kept */
+		assert_int_equal(rpl_recover(path, salvaged, 0, &rep), 0);
+		assert_int_equal(rep.actions, decisions);
+		assert_int_equal(rep.dropped_actions, 0);
+		assert_long_deal(salvaged, decisions, 1, version);
+		/* closed: the compact form */
+		assert_int_equal(rpl_recorder_close(rec), 0);
+		free_rec(rec);
+		assert_long_deal(path, decisions, 1, version);
 	}
-	/* the growing form, flushed once (as brp import writes a text without 'end') */
-	assert_int_equal(rpl_recorder_flush(rec), 0);
-	assert_long_deal(path, decisions, 0);
-	/* salvaged: rewritten compact, every turn kept */
-	assert_int_equal(rpl_recover(path, salvaged, 0, &rep), 0);
-	assert_int_equal(rep.actions, decisions);
-	assert_int_equal(rep.dropped_actions, 0);
-	assert_long_deal(salvaged, decisions, 1);
-	/* closed: the compact form */
-	assert_int_equal(rpl_recorder_close(rec), 0);
-	rpl_recorder_free(rec);
-	assert_long_deal(path, decisions, 1);
 	rpl_rules_free(rules);
 	unlink(path);
 	unlink(salvaged);

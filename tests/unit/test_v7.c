@@ -26,6 +26,7 @@
 
 struct evs {
 	rpl_event *ev;
+	int (*rec)[3]; /* a deal event's rpl_reader_deal_recorded */
 	size_t n;
 	int got; /* what the last rpl_reader_next returned */
 	char id[RPL_MATCH_ID_SIZE];
@@ -38,14 +39,19 @@ static void read_events(const uint8_t *data, size_t len, struct evs *out)
 
 	memset(out, 0, sizeof(*out));
 	assert_int_equal(rpl_reader_open_memory(&rd, data, len), 0);
+	assert_int_equal(rpl_reader_deal_recorded(rd, (int[3]){ 0 }), RPL_ESTATE); /* no deal yet */
 	for (;;) {
 		if (out->n == cap) {
 			cap = cap ? 2 * cap : 256;
 			out->ev = realloc(out->ev, cap * sizeof(rpl_event));
+			out->rec = realloc(out->rec, cap * sizeof(*out->rec));
 			assert_non_null(out->ev);
+			assert_non_null(out->rec);
 		}
 		if ((out->got = rpl_reader_next(rd, &out->ev[out->n])) != 1)
 			break;
+		if (out->ev[out->n].kind == RPL_EV_DEAL)
+			assert_int_equal(rpl_reader_deal_recorded(rd, out->rec[out->n]), 0);
 		out->n++;
 	}
 	if (out->got == 0)
@@ -113,10 +119,11 @@ static int by_card(const void *a, const void *b)
 /*
  * The layout of the deal whose event is ev[i], as version 7 gives it: the
  * cards as dealt where play drew them (the stock, and a morto once it
- * became the stock), the rest of each pile ascending. Found by playing the
- * deal's decisions on the codec's bookkeeping.
+ * became the stock), the rest of each pile ascending; and how far each pile
+ * was drawn (rpl_reader_deal_recorded's). Found by playing the deal's
+ * decisions on the codec's bookkeeping.
  */
-static void canonical(const struct evs *x, size_t i, int n, int dealer, rpl_layout *out)
+static void canonical(const struct evs *x, size_t i, int n, int dealer, rpl_layout *out, int drawn[3])
 {
 	struct track t;
 	int src_of = -1, stock = RPL_STOCK_SIZE(n);
@@ -143,6 +150,7 @@ static void canonical(const struct evs *x, size_t i, int n, int dealer, rpl_layo
 	/* a hand is a set: the reader gives it ascending */
 	for (int s = 0; s < n; s++)
 		qsort(out->hand[s], RPL_HAND_SIZE, 1, by_card);
+	rpl__track_drawn(&t, drawn);
 }
 
 static void check_sample(const char *name)
@@ -178,9 +186,16 @@ static void check_sample(const char *name)
 	for (size_t i = 0; i < e6.n; i++) {
 		if (e6.ev[i].kind == RPL_EV_DEAL) {
 			rpl_layout want;
+			int drawn[3];
 			dealer = e6.ev[i].deal == 1 ? rpl_reader_info(rd)->first_dealer : (dealer + 1) % n;
-			canonical(&e6, i, n, dealer, &want);
+			canonical(&e6, i, n, dealer, &want, drawn);
 			e6.ev[i].layout = want;
+			/* recorded in order: version 6 every pile whole, version 7 (both forms) what play drew */
+			assert_int_equal(e6.rec[i][0], RPL_STOCK_SIZE(n));
+			assert_int_equal(e6.rec[i][1], RPL_MORTO_SIZE);
+			assert_int_equal(e6.rec[i][2], RPL_MORTO_SIZE);
+			assert_memory_equal(e7.rec[i], drawn, sizeof(drawn));
+			assert_memory_equal(e7g.rec[i], drawn, sizeof(drawn));
 		}
 		same_event(&e6.ev[i], &e7.ev[i], i);
 	}
@@ -198,6 +213,9 @@ static void check_sample(const char *name)
 	free(e6.ev);
 	free(e7.ev);
 	free(e7g.ev);
+	free(e6.rec);
+	free(e7.rec);
+	free(e7g.rec);
 	free(g6);
 	free(c6);
 	free(g7);
@@ -271,7 +289,9 @@ static void test_long_deal(void **state)
 	assert_int_equal(c.ev[0].layout.stock[0], tl_card("7h"));
 	assert_int_equal(c.ev[0].layout.stock[1], lay.stock[1]);
 	free(g.ev);
+	free(g.rec);
 	free(c.ev);
+	free(c.rec);
 	free(gp);
 	free(cp);
 	rpl_rules_free(rules);
@@ -360,6 +380,7 @@ static void test_refusals(void **state)
 		read_events(log.p, log.n, &e);
 		assert_int_equal(e.got, 0);
 		free(e.ev);
+		free(e.rec);
 	}
 	/* in a version-6 log: a section this version does not know */
 	START(hdr6);

@@ -407,11 +407,23 @@ RPL_API int rpl_reader_next(rpl_reader *rd, rpl_event *ev);
  */
 RPL_API const rpl_match_info *rpl_reader_info(const rpl_reader *rd);
 /*
- * The format version the log's header declares (docs/format.md): 2 to 6 (a
- * recorder writes 6, or 3 for a match of protocol 1); 0 when unknown or for
- * NULL.
+ * The format version the log's header declares (docs/format.md): 2 to 7 (a
+ * recorder writes 7 for a match dealt freely, 6 for a committed one of
+ * protocol 2, 3 for protocol 1); 0 when unknown or for NULL.
  */
 RPL_API int rpl_reader_format_version(const rpl_reader *rd);
+/*
+ * Of the deal of the last RPL_EV_DEAL event rpl_reader_next gave: how many
+ * cards of the stock (recorded[0]) and of morto 0 and 1 (recorded[1], [2])
+ * its layout gives in the order they were dealt, from the top; the rest of
+ * each pile is in no order the match showed (ascending). Versions 2 to 6
+ * record every pile whole (the stock's size, 11, 11); version 7 only the
+ * order play revealed (docs/format.md 21.2): the cards drawn from the
+ * stock, and from a morto once it became the stock (a morto picked up
+ * whole: 0). Returns 0; RPL_ESTATE before the first deal event; RPL_EINVAL
+ * for NULL.
+ */
+RPL_API int rpl_reader_deal_recorded(const rpl_reader *rd, int recorded[3]);
 /* Byte offset of the last failure; 0 when none and for NULL. */
 RPL_API uint64_t rpl_reader_offset(const rpl_reader *rd);
 /* The detail of the last failure in one line ("byte 296: ..."); "" when none. Lives as long as rd. */

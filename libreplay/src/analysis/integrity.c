@@ -62,6 +62,8 @@ struct screen {
 	int want[RPL_MAX_SEATS][NCLASS]; /* a discard's targets: their real hidden cards by class */
 	int count[RPL_MAX_SEATS];        /* and how many of the candidates fit their real hands */
 	struct rpl__full *full;          /* the full test's room, or NULL */
+	rpl_reader *rd;                  /* the log read */
+	int recorded[3];                 /* how far the deal's stock and mortos are recorded in order (the draw test) */
 };
 
 /* Could seat t's side lay card c if t held the cards h and c (the engine's own check, by the meld rules)? */
@@ -240,7 +242,8 @@ static int on_discard(struct screen *s, const struct rpl_game *g, rpl_integrity_
  * A draw where the pile could have been taken: did the choice agree with
  * the stock's card (drawn when it fitted the seat's hand, the pile taken
  * when it did not), and how often would it on every card the stock could
- * hold, each as often as the seat's unseen cards hold it.
+ * hold, each as often as the seat's unseen cards hold it. Only where the
+ * log records the stock's card (a later draw revealed it, in version 7).
  */
 static int on_draw(struct screen *s, const struct rpl_game *g, rpl_integrity_decision *d)
 {
@@ -250,6 +253,14 @@ static int on_draw(struct screen *s, const struct rpl_game *g, rpl_integrity_dec
 
 	if (g->src_pos >= g->src_len)
 		return 0;
+	{
+		/* the stock's card is evidence only where the log records it: version 7 keeps of each pile the
+		   order play revealed (rpl_reader_deal_recorded); the pile drawn from now: the stock, or the
+		   morto that became it last */
+		int cur = g->morto_state[1] == 2 ? 1 : g->morto_state[0] == 2 ? 0 : -1;
+		if (g->src_pos >= s->recorded[cur + 1])
+			return 0;
+	}
 	memset(&a, 0, sizeof(a));
 	a.kind = took ? RPL_ACT_DRAW : RPL_ACT_TAKE;
 	if (rpl_game_check(g, &a, NULL) != 0 || rpl_infoset_get(g, seat, &s->is) != 0 || s->is.unseen_n < 1)
@@ -309,6 +320,9 @@ static int before(void *ctx, const rpl_event *ev, const rpl_game *pub)
 
 	if (ev->kind != RPL_EV_ACTION)
 		return 0;
+	/* a deal's first decision: the reader's last deal event was its own */
+	if (ev->deal != s->deal && rpl_reader_deal_recorded(s->rd, s->recorded) != 0)
+		memset(s->recorded, 0, sizeof(s->recorded));
 	if (ev->deal != s->deal || ev->turn != s->turn) {
 		s->deal = ev->deal;
 		s->turn = ev->turn;
@@ -338,6 +352,7 @@ int rpl_integrity_reader_trusted(rpl_reader *rd, const rpl_rules *rules, const r
 	s->o = o;
 	s->fn = fn;
 	s->ctx = ctx;
+	s->rd = rd;
 	if (o->full && rpl__full_new(&s->full, o->full_samples) != 0) {
 		free(s);
 		return RPL_ENOMEM;

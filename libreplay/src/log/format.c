@@ -320,7 +320,7 @@ int rpl__header_version(const rpl_match_info *info, unsigned flags)
 	(void)flags;
 	if (info->commitment && info->commit_version == RPL_COMMIT_V1)
 		return BRP_VERSION_COMMIT;
-	return BRP_VERSION_6;
+	return info->commitment ? BRP_VERSION_6 : BRP_VERSION_7;
 }
 
 void rpl__claim_put(struct buf *b, int version, int deal, const int32_t score[2], int64_t sum[2])

@@ -14,8 +14,8 @@
 #define BRP_VERSION_COMMIT 3   /* the first version with a committed deal (protocol 1, RPL_COMMIT_V1) */
 #define BRP_VERSION_4 4        /* protocol 2 and header flags (format.md 18); written again only by rpl_sign_log */
 #define BRP_VERSION_5 5        /* the profile's code, claims against the deals' (format.md 19) */
-#define BRP_VERSION_6 6        /* version 5 with the decisions' refined model (format.md 20): the newest */
-#define BRP_VERSION_7 7        /* a match dealt freely in one stream (format.md 21; in progress: read, not written) */
+#define BRP_VERSION_6 6        /* version 5 with the decisions' refined model (format.md 20): a committed match's */
+#define BRP_VERSION_7 7        /* a match dealt freely in one stream (format.md 21): the newest */
 #define BRP_MATCH_TYPE 'M'     /* version 7's compact form: the match's stream */
 #define BRP_PROFILE_REVISION 1 /* the frozen profile revision version 3 writes (format.md 16.2) */
 #define BRP_SEALED_TYPE 'Z'    /* the header of a sealed log: one checksum for the whole (format.md 19.5) */
@@ -79,7 +79,8 @@ int rpl__header_put(struct buf *out, const rpl_match_info *info, const uint8_t *
                     char *why, size_t whylen);
 /*
  * The version a new log of info is written in: 3 for a committed match of
- * protocol 1 (version 3 has no flags: a signed one is not marked), else 6.
+ * protocol 1 (version 3 has no flags: a signed one is not marked), 6 for
+ * one of protocol 2, else (a match dealt freely) 7.
  */
 int rpl__header_version(const rpl_match_info *info, unsigned flags);
 

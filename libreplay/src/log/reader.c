@@ -84,9 +84,11 @@ struct v7 {
 	int from_m;          /* the deal is the M stream's: its layout whole from its start (21.2) */
 	int became, oldn;    /* v7_before to v7_after: the morto that became the stock, the pile done */
 	rpl_card old[RPL_DECK_SIZE];
-	int drawn[3];       /* ... how far it says play drew each pile */
-	int regular, inner; /* ... it ends where the bookkeeping says it can; claims come between its decisions */
-	int fast;           /* ... regular, no claim between: its decisions are read at once (reader_next) */
+	int drawn[3];         /* ... how far it says play drew each pile */
+	int regular, inner;   /* ... it ends where the bookkeeping says it can; claims come between its decisions */
+	int fast;             /* ... regular, no claim between: its decisions are read at once (reader_next) */
+	int fdrawn[3];        /* the last deal's drawn piles (rpl__track_drawn), with finished */
+	int ldeal, ldrawn[3]; /* the deal delivered last, and how far its piles are recorded (rpl_reader_deal_recorded) */
 };
 /*
  * The read-ahead's queue, apart: a copy of the state leaves it out; and
@@ -146,7 +148,7 @@ static int start(struct rpl_reader *rd)
 		/* not zeroed whole: each deal starts its own notes (v7_deal); the read-ahead's room when a D needs it */
 		if (!(rd->v7 = malloc(sizeof(*rd->v7))))
 			return fail(rd, RPL_ENOMEM, s.offset, "out of memory");
-		rd->v7->mstream = rd->v7->mseen = rd->v7->dsections = rd->v7->from_m = rd->v7->fast = 0;
+		rd->v7->mstream = rd->v7->mseen = rd->v7->dsections = rd->v7->from_m = rd->v7->fast = rd->v7->ldeal = 0;
 		rd->v7->became = -1;
 		rpl__mnotes_values(&rd->v7->mn, &rd->hdr.rules);
 	}
@@ -330,6 +332,23 @@ int rpl_reader_format_version(const rpl_reader *rd)
 	return rd ? rd->version : 0;
 }
 
+int rpl_reader_deal_recorded(const rpl_reader *rd, int recorded[3])
+{
+	if (!rd || !recorded)
+		return RPL_EINVAL;
+	if (rd->v7) {
+		if (!rd->v7->ldeal)
+			return RPL_ESTATE;
+		memcpy(recorded, rd->v7->ldrawn, sizeof(rd->v7->ldrawn));
+		return 0;
+	}
+	if (rd->deal < 1)
+		return RPL_ESTATE;
+	recorded[0] = RPL_STOCK_SIZE(rd->hdr.info.nplayers);
+	recorded[1] = recorded[2] = RPL_MORTO_SIZE;
+	return 0;
+}
+
 uint64_t rpl_reader_offset(const rpl_reader *rd)
 {
 	return rd ? rd->err_offset : 0;
@@ -509,8 +528,10 @@ static void v7_fill(const rpl_reader *rd, rpl_layout *out)
 static void v7_deal(rpl_reader *rd, const rpl_layout *lay, int from_m)
 {
 	struct v7 *v = rd->v7;
-	if (rd->deal > 0 && !v->from_m)
+	if (rd->deal > 0 && !v->from_m) {
 		v7_fill(rd, &v->finished); /* a deal of D sections: its layout, for the read-ahead */
+		rpl__track_drawn(&rd->t, v->fdrawn);
+	}
 	v->lay = *lay;
 	v->src_of = -1;
 	v->from_m = from_m;
@@ -750,6 +771,8 @@ static int m_next(rpl_reader *rd, rpl_event *ev, int lean)
 			v->regular = rpl__mx_bit(&c, &v->mm.regular, 0);
 			v->inner = rpl__mx_bit(&c, &v->mm.inner, 0);
 			v->fast = v->regular && !v->inner; /* (a regular deal has a decision) */
+			v->ldeal = rd->deal + 1;
+			memcpy(v->ldrawn, v->drawn, sizeof(v->ldrawn));
 			rd->deal++;
 			rd->derived = 0;
 			rd->dealer = rd->deal == 1 ? rd->hdr.info.first_dealer : (rd->dealer + 1) % n;
@@ -1041,19 +1064,27 @@ static int v7_read_ahead(rpl_reader *rd, rpl_event *ev)
 			do
 				got = next_event(saved, &t, 2);
 			while (got == 1 && t.kind != RPL_EV_DEAL && t.kind != RPL_EV_END);
-			if (got == 1 && t.kind == RPL_EV_DEAL)
+			if (got == 1 && t.kind == RPL_EV_DEAL) {
 				ev->layout = vsaved->finished;
-			else
+				memcpy(v->ldrawn, vsaved->fdrawn, sizeof(v->ldrawn));
+			} else {
 				v7_fill(saved, &ev->layout);
+				rpl__track_drawn(&saved->t, v->ldrawn);
+			}
+			v->ldeal = ev->deal;
 			q->qn = q->qpos = 0;
 			return 1;
 		}
 		q_put(&q->q[q->qn++], &t);
 	}
-	if (got == 1 && t.kind == RPL_EV_DEAL)
+	if (got == 1 && t.kind == RPL_EV_DEAL) {
 		ev->layout = v->finished;
-	else
+		memcpy(v->ldrawn, v->fdrawn, sizeof(v->ldrawn));
+	} else {
 		v7_fill(rd, &ev->layout);
+		rpl__track_drawn(&rd->t, v->ldrawn);
+	}
+	v->ldeal = ev->deal;
 	/* what ended the deal, whole: the next deal's event (layout and all) or the end's */
 	memset(&q->tail, 0, sizeof(q->tail));
 	if (got == 1) {

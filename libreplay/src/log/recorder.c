@@ -377,6 +377,12 @@ int rpl_recorder_open_sink(rpl_recorder **out, const rpl_recorder_sink *sink, co
 
 int rpl_recorder_open_memory(rpl_recorder **out, const rpl_match_info *info, unsigned flags, const rpl_seckey *key)
 {
+	return rpl__recorder_open_memory(out, info, flags, key, 0);
+}
+
+int rpl__recorder_open_memory(rpl_recorder **out, const rpl_match_info *info, unsigned flags, const rpl_seckey *key,
+                              int version)
+{
 	struct rpl_recorder *rec = NULL;
 	int err;
 
@@ -385,7 +391,7 @@ int rpl_recorder_open_memory(rpl_recorder **out, const rpl_match_info *info, uns
 	*out = NULL;
 	if (!info || !info->rules)
 		return RPL_EINVAL;
-	err = setup(&rec, SINK_MEMORY, info, flags, key, 0);
+	err = setup(&rec, SINK_MEMORY, info, flags, key, version);
 	*out = rec;
 	if (err)
 		return err;

@@ -10,11 +10,15 @@
  * the recorder writes the growing form into it and at close replaces its
  * content with the compact form; it never closes fd. version: 0 for the
  * newest format version, or an older one that can hold the match (2: dealt
- * freely and unsigned; 3: protocol 1; 4: not protocol 1), which the import
- * of a text with [FormatVersion] writes again (docs/notation.md); another
- * is RPL_EINVAL. Returns as rpl_recorder_open_signed.
+ * freely and unsigned; 3: protocol 1; 4: not protocol 1; 5 and 6; 7: dealt
+ * freely), which the import of a text with [FormatVersion] writes again
+ * (docs/notation.md); another is RPL_EINVAL. Returns as
+ * rpl_recorder_open_signed.
  */
 int rpl__recorder_open_fd(rpl_recorder **out, int fd, const rpl_match_info *info, unsigned flags, const rpl_seckey *key,
                           int version);
+/* rpl_recorder_open_memory in a version as rpl__recorder_open_fd's (the salvage's: its input's, where 7 would lose it). */
+int rpl__recorder_open_memory(rpl_recorder **out, const rpl_match_info *info, unsigned flags, const rpl_seckey *key,
+                              int version);
 
 #endif

@@ -24,6 +24,7 @@
 
 #include "libreplay/log.h"
 #include "log/format.h"
+#include "log/recorder_impl.h"
 #include "base/grow.h"
 #include "base/msg.h"
 #include "log/tmpfile.h"
@@ -276,7 +277,14 @@ static int salvage_unsigned(rpl_reader *rd, rpl_recover_report *rep, rpl_recorde
 	s.rep = rep;
 	rep->deals = rep->actions = rep->claims = rep->dropped_actions = 0;
 	s.legal = rpl_game_new(&s.g, info->rules, info->nplayers, info->first_dealer) == 0;
-	err = rpl_recorder_open_memory(&s.rec, info, RPL_RECORD_UNCHECKED, NULL);
+	/*
+	 * The newest version, but a log of an older one whose match version 7
+	 * would hold (dealt freely) stays in version 6: version 7 keeps of the
+	 * stock only the order play revealed, so its identity would not be the
+	 * input's (docs/format.md 21.2).
+	 */
+	err = rpl__recorder_open_memory(&s.rec, info, RPL_RECORD_UNCHECKED, NULL,
+	                                rpl_reader_format_version(rd) < 7 && !info->commitment ? 6 : 0);
 	*out = s.rec;
 	if (err) {
 		err = err == RPL_ENOMEM ? err : out_failed(rep, s.rec, err);

@@ -195,8 +195,8 @@ static int header_add(rpl_notation_parser *p, struct header *h, const rpl_notati
 	if (strcmp(t, "FormatVersion") == 0) {
 		if (h->format_line)
 			return rpl__notation_fail(p, RPL_EPARSE, c0, "[FormatVersion] is given twice");
-		if (strlen(v0) != 1 || v0[0] < '2' || v0[0] > '6')
-			return rpl__notation_fail(p, RPL_EPARSE, c0, "[FormatVersion] is \"2\" to \"6\", not \"%s\"", v0);
+		if (strlen(v0) != 1 || v0[0] < '2' || v0[0] > '7')
+			return rpl__notation_fail(p, RPL_EPARSE, c0, "[FormatVersion] is \"2\" to \"7\", not \"%s\"", v0);
 		h->format_version = v0[0] - '0';
 		h->format_line = it->line;
 		return 0;
@@ -285,11 +285,11 @@ static int header_finish(rpl_notation_parser *p, const struct header *h, rpl_rul
 		err = rpl__notation_fail(p, RPL_EPARSE, 1, "[CommitmentVersion] needs a [Commitment]");
 		goto out;
 	}
-	if (h->format_line &&
-	    ((h->format_version == 2 && h->commit_line) || (h->format_version == 3) != (h->commit_version == 1))) {
+	if (h->format_line && (((h->format_version == 2 || h->format_version == 7) && h->commit_line) ||
+	                       (h->format_version == 3) != (h->commit_version == 1))) {
 		p->line = h->format_line;
 		err = rpl__notation_fail(p, RPL_EPARSE, 1,
-		                         "[FormatVersion \"%d\"] cannot hold this match (version 2: dealt freely; 3: "
+		                         "[FormatVersion \"%d\"] cannot hold this match (versions 2 and 7: dealt freely; 3: "
 		                         "[CommitmentVersion \"1\"], which only it holds)",
 		                         h->format_version);
 		goto out;

@@ -146,8 +146,12 @@ static void write_header(struct out *o, const rpl_match_info *info, int version)
 			puts_(o, "\"]\n");
 		}
 	}
-	/* an older version that the text's import is to write again; 3 goes with [CommitmentVersion "1"] */
-	if (version == 2 || version == 4 || version == 5)
+	/*
+	 * a version other than the one the text's import would write (3 goes
+	 * with [CommitmentVersion "1"], 6 with a commitment of protocol 2, 7
+	 * with a match dealt freely): the import writes it again
+	 */
+	if (version == 2 || version == 4 || version == 5 || (version == 6 && !info->commitment))
 		printf_(o, "[FormatVersion \"%d\"]\n", version);
 }
 
