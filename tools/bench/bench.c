@@ -196,6 +196,7 @@ enum part {
 	P_DEAL_HEAD,
 	P_LAYOUT,
 	P_DECISIONS,
+	P_MATCH_OWN,
 	P_CLAIMS,
 	P_END,
 	P_REVEAL,
@@ -220,6 +221,7 @@ static const char *const part_name[P_COUNT] = {
 	"D/A: deal numbers and counts",
 	"layouts",
 	"decisions",
+	"M: the stream's own (deal ends, claims, flags)",
 	"claims (C payloads)",
 	"E payload",
 	"R payload",
@@ -293,13 +295,67 @@ static void count_header(const uint8_t *p, size_t n, int64_t *part)
 #undef FIELD
 }
 
+/*
+ * A version-7 log's M stream (docs/format.md 21.3) into part: its layouts,
+ * each with the cards play drew coded up front, in one stream of their own,
+ * its decisions in another (version 7's model over the match), and the
+ * rest of M, the stream's own symbols (each deal's flags and end, the
+ * claims against the computed score); the two streams' ends (a byte or
+ * two each) make that rest a little smaller than it is.
+ */
+static void count_match(const uint8_t *d, size_t n, uint64_t mstream, int64_t *part)
+{
+	rpl_reader *rd = NULL;
+	rpl_event ev;
+	struct buf lb = { 0 }, ab = { 0 };
+	struct rc_enc le, ae;
+	struct mcx lc = { &le, NULL };
+	struct mmodel mm;
+	struct model m;
+	struct track t;
+	int dealer = 0;
+
+	if (rpl_reader_open_memory(&rd, d, n) != 0) {
+		rpl_reader_free(rd);
+		part[P_OTHER] += (int64_t)mstream;
+		return;
+	}
+	rpl__rc_enc_init(&le, &lb);
+	rpl__rc_enc_init(&ae, &ab);
+	rpl__mmodel_init(&mm);
+	rpl__model_init(&m, 7);
+	while (rpl_reader_next(rd, &ev) == 1) {
+		const rpl_match_info *info = rpl_reader_info(rd);
+		if (ev.kind == RPL_EV_DEAL) {
+			int drawn[3];
+			if (rpl_reader_deal_recorded(rd, drawn) != 0)
+				break;
+			rpl__enc_layout_sets(&le, info->nplayers, &ev.layout);
+			rpl__mx_drawn(&lc, &mm, &ev.layout, info->nplayers, drawn);
+			dealer = ev.deal == 1 ? info->first_dealer : (dealer + 1) % info->nplayers;
+			rpl__track_deal(&t, info->nplayers, dealer, &ev.layout);
+		} else if (ev.kind == RPL_EV_ACTION) {
+			rpl__enc_action(&ae, &m, &t, &ev.action);
+			rpl__track_apply(&t, &ev.action, NULL, 0);
+		}
+	}
+	rpl__rc_enc_finish(&le);
+	rpl__rc_enc_finish(&ae);
+	part[P_LAYOUT] += (int64_t)lb.n;
+	part[P_DECISIONS] += (int64_t)ab.n;
+	part[P_MATCH_OWN] += (int64_t)mstream - (int64_t)lb.n - (int64_t)ab.n;
+	rpl__buf_free(&lb);
+	rpl__buf_free(&ab);
+	rpl_reader_free(rd);
+}
+
 /* One log's bytes into part; the layouts' bytes re-coded alone, as brp-bench size does. */
 static void count_log(const uint8_t *d, size_t n, int64_t *part)
 {
 	size_t pos = BRP_MAGIC_LEN, sealed = 0;
 	struct section s;
 	char why[256];
-	uint64_t layouts = 0, streams = 0;
+	uint64_t layouts = 0, streams = 0, mstream = 0;
 	rpl_reader *rd = NULL;
 	rpl_event ev;
 	struct buf lb = { 0 };
@@ -327,13 +383,19 @@ static void count_log(const uint8_t *d, size_t n, int64_t *part)
 			}
 			break;
 		case 'D':
-		case 'A': break; /* below */
+		case 'A': break;                   /* below */
+		case 'M': mstream += s.len; break; /* below */
 		case 'C': part[P_CLAIMS] += s.len; break;
 		case 'E': part[P_END] += s.len; break;
 		case 'R': part[P_REVEAL] += s.len; break;
 		case 's': part[P_SIG] += s.len; break;
 		default: part[P_OTHER] += s.len; break;
 		}
+	}
+	/* version 7's M: its layouts (with the cards drawn up front) and its decisions re-coded alone */
+	if (mstream) {
+		count_match(d, n, mstream, part);
+		return;
 	}
 	/* the D and A sections again, with the reader, which knows their form */
 	if (rpl_reader_open_memory(&rd, d, n) == 0) {

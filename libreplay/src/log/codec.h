@@ -120,8 +120,7 @@ void rpl__enc_layout(struct rc_enc *e, int nplayers, const rpl_layout *lay);
 int rpl__dec_layout(struct rc_dec *d, int nplayers, rpl_layout *lay);
 
 /*
- * Version 7's layout (a draft, docs/format.md 20.8; no log is written in it
- * yet): the hands and the mortos as sets; the decoder gives each set
+ * Version 7's layout (docs/format.md 21.2): the hands and the mortos as sets; the decoder gives each set
  * ascending and the stock as the rest, ascending. A card drawn from a pile
  * whose order is not known yet, c[pos..len), is coded by rpl__enc_pick
  * (c[pos], against the copies of each face in c[pos..len)); rpl__dec_pick
@@ -145,9 +144,9 @@ int rpl__enc_action(struct rc_enc *e, struct model *m, const struct track *t, co
 int rpl__dec_action(struct rc_dec *d, struct model *m, const struct track *t, rpl_action *a);
 
 /*
- * Version 7's match stream (docs/format.md 21; in progress: no tool writes
- * it yet). Its bookkeeping beside struct track: what a score computed from
- * the cards needs (codec_match.c).
+ * Version 7's match stream (docs/format.md 21.3, 21.4). Its bookkeeping
+ * beside struct track: what a score computed from the cards needs
+ * (codec_match.c), noted once each decision is applied.
  */
 struct mmeld {
 	uint64_t face, twice; /* bit c: face c laid, laid twice */
