@@ -288,6 +288,11 @@ static void test_long_deal(void **state)
 	/* the stock's two cards drawn, in their place: the first is 7h */
 	assert_int_equal(c.ev[0].layout.stock[0], tl_card("7h"));
 	assert_int_equal(c.ev[0].layout.stock[1], lay.stock[1]);
+	/* and both forms say so (the growing form's deal read a second time): two stock cards, no morto */
+	for (int k = 0; k < 3; k++) {
+		assert_int_equal(g.rec[0][k], k == 0 ? 2 : 0);
+		assert_int_equal(c.rec[0][k], k == 0 ? 2 : 0);
+	}
 	free(g.ev);
 	free(g.rec);
 	free(c.ev);

@@ -64,12 +64,6 @@ struct qev {
 	uint64_t offset;
 };
 enum { MS_BETWEEN, MS_DEAL, MS_PLAY, MS_MID, MS_DONE };
-/*
- * A deal's end is due (a hand emptied, or a turn over with nothing left to
- * draw) only after a lay, a discard or a morto picked up: a draw, a take or
- * a reject leaves a card in the hand and the turn open (format.md 21.3).
- */
-#define V7_MAY_END (1u << RPL_ACT_MELD | 1u << RPL_ACT_ADD | 1u << RPL_ACT_DISCARD | 1u << RPL_ACT_MORTO)
 struct v7 {
 	struct mnotes mn;
 	struct mmodel mm;
@@ -84,11 +78,12 @@ struct v7 {
 	int from_m;          /* the deal is the M stream's: its layout whole from its start (21.2) */
 	int became, oldn;    /* v7_before to v7_after: the morto that became the stock, the pile done */
 	rpl_card old[RPL_DECK_SIZE];
-	int drawn[3];         /* ... how far it says play drew each pile */
-	int regular, inner;   /* ... it ends where the bookkeeping says it can; claims come between its decisions */
-	int fast;             /* ... regular, no claim between: its decisions are read at once (reader_next) */
-	int fdrawn[3];        /* the last deal's drawn piles (rpl__track_drawn), with finished */
-	int ldeal, ldrawn[3]; /* the deal delivered last, and how far its piles are recorded (rpl_reader_deal_recorded) */
+	int regular, inner; /* an M deal: it ends where the bookkeeping says it can; claims come between its decisions */
+	int fast;           /* ... regular, no claim between: its decisions are read at once (v7_next) */
+	int fdrawn[3];      /* the last deal's drawn piles (rpl__track_drawn), with finished */
+	/* the deal delivered last, and how far its piles are recorded (rpl_reader_deal_recorded; an M deal's: how far
+	   its stream says play drew each pile) */
+	int ldeal, ldrawn[3];
 };
 /*
  * The read-ahead's queue, apart: a copy of the state leaves it out; and
@@ -764,7 +759,7 @@ static int m_next(rpl_reader *rd, rpl_event *ev, int lean)
 				return fail(rd, RPL_ELIMIT, rd->sec.offset, "byte %zu: the match's stream holds more than %d deals",
 				            (size_t)rd->sec.offset, RPL_MAX_DEALS);
 			if (rpl__dec_layout_sets(&rd->dec, n, &ev->layout) < 0 ||
-			    rpl__mx_drawn(&c, &v->mm, &ev->layout, n, v->drawn) < 0 || rd->dec.bad)
+			    rpl__mx_drawn(&c, &v->mm, &ev->layout, n, v->ldrawn) < 0 || rd->dec.bad)
 				return fail(rd, RPL_ECORRUPT, rd->sec.offset, "byte %zu: deal %d: the card layout does not decode",
 				            (size_t)rd->sec.offset, rd->deal + 1);
 			v7_deal(rd, &ev->layout, 1);
@@ -772,7 +767,6 @@ static int m_next(rpl_reader *rd, rpl_event *ev, int lean)
 			v->inner = rpl__mx_bit(&c, &v->mm.inner, 0);
 			v->fast = v->regular && !v->inner; /* (a regular deal has a decision) */
 			v->ldeal = rd->deal + 1;
-			memcpy(v->ldrawn, v->drawn, sizeof(v->ldrawn));
 			rd->deal++;
 			rd->derived = 0;
 			rd->dealer = rd->deal == 1 ? rd->hdr.info.first_dealer : (rd->dealer + 1) % n;
@@ -794,12 +788,12 @@ static int m_next(rpl_reader *rd, rpl_event *ev, int lean)
 			/* the deal is over: it drew what its layout said, in that order */
 			v->fast = 0;
 			rpl__track_drawn(&rd->t, drawn);
-			if (memcmp(drawn, v->drawn, sizeof(drawn)) != 0)
+			if (memcmp(drawn, v->ldrawn, sizeof(drawn)) != 0)
 				return fail(rd, RPL_ECORRUPT, rd->sec.offset,
 				            "byte %zu: deal %d drew %d cards of the stock and %d and %d of the mortos, not the %d, %d "
 				            "and %d its layout says",
-				            (size_t)rd->sec.offset, rd->deal, drawn[0], drawn[1], drawn[2], v->drawn[0], v->drawn[1],
-				            v->drawn[2]);
+				            (size_t)rd->sec.offset, rd->deal, drawn[0], drawn[1], drawn[2], v->ldrawn[0], v->ldrawn[1],
+				            v->ldrawn[2]);
 			rpl__mnotes_score(&v->mn, &rd->t, &rd->hdr.rules, v->mpred);
 			v->mstate = MS_BETWEEN;
 			continue;
